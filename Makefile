@@ -1,0 +1,34 @@
+# routesim: the README's commands. Every target runs the setup step first (installs missing
+# Debian packages), then configures and builds with CMake in build/ (or build-asan/).
+WERROR ?= 0
+JOBS ?= 2
+BUILD := build
+CMAKE_FLAGS := -DRS_WERROR=$(if $(filter 1,$(WERROR)),ON,OFF)
+
+.PHONY: all setup build run test bench sanitize clean
+
+all: build
+
+setup:
+	@bash scripts/setup.sh
+
+build: setup
+	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	@bash scripts/main-job.sh $(BUILD)/routesim
+
+test: build
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	@bash bench/run.sh $(BUILD)
+
+sanitize: setup
+	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DRS_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake --build build-asan -j $(JOBS)
+	@cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
+
+clean:
+	rm -rf $(BUILD) build-asan

@@ -1,0 +1,32 @@
+/* A growable byte buffer used to build output in memory, so that nothing is half-written
+ * when a run fails: output is assembled first and written whole at the end. */
+#ifndef ROUTESIM_BUF_H
+#define ROUTESIM_BUF_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "routesim/error.h"
+
+struct rs_buf {
+    char *data; /* NUL-terminated; NULL until the first append */
+    size_t len;
+    size_t cap;
+};
+
+/* Zero-initialise (equivalent to `struct rs_buf b = {0}`). */
+void rs_buf_init(struct rs_buf *b);
+
+/* Release the storage; b is empty afterwards and may be reused. */
+void rs_buf_free(struct rs_buf *b);
+
+/* Append len bytes / a string / formatted text. Return 0 or RS_ENOMEM. */
+int rs_buf_append(struct rs_buf *b, const char *s, size_t len);
+int rs_buf_puts(struct rs_buf *b, const char *s);
+int rs_buf_printf(struct rs_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Write the buffer to path atomically (a temporary file in the same folder, then
+ * rename), or to stdout when path is NULL or "-". Returns 0 or RS_EIO with a message. */
+int rs_buf_write_file(const struct rs_buf *b, const char *path, struct rs_err *err);
+
+#endif

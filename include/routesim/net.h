@@ -1,0 +1,107 @@
+/* Networks: an immutable directed graph built by a topology generator and described by
+ * arithmetic, not pointers. Every node has max_ports out-ports and max_ports in-slots;
+ * channel (node, port) has id node*max_ports + port and may be absent (boundary of a mesh,
+ * last level of a butterfly). Terminals 0..n_terminals-1 are where messages start and end. */
+#ifndef ROUTESIM_NET_H
+#define ROUTESIM_NET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "routesim/buf.h"
+#include "routesim/error.h"
+#include "routesim/options.h"
+#include "routesim/params.h"
+
+#define RS_NONE UINT32_MAX
+/* Returned by a route function when the packet has arrived at its destination. */
+#define RS_ROUTE_DONE UINT32_MAX
+
+struct rs_topo_ops;
+
+/* Where a message is on its oblivious route. All fields are terminals except hops.
+ * mid == RS_NONE for direct routing; otherwise the message first heads for terminal mid
+ * (Valiant's intermediate destination), then for dst. hops counts every channel taken
+ * since the message left its source. */
+struct rs_route_state {
+    uint32_t src, dst, mid;
+    uint32_t hops;
+};
+
+struct rs_net {
+    const struct rs_topo_ops *ops;
+    uint32_t n_nodes;
+    uint32_t max_ports;   /* out-ports (and in-slots) per node */
+    uint32_t n_terminals; /* N: message sources and destinations */
+    uint64_t n_channels;  /* channels that exist (<= n_nodes * max_ports) */
+    uint32_t n_levels;    /* levels of a leveled network (butterfly: n+1); 0 if not leveled */
+    /* Terminal addresses as shape_n digits in base shape_k (mesh: k, n; butterfly: 2,
+     * log2 N; chain/ring: k, 1). Workloads such as transpose and tornado use it. */
+    uint32_t shape_k, shape_n;
+    /* Topology parameters (meaning per topology; see its file). */
+    uint32_t N, log2n, k, dims;
+    int wrap;
+    char name[32];        /* registry name */
+    void *priv;           /* topology-owned data; freed by ops->destroy */
+};
+
+struct rs_topo_ops {
+    const char *name;
+    const char *summary;              /* one line for `routesim list` */
+    const struct rs_optdef *options;  /* NULL-terminated */
+    /* Fill net from parameters (net is zeroed, ops/name already set). Validate every
+     * constraint (N a power of two, k >= 2, ...) naming it. Returns 0 or RS_E... */
+    int (*build)(struct rs_net *net, const struct rs_params *p, struct rs_err *err);
+    /* Free net->priv (may be NULL when build allocates nothing). */
+    void (*destroy)(struct rs_net *net);
+    /* Head node of channel (node, port), or RS_NONE if that channel does not exist. When
+     * it exists and in_slot is not NULL, *in_slot gets the in-slot (0..max_ports-1) at
+     * which the channel enters its head; distinct channels into one node have distinct
+     * in-slots. */
+    uint32_t (*neighbor)(const struct rs_net *net, uint32_t node, uint32_t port,
+                         uint32_t *in_slot);
+    /* Node at which terminal t injects its messages. */
+    uint32_t (*src_node)(const struct rs_net *net, uint32_t t);
+    /* Node at which messages for terminal t are delivered (under direct routing). */
+    uint32_t (*dst_node)(const struct rs_net *net, uint32_t t);
+    /* Level of node (0-based) for leveled networks; -1 otherwise. */
+    int (*level)(const struct rs_net *net, uint32_t node);
+    /* Human label of a node ("<2,101>", "(3,4)") written into buf. */
+    void (*label)(const struct rs_net *net, uint32_t node, char *buf, size_t n);
+    /* The topology's oblivious route: the out-port a packet at node takes next, or
+     * RS_ROUTE_DONE when node is where it is delivered. Pure function of its arguments.
+     * Topologies that cannot honour st->mid != RS_NONE reject routing=valiant in
+     * valiant_ok. */
+    uint32_t (*route)(const struct rs_net *net, uint32_t node, const struct rs_route_state *st);
+    /* 0 when routing=valiant is possible on this instance; else RS_EUNSUPPORTED with a
+     * message (e.g. butterfly without wrap). NULL = always possible. */
+    int (*valiant_ok)(const struct rs_net *net, struct rs_err *err);
+};
+
+/* The registry: all topologies, NULL-terminated, in `routesim list` order. */
+extern const struct rs_topo_ops *const rs_topologies[];
+
+/* Topology named name, or NULL. */
+const struct rs_topo_ops *rs_topo_find(const char *name);
+
+/* Options common to every network: the `topology` key itself. */
+extern const struct rs_optdef rs_net_options[];
+
+/* Build the network named by the `topology` parameter (default butterfly). Unknown names
+ * give RS_EUNKNOWN with the nearest registered name. On error net is left empty. */
+int rs_net_build(struct rs_net *net, const struct rs_params *p, struct rs_err *err);
+
+/* Release what rs_net_build allocated. Safe on a zeroed net. */
+void rs_net_free(struct rs_net *net);
+
+/* Channel id of (node, port). */
+static inline uint64_t rs_net_channel(const struct rs_net *net, uint32_t node, uint32_t port)
+{
+    return (uint64_t)node * net->max_ports + port;
+}
+
+/* Write the network as a Graphviz digraph (nodes labelled, channels as edges, levels as
+ * ranks for leveled networks). Returns 0 or RS_ENOMEM. */
+int rs_net_write_dot(const struct rs_net *net, struct rs_buf *out);
+
+#endif

@@ -1,0 +1,39 @@
+/* Option tables: every module (topology, workload, engine, the run itself) declares its
+ * options as a const array of struct rs_optdef terminated by an entry with name NULL.
+ * Validation, `routesim list`, `routesim help` and the docs are generated from them. */
+#ifndef ROUTESIM_OPTIONS_H
+#define ROUTESIM_OPTIONS_H
+
+#include <stdint.h>
+
+#include "routesim/buf.h"
+
+enum rs_opt_type {
+    RS_OPT_INT,    /* signed 64-bit integer within [min, max]; accepts 2^k notation */
+    RS_OPT_DOUBLE, /* finite double within [min, max] */
+    RS_OPT_BOOL,   /* 0|1|true|false|yes|no|on|off */
+    RS_OPT_CHOICE, /* one of choices[] (NULL-terminated) */
+    RS_OPT_STRING  /* free text (a file name, a list); the module validates it */
+};
+
+struct rs_optdef {
+    const char *name;
+    enum rs_opt_type type;
+    const char *def;              /* default value as text; NULL = no default (optional) */
+    double min, max;              /* inclusive range for INT and DOUBLE */
+    const char *const *choices;   /* for CHOICE: NULL-terminated list of valid values */
+    const char *help;             /* one line, ends without a period */
+};
+
+/* The entry named name in table (NULL-terminated), or NULL. */
+const struct rs_optdef *rs_optdef_find(const struct rs_optdef *table, const char *name);
+
+/* Append a help listing of table to out: one line per option with type, default, range
+ * or choices, and help text; each line indented by indent spaces. Returns 0 or RS_ENOMEM. */
+int rs_optdef_format(struct rs_buf *out, const struct rs_optdef *table, int indent);
+
+/* Nearest of candidates[0..n) to word by edit distance, if close enough to be a likely
+ * typo (distance <= max(2, strlen(word)/3)); NULL otherwise. */
+const char *rs_suggest(const char *word, const char *const *candidates, int n);
+
+#endif

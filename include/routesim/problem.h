@@ -1,0 +1,46 @@
+/* Workloads: a static message set built by a traffic generator from a seeded stream.
+ * Message m = src * per_input + k is the k-th message of terminal src. */
+#ifndef ROUTESIM_PROBLEM_H
+#define ROUTESIM_PROBLEM_H
+
+#include <stdint.h>
+
+#include "routesim/net.h"
+#include "routesim/params.h"
+
+struct rs_problem {
+    uint32_t n_terminals;
+    uint32_t per_input; /* messages per source terminal */
+    uint64_t n_msgs;    /* n_terminals * per_input */
+    uint32_t *dst;      /* dst[m]: destination terminal of message m */
+};
+
+struct rs_traffic_ops {
+    const char *name;
+    const char *summary;             /* one line for `routesim list` */
+    const struct rs_optdef *options; /* extra keys this traffic reads; NULL-terminated */
+    /* Fill dst[0 .. N*per_input) for net's N terminals. Random choices come from streams
+     * keyed by seed (rng.h, RS_STREAM_TRAFFIC / RS_STREAM_PERM). Constraint violations
+     * (N not a power of two for bit permutations, an odd digit count for transpose, a bad
+     * file) give RS_E... with a message naming the key, file and line. */
+    int (*generate)(const struct rs_net *net, const struct rs_params *p, uint64_t seed,
+                    uint32_t per_input, uint32_t *dst, struct rs_err *err);
+};
+
+/* The registry, NULL-terminated. */
+extern const struct rs_traffic_ops *const rs_traffics[];
+
+/* Traffic named name, or NULL. */
+const struct rs_traffic_ops *rs_traffic_find(const char *name);
+
+/* Options common to all workloads: traffic, per_input. */
+extern const struct rs_optdef rs_problem_options[];
+
+/* Build the workload named by `traffic` (default uniform) with `per_input` (default 1)
+ * messages per terminal. Returns 0 or RS_E...; on error pb is left empty. */
+int rs_problem_build(struct rs_problem *pb, const struct rs_net *net, const struct rs_params *p,
+                     uint64_t seed, struct rs_err *err);
+
+void rs_problem_free(struct rs_problem *pb);
+
+#endif

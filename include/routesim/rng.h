@@ -1,0 +1,53 @@
+/* Counter-based random streams (Random123 Philox4x32-10). A value is a pure function of
+ * (seed, stream, entity, step, draw index), so it never depends on visiting order, thread
+ * count or process count. */
+#ifndef ROUTESIM_RNG_H
+#define ROUTESIM_RNG_H
+
+#include <stdint.h>
+
+/* Fixed stream ids: one per use, so that adding a use never shifts another's numbers. */
+enum rs_stream_id {
+    RS_STREAM_TRAFFIC = 1,  /* workload destinations; entity = message or source */
+    RS_STREAM_VALIANT = 2,  /* Valiant intermediate destinations; entity = message */
+    RS_STREAM_SELECT = 3,   /* random queueing protocol: selection in a queue; entity = queue */
+    RS_STREAM_ARBITER = 4,  /* random queueing protocol: arbitration of a channel; entity = channel */
+    RS_STREAM_PERM = 5,     /* random permutations (Fisher-Yates); entity = permutation index */
+    RS_STREAM_TEST = 99     /* tests only */
+};
+
+/* A sequential reader over one (seed, stream, entity, step) key: successive draws take
+ * successive counter values. Plain value type; copy freely. */
+struct rs_rng {
+    uint32_t key[2];
+    uint32_t ctr[4];
+    uint32_t buf[4];
+    unsigned avail;
+};
+
+/* Position r at the start of the stream keyed by (seed, stream, entity, step). */
+void rs_rng_init(struct rs_rng *r, uint64_t seed, uint32_t stream, uint64_t entity,
+                 uint32_t step);
+
+/* Next uniform 32-bit value. */
+uint32_t rs_rng_u32(struct rs_rng *r);
+
+/* Next uniform 64-bit value. */
+uint64_t rs_rng_u64(struct rs_rng *r);
+
+/* Uniform integer in [0, n), unbiased (Lemire's multiply-and-reject); n >= 1. */
+uint32_t rs_rng_below(struct rs_rng *r, uint32_t n);
+
+/* Uniform double in [0, 1) with 53 random bits. */
+double rs_rng_unit(struct rs_rng *r);
+
+/* One-shot: uniform integer in [0, n) from the stream (seed, stream, entity, step). */
+uint32_t rs_rand_below(uint64_t seed, uint32_t stream, uint64_t entity, uint32_t step,
+                       uint32_t n);
+
+/* Fill perm[0..n) with a uniformly random permutation of 0..n-1 (Fisher-Yates) drawn from
+ * the stream (seed, stream, entity, 0). */
+void rs_random_permutation(uint32_t *perm, uint32_t n, uint64_t seed, uint32_t stream,
+                           uint64_t entity);
+
+#endif

@@ -1,0 +1,24 @@
+/* One simulation run from parameters to a result record: the pipeline
+ * params -> net -> problem -> engine -> record, usable from the CLI and from sweeps. */
+#ifndef ROUTESIM_RUN_H
+#define ROUTESIM_RUN_H
+
+#include "routesim/params.h"
+#include "routesim/record.h"
+
+/* Options of a run itself: switching, routing, seed, check. */
+extern const struct rs_optdef rs_run_options[];
+
+/* Validate every key against the tables of the chosen topology, traffic and engine, run
+ * the simulation and fill out (initialised by the caller) with every resolved parameter
+ * (defaults included) followed by the metrics. On a deadlock the record is complete with
+ * deadlock=1 and *deadlock_msg (if not NULL) describes the waiting cycle. Returns 0 or
+ * RS_E... with err set; out is then incomplete and must not be written. */
+int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
+           size_t deadlock_len, struct rs_err *err);
+
+/* Build net and problem only and fill out with the parameters and the path statistics
+ * (congestion, dilation, per-level loads). Same validation and errors as rs_run. */
+int rs_analyze(const struct rs_params *p, struct rs_record *out, struct rs_err *err);
+
+#endif
