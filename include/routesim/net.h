@@ -76,6 +76,11 @@ struct rs_topo_ops {
     /* 0 when routing=valiant is possible on this instance; else RS_EUNSUPPORTED with a
      * message (e.g. butterfly without wrap). NULL = always possible. */
     int (*valiant_ok)(const struct rs_net *net, struct rs_err *err);
+    /* 1 when a Valiant route is two direct routes joined at terminal mid (src -> mid on
+     * src_node(mid), then mid -> dst), so that engines hold a packet at mid between the
+     * phases (004 §2.2: "the packets are queued up at the end of Phase A"); 0 when the
+     * intermediate is not a terminal (Beneš: a row of the middle level, one pass). */
+    int valiant_via_terminal;
 };
 
 /* The registry: all topologies, NULL-terminated, in `routesim list` order. */

@@ -1,0 +1,101 @@
+/* Benchmark driver (`make bench`, never part of the tests): runs one standard case of the
+ * store-and-forward engine several times and prints steps/s, packet-hops/s (engine time
+ * only, median of the repetitions), the set-up time and the process's peak RSS. One case
+ * per process, so that peak RSS belongs to that case. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "routesim/engine.h"
+#include "routesim/net.h"
+#include "routesim/problem.h"
+
+struct bench_case {
+    const char *name;
+    const char *params; /* space-separated KEY=VALUE */
+    int reps;
+};
+
+static const struct bench_case cases[] = {
+    {"a", "topology=butterfly N=65536 traffic=uniform per_input=1 queue_size=4 protocol=fifo", 5},
+    {"b", "topology=butterfly N=1048576 traffic=uniform per_input=1 queue_size=4 protocol=fifo", 3},
+    {"c", "topology=butterfly N=65536 traffic=uniform per_input=16 queue_size=4 protocol=fifo", 3},
+    {"d", "topology=mesh k=256 n=2 traffic=randperm queue_size=0 protocol=furthest_first", 3},
+    {NULL, NULL, 0}};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int run_case(const struct bench_case *bc)
+{
+    struct rs_params p;
+    struct rs_err err;
+    struct rs_net net = {0};
+    struct rs_problem pb = {0};
+    char buf[512], *save = NULL;
+    double times[16];
+    int64_t steps = 0, hops = 0;
+    rs_params_init(&p);
+    snprintf(buf, sizeof buf, "%s", bc->params);
+    for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save))
+        rs_params_parse_arg(&p, w, &err);
+    double t0 = now();
+    if (rs_net_build(&net, &p, &err) || rs_problem_build(&pb, &net, &p, 1, &err)) {
+        fprintf(stderr, "bench: %s\n", err.msg);
+        return 1;
+    }
+    double setup = now() - t0;
+    const struct rs_engine_ops *eng = rs_engine_find("store_forward");
+    for (int r = 0; r < bc->reps; r++) {
+        struct rs_record rec;
+        struct rs_engine_input in = {&net, &pb, &p, RS_ROUTING_DIRECT, 1, 0};
+        rs_record_init(&rec);
+        double t1 = now();
+        if (eng->run(&in, &rec, NULL, 0, &err)) {
+            fprintf(stderr, "bench: %s\n", err.msg);
+            return 1;
+        }
+        times[r] = now() - t1;
+        steps = rs_record_get(&rec, "steps")->i;
+        hops = rs_record_get(&rec, "hops")->i;
+        rs_record_free(&rec);
+    }
+    qsort(times, (size_t)bc->reps, sizeof times[0], cmp_double);
+    double med = times[bc->reps / 2];
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("| %s | %s | %llu | %lld | %lld | %.3f | %.0f | %.1f | %.3f | %.0f |\n", bc->name,
+           bc->params, (unsigned long long)pb.n_msgs, (long long)steps, (long long)hops, med,
+           (double)steps / med, (double)hops / med / 1e6, setup, (double)ru.ru_maxrss / 1024.0);
+    rs_problem_free(&pb);
+    rs_net_free(&net);
+    rs_params_free(&p);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && !strcmp(argv[1], "--header")) {
+        printf("| case | parameters | messages | steps | packet-hops | engine s (median) | "
+               "steps/s | M packet-hops/s | set-up s | peak RSS MiB |\n");
+        printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+        return 0;
+    }
+    for (int i = 0; cases[i].name; i++)
+        if (argc == 2 && !strcmp(argv[1], cases[i].name))
+            return run_case(&cases[i]);
+    fprintf(stderr, "usage: routesim_bench --header | a | b | c | d\n");
+    return 2;
+}

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# `make bench`: run every standard case of bench/bench.c in its own process and print a
+# Markdown table with the machine and commit, ready for docs/PERFORMANCE.md.
+set -eu
+build=${1:-build}
+bin="$build/routesim_bench"
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB"
+echo "commit:  $(git describe --always --dirty 2>/dev/null || echo unknown)"
+echo "date:    $(date -u +%Y-%m-%d)"
+echo
+"$bin" --header
+for c in ${BENCH_CASES:-a b c d}; do
+  "$bin" "$c"
+done

@@ -1,0 +1,88 @@
+/* Congestion, dilation and per-level load of a message set, from the expanded oblivious
+ * routes (no simulation). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "routesim/analysis.h"
+
+int rs_path_stats_compute(struct rs_path_stats *st, const struct rs_net *net,
+                          const struct rs_problem *pb, enum rs_routing routing, uint64_t seed,
+                          struct rs_err *err)
+{
+    memset(st, 0, sizeof *st);
+    uint64_t n_ch = (uint64_t)net->n_nodes * net->max_ports;
+    uint32_t max_hops = 4 * net->n_nodes + 16;
+    uint32_t *load = calloc(n_ch ? n_ch : 1, sizeof *load);
+    uint32_t path_cap = 1024;
+    uint64_t *path = malloc(path_cap * sizeof *path);
+    if (!load || !path) {
+        free(load);
+        free(path);
+        return rs_err_set(err, RS_ENOMEM, "out of memory for %llu channel loads",
+                          (unsigned long long)n_ch);
+    }
+    for (uint64_t m = 0; m < pb->n_msgs; m++) {
+        struct rs_route_state rst = {(uint32_t)(m / pb->per_input), pb->dst[m],
+                                     rs_route_mid(routing, seed, m, pb->n_terminals), 0};
+        int64_t len = rs_route_expand(net, &rst, path, path_cap, max_hops, NULL);
+        if (len > (int64_t)path_cap) { /* longer than the buffer: grow and redo */
+            uint64_t *np = realloc(path, (size_t)len * sizeof *np);
+            if (!np) {
+                free(load);
+                free(path);
+                return rs_err_set(err, RS_ENOMEM, "out of memory for a path of %lld hops",
+                                  (long long)len);
+            }
+            path = np;
+            path_cap = (uint32_t)len;
+            len = rs_route_expand(net, &rst, path, path_cap, max_hops, NULL);
+        }
+        if (len < 0) {
+            free(load);
+            free(path);
+            return rs_err_set(err, RS_EINVARIANT,
+                              "route of message %llu (%u -> %u) does not end at its destination",
+                              (unsigned long long)m, rst.src, rst.dst);
+        }
+        if ((uint32_t)len > st->dilation)
+            st->dilation = (uint32_t)len;
+        st->total_hops += (uint64_t)len;
+        for (int64_t h = 0; h < len; h++) {
+            uint32_t c = ++load[path[h]];
+            if (c > st->congestion)
+                st->congestion = c;
+        }
+    }
+    free(path);
+    if (net->n_levels && net->ops->level) {
+        st->n_levels = net->n_levels;
+        st->level_max = calloc(net->n_levels, sizeof *st->level_max);
+        st->level_msgs = calloc(net->n_levels, sizeof *st->level_msgs);
+        if (!st->level_max || !st->level_msgs) {
+            free(load);
+            rs_path_stats_free(st);
+            return rs_err_set(err, RS_ENOMEM, "out of memory for level loads");
+        }
+        for (uint64_t c = 0; c < n_ch; c++) {
+            if (!load[c])
+                continue;
+            int l = net->ops->level(net, (uint32_t)(c / net->max_ports));
+            if (l < 0 || (uint32_t)l >= net->n_levels)
+                continue;
+            st->level_msgs[l] += load[c];
+            if (load[c] > st->level_max[l])
+                st->level_max[l] = load[c];
+        }
+    }
+    free(load);
+    return 0;
+}
+
+void rs_path_stats_free(struct rs_path_stats *st)
+{
+    free(st->level_max);
+    free(st->level_msgs);
+    st->level_max = NULL;
+    st->level_msgs = NULL;
+    st->n_levels = 0;
+}

@@ -1,0 +1,51 @@
+/* Internal interface of the routesim command-line tool: the subcommand table, shared
+ * argument parsing (KEY=VALUE, -c FILE, --format, -o, --dot) and error reporting. Only
+ * this layer prints or exits. */
+#ifndef RS_CLI_H
+#define RS_CLI_H
+
+#include "routesim/error.h"
+#include "routesim/params.h"
+#include "routesim/record.h"
+
+/* Flags a subcommand accepts besides KEY=VALUE. */
+enum cli_flag { CLI_CONFIG = 1, CLI_FORMAT = 2, CLI_OUTPUT = 4, CLI_DOT = 8 };
+
+struct cli_args {
+    struct rs_params params; /* INI file first, then KEY=VALUE arguments over it */
+    enum rs_format format;   /* --format (default table) */
+    const char *output;      /* -o FILE, NULL = stdout */
+    int dot;                 /* --dot */
+    const char *positional;  /* one bare word (help TOPIC), NULL if none */
+};
+
+/* Parse argv[0..argc) (after the subcommand name) accepting the flags in allowed and, when
+ * allow_positional, one bare word. Returns 0 or RS_E... with err set; a->params must be
+ * released with cli_args_free either way. */
+int cli_parse(int argc, char **argv, unsigned allowed, int allow_positional, struct cli_args *a,
+              struct rs_err *err);
+void cli_args_free(struct cli_args *a);
+
+/* Print "routesim: MESSAGE" on stderr and return the exit status for err (2 for bad input
+ * or usage, 1 for a failure while running). */
+int cli_fail(const struct rs_err *err);
+
+/* Write records in a->format to a->output (atomically) or stdout. Returns an exit status. */
+int cli_emit(const struct cli_args *a, const struct rs_record *recs, size_t n);
+
+struct cli_command {
+    const char *name;
+    const char *usage;   /* argument synopsis */
+    const char *summary; /* one line */
+    int (*main)(int argc, char **argv);
+};
+
+extern const struct cli_command cli_commands[];
+
+int cli_cmd_run(int argc, char **argv);
+int cli_cmd_analyze(int argc, char **argv);
+int cli_cmd_list(int argc, char **argv);
+int cli_cmd_help(int argc, char **argv);
+int cli_cmd_topo(int argc, char **argv);
+
+#endif

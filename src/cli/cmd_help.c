@@ -1,0 +1,85 @@
+/* `routesim help [TOPIC]`: usage, or the options of one topology, workload, engine or
+ * command, generated from the same option tables that validate parameters. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "routesim/engine.h"
+#include "routesim/net.h"
+#include "routesim/problem.h"
+#include "routesim/run.h"
+
+static int usage(struct rs_buf *out)
+{
+    int rc = rs_buf_puts(out, "usage: routesim COMMAND [KEY=VALUE...] [options]\n\ncommands:\n");
+    for (int i = 0; !rc && cli_commands[i].name; i++)
+        rc = rs_buf_printf(out, "  %-8s %-40s %s\n", cli_commands[i].name, cli_commands[i].usage,
+                           cli_commands[i].summary);
+    if (!rc)
+        rc = rs_buf_puts(out,
+                         "\noptions:\n"
+                         "  -c, --config FILE   read KEY=VALUE parameters from an INI file "
+                         "(command-line values override it)\n"
+                         "  --format FMT        table (default), csv or json\n"
+                         "  -o, --output FILE   write the result to FILE (atomically) instead "
+                         "of stdout\n"
+                         "  --dot               (topo) print the network as a Graphviz digraph\n"
+                         "\n`routesim list` shows every topology, workload and switching model "
+                         "with its keys;\n`routesim help NAME` shows one of them.\n");
+    return rc;
+}
+
+static int topic(struct rs_buf *out, const char *name, struct rs_err *err)
+{
+    const char *names[64];
+    int n = 0;
+    for (int i = 0; rs_topologies[i]; i++) {
+        names[n++] = rs_topologies[i]->name;
+        if (!strcmp(name, rs_topologies[i]->name))
+            return rs_buf_printf(out, "topology=%s: %s\n", name, rs_topologies[i]->summary) ||
+                   rs_optdef_format(out, rs_topologies[i]->options, 2);
+    }
+    for (int i = 0; rs_traffics[i]; i++) {
+        names[n++] = rs_traffics[i]->name;
+        if (!strcmp(name, rs_traffics[i]->name))
+            return rs_buf_printf(out, "traffic=%s: %s\n", name, rs_traffics[i]->summary) ||
+                   rs_optdef_format(out, rs_traffics[i]->options, 2) ||
+                   rs_optdef_format(out, rs_problem_options, 2);
+    }
+    for (int i = 0; rs_engines[i]; i++) {
+        names[n++] = rs_engines[i]->name;
+        if (!strcmp(name, rs_engines[i]->name))
+            return rs_buf_printf(out, "switching=%s: %s\n", name, rs_engines[i]->summary) ||
+                   rs_optdef_format(out, rs_engines[i]->options, 2);
+    }
+    for (int i = 0; cli_commands[i].name; i++) {
+        names[n++] = cli_commands[i].name;
+        if (!strcmp(name, cli_commands[i].name))
+            return rs_buf_printf(out, "routesim %s %s\n  %s\n", name, cli_commands[i].usage,
+                                 cli_commands[i].summary);
+    }
+    const char *near = rs_suggest(name, names, n);
+    if (near)
+        return rs_err_set(err, RS_EUNKNOWN, "no help on '%s' (did you mean '%s'?)", name, near);
+    return rs_err_set(err, RS_EUNKNOWN, "no help on '%s' (try `routesim list`)", name);
+}
+
+int cli_cmd_help(int argc, char **argv)
+{
+    struct cli_args a;
+    struct rs_err err;
+    struct rs_buf out;
+    rs_err_clear(&err);
+    rs_buf_init(&out);
+    int rc = cli_parse(argc, argv, 0, 1, &a, &err);
+    if (!rc) {
+        rc = a.positional ? topic(&out, a.positional, &err) : usage(&out);
+        if (rc > 0 || (rc < 0 && !err.code))
+            rc = rs_err_set(&err, RS_ENOMEM, "out of memory");
+    }
+    if (!rc)
+        rc = rs_buf_write_file(&out, NULL, &err);
+    rs_buf_free(&out);
+    cli_args_free(&a);
+    return rc ? cli_fail(&err) : 0;
+}

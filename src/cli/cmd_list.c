@@ -1,0 +1,62 @@
+/* `routesim list`: every registered topology, workload and engine with its options, and the
+ * options of a run, generated from the modules' option tables. */
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "routesim/engine.h"
+#include "routesim/net.h"
+#include "routesim/problem.h"
+#include "routesim/run.h"
+
+static int list_section(struct rs_buf *out, const char *title, const char *key)
+{
+    return rs_buf_printf(out, "%s (%s=NAME)\n", title, key);
+}
+
+static int list_entry(struct rs_buf *out, const char *name, const char *summary,
+                      const struct rs_optdef *options)
+{
+    int rc = rs_buf_printf(out, "  %-16s %s\n", name, summary ? summary : "");
+    if (!rc && options && options[0].name)
+        rc = rs_optdef_format(out, options, 6);
+    return rc;
+}
+
+int cli_cmd_list(int argc, char **argv)
+{
+    struct cli_args a;
+    struct rs_err err;
+    struct rs_buf out;
+    int rc;
+    rs_err_clear(&err);
+    rs_buf_init(&out);
+    if ((rc = cli_parse(argc, argv, 0, 0, &a, &err))) {
+        cli_args_free(&a);
+        return cli_fail(&err);
+    }
+    rc = list_section(&out, "topologies", "topology");
+    for (int i = 0; !rc && rs_topologies[i]; i++)
+        rc = list_entry(&out, rs_topologies[i]->name, rs_topologies[i]->summary,
+                        rs_topologies[i]->options);
+    rc = rc ? rc : rs_buf_puts(&out, "\n");
+    rc = rc ? rc : list_section(&out, "workloads", "traffic");
+    for (int i = 0; !rc && rs_traffics[i]; i++)
+        rc = list_entry(&out, rs_traffics[i]->name, rs_traffics[i]->summary,
+                        rs_traffics[i]->options);
+    rc = rc ? rc : rs_buf_puts(&out, "\n");
+    rc = rc ? rc : list_section(&out, "switching models", "switching");
+    for (int i = 0; !rc && rs_engines[i]; i++)
+        rc = list_entry(&out, rs_engines[i]->name, rs_engines[i]->summary,
+                        rs_engines[i]->options);
+    rc = rc ? rc : rs_buf_puts(&out, "\nevery run\n");
+    rc = rc ? rc : rs_optdef_format(&out, rs_net_options, 2);
+    rc = rc ? rc : rs_optdef_format(&out, rs_problem_options, 2);
+    rc = rc ? rc : rs_optdef_format(&out, rs_run_options, 2);
+    if (!rc)
+        rc = rs_buf_write_file(&out, NULL, &err);
+    else
+        rs_err_set(&err, rc, "out of memory");
+    rs_buf_free(&out);
+    cli_args_free(&a);
+    return rc ? cli_fail(&err) : 0;
+}

@@ -1,0 +1,44 @@
+/* `routesim run` (simulate one parameter set) and `routesim analyze` (congestion,
+ * dilation and per-level load without simulating). */
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "routesim/run.h"
+
+static int run_or_analyze(int argc, char **argv, int simulate)
+{
+    struct cli_args a;
+    struct rs_err err;
+    struct rs_record rec;
+    char deadlock[2048] = "";
+    int status = 0;
+    rs_err_clear(&err);
+    rs_record_init(&rec);
+    int rc = cli_parse(argc, argv, CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT, 0, &a, &err);
+    if (!rc)
+        rc = simulate ? rs_run(&a.params, &rec, deadlock, sizeof deadlock, &err)
+                      : rs_analyze(&a.params, &rec, &err);
+    if (rc) {
+        status = cli_fail(&err);
+    } else {
+        status = cli_emit(&a, &rec, 1);
+        const struct rs_field *d = rs_record_get(&rec, "deadlock");
+        if (!status && d && d->i) {
+            fprintf(stderr, "routesim: %s\n", deadlock[0] ? deadlock : "deadlock");
+            status = 1;
+        }
+    }
+    rs_record_free(&rec);
+    cli_args_free(&a);
+    return status;
+}
+
+int cli_cmd_run(int argc, char **argv)
+{
+    return run_or_analyze(argc, argv, 1);
+}
+
+int cli_cmd_analyze(int argc, char **argv)
+{
+    return run_or_analyze(argc, argv, 0);
+}

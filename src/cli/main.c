@@ -1,0 +1,50 @@
+/* routesim command-line entry point: dispatch to a subcommand. The only place that exits. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+#ifndef RS_VERSION
+#define RS_VERSION "0.1.0"
+#endif
+
+const struct cli_command cli_commands[] = {
+    {"run", "KEY=VALUE... [-c FILE] [--format F] [-o FILE]",
+     "simulate one parameter set and print its metrics", cli_cmd_run},
+    {"analyze", "KEY=VALUE... [-c FILE] [--format F] [-o FILE]",
+     "congestion, dilation and per-level load without simulating", cli_cmd_analyze},
+    {"topo", "KEY=VALUE... [--dot] [--format F] [-o FILE]",
+     "build a network; print its size or its Graphviz description", cli_cmd_topo},
+    {"list", "", "every topology, workload and switching model with its keys", cli_cmd_list},
+    {"help", "[TOPIC]", "usage, or the keys of one topology, workload, model or command",
+     cli_cmd_help},
+    {NULL, NULL, NULL, NULL}};
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        char *none[] = {NULL};
+        cli_cmd_help(0, none);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
+        return cli_cmd_help(argc - 2, argv + 2);
+    if (!strcmp(cmd, "--version")) {
+        printf("routesim %s\n", RS_VERSION);
+        return 0;
+    }
+    const char *names[16];
+    int n = 0;
+    for (int i = 0; cli_commands[i].name; i++) {
+        names[n++] = cli_commands[i].name;
+        if (!strcmp(cmd, cli_commands[i].name))
+            return cli_commands[i].main(argc - 2, argv + 2);
+    }
+    const char *near = rs_suggest(cmd, names, n);
+    if (near)
+        fprintf(stderr, "routesim: unknown command '%s' (did you mean '%s'?)\n", cmd, near);
+    else
+        fprintf(stderr, "routesim: unknown command '%s' (try `routesim help`)\n", cmd);
+    return 2;
+}

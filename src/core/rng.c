@@ -1,0 +1,87 @@
+/* Counter-based random streams on Random123's Philox4x32-10.
+ * Key   = the 64-bit seed (low word, high word).
+ * Counter = {entity low 32 bits, (entity high 16 bits) | (stream << 16), step, draw block}
+ * so (seed, stream < 2^16, entity < 2^48, step < 2^32, block < 2^32) never collide; each
+ * block yields four 32-bit values consumed in order. */
+#include <Random123/philox.h>
+
+#include "routesim/rng.h"
+
+static void refill(struct rs_rng *r)
+{
+    philox4x32_ctr_t c = {{r->ctr[0], r->ctr[1], r->ctr[2], r->ctr[3]}};
+    philox4x32_key_t k = {{r->key[0], r->key[1]}};
+    philox4x32_ctr_t out = philox4x32(c, k);
+    for (int i = 0; i < 4; i++)
+        r->buf[i] = out.v[i];
+    r->avail = 4;
+    r->ctr[3]++;
+}
+
+void rs_rng_init(struct rs_rng *r, uint64_t seed, uint32_t stream, uint64_t entity,
+                 uint32_t step)
+{
+    r->key[0] = (uint32_t)seed;
+    r->key[1] = (uint32_t)(seed >> 32);
+    r->ctr[0] = (uint32_t)entity;
+    r->ctr[1] = (uint32_t)((entity >> 32) & 0xffffu) | (stream << 16);
+    r->ctr[2] = step;
+    r->ctr[3] = 0;
+    r->avail = 0;
+}
+
+uint32_t rs_rng_u32(struct rs_rng *r)
+{
+    if (r->avail == 0)
+        refill(r);
+    return r->buf[4 - r->avail--];
+}
+
+uint64_t rs_rng_u64(struct rs_rng *r)
+{
+    uint64_t hi = rs_rng_u32(r);
+    return (hi << 32) | rs_rng_u32(r);
+}
+
+uint32_t rs_rng_below(struct rs_rng *r, uint32_t n)
+{
+    /* Lemire, "Fast random integer generation in an interval" (2019): unbiased. */
+    uint64_t m = (uint64_t)rs_rng_u32(r) * n;
+    uint32_t low = (uint32_t)m;
+    if (low < n) {
+        uint32_t threshold = (uint32_t)(-n) % n;
+        while (low < threshold) {
+            m = (uint64_t)rs_rng_u32(r) * n;
+            low = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
+
+double rs_rng_unit(struct rs_rng *r)
+{
+    return (double)(rs_rng_u64(r) >> 11) * 0x1.0p-53;
+}
+
+uint32_t rs_rand_below(uint64_t seed, uint32_t stream, uint64_t entity, uint32_t step,
+                       uint32_t n)
+{
+    struct rs_rng r;
+    rs_rng_init(&r, seed, stream, entity, step);
+    return rs_rng_below(&r, n);
+}
+
+void rs_random_permutation(uint32_t *perm, uint32_t n, uint64_t seed, uint32_t stream,
+                           uint64_t entity)
+{
+    struct rs_rng r;
+    rs_rng_init(&r, seed, stream, entity, 0);
+    for (uint32_t i = 0; i < n; i++)
+        perm[i] = i;
+    for (uint32_t i = n; i > 1; i--) {
+        uint32_t j = rs_rng_below(&r, i);
+        uint32_t t = perm[i - 1];
+        perm[i - 1] = perm[j];
+        perm[j] = t;
+    }
+}

@@ -1,0 +1,677 @@
+/* Store-and-forward packet engine (switching=store_forward): bounded or unbounded queues at
+ * channel heads, channel tails or switches; FIFO, random, fixed-priority and furthest-first
+ * protocols with nonpredictive (sticky) selection; block or drop on a full queue.
+ * Exact step semantics: docs/model-saf.md and the comment at the top of saf.h. */
+#include "engine/saf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "routesim/rng.h"
+
+static const char *const queue_at_names[] = {"input", "output", "switch", NULL};
+static const char *const protocol_names[] = {"fifo", "random", "priority", "furthest_first",
+                                             NULL};
+static const char *const on_full_names[] = {"block", "drop", NULL};
+
+static const struct rs_optdef saf_options[] = {
+    {"queue_at", RS_OPT_CHOICE, "input", 0, 0, queue_at_names,
+     "where queues sit: head of each channel (input), tail of each channel (output), "
+     "one per switch (switch)"},
+    {"queue_size", RS_OPT_INT, "0", 0, 1e9, NULL,
+     "capacity of each queue in packets (0 = unbounded)"},
+    {"protocol", RS_OPT_CHOICE, "fifo", 0, 0, protocol_names,
+     "queueing protocol: oldest first, random, lowest message id first, most hops left "
+     "first"},
+    {"on_full", RS_OPT_CHOICE, "block", 0, 0, on_full_names,
+     "a packet whose next queue is full waits (block) or is discarded (drop)"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+/* ---- queues ---------------------------------------------------------------------- */
+
+static void queue_push(struct saf_pkt *pkt, struct saf_queue *q, uint32_t m)
+{
+    pkt[m].next = RS_NONE;
+    if (q->count == 0)
+        q->head = m;
+    else
+        pkt[q->tail].next = m;
+    q->tail = m;
+    q->count++;
+}
+
+static void queue_unlink(struct saf_pkt *pkt, struct saf_queue *q, uint32_t m)
+{
+    if (q->head == m) {
+        q->head = pkt[m].next;
+    } else {
+        uint32_t p = q->head;
+        while (pkt[p].next != m)
+            p = pkt[p].next;
+        pkt[p].next = pkt[m].next;
+        if (q->tail == m)
+            q->tail = p;
+    }
+    q->count--;
+}
+
+/* The packet a queue offers this step. FIFO offers its oldest packet; priority its lowest
+ * message id and random a uniformly drawn packet, both sticky: once selected, a packet
+ * stays selected until it leaves (nonpredictive protocols, 004 §1.2). Furthest-first
+ * offers the packet with most hops left (ties: oldest, then lowest id), re-chosen every
+ * step. sel is the sticky slot (pkt+1, 0 = none); entity keys the random draw. */
+static uint32_t queue_select(struct saf *s, const struct saf_queue *q, uint32_t *sel,
+                             uint64_t entity)
+{
+    const struct saf_pkt *pkt = s->pkt;
+    uint32_t m, best;
+    switch (s->proto) {
+    case SAF_FIFO:
+        return q->head;
+    case SAF_PRIORITY:
+        if (*sel)
+            return *sel - 1;
+        best = q->head;
+        for (m = pkt[best].next; m != RS_NONE; m = pkt[m].next)
+            if (m < best)
+                best = m;
+        *sel = best + 1;
+        return best;
+    case SAF_RANDOM: {
+        if (*sel)
+            return *sel - 1;
+        uint32_t i = q->count == 1
+                         ? 0
+                         : rs_rand_below(s->seed, RS_STREAM_SELECT, entity, s->step, q->count);
+        for (best = q->head; i > 0; i--)
+            best = pkt[best].next;
+        *sel = best + 1;
+        return best;
+    }
+    case SAF_FURTHEST_FIRST:
+        best = q->head;
+        for (m = pkt[best].next; m != RS_NONE; m = pkt[m].next) {
+            const struct saf_pkt *a = &pkt[m], *b = &pkt[best];
+            if (a->rem > b->rem || (a->rem == b->rem && a->entered < b->entered) ||
+                (a->rem == b->rem && a->entered == b->entered && m < best))
+                best = m;
+        }
+        return best;
+    }
+    return q->head;
+}
+
+uint32_t rs__saf_offer(struct saf *s, uint64_t qi)
+{
+    if (!s->q[qi].count)
+        return RS_NONE;
+    return queue_select(s, &s->q[qi], s->qsel ? &s->qsel[qi] : NULL, qi);
+}
+
+/* ---- placement: where a packet goes next from the node it has just reached --------- */
+
+static uint32_t route_port(const struct saf *s, uint32_t node, uint32_t m, uint32_t hops)
+{
+    const struct saf_pkt *p = &s->pkt[m];
+    struct rs_route_state st = {m / s->pb->per_input, p->dst, p->mid, hops};
+    return s->net->ops->route(s->net, node, &st);
+}
+
+/* Set pkt[m].port (its out-port at node) and pkt[m].tq (the queue it enters on its next
+ * move, or SAF_DELIVER). Returns the queue it waits in at node: for output queues the
+ * node's queue of that port, otherwise unused (RS_NONE). */
+static uint64_t place(struct saf *s, uint32_t m, uint32_t node)
+{
+    struct saf_pkt *p = &s->pkt[m];
+    const struct rs_net *net = s->net;
+    uint32_t slot, w;
+    p->port = (uint16_t)route_port(s, node, m, p->hops);
+    if (p->rem == 1) {
+        p->tq = SAF_DELIVER;
+    } else if (p->phase_a && p->hops + 1 == p->phase_a) {
+        p->tq = SAF_STORE;
+    } else {
+        w = net->ops->neighbor(net, node, p->port, &slot);
+        if (s->at == SAF_AT_INPUT)
+            p->tq = (uint32_t)((uint64_t)w * s->P + slot);
+        else if (s->at == SAF_AT_SWITCH)
+            p->tq = w;
+        else
+            p->tq = (uint32_t)((uint64_t)w * s->P + route_port(s, w, m, p->hops + 1));
+    }
+    return s->at == SAF_AT_OUTPUT ? (uint64_t)node * s->P + p->port : RS_NONE;
+}
+
+/* ---- decide ------------------------------------------------------------------------ */
+
+/* Could queue tq admit one more packet this step? Room is judged on the occupancy at the
+ * start of the step plus the admissions already granted this step: packets leaving tq
+ * this step do not make room. */
+static int has_room(const struct saf *s, uint32_t tq)
+{
+    if (tq >= SAF_STORE || s->cap == 0)
+        return 1;
+    if (s->at == SAF_AT_INPUT) /* one feeding channel: at most one arrival per step */
+        return s->q[tq].count < s->cap;
+    return s->q[tq].count + s->granted[tq] < s->cap;
+}
+
+static void add_move(struct saf *s, uint32_t m, uint32_t from, uint32_t to, uint32_t node)
+{
+    struct saf_move *mv = &s->moves[s->n_moves++];
+    mv->pkt = m;
+    mv->from = from;
+    mv->to = to;
+    mv->node = node;
+    if (s->granted && to < SAF_STORE)
+        s->granted[to]++;
+}
+
+/* Arbitration key of an offer for a channel: larger wins; ties go to the lower slot
+ * (input slots in increasing order). */
+static uint64_t offer_key(const struct saf *s, uint32_t m, uint64_t entity)
+{
+    const struct saf_pkt *p = &s->pkt[m];
+    switch (s->proto) {
+    case SAF_FIFO: /* oldest arrival at this switch first */
+        return UINT64_MAX - p->entered;
+    case SAF_PRIORITY:
+        return UINT64_MAX - m;
+    case SAF_RANDOM: {
+        struct rs_rng r;
+        rs_rng_init(&r, s->seed, RS_STREAM_ARBITER, entity, s->step);
+        return rs_rng_u32(&r);
+    }
+    case SAF_FURTHEST_FIRST:
+        return ((uint64_t)p->rem << 32) | (UINT32_MAX - p->entered);
+    }
+    return 0;
+}
+
+#define SAF_MAX_PORTS 32
+
+/* In-network moves out of node v. Every queue of v offers one packet (queue_select). For
+ * each out-port, with on_full=block the best offer that can move wins (one whose next
+ * queue has room, or that is delivered by the move); offers that cannot move wait and do
+ * not occupy the channel. With on_full=drop the best offer wins and is dropped if its next
+ * queue is full. Output queues each feed their own channel. Returns the mask of ports
+ * used, which the node's source may not use this step. */
+static uint32_t decide_node(struct saf *s, uint32_t v)
+{
+    uint32_t win[SAF_MAX_PORTS], wfrom[SAF_MAX_PORTS];
+    uint64_t wkey[SAF_MAX_PORTS];
+    uint32_t offered = 0, used = 0;
+    uint32_t nq = s->at == SAF_AT_SWITCH ? 1 : s->P;
+    for (uint32_t i = 0; i < nq; i++) {
+        uint64_t qi = saf_queue_of(s, v, i);
+        if (s->q[qi].count == 0)
+            continue;
+        uint32_t m = queue_select(s, &s->q[qi], s->qsel ? &s->qsel[qi] : NULL, qi);
+        uint32_t port = s->at == SAF_AT_OUTPUT ? i : s->pkt[m].port;
+        int movable = has_room(s, s->pkt[m].tq);
+        if (!movable && s->on_full == SAF_BLOCK)
+            continue;
+        uint64_t key = offer_key(s, m, qi);
+        if (!(offered & (1u << port)) || key > wkey[port]) {
+            offered |= 1u << port;
+            win[port] = m;
+            wfrom[port] = (uint32_t)qi;
+            wkey[port] = key;
+        }
+    }
+    while (offered) {
+        uint32_t port = (uint32_t)__builtin_ctz(offered);
+        offered &= offered - 1;
+        uint32_t m = win[port], tq = s->pkt[m].tq;
+        /* re-check: an earlier port of this node may have taken the last room of tq */
+        if (has_room(s, tq))
+            add_move(s, m, wfrom[port], tq, v);
+        else if (s->on_full == SAF_DROP)
+            add_move(s, m, wfrom[port], SAF_DROP_TO, v);
+        else
+            continue;
+        used |= 1u << port;
+    }
+    return used;
+}
+
+/* Injection from terminal t's source at node v (input and switch queues), decided after
+ * every in-network move: the selected packet crosses its first channel if the switch's
+ * in-network traffic left that channel idle and its next queue has room. A source never
+ * drops. */
+static void decide_source(struct saf *s, uint32_t t, uint32_t used)
+{
+    uint32_t v = s->src_node[t];
+    uint32_t m = queue_select(s, &s->src[t], s->srcsel ? &s->srcsel[t] : NULL,
+                              s->n_queues + t);
+    uint32_t port = s->pkt[m].port;
+    if (!(used & (1u << port)) && has_room(s, s->pkt[m].tq))
+        add_move(s, m, SAF_SRC_BIT | t, s->pkt[m].tq, v);
+}
+
+static void decide(struct saf *s)
+{
+    for (uint64_t w = 0; w < s->n_words; w++) {
+        uint64_t bits = s->active[w];
+        while (bits) {
+            uint32_t v = (uint32_t)(w * 64 + (uint64_t)__builtin_ctzll(bits));
+            bits &= bits - 1;
+            uint32_t used = decide_node(s, v);
+            uint32_t t = v < s->n_node_src ? s->node_src[v] : RS_NONE;
+            if (t != RS_NONE)
+                s->src_used[t] = used;
+        }
+    }
+    if (s->at == SAF_AT_OUTPUT) /* output queues are refilled at the end of the step */
+        return;
+    for (uint32_t i = 0; i < s->n_pend; i++) {
+        uint32_t t = s->pend[i];
+        if (s->src[t].count)
+            decide_source(s, t, s->src_used[t]);
+    }
+}
+
+/* ---- commit ------------------------------------------------------------------------ */
+
+static int node_empty(const struct saf *s, uint32_t v)
+{
+    uint32_t nq = s->at == SAF_AT_SWITCH ? 1 : s->P;
+    for (uint32_t i = 0; i < nq; i++)
+        if (s->q[saf_queue_of(s, v, i)].count)
+            return 0;
+    uint32_t t = v < s->n_node_src ? s->node_src[v] : RS_NONE;
+    return t == RS_NONE || s->src[t].count == 0;
+}
+
+static int record_latency(struct saf *s, uint32_t step)
+{
+    if (step >= s->lat_cap) {
+        uint32_t ncap = s->lat_cap ? s->lat_cap : 64;
+        while (ncap <= step)
+            ncap *= 2;
+        uint64_t *h = realloc(s->lat_hist, ncap * sizeof *h);
+        if (!h)
+            return RS_ENOMEM;
+        memset(h + s->lat_cap, 0, (ncap - s->lat_cap) * sizeof *h);
+        s->lat_hist = h;
+        s->lat_cap = ncap;
+    }
+    s->lat_hist[step]++;
+    return 0;
+}
+
+/* Apply the step's moves: first every departure, then every arrival, so occupancies
+ * (and max_queue) are those between steps. */
+static int commit(struct saf *s)
+{
+    for (uint64_t i = 0; i < s->n_moves; i++) {
+        const struct saf_move *mv = &s->moves[i];
+        if (mv->from & SAF_SRC_BIT) {
+            uint32_t t = mv->from & ~SAF_SRC_BIT;
+            queue_unlink(s->pkt, &s->src[t], mv->pkt);
+            if (s->srcsel)
+                s->srcsel[t] = 0;
+        } else {
+            queue_unlink(s->pkt, &s->q[mv->from], mv->pkt);
+            if (s->qsel)
+                s->qsel[mv->from] = 0;
+        }
+    }
+    for (uint64_t i = 0; i < s->n_moves; i++) {
+        const struct saf_move *mv = &s->moves[i];
+        uint32_t m = mv->pkt;
+        struct saf_pkt *p = &s->pkt[m];
+        if (mv->to == SAF_DROP_TO) {
+            s->where[m] = SAF_DROPPED;
+            s->dropped++;
+            s->remaining--;
+            s->last_event = s->step;
+            continue;
+        }
+        p->hops++;
+        p->rem--;
+        s->hops++;
+        if (mv->to == SAF_DELIVER) {
+            s->where[m] = SAF_DELIVERED;
+            s->delivered++;
+            s->remaining--;
+            s->last_event = s->step;
+            if (record_latency(s, s->step))
+                return RS_ENOMEM;
+            continue;
+        }
+        if (mv->to == SAF_STORE) { /* end of phase A: held in the store of terminal mid */
+            uint32_t v = s->src_node[p->mid];
+            p->entered = s->step;
+            s->where[m] = SAF_IN_SOURCE;
+            place(s, m, v);
+            if (s->src[p->mid].count == 0)
+                s->pend_dirty = 1;
+            queue_push(s->pkt, &s->src[p->mid], m);
+            s->active[v / 64] |= 1ull << (v % 64);
+            continue;
+        }
+        uint32_t w = saf_queue_node(s, mv->to);
+        p->entered = s->step;
+        s->where[m] = SAF_IN_QUEUE;
+        place(s, m, w);
+        queue_push(s->pkt, &s->q[mv->to], m);
+        if (s->q[mv->to].count > s->max_queue)
+            s->max_queue = s->q[mv->to].count;
+        s->active[w / 64] |= 1ull << (w % 64);
+    }
+    if (s->granted)
+        for (uint64_t i = 0; i < s->n_moves; i++)
+            if (s->moves[i].to < SAF_STORE)
+                s->granted[s->moves[i].to] = 0;
+    for (uint64_t i = 0; i < s->n_moves; i++) {
+        uint32_t v = s->moves[i].node;
+        if (node_empty(s, v))
+            s->active[v / 64] &= ~(1ull << (v % 64));
+    }
+    return 0;
+}
+
+/* Keep in s->pend only the sources still holding packets (increasing terminal order). */
+static void compact_pending(struct saf *s)
+{
+    uint32_t kept = 0;
+    if (s->pend_dirty) { /* a store became non-empty: rebuild the list in order */
+        s->n_pend = 0;
+        for (uint32_t t = 0; t < s->n_src; t++)
+            if (s->src[t].count)
+                s->pend[s->n_pend++] = t;
+        s->pend_dirty = 0;
+        return;
+    }
+    for (uint32_t i = 0; i < s->n_pend; i++)
+        if (s->src[s->pend[i]].count)
+            s->pend[kept++] = s->pend[i];
+    s->n_pend = kept;
+}
+
+/* Output queues only: at the end of each step (and before step 1) every source moves its
+ * selected packet into its switch's queue for the packet's first channel if that queue has
+ * room, so the packet can cross the channel in the next step. Returns how many entered. */
+static uint32_t inject_output(struct saf *s)
+{
+    uint32_t injected = 0;
+    for (uint32_t i = 0; i < s->n_pend; i++) {
+        uint32_t t = s->pend[i];
+        if (!s->src[t].count)
+            continue;
+        uint32_t m = queue_select(s, &s->src[t], s->srcsel ? &s->srcsel[t] : NULL,
+                                  s->n_queues + t);
+        uint64_t own = (uint64_t)s->src_node[t] * s->P + s->pkt[m].port;
+        if (s->cap && s->q[own].count >= s->cap)
+            continue;
+        queue_unlink(s->pkt, &s->src[t], m);
+        if (s->srcsel)
+            s->srcsel[t] = 0;
+        s->pkt[m].entered = s->step;
+        s->where[m] = SAF_IN_QUEUE;
+        queue_push(s->pkt, &s->q[own], m);
+        if (s->q[own].count > s->max_queue)
+            s->max_queue = s->q[own].count;
+        injected++;
+    }
+    return injected;
+}
+
+/* ---- set-up and teardown ------------------------------------------------------------ */
+
+static void saf_free(struct saf *s)
+{
+    free(s->pkt);
+    free(s->where);
+    free(s->q);
+    free(s->qsel);
+    free(s->granted);
+    free(s->src);
+    free(s->srcsel);
+    free(s->src_node);
+    free(s->node_src);
+    free(s->active);
+    free(s->moves);
+    free(s->lat_hist);
+    free(s->pend);
+    free(s->src_used);
+}
+
+static int saf_read_options(struct saf *s, const struct rs_params *p, struct rs_err *err)
+{
+    int at, proto, on_full, rc;
+    int64_t cap;
+    if ((rc = rs_opt_choice(p, saf_options, "queue_at", &at, err)) ||
+        (rc = rs_opt_choice(p, saf_options, "protocol", &proto, err)) ||
+        (rc = rs_opt_choice(p, saf_options, "on_full", &on_full, err)) ||
+        (rc = rs_opt_int(p, saf_options, "queue_size", &cap, err)))
+        return rc;
+    s->at = (enum saf_queue_at)at;
+    s->proto = (enum saf_protocol)proto;
+    s->on_full = (enum saf_on_full)on_full;
+    s->cap = (uint32_t)cap;
+    return 0;
+}
+
+static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_err *err)
+{
+    const struct rs_net *net = in->net;
+    const struct rs_problem *pb = in->pb;
+    int rc;
+    memset(s, 0, sizeof *s);
+    s->net = net;
+    s->pb = pb;
+    s->seed = in->seed;
+    s->P = net->max_ports;
+    if ((rc = saf_read_options(s, in->params, err)))
+        return rc;
+    if (s->P > 32)
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "switching=store_forward supports at most 32 ports per node (got %u)",
+                          s->P);
+    if (pb->n_msgs >= SAF_SRC_BIT)
+        return rs_err_set(err, RS_ECONSTRAINT, "too many messages (%llu) for one run",
+                          (unsigned long long)pb->n_msgs);
+    s->n_queues = s->at == SAF_AT_SWITCH ? net->n_nodes : (uint64_t)net->n_nodes * s->P;
+    if (s->n_queues + pb->n_terminals >= SAF_STORE)
+        return rs_err_set(err, RS_ECONSTRAINT, "network too large (%llu queues) for one run",
+                          (unsigned long long)s->n_queues);
+    s->n_src = pb->n_terminals;
+    s->n_words = (net->n_nodes + 63) / 64;
+    s->moves_cap = pb->n_msgs ? pb->n_msgs : 1;
+    s->pkt = malloc(pb->n_msgs * sizeof *s->pkt + 1);
+    s->where = calloc(pb->n_msgs + 1, 1);
+    s->q = calloc(s->n_queues, sizeof *s->q);
+    s->src = calloc(s->n_src, sizeof *s->src);
+    s->src_node = malloc(s->n_src * sizeof *s->src_node + 1);
+    s->active = calloc(s->n_words + 1, sizeof *s->active);
+    s->moves = malloc(s->moves_cap * sizeof *s->moves);
+    s->pend = malloc(s->n_src * sizeof *s->pend + 1);
+    s->src_used = calloc(s->n_src + 1, sizeof *s->src_used);
+    if (s->proto == SAF_RANDOM || s->proto == SAF_PRIORITY) {
+        s->qsel = calloc(s->n_queues, sizeof *s->qsel);
+        s->srcsel = calloc(s->n_src, sizeof *s->srcsel);
+        if (!s->qsel || !s->srcsel)
+            return rs_err_set(err, RS_ENOMEM, "out of memory for queue selections");
+    }
+    if (s->at != SAF_AT_INPUT && !(s->granted = calloc(s->n_queues, sizeof *s->granted)))
+        return rs_err_set(err, RS_ENOMEM, "out of memory for queue admissions");
+    if (!s->pkt || !s->where || !s->q || !s->src || !s->src_node || !s->active || !s->moves ||
+        !s->pend || !s->src_used)
+        return rs_err_set(err, RS_ENOMEM, "out of memory for %llu packets and %llu queues",
+                          (unsigned long long)pb->n_msgs, (unsigned long long)s->n_queues);
+
+    uint32_t max_node = 0;
+    for (uint32_t t = 0; t < s->n_src; t++) {
+        s->src_node[t] = net->ops->src_node(net, t);
+        if (s->src_node[t] > max_node)
+            max_node = s->src_node[t];
+    }
+    s->n_node_src = max_node + 1;
+    if (!(s->node_src = malloc(s->n_node_src * sizeof *s->node_src)))
+        return rs_err_set(err, RS_ENOMEM, "out of memory for the source table");
+    memset(s->node_src, 0xff, s->n_node_src * sizeof *s->node_src);
+    for (uint32_t t = 0; t < s->n_src; t++) {
+        if (s->node_src[s->src_node[t]] != RS_NONE)
+            return rs_err_set(err, RS_EUNSUPPORTED,
+                              "terminals %u and %u inject at the same node",
+                              s->node_src[s->src_node[t]], t);
+        s->node_src[s->src_node[t]] = t;
+    }
+
+    enum rs_routing routing = in->routing;
+    uint32_t max_hops = 4 * net->n_nodes + 16;
+    for (uint64_t m64 = 0; m64 < pb->n_msgs; m64++) {
+        uint32_t m = (uint32_t)m64, t = m / pb->per_input;
+        struct saf_pkt *p = &s->pkt[m];
+        p->dst = pb->dst[m];
+        p->mid = rs_route_mid(routing, in->seed, m, pb->n_terminals);
+        p->hops = 0;
+        p->entered = 0;
+        struct rs_route_state st = {t, p->dst, p->mid, 0};
+        int64_t len = rs_route_expand(net, &st, NULL, 0, max_hops, NULL);
+        if (len < 0)
+            return rs_err_set(err, RS_EINVARIANT,
+                              "route of message %u (%u -> %u) does not end at its destination",
+                              m, t, p->dst);
+        p->rem = (uint32_t)len;
+        p->phase_a = 0;
+        if (p->mid != RS_NONE && net->ops->valiant_via_terminal) {
+            struct rs_route_state sa = {t, p->mid, RS_NONE, 0};
+            int64_t la = rs_route_expand(net, &sa, NULL, 0, max_hops, NULL);
+            if (la < 0 || la > UINT16_MAX)
+                return rs_err_set(err, RS_EUNSUPPORTED,
+                                  "phase A of message %u is %lld hops (at most 65535 supported)",
+                                  m, (long long)la);
+            p->phase_a = (uint16_t)la; /* 0: src == mid, no holding */
+        }
+        if (len == 0) { /* already at its destination: delivered at step 0 */
+            s->where[m] = SAF_DELIVERED;
+            s->delivered++;
+            if (record_latency(s, 0))
+                return rs_err_set(err, RS_ENOMEM, "out of memory");
+            continue;
+        }
+        s->where[m] = SAF_IN_SOURCE;
+        place(s, m, s->src_node[t]);
+        queue_push(s->pkt, &s->src[t], m);
+        s->remaining++;
+        uint32_t v = s->src_node[t];
+        s->active[v / 64] |= 1ull << (v % 64);
+    }
+    for (uint32_t t = 0; t < s->n_src; t++)
+        if (s->src[t].count)
+            s->pend[s->n_pend++] = t;
+    return 0;
+}
+
+/* ---- the run ------------------------------------------------------------------------ */
+
+static double latency_mean(const struct saf *s)
+{
+    double sum = 0;
+    for (uint32_t t = 0; t < s->lat_cap; t++)
+        sum += (double)t * (double)s->lat_hist[t];
+    return s->delivered ? sum / (double)s->delivered : 0.0;
+}
+
+/* Nearest-rank percentile: the smallest step t with at least ceil(frac * delivered)
+ * deliveries at or before t. */
+static uint32_t latency_percentile(const struct saf *s, double frac)
+{
+    if (!s->delivered)
+        return 0;
+    uint64_t need = (uint64_t)(frac * (double)s->delivered);
+    if ((double)need < frac * (double)s->delivered)
+        need++;
+    if (need == 0)
+        need = 1;
+    uint64_t cum = 0;
+    for (uint32_t t = 0; t < s->lat_cap; t++) {
+        cum += s->lat_hist[t];
+        if (cum >= need)
+            return t;
+    }
+    return s->lat_cap ? s->lat_cap - 1 : 0;
+}
+
+static uint32_t latency_max(const struct saf *s)
+{
+    for (uint32_t t = s->lat_cap; t > 0; t--)
+        if (s->lat_hist[t - 1])
+            return t - 1;
+    return 0;
+}
+
+static int saf_record(const struct saf *s, struct rs_record *out, int deadlock)
+{
+    int rc = 0;
+    rc |= rs_record_int(out, "makespan", s->last_event);
+    rc |= rs_record_int(out, "messages", (int64_t)s->pb->n_msgs);
+    rc |= rs_record_int(out, "delivered", (int64_t)s->delivered);
+    rc |= rs_record_int(out, "dropped", (int64_t)s->dropped);
+    rc |= rs_record_int(out, "max_queue", s->max_queue);
+    rc |= rs_record_double(out, "latency_mean", latency_mean(s));
+    rc |= rs_record_int(out, "latency_p99", latency_percentile(s, 0.99));
+    rc |= rs_record_int(out, "latency_max", latency_max(s));
+    rc |= rs_record_int(out, "hops", (int64_t)s->hops);
+    rc |= rs_record_int(out, "steps", s->step);
+    rc |= rs_record_int(out, "deadlock", deadlock);
+    return rc ? RS_ENOMEM : 0;
+}
+
+#ifdef RS_ALWAYS_CHECK
+#define SAF_FORCE_CHECK 1
+#else
+#define SAF_FORCE_CHECK 0
+#endif
+
+static int saf_run(const struct rs_engine_input *in, struct rs_record *out, char *deadlock_msg,
+                   size_t deadlock_len, struct rs_err *err)
+{
+    struct saf s;
+    int rc = saf_init(&s, in, err);
+    int check = in->check || SAF_FORCE_CHECK;
+    int deadlock = 0;
+    if (deadlock_msg && deadlock_len)
+        deadlock_msg[0] = '\0';
+    if (!rc && check)
+        rc = rs__saf_check(&s, err);
+    if (!rc && s.at == SAF_AT_OUTPUT) {
+        inject_output(&s);
+        compact_pending(&s);
+    }
+    while (!rc && s.remaining > 0) {
+        s.step++;
+        s.n_moves = 0;
+        decide(&s);
+        if ((rc = commit(&s))) {
+            rs_err_set(err, rc, "out of memory during the run");
+            break;
+        }
+        uint32_t injected = s.at == SAF_AT_OUTPUT ? inject_output(&s) : 0;
+        compact_pending(&s);
+        if (s.n_moves == 0 && injected == 0) {
+            /* nothing moved: the state is a fixed point and nothing ever will */
+            deadlock = 1;
+            if (deadlock_msg && deadlock_len)
+                rs__saf_describe_deadlock(&s, deadlock_msg, deadlock_len);
+            break;
+        }
+        if (check)
+            rc = rs__saf_check(&s, err);
+    }
+    if (!rc && (rc = saf_record(&s, out, deadlock)))
+        rs_err_set(err, rc, "out of memory for the result record");
+    saf_free(&s);
+    return rc;
+}
+
+const struct rs_engine_ops rs_engine_store_forward = {
+    .name = "store_forward",
+    .summary = "store-and-forward packets with bounded queues (Maggs & Sitaraman 004 §1.2)",
+    .options = saf_options,
+    .run = saf_run,
+};

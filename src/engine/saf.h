@@ -1,0 +1,130 @@
+/* Internal state of the store-and-forward engine (saf.c), shared with its invariant
+ * checker (saf_check.c) and deadlock reporter (saf_deadlock.c). The model it implements is
+ * documented in docs/model-saf.md; in short (Maggs & Sitaraman, 004 §1.2):
+ *   - one step: every channel carries at most one packet; all decisions read the state at
+ *     the start of the step (decide), then all moves are applied at once (commit);
+ *   - queues sit at the head of each channel (input), at the tail of each channel (output)
+ *     or one per switch (switch), each of capacity cap packets (0 = unbounded);
+ *   - sources hold their messages outside the network (unbounded) and inject as room
+ *     allows; a packet whose route ends at the node it enters is delivered at once;
+ *   - with Valiant routing via a terminal, a packet ending phase A joins the (unbounded)
+ *     source store of its intermediate terminal and is injected again from there. */
+#ifndef RS_ENGINE_SAF_H
+#define RS_ENGINE_SAF_H
+
+#include <stdint.h>
+
+#include "routesim/engine.h"
+
+enum saf_queue_at { SAF_AT_INPUT, SAF_AT_OUTPUT, SAF_AT_SWITCH };
+enum saf_protocol { SAF_FIFO, SAF_RANDOM, SAF_PRIORITY, SAF_FURTHEST_FIRST };
+enum saf_on_full { SAF_BLOCK, SAF_DROP };
+
+/* Where a packet is: in a queue of the network, waiting at its source, or gone. */
+enum saf_where { SAF_IN_SOURCE = 0, SAF_IN_QUEUE = 1, SAF_DELIVERED = 2, SAF_DROPPED = 3 };
+
+#define SAF_DELIVER UINT32_MAX /* tq value: crossing the next channel delivers the packet */
+#define SAF_STORE (UINT32_MAX - 2) /* tq value: it ends Valiant phase A at terminal mid */
+
+/* One packet (= one message). 32 bytes, one per message, indexed by message id. */
+struct saf_pkt {
+    uint32_t next;    /* next packet in the same queue or source, RS_NONE at the tail */
+    uint32_t dst;     /* destination terminal */
+    uint32_t mid;     /* Valiant intermediate terminal, RS_NONE for direct routing */
+    uint32_t hops;    /* channels crossed so far */
+    uint32_t rem;     /* channels still to cross (path length minus hops) */
+    uint32_t entered; /* step at which it entered the queue it is in (0 = release) */
+    uint16_t port;    /* out-port it takes at the node it is at */
+    uint16_t phase_a; /* hops of Valiant's phase A when held at mid between phases, else 0 */
+    uint32_t tq;      /* queue it enters when it moves (SAF_DELIVER: it is delivered;
+                         SAF_STORE: it ends phase A and waits in the store of terminal mid) */
+};
+
+/* A FIFO-linked queue: packets linked through saf_pkt.next. */
+struct saf_queue {
+    uint32_t head, tail, count;
+};
+
+/* A move decided in the decide phase and applied in the commit phase. */
+struct saf_move {
+    uint32_t pkt;
+    uint32_t from;  /* queue id, or SAF_SRC_BIT | terminal for a source */
+    uint32_t to;    /* queue id, SAF_DELIVER, or SAF_DROP_TO */
+    uint32_t node;  /* node the packet is at before the move */
+};
+#define SAF_SRC_BIT 0x80000000u
+#define SAF_DROP_TO (UINT32_MAX - 1)
+
+struct saf {
+    const struct rs_net *net;
+    const struct rs_problem *pb;
+    uint64_t seed;
+    enum saf_queue_at at;
+    enum saf_protocol proto;
+    enum saf_on_full on_full;
+    uint32_t cap;          /* queue capacity, 0 = unbounded */
+    uint32_t P;            /* net->max_ports */
+
+    struct saf_pkt *pkt;   /* [n_msgs] */
+    uint8_t *where;        /* [n_msgs] enum saf_where */
+
+    uint64_t n_queues;
+    struct saf_queue *q;   /* [n_queues] */
+    uint32_t *qsel;        /* [n_queues] sticky selection (random, priority), or NULL */
+    uint32_t *granted;     /* [n_queues] admissions this step (output/switch queues) */
+
+    uint32_t n_src;        /* terminals */
+    struct saf_queue *src; /* [n_src] messages not yet injected, in message order */
+    uint32_t *srcsel;      /* [n_src] sticky selection at sources (random), or NULL */
+    uint32_t *src_node;    /* [n_src] node where terminal t injects */
+    uint32_t *node_src;    /* [n_node_src] terminal injecting at node, RS_NONE if none */
+    uint32_t n_node_src;
+
+    uint32_t *pend;        /* terminals whose source still holds packets, increasing */
+    uint32_t n_pend;
+    int pend_dirty;        /* a store became non-empty this step: rebuild pend */
+    uint32_t *src_used;    /* [n_src] ports of the source's node used this step */
+
+    uint64_t *active;      /* bitmap over nodes holding packets (queues or source) */
+    uint64_t n_words;
+
+    struct saf_move *moves; /* room for one step's moves */
+    uint64_t moves_cap, n_moves;
+
+    uint32_t step;
+    uint64_t remaining;    /* messages not yet delivered or dropped */
+    uint64_t delivered, dropped, hops;
+    uint32_t max_queue;
+    uint32_t last_event;   /* step of the last delivery or drop */
+    uint64_t *lat_hist;    /* delivered per delivery step */
+    uint32_t lat_cap;
+};
+
+/* Queue ids of the node: for input and output queues node*P + slot/port, for switch
+ * queues the node id. */
+static inline uint64_t saf_queue_of(const struct saf *s, uint32_t node, uint32_t i)
+{
+    return s->at == SAF_AT_SWITCH ? node : (uint64_t)node * s->P + i;
+}
+
+/* Node that owns queue id q. */
+static inline uint32_t saf_queue_node(const struct saf *s, uint64_t q)
+{
+    return s->at == SAF_AT_SWITCH ? (uint32_t)q : (uint32_t)(q / s->P);
+}
+
+/* Check every invariant of the state between steps: each packet is in exactly one place,
+ * queue counts match their lists, no queue exceeds its capacity, every node holding a
+ * packet is marked active, and delivered + dropped + in flight = messages. Returns 0 or
+ * RS_EINVARIANT with the first violation described. */
+int rs__saf_check(const struct saf *s, struct rs_err *err);
+
+/* The packet queue qi offers this step (the protocol's selection; sticky selections are
+ * recorded), or RS_NONE when it is empty. */
+uint32_t rs__saf_offer(struct saf *s, uint64_t qi);
+
+/* Describe the cycle of full queues waiting on each other in a state where no packet can
+ * move, into buf (one line). */
+void rs__saf_describe_deadlock(struct saf *s, char *buf, size_t n);
+
+#endif

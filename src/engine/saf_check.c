@@ -1,0 +1,85 @@
+/* Per-step invariant checker of the store-and-forward engine (tests and debug builds):
+ * proves no packet is lost or duplicated and no queue exceeds its capacity. */
+#include <stdlib.h>
+
+#include "engine/saf.h"
+
+/* Walk one linked queue, marking its packets; returns 0 or RS_EINVARIANT. */
+static int check_list(const struct saf *s, const struct saf_queue *q, uint8_t *seen,
+                      uint8_t want_where, const char *what, uint64_t id, struct rs_err *err)
+{
+    uint32_t n = 0, last = RS_NONE;
+    uint32_t m = q->count ? q->head : RS_NONE;
+    while (m != RS_NONE) {
+        if (m >= s->pb->n_msgs)
+            return rs_err_set(err, RS_EINVARIANT, "step %u: %s %llu links to packet %u",
+                              s->step, what, (unsigned long long)id, m);
+        if (seen[m])
+            return rs_err_set(err, RS_EINVARIANT,
+                              "step %u: packet %u is in two places (again in %s %llu)", s->step,
+                              m, what, (unsigned long long)id);
+        if (s->where[m] != want_where)
+            return rs_err_set(err, RS_EINVARIANT, "step %u: packet %u in %s %llu marked %d",
+                              s->step, m, what, (unsigned long long)id, s->where[m]);
+        seen[m] = 1;
+        last = m;
+        if (++n > q->count)
+            break;
+        m = s->pkt[m].next;
+    }
+    if (n != q->count || (n && q->tail != last))
+        return rs_err_set(err, RS_EINVARIANT, "step %u: %s %llu holds %u packets, count says %u",
+                          s->step, what, (unsigned long long)id, n, q->count);
+    return 0;
+}
+
+int rs__saf_check(const struct saf *s, struct rs_err *err)
+{
+    uint8_t *seen = calloc(s->pb->n_msgs + 1, 1);
+    int rc = 0;
+    uint64_t in_flight = 0;
+    if (!seen)
+        return rs_err_set(err, RS_ENOMEM, "out of memory in the invariant checker");
+    for (uint64_t qi = 0; qi < s->n_queues && !rc; qi++) {
+        const struct saf_queue *q = &s->q[qi];
+        if (!q->count)
+            continue;
+        if (s->cap && q->count > s->cap)
+            rc = rs_err_set(err, RS_EINVARIANT, "step %u: queue %llu holds %u > capacity %u",
+                            s->step, (unsigned long long)qi, q->count, s->cap);
+        else
+            rc = check_list(s, q, seen, SAF_IN_QUEUE, "queue", qi, err);
+        uint32_t v = saf_queue_node(s, qi);
+        if (!rc && !(s->active[v / 64] >> (v % 64) & 1))
+            rc = rs_err_set(err, RS_EINVARIANT, "step %u: node %u holds packets but is idle",
+                            s->step, v);
+        in_flight += q->count;
+    }
+    for (uint32_t t = 0; t < s->n_src && !rc; t++) {
+        rc = check_list(s, &s->src[t], seen, SAF_IN_SOURCE, "source", t, err);
+        uint32_t v = s->src_node[t];
+        if (!rc && s->src[t].count && !(s->active[v / 64] >> (v % 64) & 1))
+            rc = rs_err_set(err, RS_EINVARIANT, "step %u: source node %u holds packets but is idle",
+                            s->step, v);
+        in_flight += s->src[t].count;
+    }
+    uint64_t delivered = 0, dropped = 0;
+    for (uint64_t m = 0; m < s->pb->n_msgs && !rc; m++) {
+        if (s->where[m] == SAF_DELIVERED)
+            delivered++;
+        else if (s->where[m] == SAF_DROPPED)
+            dropped++;
+        else if (!seen[m])
+            rc = rs_err_set(err, RS_EINVARIANT, "step %u: packet %llu is lost", s->step,
+                            (unsigned long long)m);
+    }
+    if (!rc && (delivered != s->delivered || dropped != s->dropped ||
+                delivered + dropped + in_flight != s->pb->n_msgs ||
+                in_flight != s->remaining))
+        rc = rs_err_set(err, RS_EINVARIANT,
+                        "step %u: delivered %llu + dropped %llu + in flight %llu != %llu messages",
+                        s->step, (unsigned long long)delivered, (unsigned long long)dropped,
+                        (unsigned long long)in_flight, (unsigned long long)s->pb->n_msgs);
+    free(seen);
+    return rc;
+}

@@ -1,0 +1,38 @@
+/* Direct and Valiant routing on top of a network's oblivious route, and explicit path
+ * expansion (the channel ids a message takes). */
+#include "routesim/rng.h"
+#include "routesim/route.h"
+
+const char *const rs_routing_names[] = {"direct", "valiant", NULL};
+
+uint32_t rs_route_mid(enum rs_routing routing, uint64_t seed, uint64_t msg_id,
+                      uint32_t n_terminals)
+{
+    if (routing != RS_ROUTING_VALIANT)
+        return RS_NONE;
+    return rs_rand_below(seed, RS_STREAM_VALIANT, msg_id, 0, n_terminals);
+}
+
+int64_t rs_route_expand(const struct rs_net *net, const struct rs_route_state *st,
+                        uint64_t *chans, uint32_t max, uint32_t max_hops, uint32_t *end_node)
+{
+    struct rs_route_state s = *st;
+    uint32_t node = net->ops->src_node(net, st->src);
+    for (;;) {
+        uint32_t port = net->ops->route(net, node, &s);
+        if (port == RS_ROUTE_DONE)
+            break;
+        if (s.hops >= max_hops)
+            return -1;
+        uint32_t next = net->ops->neighbor(net, node, port, NULL);
+        if (next == RS_NONE)
+            return -1;
+        if (chans && s.hops < max)
+            chans[s.hops] = rs_net_channel(net, node, port);
+        s.hops++;
+        node = next;
+    }
+    if (end_node)
+        *end_node = node;
+    return s.hops - st->hops;
+}

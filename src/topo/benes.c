@@ -1,0 +1,92 @@
+/* The Beneš network as two back-to-back butterflies sharing level n: levels 0..2n, node id
+ * level*N + row. For l < n the cross edge out of level l flips bit l; for n <= l < 2n it
+ * flips bit 2n-1-l, so the second half fixes the bits in the reverse order. */
+#include "routesim/net.h"
+#include "topo/topo_util.h"
+
+static const struct rs_optdef benes_options[] = {
+    {"N", RS_OPT_INT, "8", 2, 67108864, NULL, "inputs (a power of two)"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+static int benes_build(struct rs_net *net, const struct rs_params *p, struct rs_err *err)
+{
+    int rc = rs__topo_read_pow2(p, benes_options, "benes", 1u << 26, &net->N, &net->log2n, err);
+    if (rc)
+        return rc;
+    uint64_t levels = 2ull * net->log2n + 1;
+    if ((uint64_t)net->N * levels >= UINT32_MAX / 2)
+        return rs_err_set(err, RS_ECONSTRAINT, "topology=benes with N=%u is too large", net->N);
+    net->n_levels = (uint32_t)levels;
+    net->n_nodes = (uint32_t)(levels * net->N);
+    net->max_ports = 2;
+    net->n_terminals = net->N;
+    net->n_channels = 4ull * net->log2n * net->N;
+    net->shape_k = 2;
+    net->shape_n = net->log2n;
+    return 0;
+}
+
+/* Bit flipped by the cross edge out of level l. */
+static uint32_t benes_bit(const struct rs_net *net, uint32_t l)
+{
+    return l < net->log2n ? l : 2 * net->log2n - 1 - l;
+}
+
+static uint32_t benes_neighbor(const struct rs_net *net, uint32_t node, uint32_t port,
+                               uint32_t *in_slot)
+{
+    uint32_t l = node / net->N, row = node % net->N;
+    if (port > 1 || l >= 2 * net->log2n)
+        return RS_NONE;
+    if (in_slot)
+        *in_slot = port;
+    return (l + 1) * net->N + (port ? row ^ (1u << benes_bit(net, l)) : row);
+}
+
+static uint32_t benes_src_node(const struct rs_net *net, uint32_t t)
+{
+    return t;
+}
+
+static uint32_t benes_dst_node(const struct rs_net *net, uint32_t t)
+{
+    return 2 * net->log2n * net->N + t;
+}
+
+static int benes_level(const struct rs_net *net, uint32_t node)
+{
+    return (int)(node / net->N);
+}
+
+static void benes_label(const struct rs_net *net, uint32_t node, char *buf, size_t n)
+{
+    rs__topo_label_row(buf, n, node / net->N, node % net->N, net->log2n);
+}
+
+/* Direct routing goes straight through the first half (to row src at level n) and fixes
+ * the bits toward dst in the second; Valiant fixes bits toward mid in the first half. */
+static uint32_t benes_route(const struct rs_net *net, uint32_t node,
+                            const struct rs_route_state *st)
+{
+    uint32_t l = node / net->N, row = node % net->N;
+    if (l == 2 * net->log2n)
+        return RS_ROUTE_DONE;
+    if (l < net->log2n)
+        return st->mid == RS_NONE ? 0 : ((row ^ st->mid) >> l) & 1;
+    return ((row ^ st->dst) >> benes_bit(net, l)) & 1;
+}
+
+const struct rs_topo_ops rs_topo_benes = {
+    .name = "benes",
+    .summary = "Beneš network: two back-to-back butterflies, 2n+1 levels",
+    .options = benes_options,
+    .build = benes_build,
+    .neighbor = benes_neighbor,
+    .src_node = benes_src_node,
+    .dst_node = benes_dst_node,
+    .level = benes_level,
+    .label = benes_label,
+    .route = benes_route,
+    .valiant_ok = NULL,
+    .valiant_via_terminal = 0,
+};

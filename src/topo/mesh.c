@@ -1,0 +1,194 @@
+/* k-ary n-dimensional meshes and tori (BookSim's k and n; 8x8 is k=8 n=2), and their
+ * one-dimensional cases chain (mesh) and ring (torus). Node id = sum x_i k^i (dimension 0
+ * varies fastest); terminal t is node t. Port 2i goes +1 in dimension i, port 2i+1 goes -1;
+ * a channel enters its head at the in-slot of the head's port pointing back (+i at 2i+1,
+ * -i at 2i). Routing is dimension order (docs/routing.md). */
+#include <stdio.h>
+
+#include "routesim/net.h"
+
+#define MESH_MAX_NODES (1u << 26)
+
+static const struct rs_optdef mesh_options[] = {
+    {"k", RS_OPT_INT, "8", 2, 67108864, NULL, "nodes per dimension"},
+    {"n", RS_OPT_INT, "2", 1, 12, NULL, "dimensions"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+static const struct rs_optdef line_options[] = {
+    {"k", RS_OPT_INT, "8", 2, 67108864, NULL, "nodes"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+static int grid_build(struct rs_net *net, const struct rs_params *p, int wrap, int one_dim,
+                      struct rs_err *err)
+{
+    int64_t k, n = 1;
+    int rc = rs_opt_int(p, one_dim ? line_options : mesh_options, "k", &k, err);
+    if (!rc && !one_dim)
+        rc = rs_opt_int(p, mesh_options, "n", &n, err);
+    if (rc)
+        return rc;
+    uint64_t nodes = 1;
+    for (int64_t i = 0; i < n; i++) {
+        nodes *= (uint64_t)k;
+        if (nodes > MESH_MAX_NODES)
+            return rs_err_set(err, RS_ECONSTRAINT,
+                              "topology=%s needs k^n <= 2^26 nodes (got k=%lld n=%lld)",
+                              net->name, (long long)k, (long long)n);
+    }
+    net->k = (uint32_t)k;
+    net->dims = (uint32_t)n;
+    net->wrap = wrap;
+    net->n_nodes = (uint32_t)nodes;
+    net->max_ports = 2 * net->dims;
+    net->n_terminals = net->n_nodes;
+    net->N = net->n_nodes;
+    /* per dimension: k-1 (mesh) or k (torus) links per line, both directions */
+    net->n_channels = 2ull * net->dims * (nodes / (uint64_t)k) * (uint64_t)(wrap ? k : k - 1);
+    net->shape_k = net->k;
+    net->shape_n = net->dims;
+    return 0;
+}
+
+static int mesh_build(struct rs_net *net, const struct rs_params *p, struct rs_err *err)
+{
+    return grid_build(net, p, 0, 0, err);
+}
+
+static int torus_build(struct rs_net *net, const struct rs_params *p, struct rs_err *err)
+{
+    return grid_build(net, p, 1, 0, err);
+}
+
+static int chain_build(struct rs_net *net, const struct rs_params *p, struct rs_err *err)
+{
+    return grid_build(net, p, 0, 1, err);
+}
+
+static int ring_build(struct rs_net *net, const struct rs_params *p, struct rs_err *err)
+{
+    return grid_build(net, p, 1, 1, err);
+}
+
+/* k^i */
+static uint32_t stride(const struct rs_net *net, uint32_t dim)
+{
+    uint32_t s = 1;
+    for (uint32_t i = 0; i < dim; i++)
+        s *= net->k;
+    return s;
+}
+
+static uint32_t grid_neighbor(const struct rs_net *net, uint32_t node, uint32_t port,
+                              uint32_t *in_slot)
+{
+    if (port >= net->max_ports)
+        return RS_NONE;
+    uint32_t dim = port / 2, s = stride(net, dim);
+    uint32_t x = (node / s) % net->k;
+    uint32_t nx;
+    if (port % 2 == 0)
+        nx = x + 1 < net->k ? x + 1 : (net->wrap ? 0 : RS_NONE);
+    else
+        nx = x > 0 ? x - 1 : (net->wrap ? net->k - 1 : RS_NONE);
+    if (nx == RS_NONE)
+        return RS_NONE;
+    if (in_slot)
+        *in_slot = port ^ 1u;
+    return node - x * s + nx * s;
+}
+
+static uint32_t grid_terminal_node(const struct rs_net *net, uint32_t t)
+{
+    return t;
+}
+
+static int grid_level(const struct rs_net *net, uint32_t node)
+{
+    return -1;
+}
+
+static void grid_label(const struct rs_net *net, uint32_t node, char *buf, size_t n)
+{
+    int len = snprintf(buf, n, "(");
+    for (uint32_t i = 0; i < net->dims && len > 0 && (size_t)len < n; i++) {
+        len += snprintf(buf + len, n - (size_t)len, "%s%u", i ? "," : "", node % net->k);
+        node /= net->k;
+    }
+    if (len > 0 && (size_t)len < n)
+        snprintf(buf + len, n - (size_t)len, ")");
+}
+
+/* Hops from coordinate a to b in one dimension, and the direction taken (+1 / -1). On a
+ * torus the shorter way round; when both ways are equally long (k even, distance k/2),
+ * the + direction. */
+static uint32_t dim_step(const struct rs_net *net, uint32_t a, uint32_t b, int *dir)
+{
+    if (a == b) {
+        *dir = 0;
+        return 0;
+    }
+    if (!net->wrap) {
+        *dir = b > a ? 1 : -1;
+        return b > a ? b - a : a - b;
+    }
+    uint32_t fwd = (b + net->k - a) % net->k, back = net->k - fwd;
+    *dir = fwd <= back ? 1 : -1;
+    return fwd <= back ? fwd : back;
+}
+
+/* Dimension-order distance between two nodes. */
+static uint32_t grid_dist(const struct rs_net *net, uint32_t u, uint32_t v)
+{
+    uint32_t d = 0;
+    int dir;
+    for (uint32_t i = 0; i < net->dims; i++) {
+        d += dim_step(net, u % net->k, v % net->k, &dir);
+        u /= net->k;
+        v /= net->k;
+    }
+    return d;
+}
+
+/* Dimension order: correct dimension 0 first, then 1, ... With Valiant the packet heads
+ * for mid until it has taken dist(src, mid) hops (the route is minimal, so that is exactly
+ * when it reaches mid), then for dst. */
+static uint32_t grid_route(const struct rs_net *net, uint32_t node,
+                           const struct rs_route_state *st)
+{
+    uint32_t target = st->dst;
+    if (st->mid != RS_NONE && st->hops < grid_dist(net, st->src, st->mid))
+        target = st->mid;
+    uint32_t u = node, v = target;
+    for (uint32_t i = 0; i < net->dims; i++) {
+        int dir;
+        if (dim_step(net, u % net->k, v % net->k, &dir))
+            return 2 * i + (dir > 0 ? 0 : 1);
+        u /= net->k;
+        v /= net->k;
+    }
+    return RS_ROUTE_DONE;
+}
+
+#define GRID_OPS(id, nm, sum, opts, builder)                                                 \
+    const struct rs_topo_ops id = {                                                          \
+        .name = nm,                                                                          \
+        .summary = sum,                                                                      \
+        .options = opts,                                                                     \
+        .build = builder,                                                                    \
+        .neighbor = grid_neighbor,                                                           \
+        .src_node = grid_terminal_node,                                                      \
+        .dst_node = grid_terminal_node,                                                      \
+        .level = grid_level,                                                                 \
+        .label = grid_label,                                                                 \
+        .route = grid_route,                                                                 \
+        .valiant_ok = NULL,                                                                  \
+        .valiant_via_terminal = 1,                                                           \
+    };
+
+GRID_OPS(rs_topo_mesh, "mesh", "k-ary n-dimensional mesh, dimension-order routing",
+         mesh_options, mesh_build)
+GRID_OPS(rs_topo_torus, "torus", "k-ary n-dimensional torus, dimension-order routing",
+         mesh_options, torus_build)
+GRID_OPS(rs_topo_chain, "chain", "chain (linear array) of k nodes", line_options, chain_build)
+GRID_OPS(rs_topo_ring, "ring", "ring of k nodes, shortest direction (ties: +)", line_options,
+         ring_build)

@@ -1,0 +1,46 @@
+/* The topology registry, the `topology` key, and building / freeing a network. */
+#include <string.h>
+
+#include "routesim/net.h"
+#include "topo/topologies.h"
+
+const struct rs_topo_ops *const rs_topologies[] = {
+    &rs_topo_butterfly, &rs_topo_benes, &rs_topo_mesh, &rs_topo_torus,
+    &rs_topo_chain,     &rs_topo_ring,  NULL};
+
+static const char *const topology_names[] = {"butterfly", "benes", "mesh", "torus",
+                                             "chain",     "ring",  NULL};
+
+const struct rs_optdef rs_net_options[] = {
+    {"topology", RS_OPT_CHOICE, "butterfly", 0, 0, topology_names, "network to build"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+const struct rs_topo_ops *rs_topo_find(const char *name)
+{
+    for (int i = 0; rs_topologies[i]; i++)
+        if (!strcmp(rs_topologies[i]->name, name))
+            return rs_topologies[i];
+    return NULL;
+}
+
+int rs_net_build(struct rs_net *net, const struct rs_params *p, struct rs_err *err)
+{
+    int i, rc;
+    memset(net, 0, sizeof *net);
+    if ((rc = rs_opt_choice(p, rs_net_options, "topology", &i, err)))
+        return rc;
+    net->ops = rs_topologies[i];
+    strncpy(net->name, net->ops->name, sizeof net->name - 1);
+    if ((rc = net->ops->build(net, p, err))) {
+        rs_net_free(net);
+        return rc;
+    }
+    return 0;
+}
+
+void rs_net_free(struct rs_net *net)
+{
+    if (net->ops && net->ops->destroy)
+        net->ops->destroy(net);
+    memset(net, 0, sizeof *net);
+}

@@ -1,0 +1,32 @@
+/* Helpers shared by the topology files. */
+#include <stdio.h>
+
+#include "topo/topo_util.h"
+
+int rs__topo_read_pow2(const struct rs_params *p, const struct rs_optdef *table,
+                       const char *topo, uint32_t max, uint32_t *N, uint32_t *log2n,
+                       struct rs_err *err)
+{
+    int64_t v;
+    int rc = rs_opt_int(p, table, "N", &v, err);
+    if (rc)
+        return rc;
+    if (v < 2 || v > max || (v & (v - 1)))
+        return rs_err_set(err, RS_ECONSTRAINT,
+                          "topology=%s needs N a power of two in [2, %u] (got N=%lld)", topo, max,
+                          (long long)v);
+    *N = (uint32_t)v;
+    *log2n = (uint32_t)__builtin_ctz(*N);
+    return 0;
+}
+
+void rs__topo_label_row(char *buf, size_t n, uint32_t level, uint32_t row, uint32_t bits)
+{
+    int len = snprintf(buf, n, "<%u,", level);
+    for (uint32_t b = 0; b < bits && len > 0 && (size_t)len + 2 < n; b++)
+        buf[len++] = (char)('0' + ((row >> b) & 1));
+    if (len > 0 && (size_t)len + 2 <= n) {
+        buf[len++] = '>';
+        buf[len] = '\0';
+    }
+}

@@ -1,0 +1,19 @@
+/* Helpers shared by the topology files: reading a power-of-two size and labelling rows. */
+#ifndef RS_TOPO_UTIL_H
+#define RS_TOPO_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "routesim/net.h"
+
+/* Read key `N` of table as a power of two in [2, max]; *log2n gets its exponent. Errors
+ * name the topology and the constraint. */
+int rs__topo_read_pow2(const struct rs_params *p, const struct rs_optdef *table,
+                       const char *topo, uint32_t max, uint32_t *N, uint32_t *log2n,
+                       struct rs_err *err);
+
+/* Write "<level,c0c1...c_{bits-1}>" (row bits least significant first) into buf. */
+void rs__topo_label_row(char *buf, size_t n, uint32_t level, uint32_t row, uint32_t bits);
+
+#endif

@@ -1,0 +1,14 @@
+/* The ops structs of every topology file, listed by registry.c. */
+#ifndef RS_TOPO_TOPOLOGIES_H
+#define RS_TOPO_TOPOLOGIES_H
+
+#include "routesim/net.h"
+
+extern const struct rs_topo_ops rs_topo_butterfly;
+extern const struct rs_topo_ops rs_topo_benes;
+extern const struct rs_topo_ops rs_topo_mesh;
+extern const struct rs_topo_ops rs_topo_torus;
+extern const struct rs_topo_ops rs_topo_chain;
+extern const struct rs_topo_ops rs_topo_ring;
+
+#endif

@@ -1,0 +1,108 @@
+/* Workloads: the traffic registry, the options common to every workload (traffic,
+ * per_input) and rs_problem_build, which sizes the message set and lets the chosen
+ * traffic fill in the destinations. Each traffic lives in its own file of src/work. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "routesim/problem.h"
+
+/* Every traffic, in `routesim list` order. The X-macro yields the registry, the CHOICE
+ * list of the `traffic` key and the declarations of the ops structs defined in
+ * random.c, digits.c, bitperm.c and file.c, so that the three cannot drift apart; the
+ * registry test checks that each ops->name equals its entry here. */
+#define RS__TRAFFIC_LIST(X)                                                    \
+    X(uniform)                                                                 \
+    X(randperm)                                                                \
+    X(qrelation)                                                               \
+    X(identity)                                                                \
+    X(bitrev)                                                                  \
+    X(shuffle)                                                                 \
+    X(bitcomp)                                                                 \
+    X(bpc)                                                                     \
+    X(transpose)                                                               \
+    X(tornado)                                                                 \
+    X(neighbor)                                                                \
+    X(file)
+
+#define RS__TRAFFIC_DECL(name) extern const struct rs_traffic_ops rs__traffic_##name;
+RS__TRAFFIC_LIST(RS__TRAFFIC_DECL)
+#undef RS__TRAFFIC_DECL
+
+#define RS__TRAFFIC_PTR(name) &rs__traffic_##name,
+const struct rs_traffic_ops *const rs_traffics[] = {RS__TRAFFIC_LIST(RS__TRAFFIC_PTR) NULL};
+#undef RS__TRAFFIC_PTR
+
+#define RS__TRAFFIC_NAME(name) #name,
+static const char *const traffic_names[] = {RS__TRAFFIC_LIST(RS__TRAFFIC_NAME) NULL};
+#undef RS__TRAFFIC_NAME
+
+/* Largest per_input accepted (2^20). */
+#define RS__PER_INPUT_MAX 1048576.0
+
+const struct rs_optdef rs_problem_options[] = {
+    {"traffic", RS_OPT_CHOICE, "uniform", 0, 0, traffic_names,
+     "workload: destinations of the messages"},
+    {"per_input", RS_OPT_INT, "1", 1, RS__PER_INPUT_MAX, NULL,
+     "messages per source terminal (q)"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL},
+};
+
+const struct rs_traffic_ops *rs_traffic_find(const char *name)
+{
+    if (name == NULL)
+        return NULL;
+    for (int i = 0; rs_traffics[i] != NULL; i++)
+        if (strcmp(rs_traffics[i]->name, name) == 0)
+            return rs_traffics[i];
+    return NULL;
+}
+
+int rs_problem_build(struct rs_problem *pb, const struct rs_net *net, const struct rs_params *p,
+                     uint64_t seed, struct rs_err *err)
+{
+    memset(pb, 0, sizeof *pb);
+
+    int idx = 0;
+    int rc = rs_opt_choice(p, rs_problem_options, "traffic", &idx, err);
+    if (rc != 0)
+        return rc;
+    int64_t q = 0;
+    rc = rs_opt_int(p, rs_problem_options, "per_input", &q, err);
+    if (rc != 0)
+        return rc;
+    const struct rs_traffic_ops *ops = rs_traffics[idx];
+
+    uint64_t n = net->n_terminals;
+    if (n == 0)
+        return rs_err_set(err, RS_EINVARIANT, "traffic=%s: the network has no terminals",
+                          ops->name);
+    uint64_t total = n * (uint64_t)q;
+    if (total >= ((uint64_t)1 << 32))
+        return rs_err_set(err, RS_ECONSTRAINT,
+                          "N x per_input must be below 2^32 (got N=%llu x per_input=%lld)",
+                          (unsigned long long)n, (long long)q);
+
+    uint32_t *dst = malloc((size_t)total * sizeof *dst);
+    if (dst == NULL)
+        return rs_err_set(err, RS_ENOMEM, "out of memory for %llu messages",
+                          (unsigned long long)total);
+    rc = ops->generate(net, p, seed, (uint32_t)q, dst, err);
+    if (rc != 0) {
+        free(dst);
+        return rc;
+    }
+    pb->n_terminals = (uint32_t)n;
+    pb->per_input = (uint32_t)q;
+    pb->n_msgs = total;
+    pb->dst = dst;
+    return 0;
+}
+
+void rs_problem_free(struct rs_problem *pb)
+{
+    if (pb == NULL)
+        return;
+    free(pb->dst);
+    memset(pb, 0, sizeof *pb);
+}

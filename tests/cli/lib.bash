@@ -1,0 +1,43 @@
+# Helpers for the CLI tests: run the binary, check exit status, stderr and stdout.
+# Each test script sources this file with the routesim binary as $1.
+set -u
+RS="$1"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+FAILS=0
+PASSES=0
+
+# expect_fail STATUS PATTERN ARGS...: exit status STATUS, exactly one stderr line matching
+# PATTERN (grep -E), nothing on stdout.
+expect_fail() {
+  local want=$1 pat=$2; shift 2
+  "$RS" "$@" >"$TMP/out" 2>"$TMP/err"
+  local got=$?
+  local lines; lines=$(wc -l <"$TMP/err")
+  if [ "$got" != "$want" ] || [ "$lines" != 1 ] || ! grep -Eq -- "$pat" "$TMP/err" || [ -s "$TMP/out" ]; then
+    echo "FAIL: routesim $* -> status $got (want $want), stderr:"; cat "$TMP/err"
+    echo "      stdout bytes: $(wc -c <"$TMP/out"), wanted stderr /$pat/"
+    FAILS=$((FAILS + 1))
+  else
+    PASSES=$((PASSES + 1))
+  fi
+}
+
+# expect_ok PATTERN ARGS...: status 0 and stdout matching PATTERN (grep -E).
+expect_ok() {
+  local pat=$1; shift
+  "$RS" "$@" >"$TMP/out" 2>"$TMP/err"
+  local got=$?
+  if [ "$got" != 0 ] || ! grep -Eq -- "$pat" "$TMP/out"; then
+    echo "FAIL: routesim $* -> status $got, stdout/stderr:"; head -5 "$TMP/out"; cat "$TMP/err"
+    echo "      wanted stdout /$pat/"
+    FAILS=$((FAILS + 1))
+  else
+    PASSES=$((PASSES + 1))
+  fi
+}
+
+finish() {
+  echo "$PASSES passed, $FAILS failed"
+  [ "$FAILS" = 0 ]
+}

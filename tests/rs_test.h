@@ -1,0 +1,84 @@
+/* Shared helpers for the cmocka unit tests: build parameters from a "K=V K=V" string and
+ * run or analyze them, failing the test with the library's message on error. */
+#ifndef RS_TEST_H
+#define RS_TEST_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "routesim/params.h"
+#include "routesim/record.h"
+#include "routesim/run.h"
+
+/* Fill p (initialised here) from space-separated KEY=VALUE words. */
+static inline void rs_test_params(struct rs_params *p, const char *kv)
+{
+    char buf[1024], *save = NULL;
+    struct rs_err err;
+    rs_params_init(p);
+    snprintf(buf, sizeof buf, "%s", kv);
+    for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        if (rs_params_parse_arg(p, w, &err)) {
+            print_error("bad test parameter '%s': %s\n", w, err.msg);
+            fail();
+        }
+    }
+}
+
+/* Run kv (simulation when simulate, else analysis) into rec (initialised here). Returns
+ * the library's return code; on a nonzero code msg holds the error text. */
+static inline int rs_test_try(const char *kv, int simulate, struct rs_record *rec, char *msg,
+                              size_t n)
+{
+    struct rs_params p;
+    struct rs_err err;
+    char dl[1024];
+    rs_err_clear(&err);
+    rs_test_params(&p, kv);
+    rs_record_init(rec);
+    int rc = simulate ? rs_run(&p, rec, dl, sizeof dl, &err) : rs_analyze(&p, rec, &err);
+    if (msg && n)
+        snprintf(msg, n, "%s", rc ? err.msg : (simulate ? dl : ""));
+    rs_params_free(&p);
+    return rc;
+}
+
+/* Run kv and fail the test if it errors. */
+static inline void rs_test_run(const char *kv, struct rs_record *rec)
+{
+    char msg[1024];
+    int rc = rs_test_try(kv, 1, rec, msg, sizeof msg);
+    if (rc) {
+        print_error("run '%s' failed: %s\n", kv, msg);
+        fail();
+    }
+}
+
+/* Integer field of rec; fails the test when absent. */
+static inline int64_t rs_test_int(const struct rs_record *rec, const char *name)
+{
+    const struct rs_field *f = rs_record_get(rec, name);
+    if (!f || f->type != RS_VAL_INT) {
+        print_error("record has no integer field '%s'\n", name);
+        fail();
+    }
+    return f->i;
+}
+
+static inline double rs_test_double(const struct rs_record *rec, const char *name)
+{
+    const struct rs_field *f = rs_record_get(rec, name);
+    if (!f || f->type != RS_VAL_DOUBLE) {
+        print_error("record has no double field '%s'\n", name);
+        fail();
+    }
+    return f->d;
+}
+
+#endif

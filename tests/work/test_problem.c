@@ -1,0 +1,287 @@
+/* Tests of the workload registry and rs_problem_build: the traffic/per_input options,
+ * the per-traffic option tables, the N x per_input limit, and a conformance loop that
+ * runs every registered traffic on several networks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "routesim/net.h"
+#include "routesim/params.h"
+#include "routesim/problem.h"
+
+struct fx {
+    struct rs_params p;
+    struct rs_net net;
+    struct rs_problem pb;
+    struct rs_err err;
+};
+
+/* Parse the blank-separated KEY=VALUE list args, build the network (which must
+ * succeed) and then the workload; returns rs_problem_build's code. */
+static int fx_build(struct fx *f, uint64_t seed, const char *args)
+{
+    memset(f, 0, sizeof *f);
+    rs_params_init(&f->p);
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s", args);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save))
+        assert_int_equal(rs_params_parse_arg(&f->p, tok, &f->err), 0);
+    if (rs_net_build(&f->net, &f->p, &f->err) != 0)
+        fail_msg("network of '%s': %s", args, f->err.msg);
+    return rs_problem_build(&f->pb, &f->net, &f->p, seed, &f->err);
+}
+
+static void fx_free(struct fx *f)
+{
+    rs_problem_free(&f->pb);
+    rs_net_free(&f->net);
+    rs_params_free(&f->p);
+}
+
+static void assert_problem_empty(const struct rs_problem *pb)
+{
+    assert_null(pb->dst);
+    assert_int_equal(pb->n_msgs, 0);
+    assert_int_equal(pb->n_terminals, 0);
+    assert_int_equal(pb->per_input, 0);
+}
+
+/* The CHOICE list of `traffic` names every registered traffic, in registry order, and
+ * rs_traffic_find finds each of them. */
+static void test_registry_matches_choices(void **state)
+{
+    const struct rs_optdef *def = rs_optdef_find(rs_problem_options, "traffic");
+    assert_non_null(def);
+    assert_int_equal(def->type, RS_OPT_CHOICE);
+    assert_string_equal(def->def, "uniform");
+    int i = 0;
+    for (; rs_traffics[i] != NULL; i++) {
+        const struct rs_traffic_ops *ops = rs_traffics[i];
+        assert_non_null(def->choices[i]);
+        assert_string_equal(ops->name, def->choices[i]);
+        assert_ptr_equal(rs_traffic_find(ops->name), ops);
+        assert_non_null(ops->summary);
+        assert_non_null(ops->options);
+        assert_non_null(ops->generate);
+    }
+    assert_null(def->choices[i]);
+    assert_int_equal(i, 12);
+    assert_null(rs_traffic_find("uniformm"));
+    assert_null(rs_traffic_find(NULL));
+
+    const struct rs_optdef *q = rs_optdef_find(rs_problem_options, "per_input");
+    assert_non_null(q);
+    assert_int_equal(q->type, RS_OPT_INT);
+    assert_string_equal(q->def, "1");
+    assert_true(q->min == 1.0 && q->max == 1048576.0);
+}
+
+/* Only bpc and file declare extra keys. */
+static void test_extra_keys(void **state)
+{
+    for (int i = 0; rs_traffics[i] != NULL; i++) {
+        const struct rs_traffic_ops *ops = rs_traffics[i];
+        int n = 0;
+        while (ops->options[n].name != NULL)
+            n++;
+        if (strcmp(ops->name, "bpc") == 0) {
+            assert_int_equal(n, 1);
+            assert_string_equal(ops->options[0].name, "bpc");
+        } else if (strcmp(ops->name, "file") == 0) {
+            assert_int_equal(n, 2);
+            assert_string_equal(ops->options[0].name, "traffic_file");
+            assert_string_equal(ops->options[1].name, "file_kind");
+        } else {
+            assert_int_equal(n, 0);
+        }
+    }
+}
+
+/* Run rs_params_check_known over the tables a run would use: net, topology, problem and
+ * the chosen traffic's own keys. */
+static int check_known(const char *traffic, const char *extra, struct rs_err *err)
+{
+    struct rs_params p;
+    rs_params_init(&p);
+    assert_int_equal(rs_params_parse_arg(&p, "topology=butterfly", err), 0);
+    assert_int_equal(rs_params_parse_arg(&p, "N=8", err), 0);
+    char arg[64];
+    snprintf(arg, sizeof arg, "traffic=%s", traffic);
+    assert_int_equal(rs_params_parse_arg(&p, arg, err), 0);
+    assert_int_equal(rs_params_parse_arg(&p, extra, err), 0);
+    const struct rs_optdef *const tables[] = {rs_net_options, rs_topo_find("butterfly")->options,
+                                              rs_problem_options,
+                                              rs_traffic_find(traffic)->options};
+    int rc = rs_params_check_known(&p, tables, 4, err);
+    rs_params_free(&p);
+    return rc;
+}
+
+/* bpc= is a key of traffic=bpc only; traffic_file= of traffic=file only. */
+static void test_extra_keys_unknown_elsewhere(void **state)
+{
+    struct rs_err err = {0};
+    assert_int_equal(check_known("bpc", "bpc=~0,2,1", &err), 0);
+    assert_int_equal(check_known("uniform", "bpc=~0,2,1", &err), RS_EUNKNOWN);
+    assert_non_null(strstr(err.msg, "bpc"));
+    assert_int_equal(check_known("file", "traffic_file=x.txt", &err), 0);
+    assert_int_equal(check_known("file", "file_kind=any", &err), 0);
+    assert_int_equal(check_known("bitrev", "traffic_file=x.txt", &err), RS_EUNKNOWN);
+    assert_int_equal(check_known("randperm", "file_kind=any", &err), RS_EUNKNOWN);
+}
+
+/* Without traffic and per_input the workload is uniform with one message per source. */
+static void test_defaults(void **state)
+{
+    struct fx a, b;
+    assert_int_equal(fx_build(&a, 7, "topology=mesh k=4 n=2"), 0);
+    assert_int_equal(fx_build(&b, 7, "topology=mesh k=4 n=2 traffic=uniform per_input=1"), 0);
+    assert_int_equal(a.pb.n_terminals, 16);
+    assert_int_equal(a.pb.per_input, 1);
+    assert_int_equal(a.pb.n_msgs, 16);
+    assert_memory_equal(a.pb.dst, b.pb.dst, 16 * sizeof(uint32_t));
+    fx_free(&a);
+    fx_free(&b);
+}
+
+/* n_msgs = N x per_input and message m = s*q + k: with identity every message of s is
+ * for s, so dst[m] = m / q. */
+static void test_message_numbering(void **state)
+{
+    struct fx f;
+    assert_int_equal(fx_build(&f, 1, "topology=butterfly N=8 traffic=identity per_input=5"), 0);
+    assert_int_equal(f.pb.n_terminals, 8);
+    assert_int_equal(f.pb.per_input, 5);
+    assert_int_equal(f.pb.n_msgs, 40);
+    for (uint32_t m = 0; m < 40; m++)
+        assert_int_equal(f.pb.dst[m], m / 5);
+    fx_free(&f);
+}
+
+static void test_unknown_traffic(void **state)
+{
+    struct fx f;
+    assert_int_equal(fx_build(&f, 1, "topology=butterfly N=8 traffic=bitrevv"), RS_EUNKNOWN);
+    assert_non_null(strstr(f.err.msg, "bitrev"));
+    assert_problem_empty(&f.pb);
+    fx_free(&f);
+}
+
+static void test_per_input_range(void **state)
+{
+    struct fx f;
+    assert_int_not_equal(fx_build(&f, 1, "topology=butterfly N=8 per_input=0"), 0);
+    assert_non_null(strstr(f.err.msg, "per_input"));
+    assert_problem_empty(&f.pb);
+    fx_free(&f);
+    assert_int_not_equal(fx_build(&f, 1, "topology=butterfly N=8 per_input=1048577"), 0);
+    assert_non_null(strstr(f.err.msg, "per_input"));
+    fx_free(&f);
+    assert_int_not_equal(fx_build(&f, 1, "topology=butterfly N=8 per_input=many"), 0);
+    assert_non_null(strstr(f.err.msg, "per_input"));
+    fx_free(&f);
+}
+
+/* N x per_input must stay below 2^32: 4096 x 2^20 = 2^32 is refused before anything is
+ * allocated. */
+static void test_message_count_limit(void **state)
+{
+    struct fx f;
+    assert_int_equal(fx_build(&f, 1, "topology=butterfly N=4096 per_input=1048576"),
+                     RS_ECONSTRAINT);
+    assert_string_equal(f.err.msg,
+                        "N x per_input must be below 2^32 (got N=4096 x per_input=1048576)");
+    assert_problem_empty(&f.pb);
+    fx_free(&f);
+}
+
+/* A constraint error from a traffic leaves pb empty, and rs_problem_free is safe on it
+ * and on a zeroed problem. */
+static void test_error_leaves_empty(void **state)
+{
+    struct fx f;
+    assert_int_equal(fx_build(&f, 1, "topology=ring k=12 traffic=bitrev"), RS_ECONSTRAINT);
+    assert_problem_empty(&f.pb);
+    rs_problem_free(&f.pb);
+    assert_problem_empty(&f.pb);
+    fx_free(&f);
+    struct rs_problem zero = {0};
+    rs_problem_free(&zero);
+    rs_problem_free(NULL);
+}
+
+/* How often each destination appears in pb; returns the count array (caller frees). */
+static uint64_t *histogram(const struct rs_problem *pb)
+{
+    uint64_t *h = calloc(pb->n_terminals, sizeof *h);
+    assert_non_null(h);
+    for (uint64_t m = 0; m < pb->n_msgs; m++) {
+        assert_true(pb->dst[m] < pb->n_terminals);
+        h[pb->dst[m]]++;
+    }
+    return h;
+}
+
+/* Every registered traffic on butterfly N=16 (shape 2^4) and a 4x4 mesh, q = 3:
+ * destinations in range; every traffic but uniform sends exactly q messages to each
+ * terminal; the deterministic permutations send all q messages of a source alike. */
+static void test_conformance(void **state)
+{
+    const char *nets[] = {"topology=butterfly N=16", "topology=mesh k=4 n=2"};
+    const char *data = getenv("RS_TEST_DATA");
+    assert_non_null(data);
+    for (int t = 0; rs_traffics[t] != NULL; t++) {
+        const char *name = rs_traffics[t]->name;
+        int random = strcmp(name, "uniform") == 0 || strcmp(name, "randperm") == 0 ||
+                     strcmp(name, "qrelation") == 0;
+        for (int i = 0; i < 2; i++) {
+            char args[1024];
+            int q = 3;
+            if (strcmp(name, "file") == 0) {
+                q = 1;
+                snprintf(args, sizeof args, "%s traffic=file traffic_file=%s/work_bitrev16.txt",
+                         nets[i], data);
+            } else {
+                snprintf(args, sizeof args, "%s traffic=%s per_input=%d", nets[i], name, q);
+            }
+            struct fx f;
+            if (fx_build(&f, 42, args) != 0)
+                fail_msg("%s: %s", args, f.err.msg);
+            assert_int_equal(f.pb.n_terminals, 16);
+            assert_int_equal(f.pb.n_msgs, 16 * (uint64_t)q);
+            uint64_t *h = histogram(&f.pb);
+            if (strcmp(name, "uniform") != 0)
+                for (uint32_t d = 0; d < 16; d++)
+                    assert_int_equal(h[d], q);
+            if (!random)
+                for (uint64_t m = 0; m < f.pb.n_msgs; m++)
+                    assert_int_equal(f.pb.dst[m], f.pb.dst[m - m % q]);
+            free(h);
+            fx_free(&f);
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_registry_matches_choices),
+        cmocka_unit_test(test_extra_keys),
+        cmocka_unit_test(test_extra_keys_unknown_elsewhere),
+        cmocka_unit_test(test_defaults),
+        cmocka_unit_test(test_message_numbering),
+        cmocka_unit_test(test_unknown_traffic),
+        cmocka_unit_test(test_per_input_range),
+        cmocka_unit_test(test_message_count_limit),
+        cmocka_unit_test(test_error_leaves_empty),
+        cmocka_unit_test(test_conformance),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
