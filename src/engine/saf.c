@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hugemem.h"
 #include "routesim/rng.h"
 
 static const char *const queue_at_names[] = {"input", "output", "switch", NULL};
@@ -250,18 +251,47 @@ static void decide_source(struct saf *s, uint32_t t, uint32_t used)
         add_move(s, m, SAF_SRC_BIT | t, s->pkt[m].tq, v);
 }
 
+/* Prefetch distances (in active nodes and in moves): the state of a 2^16-input butterfly
+ * does not fit in cache, so the loops below request a node's queues, then its offered
+ * packets, a few iterations before they are used (docs/PERFORMANCE.md). */
+#define SAF_PF_QUEUE 16
+#define SAF_PF_PKT 8
+
+static void prefetch_queues(const struct saf *s, uint32_t v)
+{
+    __builtin_prefetch(&s->q[saf_queue_of(s, v, 0)]);
+}
+
+static void prefetch_heads(const struct saf *s, uint32_t v)
+{
+    uint32_t nq = s->at == SAF_AT_SWITCH ? 1 : s->P;
+    for (uint32_t i = 0; i < nq; i++) {
+        const struct saf_queue *q = &s->q[saf_queue_of(s, v, i)];
+        if (q->count)
+            __builtin_prefetch(&s->pkt[q->head]);
+    }
+}
+
 static void decide(struct saf *s)
 {
-    for (uint64_t w = 0; w < s->n_words; w++) {
+    uint32_t n_act = 0;
+    for (uint64_t w = 0; w < s->n_words; w++) { /* active nodes in increasing order */
         uint64_t bits = s->active[w];
         while (bits) {
-            uint32_t v = (uint32_t)(w * 64 + (uint64_t)__builtin_ctzll(bits));
+            s->act[n_act++] = (uint32_t)(w * 64 + (uint64_t)__builtin_ctzll(bits));
             bits &= bits - 1;
-            uint32_t used = decide_node(s, v);
-            uint32_t t = v < s->n_node_src ? s->node_src[v] : RS_NONE;
-            if (t != RS_NONE)
-                s->src_used[t] = used;
         }
+    }
+    for (uint32_t i = 0; i < n_act; i++) {
+        if (i + SAF_PF_QUEUE < n_act)
+            prefetch_queues(s, s->act[i + SAF_PF_QUEUE]);
+        if (i + SAF_PF_PKT < n_act)
+            prefetch_heads(s, s->act[i + SAF_PF_PKT]);
+        uint32_t v = s->act[i];
+        uint32_t used = decide_node(s, v);
+        uint32_t t = v < s->n_node_src ? s->node_src[v] : RS_NONE;
+        if (t != RS_NONE)
+            s->src_used[t] = used;
     }
     if (s->at == SAF_AT_OUTPUT) /* output queues are refilled at the end of the step */
         return;
@@ -303,10 +333,20 @@ static int record_latency(struct saf *s, uint32_t step)
 
 /* Apply the step's moves: first every departure, then every arrival, so occupancies
  * (and max_queue) are those between steps. */
+static void prefetch_move(const struct saf *s, uint64_t i)
+{
+    const struct saf_move *mv = &s->moves[i];
+    __builtin_prefetch(&s->pkt[mv->pkt], 1);
+    if (mv->to < SAF_STORE)
+        __builtin_prefetch(&s->q[mv->to], 1);
+}
+
 static int commit(struct saf *s)
 {
     for (uint64_t i = 0; i < s->n_moves; i++) {
         const struct saf_move *mv = &s->moves[i];
+        if (i + SAF_PF_PKT < s->n_moves)
+            prefetch_move(s, i + SAF_PF_PKT);
         if (mv->from & SAF_SRC_BIT) {
             uint32_t t = mv->from & ~SAF_SRC_BIT;
             queue_unlink(s->pkt, &s->src[t], mv->pkt);
@@ -322,6 +362,12 @@ static int commit(struct saf *s)
         const struct saf_move *mv = &s->moves[i];
         uint32_t m = mv->pkt;
         struct saf_pkt *p = &s->pkt[m];
+        if (i + SAF_PF_PKT < s->n_moves) {
+            const struct saf_move *ahead = &s->moves[i + SAF_PF_PKT];
+            __builtin_prefetch(&s->pkt[ahead->pkt], 1);
+            if (ahead->to < SAF_STORE && s->q[ahead->to].count)
+                __builtin_prefetch(&s->pkt[s->q[ahead->to].tail], 1);
+        }
         if (mv->to == SAF_DROP_TO) {
             s->where[m] = SAF_DROPPED;
             s->dropped++;
@@ -423,9 +469,9 @@ static uint32_t inject_output(struct saf *s)
 
 static void saf_free(struct saf *s)
 {
-    free(s->pkt);
+    rs__huge_free(s->pkt, s->pb ? s->pb->n_msgs * sizeof *s->pkt : 0);
     free(s->where);
-    free(s->q);
+    rs__huge_free(s->q, s->n_queues * sizeof *s->q);
     free(s->qsel);
     free(s->granted);
     free(s->src);
@@ -437,6 +483,7 @@ static void saf_free(struct saf *s)
     free(s->lat_hist);
     free(s->pend);
     free(s->src_used);
+    free(s->act);
 }
 
 static int saf_read_options(struct saf *s, const struct rs_params *p, struct rs_err *err)
@@ -481,15 +528,16 @@ static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_e
     s->n_src = pb->n_terminals;
     s->n_words = (net->n_nodes + 63) / 64;
     s->moves_cap = pb->n_msgs ? pb->n_msgs : 1;
-    s->pkt = malloc(pb->n_msgs * sizeof *s->pkt + 1);
+    s->pkt = rs__huge_alloc(pb->n_msgs * sizeof *s->pkt);
     s->where = calloc(pb->n_msgs + 1, 1);
-    s->q = calloc(s->n_queues, sizeof *s->q);
+    s->q = rs__huge_alloc(s->n_queues * sizeof *s->q);
     s->src = calloc(s->n_src, sizeof *s->src);
     s->src_node = malloc(s->n_src * sizeof *s->src_node + 1);
     s->active = calloc(s->n_words + 1, sizeof *s->active);
     s->moves = malloc(s->moves_cap * sizeof *s->moves);
     s->pend = malloc(s->n_src * sizeof *s->pend + 1);
     s->src_used = calloc(s->n_src + 1, sizeof *s->src_used);
+    s->act = malloc((size_t)net->n_nodes * sizeof *s->act + 4);
     if (s->proto == SAF_RANDOM || s->proto == SAF_PRIORITY) {
         s->qsel = calloc(s->n_queues, sizeof *s->qsel);
         s->srcsel = calloc(s->n_src, sizeof *s->srcsel);
@@ -499,7 +547,7 @@ static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_e
     if (s->at != SAF_AT_INPUT && !(s->granted = calloc(s->n_queues, sizeof *s->granted)))
         return rs_err_set(err, RS_ENOMEM, "out of memory for queue admissions");
     if (!s->pkt || !s->where || !s->q || !s->src || !s->src_node || !s->active || !s->moves ||
-        !s->pend || !s->src_used)
+        !s->pend || !s->src_used || !s->act)
         return rs_err_set(err, RS_ENOMEM, "out of memory for %llu packets and %llu queues",
                           (unsigned long long)pb->n_msgs, (unsigned long long)s->n_queues);
 

@@ -86,6 +86,7 @@ struct saf {
     uint32_t *src_used;    /* [n_src] ports of the source's node used this step */
 
     uint64_t *active;      /* bitmap over nodes holding packets (queues or source) */
+    uint32_t *act;         /* [n_nodes] this step's active nodes, increasing */
     uint64_t n_words;
 
     struct saf_move *moves; /* room for one step's moves */
