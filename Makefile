@@ -1,5 +1,6 @@
 # routesim: the README's commands. Every target runs the setup step first (installs missing
 # Debian packages), then configures and builds with CMake in build/ (or build-asan/).
+MAKEFLAGS += --no-print-directory
 WERROR ?= 0
 JOBS ?= 2
 BUILD := build

@@ -15,7 +15,8 @@ struct rs_path_stats {
     uint32_t congestion;     /* max messages over one channel */
     uint32_t dilation;       /* max path length in hops */
     uint64_t total_hops;     /* sum of path lengths */
-    uint32_t n_levels;       /* entries in level_max / level_msgs (0 if not leveled) */
+    uint32_t n_levels;       /* levels with outgoing channels (0 if not leveled): a
+                                butterfly without wrap-around has n, not n+1 */
     uint32_t *level_max;     /* per level of the channel's tail: max messages on one channel */
     uint64_t *level_msgs;    /* per level: messages crossing from that level */
 };

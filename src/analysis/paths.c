@@ -55,7 +55,6 @@ int rs_path_stats_compute(struct rs_path_stats *st, const struct rs_net *net,
     }
     free(path);
     if (net->n_levels && net->ops->level) {
-        st->n_levels = net->n_levels;
         st->level_max = calloc(net->n_levels, sizeof *st->level_max);
         st->level_msgs = calloc(net->n_levels, sizeof *st->level_msgs);
         if (!st->level_max || !st->level_msgs) {
@@ -64,11 +63,13 @@ int rs_path_stats_compute(struct rs_path_stats *st, const struct rs_net *net,
             return rs_err_set(err, RS_ENOMEM, "out of memory for level loads");
         }
         for (uint64_t c = 0; c < n_ch; c++) {
-            if (!load[c])
-                continue;
-            int l = net->ops->level(net, (uint32_t)(c / net->max_ports));
+            uint32_t v = (uint32_t)(c / net->max_ports);
+            int l = net->ops->level(net, v);
             if (l < 0 || (uint32_t)l >= net->n_levels)
                 continue;
+            if (net->ops->neighbor(net, v, (uint32_t)(c % net->max_ports), NULL) != RS_NONE &&
+                (uint32_t)l + 1 > st->n_levels)
+                st->n_levels = (uint32_t)l + 1; /* levels 0..n_levels-1 have channels */
             st->level_msgs[l] += load[c];
             if (load[c] > st->level_max[l])
                 st->level_max[l] = load[c];

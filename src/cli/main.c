@@ -3,10 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-
-#ifndef RS_VERSION
-#define RS_VERSION "0.1.0"
-#endif
+#include "routesim/version.h"
 
 const struct cli_command cli_commands[] = {
     {"run", "KEY=VALUE... [-c FILE] [--format F] [-o FILE]",
@@ -31,7 +28,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
         return cli_cmd_help(argc - 2, argv + 2);
     if (!strcmp(cmd, "--version")) {
-        printf("routesim %s\n", RS_VERSION);
+        printf("routesim %s (%s)\n", rs_version(), rs_commit());
         return 0;
     }
     const char *names[16];
