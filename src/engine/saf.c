@@ -149,7 +149,7 @@ static uint64_t place(struct saf *s, uint32_t m, uint32_t node)
 /* Could queue tq admit one more packet this step? Room is judged on the occupancy at the
  * start of the step plus the admissions already granted this step: packets leaving tq
  * this step do not make room. */
-static int has_room(const struct saf *s, uint32_t tq)
+static inline int has_room(const struct saf *s, uint32_t tq)
 {
     if (tq >= SAF_STORE || s->cap == 0)
         return 1;
@@ -202,7 +202,7 @@ static uint32_t decide_node(struct saf *s, uint32_t v)
 {
     uint32_t win[SAF_MAX_PORTS], wfrom[SAF_MAX_PORTS];
     uint64_t wkey[SAF_MAX_PORTS];
-    uint32_t offered = 0, used = 0;
+    uint32_t offered = 0, used = 0, movable_mask = 0;
     uint32_t nq = s->at == SAF_AT_SWITCH ? 1 : s->P;
     for (uint32_t i = 0; i < nq; i++) {
         uint64_t qi = saf_queue_of(s, v, i);
@@ -211,22 +211,27 @@ static uint32_t decide_node(struct saf *s, uint32_t v)
         uint32_t m = queue_select(s, &s->q[qi], s->qsel ? &s->qsel[qi] : NULL, qi);
         uint32_t port = s->at == SAF_AT_OUTPUT ? i : s->pkt[m].port;
         int movable = has_room(s, s->pkt[m].tq);
-        if (!movable && s->on_full == SAF_BLOCK)
+        if (!movable && s->on_full == SAF_BLOCK) {
+            if (s->waiter) /* woken when that queue next loses a packet */
+                s->waiter[s->pkt[m].tq] = v + 1;
             continue;
+        }
         uint64_t key = offer_key(s, m, qi);
         if (!(offered & (1u << port)) || key > wkey[port]) {
             offered |= 1u << port;
             win[port] = m;
             wfrom[port] = (uint32_t)qi;
             wkey[port] = key;
+            movable_mask = movable ? movable_mask | (1u << port) : movable_mask & ~(1u << port);
         }
     }
     while (offered) {
         uint32_t port = (uint32_t)__builtin_ctz(offered);
         offered &= offered - 1;
         uint32_t m = win[port], tq = s->pkt[m].tq;
-        /* re-check: an earlier port of this node may have taken the last room of tq */
-        if (has_room(s, tq))
+        /* re-check (output/switch queues): an earlier port of this node may have taken
+         * the last room of tq; input queues have one feeder each, so no need */
+        if (s->at == SAF_AT_INPUT ? (int)((movable_mask >> port) & 1) : has_room(s, tq))
             add_move(s, m, wfrom[port], tq, v);
         else if (s->on_full == SAF_DROP)
             add_move(s, m, wfrom[port], SAF_DROP_TO, v);
@@ -247,15 +252,20 @@ static void decide_source(struct saf *s, uint32_t t, uint32_t used)
     uint32_t m = queue_select(s, &s->src[t], s->srcsel ? &s->srcsel[t] : NULL,
                               s->n_queues + t);
     uint32_t port = s->pkt[m].port;
-    if (!(used & (1u << port)) && has_room(s, s->pkt[m].tq))
+    if (used & (1u << port))
+        return; /* the switch's own departure on that port wakes it next step */
+    if (has_room(s, s->pkt[m].tq))
         add_move(s, m, SAF_SRC_BIT | t, s->pkt[m].tq, v);
+    else if (s->waiter)
+        s->waiter[s->pkt[m].tq] = v + 1;
 }
 
 /* Prefetch distances (in active nodes and in moves): the state of a 2^16-input butterfly
  * does not fit in cache, so the loops below request a node's queues, then its offered
  * packets, a few iterations before they are used (docs/PERFORMANCE.md). */
-#define SAF_PF_QUEUE 16
-#define SAF_PF_PKT 8
+#define SAF_PF_QUEUE 48
+#define SAF_PF_PKT 24
+#define SAF_PF_TARGET 8
 
 static void prefetch_queues(const struct saf *s, uint32_t v)
 {
@@ -272,11 +282,24 @@ static void prefetch_heads(const struct saf *s, uint32_t v)
     }
 }
 
+/* Third stage: the queues the offered packets of node v will enter. */
+static void prefetch_targets(const struct saf *s, uint32_t v)
+{
+    uint32_t nq = s->at == SAF_AT_SWITCH ? 1 : s->P;
+    for (uint32_t i = 0; i < nq; i++) {
+        const struct saf_queue *q = &s->q[saf_queue_of(s, v, i)];
+        if (q->count && s->pkt[q->head].tq < SAF_STORE)
+            __builtin_prefetch(&s->q[s->pkt[q->head].tq]);
+    }
+}
+
 static void decide(struct saf *s)
 {
     uint32_t n_act = 0;
     for (uint64_t w = 0; w < s->n_words; w++) { /* active nodes in increasing order */
         uint64_t bits = s->active[w];
+        if (s->waiter) /* wake-ups rebuild the set every step */
+            s->active[w] = 0;
         while (bits) {
             s->act[n_act++] = (uint32_t)(w * 64 + (uint64_t)__builtin_ctzll(bits));
             bits &= bits - 1;
@@ -287,19 +310,46 @@ static void decide(struct saf *s)
             prefetch_queues(s, s->act[i + SAF_PF_QUEUE]);
         if (i + SAF_PF_PKT < n_act)
             prefetch_heads(s, s->act[i + SAF_PF_PKT]);
+        if (i + SAF_PF_TARGET < n_act)
+            prefetch_targets(s, s->act[i + SAF_PF_TARGET]);
         uint32_t v = s->act[i];
         uint32_t used = decide_node(s, v);
         uint32_t t = v < s->n_node_src ? s->node_src[v] : RS_NONE;
-        if (t != RS_NONE)
+        if (t == RS_NONE)
+            continue;
+        if (s->at == SAF_AT_INPUT) { /* a source's first queue has no other feeder */
+            if (s->src[t].count)
+                decide_source(s, t, used);
+        } else {
             s->src_used[t] = used;
+        }
     }
-    if (s->at == SAF_AT_OUTPUT) /* output queues are refilled at the end of the step */
+    if (s->at != SAF_AT_SWITCH) /* input: done above; output: refilled after the step */
         return;
     for (uint32_t i = 0; i < s->n_pend; i++) {
         uint32_t t = s->pend[i];
         if (s->src[t].count)
             decide_source(s, t, s->src_used[t]);
     }
+}
+
+int rs__saf_waiting_ok(struct saf *s, uint32_t v)
+{
+    for (uint32_t i = 0; i < s->P; i++) {
+        uint64_t qi = (uint64_t)v * s->P + i;
+        uint32_t m = rs__saf_offer(s, qi);
+        if (m != RS_NONE &&
+            (has_room(s, s->pkt[m].tq) || s->waiter[s->pkt[m].tq] != v + 1))
+            return 0;
+    }
+    uint32_t t = v < s->n_node_src ? s->node_src[v] : RS_NONE;
+    if (t != RS_NONE && s->src[t].count) {
+        uint32_t m = queue_select(s, &s->src[t], s->srcsel ? &s->srcsel[t] : NULL,
+                                  s->n_queues + t);
+        if (has_room(s, s->pkt[m].tq) || s->waiter[s->pkt[m].tq] != v + 1)
+            return 0;
+    }
+    return 1;
 }
 
 /* ---- commit ------------------------------------------------------------------------ */
@@ -333,20 +383,16 @@ static int record_latency(struct saf *s, uint32_t step)
 
 /* Apply the step's moves: first every departure, then every arrival, so occupancies
  * (and max_queue) are those between steps. */
-static void prefetch_move(const struct saf *s, uint64_t i)
-{
-    const struct saf_move *mv = &s->moves[i];
-    __builtin_prefetch(&s->pkt[mv->pkt], 1);
-    if (mv->to < SAF_STORE)
-        __builtin_prefetch(&s->q[mv->to], 1);
-}
-
 static int commit(struct saf *s)
 {
     for (uint64_t i = 0; i < s->n_moves; i++) {
         const struct saf_move *mv = &s->moves[i];
-        if (i + SAF_PF_PKT < s->n_moves)
-            prefetch_move(s, i + SAF_PF_PKT);
+        if (i + SAF_PF_PKT < s->n_moves) {
+            const struct saf_move *ahead = &s->moves[i + SAF_PF_PKT];
+            __builtin_prefetch(&s->pkt[ahead->pkt], 1);
+            if (!(ahead->from & SAF_SRC_BIT))
+                __builtin_prefetch(&s->q[ahead->from], 1);
+        }
         if (mv->from & SAF_SRC_BIT) {
             uint32_t t = mv->from & ~SAF_SRC_BIT;
             queue_unlink(s->pkt, &s->src[t], mv->pkt);
@@ -356,15 +402,27 @@ static int commit(struct saf *s)
             queue_unlink(s->pkt, &s->q[mv->from], mv->pkt);
             if (s->qsel)
                 s->qsel[mv->from] = 0;
+            if (s->waiter && s->waiter[mv->from]) { /* room freed: wake its feeder */
+                uint32_t u = s->waiter[mv->from] - 1;
+                s->active[u / 64] |= 1ull << (u % 64);
+                s->waiter[mv->from] = 0;
+            }
         }
+        if (s->waiter) /* its queues changed: look at the node again */
+            s->active[mv->node / 64] |= 1ull << (mv->node % 64);
     }
     for (uint64_t i = 0; i < s->n_moves; i++) {
         const struct saf_move *mv = &s->moves[i];
         uint32_t m = mv->pkt;
         struct saf_pkt *p = &s->pkt[m];
-        if (i + SAF_PF_PKT < s->n_moves) {
-            const struct saf_move *ahead = &s->moves[i + SAF_PF_PKT];
+        if (i + SAF_PF_QUEUE < s->n_moves) {
+            const struct saf_move *ahead = &s->moves[i + SAF_PF_QUEUE];
             __builtin_prefetch(&s->pkt[ahead->pkt], 1);
+            if (ahead->to < SAF_STORE)
+                __builtin_prefetch(&s->q[ahead->to], 1);
+        }
+        if (i + SAF_PF_PKT < s->n_moves) { /* its queue line was requested 8 moves ago */
+            const struct saf_move *ahead = &s->moves[i + SAF_PF_PKT];
             if (ahead->to < SAF_STORE && s->q[ahead->to].count)
                 __builtin_prefetch(&s->pkt[s->q[ahead->to].tail], 1);
         }
@@ -411,11 +469,12 @@ static int commit(struct saf *s)
         for (uint64_t i = 0; i < s->n_moves; i++)
             if (s->moves[i].to < SAF_STORE)
                 s->granted[s->moves[i].to] = 0;
-    for (uint64_t i = 0; i < s->n_moves; i++) {
-        uint32_t v = s->moves[i].node;
-        if (node_empty(s, v))
-            s->active[v / 64] &= ~(1ull << (v % 64));
-    }
+    if (!s->waiter)
+        for (uint64_t i = 0; i < s->n_moves; i++) {
+            uint32_t v = s->moves[i].node;
+            if (node_empty(s, v))
+                s->active[v / 64] &= ~(1ull << (v % 64));
+        }
     return 0;
 }
 
@@ -484,6 +543,7 @@ static void saf_free(struct saf *s)
     free(s->pend);
     free(s->src_used);
     free(s->act);
+    rs__huge_free(s->waiter, s->waiter ? s->n_queues * sizeof *s->waiter : 0);
 }
 
 static int saf_read_options(struct saf *s, const struct rs_params *p, struct rs_err *err)
@@ -544,6 +604,9 @@ static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_e
         if (!s->qsel || !s->srcsel)
             return rs_err_set(err, RS_ENOMEM, "out of memory for queue selections");
     }
+    if (s->at == SAF_AT_INPUT && s->on_full == SAF_BLOCK &&
+        !(s->waiter = rs__huge_alloc(s->n_queues * sizeof *s->waiter)))
+        return rs_err_set(err, RS_ENOMEM, "out of memory for queue waiters");
     if (s->at != SAF_AT_INPUT && !(s->granted = calloc(s->n_queues, sizeof *s->granted)))
         return rs_err_set(err, RS_ENOMEM, "out of memory for queue admissions");
     if (!s->pkt || !s->where || !s->q || !s->src || !s->src_node || !s->active || !s->moves ||

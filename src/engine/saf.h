@@ -72,6 +72,8 @@ struct saf {
     struct saf_queue *q;   /* [n_queues] */
     uint32_t *qsel;        /* [n_queues] sticky selection (random, priority), or NULL */
     uint32_t *granted;     /* [n_queues] admissions this step (output/switch queues) */
+    uint32_t *waiter;      /* [n_queues] input queues with block only: node+1 whose offer
+                              waits for room in this queue (0 = none), or NULL */
 
     uint32_t n_src;        /* terminals */
     struct saf_queue *src; /* [n_src] messages not yet injected, in message order */
@@ -85,7 +87,9 @@ struct saf {
     int pend_dirty;        /* a store became non-empty this step: rebuild pend */
     uint32_t *src_used;    /* [n_src] ports of the source's node used this step */
 
-    uint64_t *active;      /* bitmap over nodes holding packets (queues or source) */
+    uint64_t *active;      /* bitmap of nodes to examine next step: with waiters (input
+                              queues, block), nodes whose queues changed or that were
+                              woken; otherwise every node holding packets */
     uint32_t *act;         /* [n_nodes] this step's active nodes, increasing */
     uint64_t n_words;
 
@@ -118,11 +122,15 @@ static inline uint32_t saf_queue_node(const struct saf *s, uint64_t q)
  * queue counts match their lists, no queue exceeds its capacity, every node holding a
  * packet is marked active, and delivered + dropped + in flight = messages. Returns 0 or
  * RS_EINVARIANT with the first violation described. */
-int rs__saf_check(const struct saf *s, struct rs_err *err);
+int rs__saf_check(struct saf *s, struct rs_err *err);
 
 /* The packet queue qi offers this step (the protocol's selection; sticky selections are
  * recorded), or RS_NONE when it is empty. */
 uint32_t rs__saf_offer(struct saf *s, uint64_t qi);
+
+/* With waiters: 1 when every packet node v offers is blocked on a full queue that has v
+ * registered as its waiter (so leaving v unexamined loses nothing), else 0. */
+int rs__saf_waiting_ok(struct saf *s, uint32_t v);
 
 /* Describe the cycle of full queues waiting on each other in a state where no packet can
  * move, into buf (one line). */

@@ -33,7 +33,7 @@ static int check_list(const struct saf *s, const struct saf_queue *q, uint8_t *s
     return 0;
 }
 
-int rs__saf_check(const struct saf *s, struct rs_err *err)
+int rs__saf_check(struct saf *s, struct rs_err *err)
 {
     uint8_t *seen = calloc(s->pb->n_msgs + 1, 1);
     int rc = 0;
@@ -50,15 +50,17 @@ int rs__saf_check(const struct saf *s, struct rs_err *err)
         else
             rc = check_list(s, q, seen, SAF_IN_QUEUE, "queue", qi, err);
         uint32_t v = saf_queue_node(s, qi);
-        if (!rc && !(s->active[v / 64] >> (v % 64) & 1))
-            rc = rs_err_set(err, RS_EINVARIANT, "step %u: node %u holds packets but is idle",
+        if (!rc && !(s->active[v / 64] >> (v % 64) & 1) && !(s->waiter && rs__saf_waiting_ok(s, v)))
+            rc = rs_err_set(err, RS_EINVARIANT,
+                            "step %u: node %u holds packets that could move but is not scheduled",
                             s->step, v);
         in_flight += q->count;
     }
     for (uint32_t t = 0; t < s->n_src && !rc; t++) {
         rc = check_list(s, &s->src[t], seen, SAF_IN_SOURCE, "source", t, err);
         uint32_t v = s->src_node[t];
-        if (!rc && s->src[t].count && !(s->active[v / 64] >> (v % 64) & 1))
+        if (!rc && s->src[t].count && !(s->active[v / 64] >> (v % 64) & 1) &&
+            !(s->waiter && rs__saf_waiting_ok(s, v)))
             rc = rs_err_set(err, RS_EINVARIANT, "step %u: source node %u holds packets but is idle",
                             s->step, v);
         in_flight += s->src[t].count;

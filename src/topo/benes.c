@@ -35,7 +35,7 @@ static uint32_t benes_bit(const struct rs_net *net, uint32_t l)
 static uint32_t benes_neighbor(const struct rs_net *net, uint32_t node, uint32_t port,
                                uint32_t *in_slot)
 {
-    uint32_t l = node / net->N, row = node % net->N;
+    uint32_t l = (node >> net->log2n), row = (node & (net->N - 1));
     if (port > 1 || l >= 2 * net->log2n)
         return RS_NONE;
     if (in_slot)
@@ -55,12 +55,12 @@ static uint32_t benes_dst_node(const struct rs_net *net, uint32_t t)
 
 static int benes_level(const struct rs_net *net, uint32_t node)
 {
-    return (int)(node / net->N);
+    return (int)((node >> net->log2n));
 }
 
 static void benes_label(const struct rs_net *net, uint32_t node, char *buf, size_t n)
 {
-    rs__topo_label_row(buf, n, node / net->N, node % net->N, net->log2n);
+    rs__topo_label_row(buf, n, (node >> net->log2n), (node & (net->N - 1)), net->log2n);
 }
 
 /* Direct routing goes straight through the first half (to row src at level n) and fixes
@@ -68,7 +68,7 @@ static void benes_label(const struct rs_net *net, uint32_t node, char *buf, size
 static uint32_t benes_route(const struct rs_net *net, uint32_t node,
                             const struct rs_route_state *st)
 {
-    uint32_t l = node / net->N, row = node % net->N;
+    uint32_t l = (node >> net->log2n), row = (node & (net->N - 1));
     if (l == 2 * net->log2n)
         return RS_ROUTE_DONE;
     if (l < net->log2n)

@@ -35,7 +35,7 @@ static int butterfly_build(struct rs_net *net, const struct rs_params *p, struct
 static uint32_t butterfly_neighbor(const struct rs_net *net, uint32_t node, uint32_t port,
                                    uint32_t *in_slot)
 {
-    uint32_t l = node / net->N, row = node % net->N;
+    uint32_t l = (node >> net->log2n), row = (node & (net->N - 1));
     if (port > 1 || l >= net->log2n)
         return RS_NONE;
     if (in_slot)
@@ -56,12 +56,12 @@ static uint32_t butterfly_dst_node(const struct rs_net *net, uint32_t t)
 
 static int butterfly_level(const struct rs_net *net, uint32_t node)
 {
-    return (int)(node / net->N);
+    return (int)((node >> net->log2n));
 }
 
 static void butterfly_label(const struct rs_net *net, uint32_t node, char *buf, size_t n)
 {
-    rs__topo_label_row(buf, n, node / net->N, node % net->N, net->log2n);
+    rs__topo_label_row(buf, n, (node >> net->log2n), (node & (net->N - 1)), net->log2n);
 }
 
 /* Bit-fixing (004 §1.1): from <l, row> take the edge that makes bit l agree with the
@@ -70,9 +70,9 @@ static void butterfly_label(const struct rs_net *net, uint32_t node, char *buf, 
 static uint32_t butterfly_route(const struct rs_net *net, uint32_t node,
                                 const struct rs_route_state *st)
 {
-    uint32_t row = node % net->N, l, target;
+    uint32_t row = (node & (net->N - 1)), l, target;
     if (!net->wrap) {
-        l = node / net->N;
+        l = (node >> net->log2n);
         if (l == net->log2n)
             return RS_ROUTE_DONE;
         return ((row ^ st->dst) >> l) & 1;
