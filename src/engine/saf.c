@@ -115,7 +115,8 @@ uint32_t rs__saf_offer(struct saf *s, uint64_t qi)
 static uint32_t route_port(const struct saf *s, uint32_t node, uint32_t m, uint32_t hops)
 {
     const struct saf_pkt *p = &s->pkt[m];
-    struct rs_route_state st = {m / s->pb->per_input, p->dst, p->mid, hops};
+    uint32_t src = s->q_shift >= 0 ? m >> s->q_shift : m / s->pb->per_input;
+    struct rs_route_state st = {src, p->dst, p->mid, hops};
     return s->net->ops->route(s->net, node, &st);
 }
 
@@ -572,6 +573,8 @@ static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_e
     s->pb = pb;
     s->seed = in->seed;
     s->P = net->max_ports;
+    s->P_shift = (s->P & (s->P - 1)) ? -1 : __builtin_ctz(s->P);
+    s->q_shift = (pb->per_input & (pb->per_input - 1)) ? -1 : __builtin_ctz(pb->per_input);
     if ((rc = saf_read_options(s, in->params, err)))
         return rc;
     if (s->P > 32)

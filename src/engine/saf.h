@@ -64,6 +64,8 @@ struct saf {
     enum saf_on_full on_full;
     uint32_t cap;          /* queue capacity, 0 = unbounded */
     uint32_t P;            /* net->max_ports */
+    int P_shift;           /* log2 P when P is a power of two, else -1 */
+    int q_shift;           /* log2 per_input when a power of two, else -1 */
 
     struct saf_pkt *pkt;   /* [n_msgs] */
     uint8_t *where;        /* [n_msgs] enum saf_where */
@@ -115,7 +117,9 @@ static inline uint64_t saf_queue_of(const struct saf *s, uint32_t node, uint32_t
 /* Node that owns queue id q. */
 static inline uint32_t saf_queue_node(const struct saf *s, uint64_t q)
 {
-    return s->at == SAF_AT_SWITCH ? (uint32_t)q : (uint32_t)(q / s->P);
+    if (s->at == SAF_AT_SWITCH)
+        return (uint32_t)q;
+    return (uint32_t)(s->P_shift >= 0 ? q >> s->P_shift : q / s->P);
 }
 
 /* Check every invariant of the state between steps: each packet is in exactly one place,
