@@ -9,6 +9,6 @@ echo "commit:  $(git describe --always --dirty 2>/dev/null || echo unknown)"
 echo "date:    $(date -u +%Y-%m-%d)"
 echo
 "$bin" --header
-for c in ${BENCH_CASES:-a b c d}; do
+for c in ${BENCH_CASES:-a b c d e}; do
   "$bin" "$c"
 done

@@ -81,6 +81,9 @@ struct rs_topo_ops {
      * phases (004 §2.2: "the packets are queued up at the end of Phase A"); 0 when the
      * intermediate is not a terminal (Beneš: a row of the middle level, one pass). */
     int valiant_via_terminal;
+    /* Number of channels the route of st (hops == 0) takes, in closed form; NULL when the
+     * only way is to walk it (rs_route_expand). Must equal the walk's length. */
+    uint32_t (*path_length)(const struct rs_net *net, const struct rs_route_state *st);
 };
 
 /* The registry: all topologies, NULL-terminated, in `routesim list` order. */

@@ -645,7 +645,8 @@ static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_e
         p->hops = 0;
         p->entered = 0;
         struct rs_route_state st = {t, p->dst, p->mid, 0};
-        int64_t len = rs_route_expand(net, &st, NULL, 0, max_hops, NULL);
+        int64_t len = net->ops->path_length ? net->ops->path_length(net, &st)
+                                            : rs_route_expand(net, &st, NULL, 0, max_hops, NULL);
         if (len < 0)
             return rs_err_set(err, RS_EINVARIANT,
                               "route of message %u (%u -> %u) does not end at its destination",
@@ -654,7 +655,9 @@ static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_e
         p->phase_a = 0;
         if (p->mid != RS_NONE && net->ops->valiant_via_terminal) {
             struct rs_route_state sa = {t, p->mid, RS_NONE, 0};
-            int64_t la = rs_route_expand(net, &sa, NULL, 0, max_hops, NULL);
+            int64_t la = net->ops->path_length
+                             ? net->ops->path_length(net, &sa)
+                             : rs_route_expand(net, &sa, NULL, 0, max_hops, NULL);
             if (la < 0 || la > UINT16_MAX)
                 return rs_err_set(err, RS_EUNSUPPORTED,
                                   "phase A of message %u is %lld hops (at most 65535 supported)",

@@ -76,6 +76,11 @@ static uint32_t benes_route(const struct rs_net *net, uint32_t node,
     return ((row ^ st->dst) >> benes_bit(net, l)) & 1;
 }
 
+static uint32_t benes_path_length(const struct rs_net *net, const struct rs_route_state *st)
+{
+    return 2 * net->log2n;
+}
+
 const struct rs_topo_ops rs_topo_benes = {
     .name = "benes",
     .summary = "Beneš network: two back-to-back butterflies, 2n+1 levels",
@@ -89,4 +94,5 @@ const struct rs_topo_ops rs_topo_benes = {
     .route = benes_route,
     .valiant_ok = NULL,
     .valiant_via_terminal = 0,
+    .path_length = benes_path_length,
 };

@@ -85,6 +85,12 @@ static uint32_t butterfly_route(const struct rs_net *net, uint32_t node,
     return ((row ^ target) >> l) & 1;
 }
 
+/* n hops per pass; Valiant on the wrapped butterfly makes two passes. */
+static uint32_t butterfly_path_length(const struct rs_net *net, const struct rs_route_state *st)
+{
+    return net->log2n * (st->mid != RS_NONE && net->wrap ? 2 : 1);
+}
+
 static int butterfly_valiant_ok(const struct rs_net *net, struct rs_err *err)
 {
     if (!net->wrap)
@@ -107,4 +113,5 @@ const struct rs_topo_ops rs_topo_butterfly = {
     .route = butterfly_route,
     .valiant_ok = butterfly_valiant_ok,
     .valiant_via_terminal = 1,
+    .path_length = butterfly_path_length,
 };

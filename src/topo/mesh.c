@@ -169,6 +169,14 @@ static uint32_t grid_route(const struct rs_net *net, uint32_t node,
     return RS_ROUTE_DONE;
 }
 
+/* Dimension order is minimal: the distance, or the two legs of a Valiant route. */
+static uint32_t grid_path_length(const struct rs_net *net, const struct rs_route_state *st)
+{
+    if (st->mid == RS_NONE)
+        return grid_dist(net, st->src, st->dst);
+    return grid_dist(net, st->src, st->mid) + grid_dist(net, st->mid, st->dst);
+}
+
 #define GRID_OPS(id, nm, sum, opts, builder)                                                 \
     const struct rs_topo_ops id = {                                                          \
         .name = nm,                                                                          \
@@ -183,6 +191,7 @@ static uint32_t grid_route(const struct rs_net *net, uint32_t node,
         .route = grid_route,                                                                 \
         .valiant_ok = NULL,                                                                  \
         .valiant_via_terminal = 1,                                                           \
+        .path_length = grid_path_length,                                                     \
     };
 
 GRID_OPS(rs_topo_mesh, "mesh", "k-ary n-dimensional mesh, dimension-order routing",
