@@ -31,6 +31,16 @@ static inline void rs_test_params(struct rs_params *p, const char *kv)
     }
 }
 
+/* Copy src into dst[0..n) (n >= 1), cut if it is longer. */
+static inline void rs_test_copy(char *dst, size_t n, const char *src)
+{
+    size_t len = strlen(src);
+    if (len >= n)
+        len = n - 1;
+    memcpy(dst, src, len);
+    dst[len] = '\0';
+}
+
 /* Run kv (simulation when simulate, else analysis) into rec (initialised here). Returns
  * the library's return code; on a nonzero code msg holds the error text. */
 static inline int rs_test_try(const char *kv, int simulate, struct rs_record *rec, char *msg,
@@ -38,13 +48,13 @@ static inline int rs_test_try(const char *kv, int simulate, struct rs_record *re
 {
     struct rs_params p;
     struct rs_err err;
-    char dl[1024];
+    char dl[1024] = "";
     rs_err_clear(&err);
     rs_test_params(&p, kv);
     rs_record_init(rec);
     int rc = simulate ? rs_run(&p, rec, dl, sizeof dl, &err) : rs_analyze(&p, rec, &err);
     if (msg && n)
-        snprintf(msg, n, "%s", rc ? err.msg : (simulate ? dl : ""));
+        rs_test_copy(msg, n, rc ? err.msg : (simulate ? dl : ""));
     rs_params_free(&p);
     return rc;
 }

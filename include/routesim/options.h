@@ -32,8 +32,9 @@ const struct rs_optdef *rs_optdef_find(const struct rs_optdef *table, const char
  * or choices, and help text; each line indented by indent spaces. Returns 0 or RS_ENOMEM. */
 int rs_optdef_format(struct rs_buf *out, const struct rs_optdef *table, int indent);
 
-/* Nearest of candidates[0..n) to word by edit distance, if close enough to be a likely
- * typo (distance <= max(2, strlen(word)/3)); NULL otherwise. */
+/* Nearest of candidates[0..n) to word: one that differs only in case, else the nearest by
+ * edit distance if close enough to be a likely typo (distance <= max(2, strlen(word)/3),
+ * ties to the earlier candidate); NULL otherwise. */
 const char *rs_suggest(const char *word, const char *const *candidates, int n);
 
 #endif

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "routesim/options.h"
 
@@ -79,6 +80,9 @@ static size_t edit_distance(const char *a, const char *b)
 
 const char *rs_suggest(const char *word, const char *const *candidates, int n)
 {
+    for (int i = 0; i < n; i++) /* a difference of case only is the best guess */
+        if (candidates[i] && !strcasecmp(word, candidates[i]))
+            return candidates[i];
     size_t limit = strlen(word) / 3;
     if (limit < 2)
         limit = 2;

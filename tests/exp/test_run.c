@@ -1,0 +1,87 @@
+/* rs_run / rs_analyze contract: every resolved parameter (defaults included) comes first,
+ * in table order, then the metrics; keys are validated against the chosen modules' tables
+ * only; errors leave a clear message. */
+#include "rs_test.h"
+
+static const char *const param_order[] = {"topology", "N",        "wrap",     "traffic",
+                                          "per_input", "switching", "routing", "seed",
+                                          "check",    "queue_at",  "queue_size", "protocol",
+                                          "on_full"};
+static const char *const metric_order[] = {"makespan",     "messages",    "delivered",
+                                           "dropped",      "max_queue",   "latency_mean",
+                                           "latency_p99",  "latency_max", "hops",
+                                           "steps",        "deadlock",    "congestion",
+                                           "dilation"};
+
+/* The shortest command does the common thing: butterfly N=8, uniform, one message per
+ * input, store-and-forward, direct routing, input queues, FIFO, unbounded, block. */
+static void test_defaults_and_order(void **state)
+{
+    struct rs_record r;
+    rs_test_run("", &r);
+    size_t np = sizeof param_order / sizeof *param_order;
+    size_t nm = sizeof metric_order / sizeof *metric_order;
+    assert_int_equal(r.n, np + nm);
+    for (size_t i = 0; i < np; i++)
+        assert_string_equal(r.f[i].name, param_order[i]);
+    for (size_t i = 0; i < nm; i++)
+        assert_string_equal(r.f[np + i].name, metric_order[i]);
+    assert_string_equal(rs_record_get(&r, "topology")->s, "butterfly");
+    assert_int_equal(rs_test_int(&r, "N"), 8);
+    assert_string_equal(rs_record_get(&r, "traffic")->s, "uniform");
+    assert_int_equal(rs_test_int(&r, "per_input"), 1);
+    assert_string_equal(rs_record_get(&r, "switching")->s, "store_forward");
+    assert_string_equal(rs_record_get(&r, "routing")->s, "direct");
+    assert_string_equal(rs_record_get(&r, "queue_at")->s, "input");
+    assert_string_equal(rs_record_get(&r, "protocol")->s, "fifo");
+    assert_int_equal(rs_test_int(&r, "queue_size"), 0);
+    assert_int_equal(rs_test_int(&r, "delivered"), 8);
+    rs_record_free(&r);
+}
+
+/* Keys of a module that is not chosen are unknown; keys of the chosen one are fine. */
+static void test_keys_follow_the_chosen_modules(void **state)
+{
+    struct rs_record r;
+    char msg[512];
+    assert_int_equal(rs_test_try("topology=mesh N=16", 1, &r, msg, sizeof msg), RS_EUNKNOWN);
+    assert_string_equal(msg, "command line: unknown key 'N' (did you mean 'n'?)");
+    rs_record_free(&r);
+    assert_int_equal(rs_test_try("topology=mesh k=3 n=2 traffic=bpc bpc=0", 1, &r, msg,
+                                 sizeof msg),
+                     RS_ECONSTRAINT); /* bpc is known, but 3x3 = 9 is not a power of two */
+    rs_record_free(&r);
+    assert_int_equal(rs_test_try("topology=chain k=4 wrap=1", 0, &r, msg, sizeof msg),
+                     RS_EUNKNOWN);
+    rs_record_free(&r);
+}
+
+/* Analysis records parameters, then messages, congestion, dilation, total hops and the
+ * per-level loads; on a mesh there are no levels. */
+static void test_analyze_fields(void **state)
+{
+    struct rs_record r;
+    char msg[512];
+    assert_int_equal(rs_test_try("topology=mesh k=4 n=2 traffic=tornado", 0, &r, msg,
+                                 sizeof msg),
+                     0);
+    assert_int_equal(rs_test_int(&r, "messages"), 16);
+    /* tornado on k=4: every coordinate x -> x+1 mod 4 (ceil(4/2)-1 = 1); a mesh has no
+     * wrap-around, so 3 -> 0 is 3 hops back: per dimension the 4 coordinates cost
+     * 1+1+1+3 = 6, over 4 lines = 24, two dimensions = 48; the longest is (3,3) -> (0,0)
+     * with 6 hops */
+    assert_int_equal(rs_test_int(&r, "dilation"), 6);
+    assert_int_equal(rs_test_int(&r, "total_hops"), 48);
+    assert_null(rs_record_get(&r, "level0_max"));
+    rs_record_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defaults_and_order),
+        cmocka_unit_test(test_keys_follow_the_chosen_modules),
+        cmocka_unit_test(test_analyze_fields),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
