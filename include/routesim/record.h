@@ -22,6 +22,8 @@ struct rs_field {
 struct rs_record {
     struct rs_field *f;
     size_t n, cap;
+    size_t n_params; /* the first n_params fields are parameters, the rest metrics (rs_run
+                        and rs_analyze set it; 0 when unknown) */
 };
 
 void rs_record_init(struct rs_record *r);
@@ -49,5 +51,10 @@ int rs_format_parse(const char *s, enum rs_format *out, struct rs_err *err);
  * Returns 0, RS_EINVAL or RS_ENOMEM. */
 int rs_records_write(struct rs_buf *out, enum rs_format fmt, const struct rs_record *recs,
                      size_t n, struct rs_err *err);
+
+/* Append the CSV header line (field names of r) / one CSV row (values of r) to out,
+ * quoted as rs_records_write does. Return 0 or RS_ENOMEM. */
+int rs_record_csv_header(struct rs_buf *out, const struct rs_record *r);
+int rs_record_csv_row(struct rs_buf *out, const struct rs_record *r);
 
 #endif

@@ -21,4 +21,10 @@ int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
  * (congestion, dilation, per-level loads). Same validation and errors as rs_run. */
 int rs_analyze(const struct rs_params *p, struct rs_record *out, struct rs_err *err);
 
+/* Check p as rs_run would (keys, values, constraints; network and workload are built and
+ * freed) without simulating. When params_out is not NULL (initialised by the caller) it
+ * receives the resolved parameters, as the first fields of rs_run's record. Returns 0 or
+ * RS_E... with err set. */
+int rs_validate(const struct rs_params *p, struct rs_record *params_out, struct rs_err *err);
+
 #endif

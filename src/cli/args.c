@@ -5,19 +5,85 @@
 
 #include "cli/cli.h"
 
-static const char *const flag_names[] = {"-c", "--config", "--format", "-o", "--output", "--dot"};
+struct flag_def {
+    const char *name;
+    unsigned kind;
+    int takes_value;
+};
+
+static const struct flag_def flags[] = {
+    {"-c", CLI_CONFIG, 1},        {"--config", CLI_CONFIG, 1}, {"--format", CLI_FORMAT, 1},
+    {"-o", CLI_OUTPUT, 1},        {"--output", CLI_OUTPUT, 1}, {"--dot", CLI_DOT, 0},
+    {"--jobs", CLI_JOBS, 1},      {"-j", CLI_JOBS, 1},         {"--per-run", CLI_PER_RUN, 1},
+    {"--resume", CLI_RESUME, 0},  {"--plot", CLI_PLOT, 1},     {NULL, 0, 0}};
+
+static const struct flag_def *find_flag(const char *name)
+{
+    for (int i = 0; flags[i].name; i++)
+        if (!strcmp(flags[i].name, name))
+            return &flags[i];
+    return NULL;
+}
+
+static int unknown_flag(const char *name, struct rs_err *err)
+{
+    const char *names[32];
+    int n = 0;
+    for (int i = 0; flags[i].name; i++)
+        names[n++] = flags[i].name;
+    const char *near = rs_suggest(name, names, n);
+    if (near)
+        return rs_err_set(err, RS_EPARSE, "command line: unknown option '%s' (did you mean '%s'?)",
+                          name, near);
+    return rs_err_set(err, RS_EPARSE, "command line: unknown option '%s'", name);
+}
+
+static int set_flag(struct cli_args *a, unsigned kind, const char *val, struct rs_err *err)
+{
+    char *end;
+    switch (kind) {
+    case CLI_CONFIG:
+        a->config = val;
+        return 0;
+    case CLI_OUTPUT:
+        a->output = val;
+        return 0;
+    case CLI_FORMAT:
+        return rs_format_parse(val, &a->format, err);
+    case CLI_DOT:
+        a->dot = 1;
+        return 0;
+    case CLI_RESUME:
+        a->resume = 1;
+        return 0;
+    case CLI_PER_RUN:
+        a->per_run = val;
+        return 0;
+    case CLI_PLOT:
+        a->plot = val;
+        return 0;
+    case CLI_JOBS:
+        a->jobs = (int)strtol(val, &end, 10);
+        if (*end || end == val || a->jobs < 0 || a->jobs > 4096)
+            return rs_err_set(err, RS_EINVAL,
+                              "command line: --jobs: expected a number of threads in [0, 4096], "
+                              "got '%s'",
+                              val);
+        return 0;
+    }
+    return 0;
+}
 
 int cli_parse(int argc, char **argv, unsigned allowed, int allow_positional, struct cli_args *a,
               struct rs_err *err)
 {
-    const char *config = NULL;
     int rc;
     memset(a, 0, sizeof *a);
     rs_params_init(&a->params);
     a->format = RS_FMT_TABLE;
     /* First pass: flags; KEY=VALUE arguments are applied after the INI file. */
     for (int i = 0; i < argc; i++) {
-        const char *arg = argv[i], *val = NULL;
+        const char *arg = argv[i];
         const char *eq = strchr(arg, '=');
         if (arg[0] != '-') {
             if (eq)
@@ -28,55 +94,39 @@ int cli_parse(int argc, char **argv, unsigned allowed, int allow_positional, str
             }
             return rs_err_set(err, RS_EPARSE, "command line: expected KEY=VALUE, got '%s'", arg);
         }
-        char flag[32];
-        size_t flen = eq ? (size_t)(eq - arg) : strlen(arg);
-        if (flen >= sizeof flag)
-            flen = sizeof flag - 1;
-        memcpy(flag, arg, flen);
-        flag[flen] = '\0';
-        unsigned kind = 0;
-        if (!strcmp(flag, "-c") || !strcmp(flag, "--config"))
-            kind = CLI_CONFIG;
-        else if (!strcmp(flag, "--format"))
-            kind = CLI_FORMAT;
-        else if (!strcmp(flag, "-o") || !strcmp(flag, "--output"))
-            kind = CLI_OUTPUT;
-        else if (!strcmp(flag, "--dot"))
-            kind = CLI_DOT;
-        if (!kind || !(kind & allowed)) {
-            const char *near = rs_suggest(flag, flag_names, 6);
-            if (kind)
-                return rs_err_set(err, RS_EPARSE, "command line: option '%s' does not apply here",
-                                  flag);
-            if (near)
-                return rs_err_set(err, RS_EPARSE, "command line: unknown option '%s' (did you mean '%s'?)",
-                                  flag, near);
-            return rs_err_set(err, RS_EPARSE, "command line: unknown option '%s'", flag);
+        char name[32];
+        size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+        if (len >= sizeof name)
+            len = sizeof name - 1;
+        memcpy(name, arg, len);
+        name[len] = '\0';
+        const struct flag_def *f = find_flag(name);
+        if (!f)
+            return unknown_flag(name, err);
+        if (!(f->kind & allowed))
+            return rs_err_set(err, RS_EPARSE, "command line: option '%s' does not apply here",
+                              name);
+        const char *val = NULL;
+        if (f->takes_value) {
+            if (eq)
+                val = eq + 1;
+            else if (i + 1 < argc)
+                val = argv[++i];
+            else
+                return rs_err_set(err, RS_EPARSE, "command line: option '%s' needs a value", name);
+        } else if (eq) {
+            return rs_err_set(err, RS_EPARSE, "command line: option '%s' takes no value", name);
         }
-        if (kind == CLI_DOT) {
-            a->dot = 1;
-            continue;
-        }
-        if (eq)
-            val = eq + 1;
-        else if (i + 1 < argc)
-            val = argv[++i];
-        else
-            return rs_err_set(err, RS_EPARSE, "command line: option '%s' needs a value", flag);
-        if (kind == CLI_CONFIG)
-            config = val;
-        else if (kind == CLI_OUTPUT)
-            a->output = val;
-        else if ((rc = rs_format_parse(val, &a->format, err)))
+        if ((rc = set_flag(a, f->kind, val, err)))
             return rc;
     }
-    if (config && (rc = rs_params_load_ini(&a->params, config, err)))
+    if (a->config && (rc = rs_params_load_ini(&a->params, a->config, err)))
         return rc;
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
         if (arg[0] == '-') {
-            const char *eq = strchr(arg, '=');
-            if (!eq && strcmp(arg, "--dot") != 0)
+            const struct flag_def *f = strchr(arg, '=') ? NULL : find_flag(arg);
+            if (f && f->takes_value)
                 i++; /* skip the flag's value */
             continue;
         }

@@ -9,13 +9,27 @@
 #include "routesim/record.h"
 
 /* Flags a subcommand accepts besides KEY=VALUE. */
-enum cli_flag { CLI_CONFIG = 1, CLI_FORMAT = 2, CLI_OUTPUT = 4, CLI_DOT = 8 };
+enum cli_flag {
+    CLI_CONFIG = 1,
+    CLI_FORMAT = 2,
+    CLI_OUTPUT = 4,
+    CLI_DOT = 8,
+    CLI_JOBS = 16,
+    CLI_PER_RUN = 32,
+    CLI_RESUME = 64,
+    CLI_PLOT = 128
+};
 
 struct cli_args {
     struct rs_params params; /* INI file first, then KEY=VALUE arguments over it */
     enum rs_format format;   /* --format (default table) */
     const char *output;      /* -o FILE, NULL = stdout */
     int dot;                 /* --dot */
+    const char *config;      /* -c FILE */
+    int jobs;                /* --jobs N (0 = all cores) */
+    const char *per_run;     /* --per-run FILE */
+    int resume;              /* --resume */
+    const char *plot;        /* --plot FILE.png|FILE.svg */
     const char *positional;  /* one bare word (help TOPIC), NULL if none */
 };
 
@@ -47,5 +61,6 @@ int cli_cmd_analyze(int argc, char **argv);
 int cli_cmd_list(int argc, char **argv);
 int cli_cmd_help(int argc, char **argv);
 int cli_cmd_topo(int argc, char **argv);
+int cli_cmd_sweep(int argc, char **argv);
 
 #endif

@@ -10,6 +10,8 @@ const struct cli_command cli_commands[] = {
      "simulate one parameter set and print its metrics", cli_cmd_run},
     {"analyze", "KEY=VALUE... [-c FILE] [--format F] [-o FILE]",
      "congestion, dilation and per-level load without simulating", cli_cmd_analyze},
+    {"sweep", "-c FILE.ini [-o FILE.csv] [--jobs N] [--per-run FILE] [--resume] [--plot F]",
+     "run an experiment grid with replications; statistics per point", cli_cmd_sweep},
     {"topo", "KEY=VALUE... [--dot] [--format F] [-o FILE]",
      "build a network; print its size or its Graphviz description", cli_cmd_topo},
     {"list", "", "every topology, workload and switching model with its keys", cli_cmd_list},

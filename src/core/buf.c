@@ -1,6 +1,8 @@
-/* Growable output buffer and atomic file writes (temporary file + rename). */
+/* Growable output buffer and atomic file writes (a temporary file in the target's folder,
+ * then rename), so a failed run never leaves a half-written result behind. */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,13 +22,17 @@ void rs_buf_free(struct rs_buf *b)
     rs_buf_init(b);
 }
 
+/* Make room for extra more bytes plus the terminating NUL. 0 or RS_ENOMEM. */
 static int reserve(struct rs_buf *b, size_t extra)
 {
-    if (b->len + extra + 1 <= b->cap)
+    if (extra > SIZE_MAX - 1 - b->len)
+        return RS_ENOMEM;
+    size_t need = b->len + extra + 1;
+    if (need <= b->cap)
         return 0;
     size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + extra + 1)
-        cap *= 2;
+    while (cap < need)
+        cap = cap > SIZE_MAX / 2 ? need : 2 * cap;
     char *p = realloc(b->data, cap);
     if (!p)
         return RS_ENOMEM;
@@ -39,7 +45,8 @@ int rs_buf_append(struct rs_buf *b, const char *s, size_t len)
 {
     if (reserve(b, len))
         return RS_ENOMEM;
-    memcpy(b->data + b->len, s, len);
+    if (len)
+        memcpy(b->data + b->len, s, len);
     b->len += len;
     b->data[b->len] = '\0';
     return 0;
@@ -52,16 +59,35 @@ int rs_buf_puts(struct rs_buf *b, const char *s)
 
 int rs_buf_printf(struct rs_buf *b, const char *fmt, ...)
 {
-    va_list ap;
+    va_list ap, ap2;
     va_start(ap, fmt);
+    va_copy(ap2, ap);
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    if (n < 0 || reserve(b, (size_t)n))
+    if (n < 0 || reserve(b, (size_t)n)) {
+        va_end(ap2);
         return RS_ENOMEM;
-    va_start(ap, fmt);
-    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
+    }
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
     b->len += (size_t)n;
+    return 0;
+}
+
+/* Write all of data[0..len) to fd. 0 or an errno value. */
+static int write_all(int fd, const char *data, size_t len)
+{
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(fd, data + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            return errno;
+        if (w == 0)
+            return EIO;
+        off += (size_t)w;
+    }
     return 0;
 }
 
@@ -76,39 +102,31 @@ int rs_buf_write_file(const struct rs_buf *b, const char *path, struct rs_err *e
                               strerror(errno));
         return 0;
     }
+    static const char suffix[] = ".tmp.XXXXXX"; /* same folder, so rename is atomic */
     size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
+    char *tmp = malloc(plen + sizeof suffix);
     if (!tmp)
-        return rs_err_set(err, RS_ENOMEM, "out of memory");
+        return rs_err_set(err, RS_ENOMEM, "cannot write '%s': out of memory", path);
     memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp.XXXXXX", 12);
+    memcpy(tmp + plen, suffix, sizeof suffix);
     int fd = mkstemp(tmp);
     if (fd < 0) {
         int e = errno;
         free(tmp);
         return rs_err_set(err, RS_EIO, "cannot write '%s': %s", path, strerror(e));
     }
-    fchmod(fd, 0644); /* mkstemp creates 0600; results are ordinary files */
-    size_t off = 0;
-    while (off < b->len) {
-        ssize_t w = write(fd, b->data + off, b->len - off);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        off += (size_t)w;
-    }
-    int e = off < b->len ? errno : 0;
+    /* mkstemp creates mode 0600; results are ordinary shareable files (a file system
+     * that refuses the change still gets the data). */
+    (void)fchmod(fd, 0644);
+    int e = write_all(fd, b->data, b->len);
     if (close(fd) && !e)
         e = errno;
     if (!e && rename(tmp, path))
         e = errno;
-    if (e) {
+    if (e)
         unlink(tmp);
-        free(tmp);
-        return rs_err_set(err, RS_EIO, "cannot write '%s': %s", path, strerror(e));
-    }
     free(tmp);
+    if (e)
+        return rs_err_set(err, RS_EIO, "cannot write '%s': %s", path, strerror(e));
     return 0;
 }

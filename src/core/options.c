@@ -1,17 +1,84 @@
 /* Option tables: lookup, the help listing generated from them, and typo suggestions. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "core/numtext.h"
 #include "routesim/options.h"
 
 const struct rs_optdef *rs_optdef_find(const struct rs_optdef *table, const char *name)
 {
+    if (!name)
+        return NULL;
     for (const struct rs_optdef *d = table; d && d->name; d++)
         if (!strcmp(d->name, name))
             return d;
     return NULL;
+}
+
+/* Strip the '+' and leading zeros of a printf exponent in place: "1e+09" -> "1e9". */
+static void tidy_exponent(char *s)
+{
+    char *e = strchr(s, 'e');
+    if (!e)
+        return;
+    char *src = e + 1, *dst = e + 1;
+    if (*src == '+')
+        src++;
+    else if (*src == '-')
+        *dst++ = *src++;
+    while (*src == '0' && src[1])
+        src++;
+    memmove(dst, src, strlen(src) + 1);
+}
+
+void rs__num_text(double v, char *buf, size_t n)
+{
+    double a = fabs(v);
+    const char *sign = v < 0 ? "-" : "";
+    if (!isfinite(v)) {
+        snprintf(buf, n, "%s", isnan(v) ? "nan" : v < 0 ? "-inf" : "inf");
+        return;
+    }
+    if (a == floor(a) && a < 1e7) {
+        snprintf(buf, n, "%.0f", v);
+        return;
+    }
+    if (a == floor(a) && a < 0x1p64) {
+        int e;
+        if (frexp(a, &e) == 0.5 && e - 1 >= 20) { /* a == 2^(e-1) */
+            snprintf(buf, n, "%s2^%d", sign, e - 1);
+            return;
+        }
+        if (frexp(a + 1, &e) == 0.5 && e - 1 >= 20 && a + 1 <= 0x1p53) { /* a == 2^(e-1)-1 */
+            snprintf(buf, n, "%s2^%d-1", sign, e - 1);
+            return;
+        }
+    }
+    int p10 = (int)floor(log10(a) + 0.5);
+    if (a > 0 && p10 >= -300 && p10 <= 300) {
+        char t[32];
+        snprintf(t, sizeof t, "%.0e", a);
+        if (strtod(t, NULL) == a && t[0] == '1') { /* an exact power of ten */
+            tidy_exponent(t);
+            snprintf(buf, n, "%s%s", sign, t);
+            return;
+        }
+    }
+    char t[48];
+    snprintf(t, sizeof t, "%.6g", v);
+    tidy_exponent(t);
+    snprintf(buf, n, "%s", t);
+}
+
+void rs__range_text(double min, double max, char *buf, size_t n)
+{
+    char lo[48], hi[48];
+    rs__num_text(min, lo, sizeof lo);
+    rs__num_text(max, hi, sizeof hi);
+    snprintf(buf, n, "[%s, %s]", lo, hi);
 }
 
 static const char *type_name(enum rs_opt_type t)
@@ -31,30 +98,63 @@ static const char *type_name(enum rs_opt_type t)
     return "?";
 }
 
-int rs_optdef_format(struct rs_buf *out, const struct rs_optdef *table, int indent)
+/* The range column of d: "[min, max]" for numbers, "a|b|c" for choices, "" otherwise.
+ * Returns 0 or RS_ENOMEM; s is reset first. */
+static int range_column(struct rs_buf *s, const struct rs_optdef *d)
 {
-    for (const struct rs_optdef *d = table; d && d->name; d++) {
-        char range[256] = "";
-        if (d->type == RS_OPT_INT || d->type == RS_OPT_DOUBLE) {
-            snprintf(range, sizeof range, "[%.15g, %.15g]", d->min, d->max);
-        } else if (d->type == RS_OPT_CHOICE && d->choices) {
-            size_t len = 0;
-            for (int i = 0; d->choices[i] && len < sizeof range - 1; i++)
-                len += (size_t)snprintf(range + len, sizeof range - len, "%s%s", i ? "|" : "",
-                                        d->choices[i]);
-        }
-        if (rs_buf_printf(out, "%*s%-14s %-6s default %-14s %s\n%*s%s\n", indent, "", d->name,
-                          type_name(d->type), d->def ? d->def : "(none)", range, indent + 4, "",
-                          d->help ? d->help : ""))
-            return RS_ENOMEM;
+    s->len = 0;
+    int rc = rs_buf_puts(s, "");
+    if (d->type == RS_OPT_INT || d->type == RS_OPT_DOUBLE) {
+        char r[112];
+        rs__range_text(d->min, d->max, r, sizeof r);
+        rc = rs_buf_puts(s, r);
+    } else if (d->type == RS_OPT_CHOICE && d->choices) {
+        for (int i = 0; d->choices[i] && !rc; i++)
+            rc = rs_buf_printf(s, "%s%s", i ? "|" : "", d->choices[i]);
     }
-    return 0;
+    return rc;
 }
 
+/* Range texts longer than this do not widen the column; they push that line's help on. */
+#define RANGE_COLUMN_MAX 24
+
+int rs_optdef_format(struct rs_buf *out, const struct rs_optdef *table, int indent)
+{
+    struct rs_buf range;
+    int wname = 0, wdef = 0, wrange = 0, rc = 0;
+    rs_buf_init(&range);
+    for (const struct rs_optdef *d = table; d && d->name && !rc; d++) {
+        int ln = (int)strlen(d->name), ld = (int)strlen(d->def ? d->def : "(none)");
+        wname = ln > wname ? ln : wname;
+        wdef = ld > wdef ? ld : wdef;
+        rc = range_column(&range, d);
+        if (!rc && (int)range.len > wrange && range.len <= RANGE_COLUMN_MAX)
+            wrange = (int)range.len;
+    }
+    for (const struct rs_optdef *d = table; d && d->name && !rc; d++) {
+        rc = range_column(&range, d);
+        const char *help = d->help ? d->help : "";
+        size_t start = out->len;
+        if (!rc)
+            rc = rs_buf_printf(out, "%*s%-*s  %-6s  default %-*s  %-*s%s%s", indent, "", wname,
+                               d->name, type_name(d->type), wdef, d->def ? d->def : "(none)",
+                               wrange, range.data, *help ? "  " : "", help);
+        while (!rc && out->len > start && out->data[out->len - 1] == ' ')
+            out->data[--out->len] = '\0'; /* no trailing blanks when there is no help */
+        if (!rc)
+            rc = rs_buf_puts(out, "\n");
+    }
+    rs_buf_free(&range);
+    return rc ? RS_ENOMEM : 0;
+}
+
+/* Levenshtein distance between a and b (insertions, deletions, substitutions of one
+ * byte); SIZE_MAX when out of memory. */
 static size_t edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
-    size_t *row = malloc((lb + 1) * sizeof *row);
+    size_t small[64];
+    size_t *row = lb < 64 ? small : malloc((lb + 1) * sizeof *row);
     if (!row)
         return (size_t)-1;
     for (size_t j = 0; j <= lb; j++)
@@ -74,12 +174,15 @@ static size_t edit_distance(const char *a, const char *b)
         }
     }
     size_t d = row[lb];
-    free(row);
+    if (row != small)
+        free(row);
     return d;
 }
 
 const char *rs_suggest(const char *word, const char *const *candidates, int n)
 {
+    if (!word || !candidates)
+        return NULL;
     for (int i = 0; i < n; i++) /* a difference of case only is the best guess */
         if (candidates[i] && !strcasecmp(word, candidates[i]))
             return candidates[i];
@@ -92,7 +195,7 @@ const char *rs_suggest(const char *word, const char *const *candidates, int n)
         if (!candidates[i])
             continue;
         size_t d = edit_distance(word, candidates[i]);
-        if (d < best_d) {
+        if (d < best_d) { /* strict: ties keep the earlier candidate */
             best_d = d;
             best = candidates[i];
         }

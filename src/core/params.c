@@ -7,8 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "core/numtext.h"
 #include "routesim/params.h"
+
+#define CMDLINE "command line"
 
 void rs_params_init(struct rs_params *p)
 {
@@ -40,91 +44,114 @@ int rs_params_copy(struct rs_params *dst, const struct rs_params *src)
     return 0;
 }
 
-static struct rs_param *find_mut(struct rs_params *p, const char *key)
+/* Index of key in p, or p->n when absent. */
+static size_t index_of(const struct rs_params *p, const char *key)
 {
-    for (size_t i = 0; i < p->n; i++)
-        if (!strcmp(p->v[i].key, key))
-            return &p->v[i];
-    return NULL;
+    size_t i = 0;
+    while (i < p->n && strcmp(p->v[i].key, key))
+        i++;
+    return i;
 }
 
 const struct rs_param *rs_params_find(const struct rs_params *p, const char *key)
 {
-    return find_mut((struct rs_params *)p, key);
+    size_t i = index_of(p, key);
+    return i < p->n ? &p->v[i] : NULL;
 }
 
 int rs_params_set(struct rs_params *p, const char *key, const char *value, const char *origin,
                   int line, struct rs_err *err)
 {
-    char *v = strdup(value);
-    char *o = strdup(origin ? origin : "command line");
-    if (!v || !o) {
-        free(v);
-        free(o);
-        return rs_err_set(err, RS_ENOMEM, "out of memory");
+    size_t i = index_of(p, key);
+    char *v = strdup(value ? value : "");
+    char *o = strdup(origin ? origin : CMDLINE);
+    char *k = i < p->n ? NULL : strdup(key);
+    if (!v || !o || (i == p->n && !k))
+        goto nomem;
+    if (i == p->n && p->n == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 16;
+        struct rs_param *nv = realloc(p->v, cap * sizeof *nv);
+        if (!nv)
+            goto nomem;
+        p->v = nv;
+        p->cap = cap;
     }
-    struct rs_param *q = find_mut(p, key);
-    if (q) {
+    struct rs_param *q = &p->v[i];
+    if (i == p->n) { /* new key: appended, so insertion order is kept */
+        q->key = k;
+        p->n++;
+    } else { /* replaced in place: keeps its position */
         free(q->value);
         free(q->origin);
-    } else {
-        if (p->n == p->cap) {
-            size_t cap = p->cap ? 2 * p->cap : 16;
-            struct rs_param *nv = realloc(p->v, cap * sizeof *nv);
-            if (!nv || !(key = strdup(key))) {
-                if (nv)
-                    p->v = nv;
-                free(v);
-                free(o);
-                return rs_err_set(err, RS_ENOMEM, "out of memory");
-            }
-            p->v = nv;
-            p->cap = cap;
-        } else if (!(key = strdup(key))) {
-            free(v);
-            free(o);
-            return rs_err_set(err, RS_ENOMEM, "out of memory");
-        }
-        q = &p->v[p->n++];
-        q->key = (char *)key;
     }
     q->value = v;
     q->origin = o;
     q->line = line;
     return 0;
+nomem:
+    free(v);
+    free(o);
+    free(k);
+    return rs_err_set(err, RS_ENOMEM, "out of memory storing key '%s'", key);
 }
 
 int rs_params_parse_arg(struct rs_params *p, const char *arg, struct rs_err *err)
 {
     const char *eq = strchr(arg, '=');
     if (!eq || eq == arg)
-        return rs_err_set(err, RS_EPARSE, "command line: expected KEY=VALUE, got '%s'", arg);
-    char key[256];
+        return rs_err_set(err, RS_EPARSE, CMDLINE ": expected KEY=VALUE, got '%s'", arg);
     size_t len = (size_t)(eq - arg);
-    if (len >= sizeof key)
-        return rs_err_set(err, RS_EPARSE, "command line: key too long in '%.40s...'", arg);
+    char *key = malloc(len + 1);
+    if (!key)
+        return rs_err_set(err, RS_ENOMEM, "out of memory");
     memcpy(key, arg, len);
     key[len] = '\0';
-    return rs_params_set(p, key, eq + 1, NULL, 0, err);
+    int rc = rs_params_set(p, key, eq + 1, NULL, 0, err);
+    free(key);
+    return rc;
 }
 
-/* INI loading: inih calls the reader once per line, so counting calls gives the line of
- * each key the handler receives. */
+/* INI loading. inih calls the reader once per line and the handler for each key of the
+ * line just read, so the reader's line count is the line of each key. The reader also
+ * stops the parse (returns NULL) on an over-long line, a read error, or once the handler
+ * failed, so the first problem is the one reported. */
 struct ini_ctx {
     FILE *f;
-    int line;
     const char *path;
     struct rs_params *p;
     struct rs_err *err;
-    int rc;
+    int line;          /* lines read so far = the line being parsed */
+    int indented;      /* the current line starts with a blank */
+    int max_line;      /* longest line inih can take, in characters without the newline */
+    int too_long;      /* the current line did not fit */
+    int read_errno;    /* fgets failed with this errno (0: end of file) */
+    int rc, rc_line;   /* the handler's first error and its line */
+    char prev_key[512]; /* section.name of the previous key (continuation lines) */
 };
 
 static char *ini_read_line(char *str, int num, void *stream)
 {
     struct ini_ctx *c = stream;
+    if (c->rc)
+        return NULL;
+    errno = 0;
     char *s = fgets(str, num, c->f);
-    if (s)
-        c->line++;
+    if (!s) {
+        if (ferror(c->f))
+            c->read_errno = errno ? errno : EIO;
+        return NULL;
+    }
+    c->line++;
+    c->indented = str[0] == ' ' || str[0] == '\t';
+    size_t len = strlen(str);
+    if (len == (size_t)num - 1 && str[len - 1] != '\n' && !feof(c->f)) {
+        int ch = fgetc(c->f); /* a line of exactly num-1 characters at end of file fits */
+        if (ch != EOF) {
+            c->too_long = 1;
+            c->max_line = num - 2;
+            return NULL;
+        }
+    }
     return s;
 }
 
@@ -136,8 +163,20 @@ static int ini_on_key(void *user, const char *section, const char *name, const c
         snprintf(key, sizeof key, "%s.%s", section, name);
     else
         snprintf(key, sizeof key, "%s", name);
-    if (rs_params_set(c->p, key, value ? value : "", c->path, c->line, c->err)) {
-        c->rc = RS_ENOMEM;
+    if (!name[0]) {
+        c->rc = rs_err_set(c->err, RS_EPARSE, "%s:%d: expected KEY = VALUE, got an empty key",
+                           c->path, c->line);
+    } else if (c->indented && !strcmp(key, c->prev_key)) {
+        /* inih reads an indented line after a key as more of that key's value */
+        c->rc = rs_err_set(c->err, RS_EPARSE,
+                           "%s:%d: indented line continues the value of '%s' (remove the "
+                           "indentation)", c->path, c->line, key);
+    } else {
+        c->rc = rs_params_set(c->p, key, value ? value : "", c->path, c->line, c->err);
+    }
+    memcpy(c->prev_key, key, strlen(key) + 1);
+    if (c->rc) {
+        c->rc_line = c->line;
         return 0;
     }
     return 1;
@@ -145,29 +184,42 @@ static int ini_on_key(void *user, const char *section, const char *name, const c
 
 int rs_params_load_ini(struct rs_params *p, const char *path, struct rs_err *err)
 {
-    struct ini_ctx c = {NULL, 0, path, p, err, 0};
+    struct ini_ctx c;
+    memset(&c, 0, sizeof c);
+    c.path = path;
+    c.p = p;
+    c.err = err;
     if (!(c.f = fopen(path, "r")))
         return rs_err_set(err, RS_EIO, "cannot open '%s': %s", path, strerror(errno));
     int r = ini_parse_stream(ini_read_line, &c, ini_on_key, &c);
     fclose(c.f);
-    if (c.rc)
-        return c.rc;
-    if (r > 0)
+    /* inih returns the first line with a syntax error (or a failed handler); report
+     * whichever problem comes first in the file. */
+    if (r > 0 && (!c.rc || r < c.rc_line))
         return rs_err_set(err, RS_EPARSE, "%s:%d: syntax error (expected KEY = VALUE or [section])",
                           path, r);
+    if (c.rc)
+        return c.rc;
+    if (c.too_long)
+        return rs_err_set(err, RS_EPARSE, "%s:%d: line too long (more than %d characters)", path,
+                          c.line, c.max_line);
+    if (c.read_errno)
+        return rs_err_set(err, RS_EIO, "cannot read '%s': %s", path, strerror(c.read_errno));
     if (r < 0)
-        return rs_err_set(err, RS_EIO, "cannot read '%s'", path);
+        return rs_err_set(err, RS_ENOMEM, "cannot read '%s': out of memory", path);
     return 0;
 }
 
 void rs_param_where(const struct rs_param *param, char *buf, size_t n)
 {
+    if (!n)
+        return;
     if (!param)
         snprintf(buf, n, "default");
     else if (param->line > 0)
         snprintf(buf, n, "%s:%d", param->origin, param->line);
     else
-        snprintf(buf, n, "%s", param->origin);
+        snprintf(buf, n, "%s", param->origin ? param->origin : CMDLINE);
 }
 
 const char *rs_params_text(const struct rs_params *p, const struct rs_optdef *def)
@@ -176,7 +228,7 @@ const char *rs_params_text(const struct rs_params *p, const struct rs_optdef *de
     return q ? q->value : def->def;
 }
 
-/* Fetch the text of def's key; sets *where for messages. */
+/* Fetch the text of def's key (its value, else the default) and where it came from. */
 static int get_text(const struct rs_params *p, const struct rs_optdef *def, const char **text,
                     char *where, size_t n, struct rs_err *err)
 {
@@ -185,67 +237,73 @@ static int get_text(const struct rs_params *p, const struct rs_optdef *def, cons
     *text = q ? q->value : def->def;
     if (!*text)
         return rs_err_set(err, RS_EINVAL, "missing required key '%s' (%s)", def->name,
-                          def->help ? def->help : "no default");
+                          def->help ? def->help : "it has no default");
     return 0;
 }
 
-/* Parse a decimal integer with optional sign, or base^exp; 0 on success. */
+/* Parse an integer: optional blanks, an optional sign, then decimal digits or base^exp
+ * (both decimal, the sign applying to the power: "-2^3" is -8), optional blanks. Checks
+ * for overflow of int64_t; 0 on success, -1 otherwise. */
 static int parse_int(const char *s, int64_t *out)
 {
-    char *end;
     while (isspace((unsigned char)*s))
         s++;
-    if (!*s)
+    int neg = *s == '-';
+    if (*s == '-' || *s == '+')
+        s++;
+    if (!isdigit((unsigned char)*s))
         return -1;
+    char *end;
     errno = 0;
-    long long a = strtoll(s, &end, 10);
-    if (errno || end == s)
+    unsigned long long mag = strtoull(s, &end, 10);
+    if (errno)
         return -1;
     if (*end == '^') {
         const char *e = end + 1;
         if (!isdigit((unsigned char)*e))
             return -1;
-        long long b = strtoll(e, &end, 10);
-        if (errno || b < 0 || b > 62)
+        unsigned long long exp = strtoull(e, &end, 10), v = 1;
+        if (errno)
             return -1;
-        long long v = 1;
-        for (long long i = 0; i < b; i++) {
-            if (__builtin_mul_overflow(v, a, &v))
-                return -1;
-        }
-        a = v;
+        if (mag <= 1)
+            v = exp == 0 ? 1 : mag;
+        else
+            for (unsigned long long i = 0; i < exp; i++) /* overflows within 64 rounds */
+                if (__builtin_mul_overflow(v, mag, &v))
+                    return -1;
+        mag = v;
     }
     while (isspace((unsigned char)*end))
         end++;
-    if (*end)
+    if (*end || mag > (unsigned long long)INT64_MAX + neg)
         return -1;
-    *out = a;
+    *out = neg && mag ? -(int64_t)(mag - 1) - 1 : (int64_t)mag;
     return 0;
 }
 
-static void format_range(const struct rs_optdef *def, char *buf, size_t n)
+/* " in [min, max]" for messages. */
+static void range_text(const struct rs_optdef *def, char *buf, size_t n)
 {
-    if (def->max >= 9e15)
-        snprintf(buf, n, ">= %.15g", def->min);
-    else
-        snprintf(buf, n, "in [%.15g, %.15g]", def->min, def->max);
+    char r[112];
+    rs__range_text(def->min, def->max, r, sizeof r);
+    snprintf(buf, n, " in %s", r);
 }
 
 int rs_params_int(const struct rs_params *p, const struct rs_optdef *def, int64_t *out,
                   struct rs_err *err)
 {
     const char *text;
-    char where[512], range[96];
+    char where[512], range[128];
     int rc = get_text(p, def, &text, where, sizeof where, err);
     if (rc)
         return rc;
-    format_range(def, range, sizeof range);
+    range_text(def, range, sizeof range);
     int64_t v;
     if (parse_int(text, &v))
-        return rs_err_set(err, RS_EINVAL, "%s: key '%s': expected an integer %s, got '%s'", where,
+        return rs_err_set(err, RS_EINVAL, "%s: key '%s': expected an integer%s, got '%s'", where,
                           def->name, range, text);
     if ((double)v < def->min || (double)v > def->max)
-        return rs_err_set(err, RS_ECONSTRAINT, "%s: key '%s': expected an integer %s, got '%s'",
+        return rs_err_set(err, RS_ECONSTRAINT, "%s: key '%s': expected an integer%s, got '%s'",
                           where, def->name, range, text);
     *out = v;
     return 0;
@@ -255,21 +313,21 @@ int rs_params_double(const struct rs_params *p, const struct rs_optdef *def, dou
                      struct rs_err *err)
 {
     const char *text;
-    char where[512], range[96];
+    char where[512], range[128];
     int rc = get_text(p, def, &text, where, sizeof where, err);
     if (rc)
         return rc;
-    format_range(def, range, sizeof range);
+    range_text(def, range, sizeof range);
     char *end;
     errno = 0;
     double v = strtod(text, &end);
-    while (end && isspace((unsigned char)*end))
+    while (isspace((unsigned char)*end))
         end++;
     if (errno || end == text || *end || !isfinite(v))
-        return rs_err_set(err, RS_EINVAL, "%s: key '%s': expected a number %s, got '%s'", where,
+        return rs_err_set(err, RS_EINVAL, "%s: key '%s': expected a number%s, got '%s'", where,
                           def->name, range, text);
     if (v < def->min || v > def->max)
-        return rs_err_set(err, RS_ECONSTRAINT, "%s: key '%s': expected a number %s, got '%s'",
+        return rs_err_set(err, RS_ECONSTRAINT, "%s: key '%s': expected a number%s, got '%s'",
                           where, def->name, range, text);
     *out = v;
     return 0;
@@ -278,25 +336,20 @@ int rs_params_double(const struct rs_params *p, const struct rs_optdef *def, dou
 int rs_params_bool(const struct rs_params *p, const struct rs_optdef *def, int *out,
                    struct rs_err *err)
 {
-    static const char *const yes[] = {"1", "true", "yes", "on"};
-    static const char *const no[] = {"0", "false", "no", "off"};
+    static const char *const words[] = {"0", "1", "false", "true", "no", "yes", "off", "on"};
     const char *text;
     char where[512];
     int rc = get_text(p, def, &text, where, sizeof where, err);
     if (rc)
         return rc;
-    for (int i = 0; i < 4; i++) {
-        if (!strcmp(text, yes[i])) {
-            *out = 1;
+    for (int i = 0; i < 8; i++)
+        if (!strcasecmp(text, words[i])) {
+            *out = i % 2;
             return 0;
         }
-        if (!strcmp(text, no[i])) {
-            *out = 0;
-            return 0;
-        }
-    }
-    return rs_err_set(err, RS_EINVAL, "%s: key '%s': expected 0 or 1, got '%s'", where,
-                      def->name, text);
+    return rs_err_set(err, RS_EINVAL,
+                      "%s: key '%s': expected a boolean (0|1|true|false|yes|no|on|off), got '%s'",
+                      where, def->name, text);
 }
 
 int rs_params_choice(const struct rs_params *p, const struct rs_optdef *def, int *index,
@@ -318,7 +371,7 @@ int rs_params_choice(const struct rs_params *p, const struct rs_optdef *def, int
         return rs_err_set(err, RS_EUNKNOWN,
                           "%s: unknown value '%s' for key '%s' (did you mean '%s'?)", where, text,
                           def->name, near);
-    char list[256] = "";
+    char list[400] = "";
     size_t len = 0;
     for (int i = 0; i < n && len < sizeof list - 1; i++)
         len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? "|" : "",
@@ -348,6 +401,33 @@ RS__OPT_SHORTHAND(rs_opt_double, rs_params_double, double *)
 RS__OPT_SHORTHAND(rs_opt_bool, rs_params_bool, int *)
 RS__OPT_SHORTHAND(rs_opt_choice, rs_params_choice, int *)
 RS__OPT_SHORTHAND(rs_opt_string, rs_params_string, const char **)
+#undef RS__OPT_SHORTHAND
+
+/* The unknown key q: RS_EUNKNOWN naming its origin and the nearest declared name. */
+static int unknown_key(const struct rs_param *q, const struct rs_optdef *const *tables,
+                       int ntables, struct rs_err *err)
+{
+    char where[512];
+    rs_param_where(q, where, sizeof where);
+    int n = 0;
+    for (int t = 0; t < ntables; t++)
+        for (const struct rs_optdef *d = tables[t]; d && d->name; d++)
+            n++;
+    const char **names = malloc((size_t)(n ? n : 1) * sizeof *names);
+    if (!names)
+        return rs_err_set(err, RS_EUNKNOWN, "%s: unknown key '%s'", where, q->key);
+    n = 0;
+    for (int t = 0; t < ntables; t++)
+        for (const struct rs_optdef *d = tables[t]; d && d->name; d++)
+            names[n++] = d->name;
+    const char *near = rs_suggest(q->key, names, n);
+    int rc = near ? rs_err_set(err, RS_EUNKNOWN, "%s: unknown key '%s' (did you mean '%s'?)",
+                               where, q->key, near)
+                  : rs_err_set(err, RS_EUNKNOWN, "%s: unknown key '%s' (see `routesim list`)",
+                               where, q->key);
+    free(names);
+    return rc;
+}
 
 int rs_params_check_known(const struct rs_params *p, const struct rs_optdef *const *tables,
                           int ntables, struct rs_err *err)
@@ -357,21 +437,8 @@ int rs_params_check_known(const struct rs_params *p, const struct rs_optdef *con
         int known = strchr(key, '.') != NULL;
         for (int t = 0; t < ntables && !known; t++)
             known = rs_optdef_find(tables[t], key) != NULL;
-        if (known)
-            continue;
-        const char *names[256];
-        int n = 0;
-        for (int t = 0; t < ntables; t++)
-            for (const struct rs_optdef *d = tables[t]; d && d->name && n < 256; d++)
-                names[n++] = d->name;
-        char where[512];
-        rs_param_where(&p->v[i], where, sizeof where);
-        const char *near = rs_suggest(key, names, n);
-        if (near)
-            return rs_err_set(err, RS_EUNKNOWN, "%s: unknown key '%s' (did you mean '%s'?)", where,
-                              key, near);
-        return rs_err_set(err, RS_EUNKNOWN, "%s: unknown key '%s' (see `routesim list`)", where,
-                          key);
+        if (!known)
+            return unknown_key(&p->v[i], tables, ntables, err);
     }
     return 0;
 }

@@ -12,6 +12,7 @@ void rs_record_init(struct rs_record *r)
 {
     r->f = NULL;
     r->n = r->cap = 0;
+    r->n_params = 0;
 }
 
 void rs_record_free(struct rs_record *r)
@@ -163,6 +164,31 @@ static int write_json(struct rs_buf *out, const struct rs_record *r)
     return rc ? rc : rs_buf_puts(out, "}");
 }
 
+int rs_record_csv_header(struct rs_buf *out, const struct rs_record *r)
+{
+    int rc = 0;
+    for (size_t i = 0; i < r->n && !rc; i++)
+        rc = (i ? rs_buf_puts(out, ",") : 0) || csv_cell(out, r->f[i].name);
+    return rc ? RS_ENOMEM : rs_buf_puts(out, "\n");
+}
+
+int rs_record_csv_row(struct rs_buf *out, const struct rs_record *r)
+{
+    char v[256];
+    int rc = 0;
+    for (size_t i = 0; i < r->n && !rc; i++) {
+        const struct rs_field *f = &r->f[i];
+        rc = i ? rs_buf_puts(out, ",") : 0;
+        if (!rc && f->type == RS_VAL_STRING) {
+            rc = csv_cell(out, f->s ? f->s : "");
+        } else if (!rc) {
+            value_text(f, v, sizeof v);
+            rc = rs_buf_puts(out, v);
+        }
+    }
+    return rc ? RS_ENOMEM : rs_buf_puts(out, "\n");
+}
+
 static int same_fields(const struct rs_record *a, const struct rs_record *b)
 {
     if (a->n != b->n)
@@ -224,26 +250,11 @@ int rs_records_write(struct rs_buf *out, enum rs_format fmt, const struct rs_rec
     if (n == 0)
         return 0;
     switch (fmt) {
-    case RS_FMT_CSV: {
-        char v[256];
-        for (size_t i = 0; i < recs[0].n && !rc; i++)
-            rc = (i ? rs_buf_puts(out, ",") : 0) || csv_cell(out, recs[0].f[i].name);
-        rc = rc ? rc : rs_buf_puts(out, "\n");
-        for (size_t r = 0; r < n && !rc; r++) {
-            for (size_t i = 0; i < recs[r].n && !rc; i++) {
-                const struct rs_field *f = &recs[r].f[i];
-                rc = i ? rs_buf_puts(out, ",") : 0;
-                if (!rc && f->type == RS_VAL_STRING)
-                    rc = csv_cell(out, f->s ? f->s : "");
-                else if (!rc) {
-                    value_text(f, v, sizeof v);
-                    rc = rs_buf_puts(out, v);
-                }
-            }
-            rc = rc ? rc : rs_buf_puts(out, "\n");
-        }
+    case RS_FMT_CSV:
+        rc = rs_record_csv_header(out, &recs[0]);
+        for (size_t r = 0; r < n && !rc; r++)
+            rc = rs_record_csv_row(out, &recs[r]);
         break;
-    }
     case RS_FMT_JSON:
         if (n == 1) {
             rc = write_json(out, &recs[0]);

@@ -128,6 +128,7 @@ static int prepare(struct prepared *x, const struct rs_params *p, int with_engin
     for (int i = 0; i < x->sel.ntables; i++)
         if ((rc = record_options(out, p, x->sel.tables[i], err)))
             return rc;
+    out->n_params = out->n;
     if ((rc = rs_net_build(&x->net, p, err)))
         return rc;
     if (x->routing == RS_ROUTING_VALIANT && x->net.ops->valiant_ok &&
@@ -188,5 +189,17 @@ int rs_analyze(const struct rs_params *p, struct rs_record *out, struct rs_err *
         rs_path_stats_free(&ps);
     }
     prepared_free(&x);
+    return rc;
+}
+
+int rs_validate(const struct rs_params *p, struct rs_record *params_out, struct rs_err *err)
+{
+    struct prepared x;
+    struct rs_record scratch;
+    rs_record_init(&scratch);
+    int rc = prepare(&x, p, 1, params_out ? params_out : &scratch, err);
+    if (!rc)
+        prepared_free(&x);
+    rs_record_free(&scratch);
     return rc;
 }

@@ -1,7 +1,7 @@
 # Helpers for the CLI tests: run the binary, check exit status, stderr and stdout.
 # Each test script sources this file with the routesim binary as $1.
 set -u
-RS="$1"
+RS=$(realpath "$1")
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 FAILS=0

@@ -1,0 +1,22 @@
+/* Plots of sweep results through gnuplot: a script is always written beside the image; the
+ * image is rendered when gnuplot is installed. */
+#ifndef ROUTESIM_PLOT_H
+#define ROUTESIM_PLOT_H
+
+#include <stddef.h>
+
+#include "routesim/error.h"
+#include "routesim/grid.h"
+
+/* Plot the statistics file csv_path of sweep g into out_path (.png or .svg). The [plot]
+ * section of the experiment names the columns: x (a parameter; default the first key
+ * with several values), y (a metric; default makespan) drawn as y_mean with y_ci95 error
+ * bars when runs > 1, series (a parameter drawing one line per value; optional), logx,
+ * logy (0|1), title, xlabel, ylabel. Writes the gnuplot script to out_path with its
+ * extension replaced by .gp. When gnuplot is missing, *notice (n bytes) says how to render
+ * the script later and 0 is returned. Errors: RS_EINVAL for a bad [plot] key or
+ * extension, RS_EIO when a file cannot be written or gnuplot fails. */
+int rs_plot_sweep(const struct rs_grid *g, const char *csv_path, const char *out_path,
+                  char *notice, size_t n, struct rs_err *err);
+
+#endif

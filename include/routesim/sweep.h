@@ -1,0 +1,40 @@
+/* Sweeps: run every point of an experiment grid `runs` times, in parallel, and write one
+ * row of statistics per point (and optionally one row per run) in grid order, appending
+ * as points finish, so that an interrupted sweep keeps every finished point and can be
+ * resumed. The bytes written do not depend on the number of threads. */
+#ifndef ROUTESIM_SWEEP_H
+#define ROUTESIM_SWEEP_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "routesim/error.h"
+#include "routesim/grid.h"
+
+struct rs_sweep_opts {
+    const char *out_path;      /* statistics per point (required) */
+    const char *per_run_path;  /* one row per run, or NULL */
+    int jobs;                  /* worker threads; 0 = one per core */
+    int resume;                /* keep the rows already in out_path; skip their points */
+    volatile sig_atomic_t *stop; /* when it becomes nonzero no new run starts; may be NULL */
+    /* Called (serialised) after each point is written, with points done and total. */
+    void (*progress)(void *ctx, uint64_t done, uint64_t total);
+    void *ctx;
+};
+
+struct rs_sweep_result {
+    uint64_t points;  /* in the grid */
+    uint64_t skipped; /* already in the file (resume) */
+    uint64_t written; /* rows written by this call */
+};
+
+/* Validate every point first (nothing is written if one is bad), then run. Columns of the
+ * statistics file: the parameters of the points (union over the points, in order of first
+ * appearance; `seed` is the experiment seed), `runs`, then for every metric
+ * <metric>_mean, _var, _sd, _min, _max, _ci95. Columns of the per-run file: the run's
+ * parameters (its own derived `seed`), `replication`, the metrics. Returns 0;
+ * RS_EINTERRUPTED when *stop was raised (finished points are kept); or RS_E... */
+int rs_sweep_run(const struct rs_grid *g, const struct rs_sweep_opts *o,
+                 struct rs_sweep_result *res, struct rs_err *err);
+
+#endif

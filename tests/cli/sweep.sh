@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Sweeps: bytes independent of --jobs; a point re-run alone gives the same row; a torn
+# results file is resumed to the same bytes; an interrupted sweep keeps whole rows and
+# resumes to the same bytes; bad experiments write nothing.
+. "$(dirname "$0")/lib.bash"
+cd "$TMP"
+
+cat >grid.ini <<'INI'
+topology = butterfly
+N = 2^4..2^7
+traffic = uniform
+queue_size = 1,2
+protocol = fifo,random
+runs = 4
+seed = 11
+INI
+
+check() { # check NAME CONDITION...
+  local name=$1; shift
+  if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi
+}
+
+"$RS" sweep -c grid.ini -o j1.csv --per-run r1.csv --jobs 1 2>/dev/null
+"$RS" sweep -c grid.ini -o j2.csv --per-run r2.csv --jobs 2 2>/dev/null
+check "16 points + header" test "$(wc -l <j1.csv)" = 17
+check "64 runs + header" test "$(wc -l <r1.csv)" = 65
+check "--jobs 1 and --jobs 2 give the same statistics bytes" cmp -s j1.csv j2.csv
+check "--jobs 1 and --jobs 2 give the same per-run bytes" cmp -s r1.csv r2.csv
+check "columns" grep -q '^topology,N,wrap,traffic,per_input,switching,routing,seed,check,queue_at,queue_size,protocol,on_full,runs,makespan_mean,makespan_var,makespan_sd,makespan_min,makespan_max,makespan_ci95,' j1.csv
+
+# One point alone: the same row as in the full grid (seeds depend on the point only).
+sed -e 's/^N = .*/N = 64/' -e 's/^queue_size = .*/queue_size = 2/' -e 's/^protocol = .*/protocol = random/' grid.ini >one.ini
+"$RS" sweep -c one.ini -o one.csv 2>/dev/null
+check "a point re-run alone gives the same row" grep -qxF "$(tail -1 one.csv)" j1.csv
+# ... and each of its runs is `routesim run` with the run's seed.
+seed=$(awk -F, 'NR>1 && $2==64 && $11==2 && $12=="random" && $14==0 {print $8}' r1.csv)
+mk=$("$RS" run topology=butterfly N=64 traffic=uniform queue_size=2 protocol=random seed="$seed" --format csv | awk -F, 'NR==2{print $14}')
+check "a run re-run by hand gives the same makespan" test "$mk" = "$(awk -F, 'NR>1 && $2==64 && $11==2 && $12=="random" && $14==0 {print $15}' r1.csv)"
+
+# A torn file (3 whole rows, then half a row) resumes to the same bytes.
+head -4 j1.csv >torn.csv
+sed -n 5p j1.csv | head -c 40 >>torn.csv
+out=$("$RS" sweep -c grid.ini -o torn.csv --resume 2>&1)
+check "resume from a torn file gives the same bytes" cmp -s torn.csv j1.csv
+check "resume reports the kept points" grep -q "13 written, 3 kept" <<<"$out"
+
+# Resuming a complete file runs nothing; another experiment's file is refused.
+out=$("$RS" sweep -c grid.ini -o j1.csv --resume 2>&1)
+check "resume of a complete file runs nothing" grep -q "0 written, 16 kept" <<<"$out"
+sed -e 's/^runs = 4/runs = 3/' grid.ini >other.ini
+cp j1.csv j3.csv
+out=$("$RS" sweep -c other.ini -o j3.csv --resume 2>&1)
+check "a resume with other runs re-runs every point" grep -q "16 written, 0 kept" <<<"$out"
+sed -e 's/^topology = butterfly/topology = benes/' grid.ini >benes.ini
+"$RS" sweep -c benes.ini -o j2.csv --resume 2>err.txt
+st=$?
+check "another experiment's file is refused" grep -q "holds results of another experiment" err.txt
+check "... and left as it was" cmp -s j2.csv j1.csv
+
+# Interruption: SIGINT mid-way stops with status 130 and only whole rows; resume finishes
+# with the same bytes as an uninterrupted sweep.
+cat >long.ini <<'INI'
+topology = butterfly
+N = 2^11,2^12
+traffic = uniform
+per_input = 1..10
+queue_size = 2
+runs = 8
+INI
+"$RS" sweep -c long.ini -o long_ref.csv --jobs 2 2>/dev/null
+"$RS" sweep -c long.ini -o long.csv --jobs 1 2>/dev/null &
+pid=$!
+sleep 0.5
+kill -INT $pid
+wait $pid
+st=$?
+rows=$(($(wc -l <long.csv) - 1))
+check "interrupted sweep exits 130 (got $st) with fewer rows ($rows)" test "$st" = 130 -a "$rows" -lt 20
+check "interrupted file has only whole rows" test "$(tail -c 1 long.csv | od -An -c | tr -d ' ')" = '\n'
+check "interrupted rows are a prefix of the full result" cmp -s long.csv <(head -$((rows + 1)) long_ref.csv)
+"$RS" sweep -c long.ini -o long.csv --resume --jobs 2 2>/dev/null
+check "resume after interruption gives the same bytes" cmp -s long.csv long_ref.csv
+
+# A bad point anywhere in the grid: exit 2, one line, nothing written.
+printf 'topology = butterfly\nN = 16,24\n' >bad.ini
+"$RS" sweep -c bad.ini -o bad.csv 2>err.txt
+st=$?
+check "bad grid exits 2 ($st)" test "$st" = 2
+check "bad grid names the constraint" grep -q "power of two" err.txt
+check "bad grid writes nothing" test ! -e bad.csv
+
+# Plot: a PNG and its script.
+printf 'topology = butterfly\nN = 2^4..2^6\nqueue_size = 1,2\nruns = 3\n[plot]\nx = N\nseries = queue_size\n' >plot.ini
+"$RS" sweep -c plot.ini -o plot.csv --plot plot.png 2>/dev/null
+check "plot script written" grep -q 'with yerrorlines title "queue_size=2"' plot.gp
+if command -v gnuplot >/dev/null; then check "plot rendered" test -s plot.png; fi
+finish
