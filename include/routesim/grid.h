@@ -16,6 +16,7 @@ struct rs_axis {
     size_t n;
     char *origin; /* where the key was set, for messages */
     int line;
+    int derived;  /* value "=EXPR": evaluated per point from the other keys (one value) */
 };
 
 struct rs_grid {
@@ -27,7 +28,9 @@ struct rs_grid {
     struct rs_params extra; /* keys inside [sections], e.g. plot.x */
 };
 
-/* Expand the values of every key of p that is not inside a section. `runs` and `seed` are
+/* Expand the values of every key of p that is not inside a section. A value starting with
+ * '=' is derived: an expression over the point's other keys (numbers, key names, + - * /,
+ * parentheses, log2 sqrt ceil floor), e.g. `per_input = =log2(N)`. `runs` and `seed` are
  * experiment keys, not run keys. Values of text keys (traffic_file, bpc: any key an option
  * table declares RS_OPT_STRING) are never split. Errors name the origin, key and value:
  * RS_EPARSE for bad syntax, RS_ECONSTRAINT for empty or oversized ranges (more than 10^6

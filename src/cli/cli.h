@@ -17,7 +17,8 @@ enum cli_flag {
     CLI_JOBS = 16,
     CLI_PER_RUN = 32,
     CLI_RESUME = 64,
-    CLI_PLOT = 128
+    CLI_PLOT = 128,
+    CLI_QUICK = 256
 };
 
 struct cli_args {
@@ -30,6 +31,7 @@ struct cli_args {
     const char *per_run;     /* --per-run FILE */
     int resume;              /* --resume */
     const char *plot;        /* --plot FILE.png|FILE.svg */
+    int quick;               /* --quick */
     const char *positional;  /* one bare word (help TOPIC), NULL if none */
 };
 
@@ -62,5 +64,6 @@ int cli_cmd_list(int argc, char **argv);
 int cli_cmd_help(int argc, char **argv);
 int cli_cmd_topo(int argc, char **argv);
 int cli_cmd_sweep(int argc, char **argv);
+int cli_cmd_reproduce(int argc, char **argv);
 
 #endif

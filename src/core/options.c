@@ -34,43 +34,39 @@ static void tidy_exponent(char *s)
     memmove(dst, src, strlen(src) + 1);
 }
 
+/* 1 when a (> 0) is exactly a power of ten; its text "1eK" then goes to t[0..n). */
+static int power_of_ten(double a, char *t, size_t n)
+{
+    snprintf(t, n, "%.0e", a);
+    if (t[0] != '1' || strtod(t, NULL) != a)
+        return 0;
+    tidy_exponent(t);
+    return 1;
+}
+
 void rs__num_text(double v, char *buf, size_t n)
 {
     double a = fabs(v);
     const char *sign = v < 0 ? "-" : "";
+    char t[48];
+    int e;
     if (!isfinite(v)) {
         snprintf(buf, n, "%s", isnan(v) ? "nan" : v < 0 ? "-inf" : "inf");
-        return;
-    }
-    if (a == floor(a) && a < 1e7) {
+    } else if (a == floor(a) && a < 1e7) {
         snprintf(buf, n, "%.0f", v);
-        return;
+    } else if (a == floor(a) && frexp(a, &e) == 0.5 && e - 1 >= 20) { /* a == 2^(e-1) */
+        snprintf(buf, n, "%s2^%d", sign, e - 1);
+    } else if (a == floor(a) && a < 0x1p53 && frexp(a + 1, &e) == 0.5 && e - 1 >= 20) {
+        snprintf(buf, n, "%s2^%d-1", sign, e - 1); /* a == 2^(e-1) - 1 */
+    } else if (a > 0 && power_of_ten(a, t, sizeof t)) {
+        snprintf(buf, n, "%s%s", sign, t);
+    } else if (a == floor(a) && a <= 0x1p53) {
+        snprintf(buf, n, "%.0f", v);
+    } else {
+        snprintf(t, sizeof t, "%.6g", v);
+        tidy_exponent(t);
+        snprintf(buf, n, "%s", t);
     }
-    if (a == floor(a) && a < 0x1p64) {
-        int e;
-        if (frexp(a, &e) == 0.5 && e - 1 >= 20) { /* a == 2^(e-1) */
-            snprintf(buf, n, "%s2^%d", sign, e - 1);
-            return;
-        }
-        if (frexp(a + 1, &e) == 0.5 && e - 1 >= 20 && a + 1 <= 0x1p53) { /* a == 2^(e-1)-1 */
-            snprintf(buf, n, "%s2^%d-1", sign, e - 1);
-            return;
-        }
-    }
-    int p10 = (int)floor(log10(a) + 0.5);
-    if (a > 0 && p10 >= -300 && p10 <= 300) {
-        char t[32];
-        snprintf(t, sizeof t, "%.0e", a);
-        if (strtod(t, NULL) == a && t[0] == '1') { /* an exact power of ten */
-            tidy_exponent(t);
-            snprintf(buf, n, "%s%s", sign, t);
-            return;
-        }
-    }
-    char t[48];
-    snprintf(t, sizeof t, "%.6g", v);
-    tidy_exponent(t);
-    snprintf(buf, n, "%s", t);
 }
 
 void rs__range_text(double min, double max, char *buf, size_t n)

@@ -1,5 +1,5 @@
 /* Result records (ordered named values) and their writers: aligned table, CSV
- * (RFC 4180) and JSON. */
+ * (RFC 4180) and JSON (one object per line). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,15 +33,16 @@ const struct rs_field *rs_record_get(const struct rs_record *r, const char *name
     return NULL;
 }
 
-/* The field named name, added at the end if new; NULL when out of memory. */
+/* The field named name, added at the end if new (an existing one keeps its position and
+ * loses its string); NULL when out of memory. */
 static struct rs_field *slot(struct rs_record *r, const char *name)
 {
-    struct rs_field *f = (struct rs_field *)rs_record_get(r, name);
-    if (f) {
-        free(f->s);
-        f->s = NULL;
-        return f;
-    }
+    for (size_t i = 0; i < r->n; i++)
+        if (!strcmp(r->f[i].name, name)) {
+            free(r->f[i].s);
+            r->f[i].s = NULL;
+            return &r->f[i];
+        }
     if (r->n == r->cap) {
         size_t cap = r->cap ? 2 * r->cap : 32;
         struct rs_field *nf = realloc(r->f, cap * sizeof *nf);
@@ -50,7 +51,7 @@ static struct rs_field *slot(struct rs_record *r, const char *name)
         r->f = nf;
         r->cap = cap;
     }
-    f = &r->f[r->n];
+    struct rs_field *f = &r->f[r->n];
     memset(f, 0, sizeof *f);
     if (!(f->name = strdup(name)))
         return NULL;
@@ -65,6 +66,7 @@ int rs_record_int(struct rs_record *r, const char *name, int64_t v)
         return RS_ENOMEM;
     f->type = RS_VAL_INT;
     f->i = v;
+    f->d = 0;
     return 0;
 }
 
@@ -74,6 +76,7 @@ int rs_record_double(struct rs_record *r, const char *name, double v)
     if (!f)
         return RS_ENOMEM;
     f->type = RS_VAL_DOUBLE;
+    f->i = 0;
     f->d = v;
     return 0;
 }
@@ -84,7 +87,9 @@ int rs_record_string(struct rs_record *r, const char *name, const char *v)
     if (!f)
         return RS_ENOMEM;
     f->type = RS_VAL_STRING;
-    if (!(f->s = strdup(v)))
+    f->i = 0;
+    f->d = 0;
+    if (!(f->s = strdup(v ? v : "")))
         return RS_ENOMEM;
     return 0;
 }
@@ -92,9 +97,10 @@ int rs_record_string(struct rs_record *r, const char *name, const char *v)
 int rs_format_parse(const char *s, enum rs_format *out, struct rs_err *err)
 {
     static const char *const names[] = {"table", "csv", "json"};
+    static const enum rs_format formats[] = {RS_FMT_TABLE, RS_FMT_CSV, RS_FMT_JSON};
     for (int i = 0; i < 3; i++)
         if (!strcmp(s, names[i])) {
-            *out = (enum rs_format)i;
+            *out = formats[i];
             return 0;
         }
     const char *near = rs_suggest(s, names, 3);
@@ -105,17 +111,31 @@ int rs_format_parse(const char *s, enum rs_format *out, struct rs_err *err)
                       s);
 }
 
-/* Plain text of a value (table and CSV). */
-static void value_text(const struct rs_field *f, char *buf, size_t n)
+/* Text of a number field (table and CSV): "%lld", or "%.9g" with non-finite values as
+ * nan, inf, -inf whatever the C library's spelling. */
+static void number_text(const struct rs_field *f, char *buf, size_t n)
 {
     if (f->type == RS_VAL_INT)
         snprintf(buf, n, "%lld", (long long)f->i);
-    else if (f->type == RS_VAL_DOUBLE)
-        snprintf(buf, n, "%.9g", f->d);
+    else if (isnan(f->d))
+        snprintf(buf, n, "nan");
+    else if (isinf(f->d))
+        snprintf(buf, n, "%s", f->d < 0 ? "-inf" : "inf");
     else
-        snprintf(buf, n, "%s", f->s ? f->s : "");
+        snprintf(buf, n, "%.9g", f->d);
 }
 
+/* Text of any field; numbers go through tmp (>= 32 bytes), strings are returned as they
+ * are (never truncated). */
+static const char *value_text(const struct rs_field *f, char *tmp, size_t n)
+{
+    if (f->type == RS_VAL_STRING)
+        return f->s ? f->s : "";
+    number_text(f, tmp, n);
+    return tmp;
+}
+
+/* One CSV cell, quoted (RFC 4180) when it holds a comma, a quote, CR or LF. */
 static int csv_cell(struct rs_buf *out, const char *s)
 {
     if (!strpbrk(s, ",\"\r\n"))
@@ -126,24 +146,37 @@ static int csv_cell(struct rs_buf *out, const char *s)
     return rc ? rc : rs_buf_puts(out, "\"");
 }
 
+/* A JSON string literal: quotes, backslashes and control characters escaped; other
+ * bytes (UTF-8 included) copied as they are. */
 static int json_string(struct rs_buf *out, const char *s)
 {
     int rc = rs_buf_puts(out, "\"");
     for (const unsigned char *c = (const unsigned char *)s; *c && !rc; c++) {
-        if (*c == '"' || *c == '\\')
-            rc = rs_buf_printf(out, "\\%c", *c);
-        else if (*c == '\n')
+        switch (*c) {
+        case '"':
+            rc = rs_buf_puts(out, "\\\"");
+            break;
+        case '\\':
+            rc = rs_buf_puts(out, "\\\\");
+            break;
+        case '\n':
             rc = rs_buf_puts(out, "\\n");
-        else if (*c == '\t')
+            break;
+        case '\r':
+            rc = rs_buf_puts(out, "\\r");
+            break;
+        case '\t':
             rc = rs_buf_puts(out, "\\t");
-        else if (*c < 0x20)
-            rc = rs_buf_printf(out, "\\u%04x", *c);
-        else
-            rc = rs_buf_append(out, (const char *)c, 1);
+            break;
+        default:
+            rc = *c < 0x20 ? rs_buf_printf(out, "\\u%04x", *c)
+                           : rs_buf_append(out, (const char *)c, 1);
+        }
     }
     return rc ? rc : rs_buf_puts(out, "\"");
 }
 
+/* One record as a JSON object on one line, without the newline. */
 static int write_json(struct rs_buf *out, const struct rs_record *r)
 {
     int rc = rs_buf_puts(out, "{");
@@ -167,24 +200,20 @@ static int write_json(struct rs_buf *out, const struct rs_record *r)
 int rs_record_csv_header(struct rs_buf *out, const struct rs_record *r)
 {
     int rc = 0;
-    for (size_t i = 0; i < r->n && !rc; i++)
-        rc = (i ? rs_buf_puts(out, ",") : 0) || csv_cell(out, r->f[i].name);
+    for (size_t i = 0; i < r->n && !rc; i++) {
+        rc = i ? rs_buf_puts(out, ",") : 0;
+        rc = rc ? rc : csv_cell(out, r->f[i].name);
+    }
     return rc ? RS_ENOMEM : rs_buf_puts(out, "\n");
 }
 
 int rs_record_csv_row(struct rs_buf *out, const struct rs_record *r)
 {
-    char v[256];
+    char tmp[64];
     int rc = 0;
     for (size_t i = 0; i < r->n && !rc; i++) {
-        const struct rs_field *f = &r->f[i];
         rc = i ? rs_buf_puts(out, ",") : 0;
-        if (!rc && f->type == RS_VAL_STRING) {
-            rc = csv_cell(out, f->s ? f->s : "");
-        } else if (!rc) {
-            value_text(f, v, sizeof v);
-            rc = rs_buf_puts(out, v);
-        }
+        rc = rc ? rc : csv_cell(out, value_text(&r->f[i], tmp, sizeof tmp));
     }
     return rc ? RS_ENOMEM : rs_buf_puts(out, "\n");
 }
@@ -199,9 +228,26 @@ static int same_fields(const struct rs_record *a, const struct rs_record *b)
     return 1;
 }
 
+/* Append s padded with blanks to width w, on the left (right-aligned) or the right; the
+ * last cell of a line is never padded on the right. */
+static int cell(struct rs_buf *out, const char *s, size_t w, int right, int last)
+{
+    size_t len = strlen(s);
+    int rc = 0;
+    for (size_t k = len; right && k < w && !rc; k++)
+        rc = rs_buf_puts(out, " ");
+    rc = rc ? rc : rs_buf_puts(out, s);
+    for (size_t k = len; !right && !last && k < w && !rc; k++)
+        rc = rs_buf_puts(out, " ");
+    return rc;
+}
+
+/* One record: "name  value" lines, names left-aligned to the longest. Several records: a
+ * header row and one row per record, columns two blanks apart, number columns (by the
+ * type of recs[0]'s field) right-aligned, string columns left-aligned. */
 static int write_table(struct rs_buf *out, const struct rs_record *recs, size_t n)
 {
-    char v[256];
+    char tmp[64];
     int rc = 0;
     if (n == 1) {
         size_t w = 0;
@@ -209,8 +255,10 @@ static int write_table(struct rs_buf *out, const struct rs_record *recs, size_t 
             if (strlen(recs[0].f[i].name) > w)
                 w = strlen(recs[0].f[i].name);
         for (size_t i = 0; i < recs[0].n && !rc; i++) {
-            value_text(&recs[0].f[i], v, sizeof v);
-            rc = rs_buf_printf(out, "%-*s  %s\n", (int)w, recs[0].f[i].name, v);
+            const char *v = value_text(&recs[0].f[i], tmp, sizeof tmp);
+            rc = cell(out, recs[0].f[i].name, w + 2, 0, !*v);
+            rc = rc ? rc : rs_buf_puts(out, v);
+            rc = rc ? rc : rs_buf_puts(out, "\n");
         }
         return rc;
     }
@@ -222,17 +270,17 @@ static int write_table(struct rs_buf *out, const struct rs_record *recs, size_t 
         w[i] = strlen(recs[0].f[i].name);
     for (size_t r = 0; r < n; r++)
         for (size_t i = 0; i < nf; i++) {
-            value_text(&recs[r].f[i], v, sizeof v);
-            if (strlen(v) > w[i])
-                w[i] = strlen(v);
+            size_t len = strlen(value_text(&recs[r].f[i], tmp, sizeof tmp));
+            if (len > w[i])
+                w[i] = len;
         }
-    for (size_t i = 0; i < nf && !rc; i++)
-        rc = rs_buf_printf(out, "%s%-*s", i ? "  " : "", (int)w[i], recs[0].f[i].name);
-    rc = rc ? rc : rs_buf_puts(out, "\n");
-    for (size_t r = 0; r < n && !rc; r++) {
+    for (size_t r = 0; r <= n && !rc; r++) { /* r == 0: the header */
         for (size_t i = 0; i < nf && !rc; i++) {
-            value_text(&recs[r].f[i], v, sizeof v);
-            rc = rs_buf_printf(out, "%s%*s", i ? "  " : "", (int)w[i], v);
+            int right = recs[0].f[i].type != RS_VAL_STRING;
+            const char *s = r ? value_text(&recs[r - 1].f[i], tmp, sizeof tmp)
+                              : recs[0].f[i].name;
+            rc = i ? rs_buf_puts(out, "  ") : 0;
+            rc = rc ? rc : cell(out, s, w[i], right, i + 1 == nf);
         }
         rc = rc ? rc : rs_buf_puts(out, "\n");
     }
@@ -244,9 +292,12 @@ int rs_records_write(struct rs_buf *out, enum rs_format fmt, const struct rs_rec
                      size_t n, struct rs_err *err)
 {
     int rc = 0;
-    for (size_t r = 1; r < n; r++)
+    for (size_t r = 1; r < n && fmt != RS_FMT_JSON; r++) /* JSON objects stand alone */
         if (!same_fields(&recs[0], &recs[r]))
-            return rs_err_set(err, RS_EINVAL, "records %zu and 0 have different fields", r);
+            return rs_err_set(err, RS_EINVAL,
+                              "cannot write records as one table: record %zu has other fields "
+                              "than record 0",
+                              r);
     if (n == 0)
         return 0;
     switch (fmt) {
@@ -271,6 +322,8 @@ int rs_records_write(struct rs_buf *out, enum rs_format fmt, const struct rs_rec
     case RS_FMT_TABLE:
         rc = write_table(out, recs, n);
         break;
+    default:
+        return rs_err_set(err, RS_EINVAL, "unknown output format %d", (int)fmt);
     }
     return rc ? rs_err_set(err, RS_ENOMEM, "out of memory writing results") : 0;
 }

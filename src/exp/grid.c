@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exp/expr.h"
 #include "routesim/engine.h"
 #include "routesim/grid.h"
 #include "routesim/net.h"
@@ -155,6 +156,11 @@ static int expand_axis(struct rs_axis *a, const char *value, struct rs_err *err)
     char where[512];
     struct rs_param here = {a->key, (char *)value, a->origin, a->line};
     rs_param_where(&here, where, sizeof where);
+    if (value[0] == '=') { /* derived: evaluated per point from the other keys */
+        a->derived = 1;
+        return push_value(a, value, strlen(value)) ? rs_err_set(err, RS_ENOMEM, "out of memory")
+                                                   : 0;
+    }
     if (is_text_key(a->key))
         return push_value(a, value, strlen(value)) ? rs_err_set(err, RS_ENOMEM, "out of memory")
                                                    : 0;
@@ -265,15 +271,35 @@ int rs_grid_point(const struct rs_grid *g, uint64_t i, struct rs_params *dst,
                   struct rs_err *err)
 {
     rs_params_init(dst);
-    for (size_t k = 0; k < g->n_axes; k++) {
-        const struct rs_axis *a = &g->axes[k];
-        int rc = rs_params_set(dst, a->key, a->values[axis_index(g, i, k)], a->origin, a->line,
-                               err);
-        if (rc) {
-            rs_params_free(dst);
-            return rc;
+    for (int pass = 0; pass < 2; pass++) /* plain keys first, then derived ones */
+        for (size_t k = 0; k < g->n_axes; k++) {
+            const struct rs_axis *a = &g->axes[k];
+            const char *v = a->values[axis_index(g, i, k)];
+            char num[64], why[256];
+            if (a->derived != pass)
+                continue;
+            if (a->derived) {
+                double d;
+                if (rs__expr_eval(v + 1, dst, &d, why, sizeof why)) {
+                    char where[512];
+                    struct rs_param here = {a->key, (char *)v, a->origin, a->line};
+                    rs_param_where(&here, where, sizeof where);
+                    rs_params_free(dst);
+                    return rs_err_set(err, RS_EPARSE, "%s: key '%s': cannot evaluate '%s': %s",
+                                      where, a->key, v, why);
+                }
+                if (d == floor(d) && fabs(d) < 9e15)
+                    snprintf(num, sizeof num, "%lld", (long long)d);
+                else
+                    snprintf(num, sizeof num, "%.10g", d);
+                v = num;
+            }
+            int rc = rs_params_set(dst, a->key, v, a->origin, a->line, err);
+            if (rc) {
+                rs_params_free(dst);
+                return rc;
+            }
         }
-    }
     return 0;
 }
 

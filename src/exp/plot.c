@@ -9,6 +9,7 @@
 
 #include "routesim/buf.h"
 #include "routesim/plot.h"
+#include "routesim/table.h"
 
 extern char **environ;
 
@@ -56,46 +57,6 @@ static int gnuplot_available(void)
     return found;
 }
 
-/* One CSV line split into cells (RFC 4180 quotes undone), in place. */
-static size_t split_csv(char *line, char **cells, size_t max)
-{
-    size_t n = 0;
-    char *r = line, *w = line;
-    while (n < max) {
-        cells[n++] = w;
-        int quoted = *r == '"';
-        if (quoted)
-            r++;
-        for (;;) {
-            if (quoted && *r == '"' && r[1] == '"') {
-                *w++ = '"';
-                r += 2;
-            } else if (quoted && *r == '"') {
-                quoted = 0;
-                r++;
-            } else if (!*r || *r == '\n' || (!quoted && *r == ',')) {
-                break;
-            } else {
-                *w++ = *r++;
-            }
-        }
-        int more = *r == ',';
-        *w++ = '\0';
-        if (!more)
-            break;
-        r++;
-    }
-    return n;
-}
-
-static long column_of(char **cells, size_t n, const char *name)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(cells[i], name))
-            return (long)i;
-    return -1;
-}
-
 struct point_xy {
     double x, y, ci;
 };
@@ -111,55 +72,40 @@ static int cmp_x(const void *a, const void *b)
 static int datablock(struct rs_buf *b, const char *csv, size_t k, const char *x, const char *y,
                      const char *series, const char *value, struct rs_err *err)
 {
-    FILE *f = fopen(csv, "r");
-    if (!f)
-        return rs_err_set(err, RS_EIO, "cannot open '%s': %s", csv, strerror(errno));
-    char line[65536], *cells[4096], ymean[300], yci[300];
+    struct rs_table t;
+    char ymean[300], yci[300];
+    int rc = rs_table_read(&t, csv, err);
+    if (rc)
+        return rc;
     snprintf(ymean, sizeof ymean, "%s_mean", y);
     snprintf(yci, sizeof yci, "%s_ci95", y);
-    long cx = -1, cy = -1, cc = -1, cs = -1;
-    struct point_xy *pts = NULL;
-    size_t n = 0, cap = 0;
-    int first = 1, rc = 0;
-    while (!rc && fgets(line, sizeof line, f)) {
-        size_t nc = split_csv(line, cells, 4096);
-        if (first) {
-            first = 0;
-            cx = column_of(cells, nc, x);
-            cy = column_of(cells, nc, ymean);
-            cc = column_of(cells, nc, yci);
-            cs = series ? column_of(cells, nc, series) : -1;
-            if (cx < 0 || cy < 0 || (series && cs < 0))
-                rc = rs_err_set(err, RS_EINVAL, "[plot]: '%s' has no column '%s'", csv,
-                                cx < 0 ? x : cy < 0 ? ymean : series);
+    long cx = rs_table_col(&t, x), cy = rs_table_col(&t, ymean), cc = rs_table_col(&t, yci);
+    long cs = series ? rs_table_col(&t, series) : -1;
+    if (cx < 0 || cy < 0 || (series && cs < 0)) {
+        rc = rs_err_set(err, RS_EINVAL, "[plot]: '%s' has no column '%s'", csv,
+                        cx < 0 ? x : cy < 0 ? ymean : series);
+        rs_table_free(&t);
+        return rc;
+    }
+    struct point_xy *pts = calloc(t.nrows + 1, sizeof *pts);
+    size_t n = 0;
+    for (size_t r = 0; pts && r < t.nrows; r++) {
+        if (series && strcmp(t.rows[r][cs], value))
             continue;
-        }
-        if ((long)nc <= cx || (long)nc <= cy || (series && (long)nc <= cs) ||
-            (series && strcmp(cells[cs], value)))
-            continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 64;
-            struct point_xy *np = realloc(pts, cap * sizeof *np);
-            if (!np) {
-                rc = rs_err_set(err, RS_ENOMEM, "out of memory");
-                break;
-            }
-            pts = np;
-        }
-        pts[n].x = strtod(cells[cx], NULL);
-        pts[n].y = strtod(cells[cy], NULL);
-        pts[n].ci = cc >= 0 && (long)nc > cc ? strtod(cells[cc], NULL) : 0;
+        pts[n].x = rs_table_num(&t, r, cx);
+        pts[n].y = rs_table_num(&t, r, cy);
+        pts[n].ci = rs_table_num(&t, r, cc);
         n++;
     }
-    fclose(f);
-    if (!rc) {
-        qsort(pts, n, sizeof *pts, cmp_x);
-        rc = rs_buf_printf(b, "$S%zu << EOD\n", k);
-        for (size_t i = 0; i < n && !rc; i++)
-            rc = rs_buf_printf(b, "%.10g %.10g %.10g\n", pts[i].x, pts[i].y,
-                               pts[i].ci == pts[i].ci ? pts[i].ci : 0.0);
-        rc = rc ? rs_err_set(err, RS_ENOMEM, "out of memory") : rs_buf_puts(b, "EOD\n");
-    }
+    rs_table_free(&t);
+    if (!pts)
+        return rs_err_set(err, RS_ENOMEM, "out of memory");
+    qsort(pts, n, sizeof *pts, cmp_x);
+    rc = rs_buf_printf(b, "$S%zu << EOD\n", k);
+    for (size_t i = 0; i < n && !rc; i++)
+        rc = rs_buf_printf(b, "%.10g %.10g %.10g\n", pts[i].x, pts[i].y,
+                           pts[i].ci == pts[i].ci ? pts[i].ci : 0.0);
+    rc = rc ? rs_err_set(err, RS_ENOMEM, "out of memory") : rs_buf_puts(b, "EOD\n");
     free(pts);
     return rc;
 }

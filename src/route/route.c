@@ -1,10 +1,12 @@
 /* Direct and Valiant routing on top of a network's oblivious route, and explicit path
- * expansion (the channel ids a message takes). */
+ * expansion (the channel ids a message takes). Contracts in include/routesim/route.h. */
 #include "routesim/rng.h"
 #include "routesim/route.h"
 
 const char *const rs_routing_names[] = {"direct", "valiant", NULL};
 
+/* Direct: no intermediate. Valiant: uniform terminal from (seed, RS_STREAM_VALIANT,
+ * msg_id, step 0), so a message's intermediate depends on nothing but its id. */
 uint32_t rs_route_mid(enum rs_routing routing, uint64_t seed, uint64_t msg_id,
                       uint32_t n_terminals)
 {
@@ -13,26 +15,31 @@ uint32_t rs_route_mid(enum rs_routing routing, uint64_t seed, uint64_t msg_id,
     return rs_rand_below(seed, RS_STREAM_VALIANT, msg_id, 0, n_terminals);
 }
 
+/* Walk ops->route from src_node(src): at each node ask for the port, stop at
+ * RS_ROUTE_DONE, follow neighbor() otherwise. A port without a channel, or more than
+ * max_hops channels, is a routing bug: -1. */
 int64_t rs_route_expand(const struct rs_net *net, const struct rs_route_state *st,
                         uint64_t *chans, uint32_t max, uint32_t max_hops, uint32_t *end_node)
 {
     struct rs_route_state s = *st;
-    uint32_t node = net->ops->src_node(net, st->src);
+    uint32_t node = net->ops->src_node(net, st->src), taken = 0;
     for (;;) {
         uint32_t port = net->ops->route(net, node, &s);
         if (port == RS_ROUTE_DONE)
             break;
-        if (s.hops >= max_hops)
+        if (taken >= max_hops)
             return -1;
-        uint32_t next = net->ops->neighbor(net, node, port, NULL);
+        uint32_t next = port < net->max_ports ? net->ops->neighbor(net, node, port, NULL)
+                                              : RS_NONE;
         if (next == RS_NONE)
             return -1;
-        if (chans && s.hops < max)
-            chans[s.hops] = rs_net_channel(net, node, port);
+        if (chans && taken < max)
+            chans[taken] = rs_net_channel(net, node, port);
+        taken++;
         s.hops++;
         node = next;
     }
     if (end_node)
         *end_node = node;
-    return s.hops - st->hops;
+    return taken;
 }

@@ -4,13 +4,15 @@
 #include "routesim/net.h"
 #include "topo/topo_util.h"
 
+/* N <= 2^25 (not 2^26 as for the butterfly): engines number queues node*max_ports + slot
+ * in 32 bits, and (2n+1)N nodes times 2 ports only fit below 2^32 up to N = 2^25. */
 static const struct rs_optdef benes_options[] = {
-    {"N", RS_OPT_INT, "8", 2, 67108864, NULL, "inputs (a power of two)"},
+    {"N", RS_OPT_INT, "8", 2, 33554432, NULL, "inputs (a power of two)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 static int benes_build(struct rs_net *net, const struct rs_params *p, struct rs_err *err)
 {
-    int rc = rs__topo_read_pow2(p, benes_options, "benes", 1u << 26, &net->N, &net->log2n, err);
+    int rc = rs__topo_read_pow2(p, benes_options, "benes", 1u << 25, &net->N, &net->log2n, err);
     if (rc)
         return rc;
     uint64_t levels = 2ull * net->log2n + 1;

@@ -11,10 +11,12 @@ int rs__topo_read_pow2(const struct rs_params *p, const struct rs_optdef *table,
     int rc = rs_opt_int(p, table, "N", &v, err);
     if (rc)
         return rc;
-    if (v < 2 || v > max || (v & (v - 1)))
+    if (v < 2 || v > max) /* the option table's range normally catches this first */
+        return rs_err_set(err, RS_ECONSTRAINT, "topology=%s needs N in [2, %u] (got N=%lld)",
+                          topo, max, (long long)v);
+    if (v & (v - 1))
         return rs_err_set(err, RS_ECONSTRAINT,
-                          "topology=%s needs N a power of two in [2, %u] (got N=%lld)", topo, max,
-                          (long long)v);
+                          "topology=%s needs N a power of two (got N=%lld)", topo, (long long)v);
     *N = (uint32_t)v;
     *log2n = (uint32_t)__builtin_ctz(*N);
     return 0;

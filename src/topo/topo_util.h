@@ -7,8 +7,9 @@
 
 #include "routesim/net.h"
 
-/* Read key `N` of table as a power of two in [2, max]; *log2n gets its exponent. Errors
- * name the topology and the constraint. */
+/* Read key `N` of table as a power of two in [2, max]; *log2n gets its exponent. Returns 0,
+ * the getter's error (value not an integer or outside the table's range), or
+ * RS_ECONSTRAINT "topology=<topo> needs N a power of two (got N=12)". */
 int rs__topo_read_pow2(const struct rs_params *p, const struct rs_optdef *table,
                        const char *topo, uint32_t max, uint32_t *N, uint32_t *log2n,
                        struct rs_err *err);

@@ -105,6 +105,27 @@ static void test_seeds(void **state)
     rs_grid_free(&other);
 }
 
+/* Derived values: evaluated per point after the plain keys, whatever their order. */
+static void test_derived(void **state)
+{
+    struct rs_grid g;
+    struct rs_params p;
+    struct rs_err err;
+    build(&g, "per_input==log2(N);N=2^4..2^6;half==N/2+0.5");
+    assert_int_equal(g.n_points, 3);
+    assert_int_equal(rs_grid_point(&g, 2, &p, &err), 0);
+    assert_string_equal(rs_params_find(&p, "N")->value, "64");
+    assert_string_equal(rs_params_find(&p, "per_input")->value, "6");
+    assert_string_equal(rs_params_find(&p, "half")->value, "32.5");
+    rs_params_free(&p);
+    rs_grid_free(&g);
+    build(&g, "x==log2(M)");
+    assert_int_equal(rs_grid_point(&g, 0, &p, &err), RS_EPARSE);
+    assert_string_equal(err.msg,
+                        "command line: key 'x': cannot evaluate '=log2(M)': unknown key 'M'");
+    rs_grid_free(&g);
+}
+
 static void test_errors(void **state)
 {
     char msg[512];
@@ -127,6 +148,7 @@ int main(void)
         cmocka_unit_test(test_expansions),
         cmocka_unit_test(test_point_order),
         cmocka_unit_test(test_seeds),
+        cmocka_unit_test(test_derived),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,33 @@
+/* Reproductions: a shipped folder experiments/NAME/ holding sweep definitions (*.ini, each
+ * with an optional [quick] section of smaller values) and the claims they check
+ * (claims.ini). Running one writes, into an output folder, every sweep's CSV (statistics
+ * and per run), its plots (PNG and SVG) and REPORT.md with a verdict per claim. */
+#ifndef ROUTESIM_REPRODUCE_H
+#define ROUTESIM_REPRODUCE_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "routesim/claims.h"
+#include "routesim/error.h"
+
+struct rs_reproduce_opts {
+    const char *root;   /* folder of reproductions (experiments/) */
+    const char *name;   /* a reproduction's folder name */
+    int quick;          /* apply the [quick] values */
+    const char *out;    /* output folder (created) */
+    int jobs;           /* sweep threads, 0 = all cores */
+    volatile sig_atomic_t *stop; /* see rs_sweep_opts */
+    const char *command; /* the command line, recorded in the report */
+};
+
+/* Run one reproduction. Returns 0 (whatever the verdicts) with *out counting them, or
+ * RS_E... (bad definition, I/O, interruption). The report is <out>/REPORT.md. */
+int rs_reproduce(const struct rs_reproduce_opts *o, struct rs_claim_outcome *out,
+                 struct rs_err *err);
+
+/* Names of the reproductions under root (sub-folders holding claims.ini), sorted; *n gets
+ * their number. The caller frees each name and the array. NULL with *n = 0 when none. */
+char **rs_reproduce_list(const char *root, size_t *n);
+
+#endif

@@ -1,0 +1,107 @@
+/* `routesim reproduce NAME|all [--quick] [--out DIR] [--jobs N]`: run shipped reproductions
+ * (experiments/NAME/) and print where their REPORT.md is; without NAME, list them. The
+ * folder of reproductions is $RS_EXPERIMENTS, else the source tree's experiments/. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "routesim/reproduce.h"
+
+#ifndef RS_EXPERIMENTS_DIR
+#define RS_EXPERIMENTS_DIR "experiments"
+#endif
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+}
+
+static int run_one(const char *root, const char *name, const char *out, const struct cli_args *a,
+                   const char *command, struct rs_claim_outcome *total)
+{
+    struct rs_reproduce_opts o = {root, name, a->quick, out, a->jobs, &stop_requested, command};
+    struct rs_claim_outcome got;
+    struct rs_err err;
+    rs_err_clear(&err);
+    fprintf(stderr, "routesim: reproducing %s (%s) ...\n", name, a->quick ? "quick" : "full");
+    int rc = rs_reproduce(&o, &got, &err);
+    if (rc)
+        return rc == RS_EINTERRUPTED ? (fprintf(stderr, "routesim: %s\n", err.msg), 130)
+                                     : cli_fail(&err);
+    printf("%s: %d hold, %d do not hold, %d inconclusive; report: %s/REPORT.md\n", name,
+           got.holds, got.fails, got.inconclusive, out);
+    fflush(stdout);
+    total->holds += got.holds;
+    total->fails += got.fails;
+    total->inconclusive += got.inconclusive;
+    return 0;
+}
+
+int cli_cmd_reproduce(int argc, char **argv)
+{
+    struct cli_args a;
+    struct rs_err err;
+    rs_err_clear(&err);
+    int rc = cli_parse(argc, argv, CLI_OUTPUT | CLI_JOBS | CLI_QUICK, 1, &a, &err);
+    if (!rc && a.params.n)
+        rc = rs_err_set(&err, RS_EPARSE, "command line: reproduce takes no KEY=VALUE");
+    if (rc) {
+        cli_args_free(&a);
+        return cli_fail(&err);
+    }
+    const char *root = getenv("RS_EXPERIMENTS");
+    root = root && *root ? root : RS_EXPERIMENTS_DIR;
+    size_t n = 0;
+    char **names = rs_reproduce_list(root, &n);
+    int status = 0;
+    char command[1024];
+    snprintf(command, sizeof command, "routesim reproduce %s%s", a.positional ? a.positional : "",
+             a.quick ? " --quick" : "");
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigaction(SIGINT, &sa, NULL);
+    struct rs_claim_outcome total = {0, 0, 0};
+    if (!a.positional) {
+        printf("reproductions in %s:\n", root);
+        for (size_t i = 0; i < n; i++)
+            printf("  %s\n", names[i]);
+    } else if (!strcmp(a.positional, "all")) {
+        for (size_t i = 0; i < n && !status; i++) {
+            char out[4096];
+            snprintf(out, sizeof out, "%s/%s", a.output ? a.output : "results", names[i]);
+            status = run_one(root, names[i], out, &a, command, &total);
+        }
+        if (!status)
+            printf("all: %d hold, %d do not hold, %d inconclusive\n", total.holds, total.fails,
+                   total.inconclusive);
+    } else {
+        char out[4096];
+        if (a.output)
+            snprintf(out, sizeof out, "%s", a.output);
+        else
+            snprintf(out, sizeof out, "results/%s", a.positional);
+        int known = 0;
+        for (size_t i = 0; i < n; i++)
+            known |= !strcmp(names[i], a.positional);
+        if (!known) {
+            const char *near = rs_suggest(a.positional, (const char *const *)names, (int)n);
+            rs_err_set(&err, RS_EUNKNOWN, "no reproduction '%s'%s%s%s (try `routesim reproduce`)",
+                       a.positional, near ? " (did you mean '" : "", near ? near : "",
+                       near ? "'?)" : "");
+            status = cli_fail(&err);
+        } else {
+            status = run_one(root, a.positional, out, &a, command, &total);
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    cli_args_free(&a);
+    return status;
+}

@@ -1,0 +1,244 @@
+/* Reproductions: run a shipped folder of sweeps, plot them, check its claims, write
+ * REPORT.md (see reproduce.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "routesim/grid.h"
+#include "routesim/plot.h"
+#include "routesim/reproduce.h"
+#include "routesim/sweep.h"
+#include "routesim/version.h"
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names in dir accepted by keep (NULL on error or none). */
+static char **list_dir(const char *dir, int (*keep)(const char *dir, const char *name),
+                       size_t *n)
+{
+    DIR *d = opendir(dir);
+    char **names = NULL;
+    *n = 0;
+    if (!d)
+        return NULL;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.' || !keep(dir, e->d_name))
+            continue;
+        char **nn = realloc(names, (*n + 1) * sizeof *nn);
+        if (!nn)
+            break;
+        names = nn;
+        names[(*n)++] = strdup(e->d_name);
+    }
+    closedir(d);
+    if (names)
+        qsort(names, *n, sizeof *names, cmp_str);
+    return names;
+}
+
+static int is_reproduction(const char *dir, const char *name)
+{
+    char path[4096];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s/claims.ini", dir, name);
+    return stat(path, &st) == 0;
+}
+
+static int is_experiment(const char *dir, const char *name)
+{
+    size_t len = strlen(name);
+    return len > 4 && !strcmp(name + len - 4, ".ini") && strcmp(name, "claims.ini");
+}
+
+char **rs_reproduce_list(const char *root, size_t *n)
+{
+    return list_dir(root, is_reproduction, n);
+}
+
+static void free_names(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+static int make_dirs(const char *path, struct rs_err *err)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(buf, 0755) && errno != EEXIST)
+                return rs_err_set(err, RS_EIO, "cannot create '%s': %s", buf, strerror(errno));
+            *p = '/';
+        }
+    if (mkdir(buf, 0755) && errno != EEXIST)
+        return rs_err_set(err, RS_EIO, "cannot create '%s': %s", buf, strerror(errno));
+    return 0;
+}
+
+/* Load an experiment INI; with quick, the [quick] values replace the run keys. */
+static int load_experiment(const char *path, int quick, struct rs_params *p, struct rs_err *err)
+{
+    struct rs_params raw;
+    rs_params_init(&raw);
+    rs_params_init(p);
+    int rc = rs_params_load_ini(&raw, path, err);
+    for (size_t i = 0; i < raw.n && !rc; i++) {
+        const struct rs_param *q = &raw.v[i];
+        if (!strncmp(q->key, "quick.", 6))
+            continue;
+        rc = rs_params_set(p, q->key, q->value, q->origin, q->line, err);
+    }
+    for (size_t i = 0; i < raw.n && !rc && quick; i++) {
+        const struct rs_param *q = &raw.v[i];
+        if (!strncmp(q->key, "quick.", 6))
+            rc = rs_params_set(p, q->key + 6, q->value, q->origin, q->line, err);
+    }
+    rs_params_free(&raw);
+    return rc;
+}
+
+/* Run one experiment of the reproduction: its sweep, per-run file and plots. */
+static int run_experiment(const struct rs_reproduce_opts *o, const char *dir, const char *file,
+                          struct rs_buf *md, struct rs_err *err)
+{
+    char path[8192], base[4096], csv[8192], runs[8192], png[8192], svg[8192], notice[1024] = "";
+    snprintf(path, sizeof path, "%s/%s", dir, file);
+    snprintf(base, sizeof base, "%.*s", (int)(strlen(file) - 4), file);
+    snprintf(csv, sizeof csv, "%s/%s.csv", o->out, base);
+    snprintf(runs, sizeof runs, "%s/%s-runs.csv", o->out, base);
+    snprintf(png, sizeof png, "%s/%s.png", o->out, base);
+    snprintf(svg, sizeof svg, "%s/%s.svg", o->out, base);
+    struct rs_params p;
+    struct rs_grid g;
+    int rc = load_experiment(path, o->quick, &p, err);
+    rc = rc ? rc : rs_grid_build(&g, &p, err);
+    rs_params_free(&p);
+    if (rc)
+        return rc;
+    struct rs_sweep_opts so = {csv, runs, o->jobs, 0, o->stop, NULL, NULL};
+    struct rs_sweep_result res;
+    rc = rs_sweep_run(&g, &so, &res, err);
+    if (!rc)
+        rc = rs_plot_sweep(&g, csv, png, notice, sizeof notice, err);
+    if (!rc)
+        rc = rs_plot_sweep(&g, csv, svg, notice, sizeof notice, err);
+    if (!rc) {
+        rs_buf_printf(md, "| `%s` | %llu points × %u runs, seed %llu | [%s.csv](%s.csv), "
+                          "[per run](%s-runs.csv) | ![%s](%s.png) |\n",
+                      file, (unsigned long long)g.n_points, g.runs,
+                      (unsigned long long)g.seed, base, base, base, base, base);
+        if (notice[0])
+            rs_buf_printf(md, "\n%s\n\n", notice);
+    }
+    rs_grid_free(&g);
+    return rc;
+}
+
+/* Check every [claim.NAME] of claims.ini, in file order. */
+static int check_claims(const struct rs_reproduce_opts *o, const char *dir, struct rs_buf *md,
+                        struct rs_claim_outcome *out, struct rs_err *err)
+{
+    char path[8192];
+    struct rs_params all;
+    snprintf(path, sizeof path, "%s/claims.ini", dir);
+    rs_params_init(&all);
+    int rc = rs_params_load_ini(&all, path, err);
+    char done[64][128];
+    int ndone = 0;
+    for (size_t i = 0; i < all.n && !rc; i++) {
+        const char *key = all.v[i].key;
+        if (strncmp(key, "claim.", 6))
+            continue;
+        const char *dot = strchr(key + 6, '.');
+        if (!dot)
+            continue;
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(dot - key - 6), key + 6);
+        int seen = 0;
+        for (int k = 0; k < ndone; k++)
+            seen |= !strcmp(done[k], name);
+        if (seen || ndone == 64)
+            continue;
+        snprintf(done[ndone++], sizeof done[0], "%s", name);
+        struct rs_params c;
+        rs_params_init(&c);
+        size_t plen = (size_t)(dot - key) + 1;
+        for (size_t j = 0; j < all.n && !rc; j++)
+            if (!strncmp(all.v[j].key, key, plen))
+                rc = rs_params_set(&c, all.v[j].key + plen, all.v[j].value, all.v[j].origin,
+                                   all.v[j].line, err);
+        if (!rc)
+            rc = rs_claim_check(name, &c, o->out, md, out, err);
+        rs_params_free(&c);
+    }
+    rs_params_free(&all);
+    return rc;
+}
+
+int rs_reproduce(const struct rs_reproduce_opts *o, struct rs_claim_outcome *out,
+                 struct rs_err *err)
+{
+    char dir[4096];
+    size_t n = 0;
+    memset(out, 0, sizeof *out);
+    snprintf(dir, sizeof dir, "%s/%s", o->root, o->name);
+    if (!is_reproduction(o->root, o->name))
+        return rs_err_set(err, RS_EUNKNOWN, "no reproduction '%s' in %s (see `routesim "
+                                            "reproduce --list`)",
+                          o->name, o->root);
+    int rc = make_dirs(o->out, err);
+    if (rc)
+        return rc;
+    char **files = list_dir(dir, is_experiment, &n);
+    struct rs_buf md, exps, claims;
+    rs_buf_init(&md);
+    rs_buf_init(&exps);
+    rs_buf_init(&claims);
+    rs_buf_puts(&exps, "| experiment | grid | results | plot |\n| --- | --- | --- | --- |\n");
+    for (size_t i = 0; i < n && !rc; i++)
+        rc = run_experiment(o, dir, files[i], &exps, err);
+    free_names(files, n);
+    if (!rc)
+        rc = check_claims(o, dir, &claims, out, err);
+    if (!rc) {
+        char title_path[8192];
+        struct rs_params meta;
+        rs_params_init(&meta);
+        snprintf(title_path, sizeof title_path, "%s/claims.ini", dir);
+        rs_params_load_ini(&meta, title_path, NULL);
+        const struct rs_param *title = rs_params_find(&meta, "title");
+        const struct rs_param *paper = rs_params_find(&meta, "paper");
+        rs_buf_printf(&md, "# %s\n\n", title ? title->value : o->name);
+        if (paper)
+            rs_buf_printf(&md, "Paper: %s\n\n", paper->value);
+        rs_buf_printf(&md,
+                      "Reproduced by `%s` (%s mode) with routesim %s (%s). Verdicts: %d "
+                      "hold, %d do not hold, %d inconclusive.\n\n"
+                      "How claims are judged: `docs/reproduce.md`.\n\n## Experiments\n\n",
+                      o->command ? o->command : "routesim reproduce", o->quick ? "quick" : "full",
+                      rs_version(), rs_commit(), out->holds, out->fails, out->inconclusive);
+        rs_buf_append(&md, exps.data, exps.len);
+        rs_buf_puts(&md, "\n## Claims\n\n");
+        if (claims.len)
+            rs_buf_append(&md, claims.data, claims.len);
+        char report[4096];
+        snprintf(report, sizeof report, "%s/REPORT.md", o->out);
+        rc = rs_buf_write_file(&md, report, err);
+        rs_params_free(&meta);
+    }
+    rs_buf_free(&md);
+    rs_buf_free(&exps);
+    rs_buf_free(&claims);
+    return rc;
+}

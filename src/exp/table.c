@@ -1,0 +1,125 @@
+/* CSV tables read back from sweep results (see table.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "routesim/buf.h"
+#include "routesim/table.h"
+
+/* Split one line into cells, undoing RFC 4180 quotes; returns a malloc'd array of
+ * malloc'd strings and its length in *n. */
+static char **split_line(const char *line, size_t *n)
+{
+    char **cells = NULL;
+    size_t cap = 0;
+    *n = 0;
+    const char *r = line;
+    for (;;) {
+        struct rs_buf cell;
+        rs_buf_init(&cell);
+        rs_buf_puts(&cell, "");
+        int quoted = *r == '"';
+        if (quoted)
+            r++;
+        for (;;) {
+            if (quoted && r[0] == '"' && r[1] == '"') {
+                rs_buf_append(&cell, "\"", 1);
+                r += 2;
+            } else if (quoted && *r == '"') {
+                quoted = 0;
+                r++;
+            } else if (!*r || (!quoted && (*r == ',' || *r == '\n' || *r == '\r'))) {
+                break;
+            } else {
+                rs_buf_append(&cell, r++, 1);
+            }
+        }
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 16;
+            char **nc = realloc(cells, cap * sizeof *nc);
+            if (!nc) {
+                rs_buf_free(&cell);
+                break;
+            }
+            cells = nc;
+        }
+        cells[(*n)++] = cell.data;
+        if (*r != ',')
+            break;
+        r++;
+    }
+    return cells;
+}
+
+int rs_table_read(struct rs_table *t, const char *path, struct rs_err *err)
+{
+    memset(t, 0, sizeof *t);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return rs_err_set(err, RS_EIO, "cannot open '%s': %s", path, strerror(errno));
+    char *line = NULL;
+    size_t len = 0, cap = 0;
+    while (getline(&line, &len, f) > 0) {
+        size_t n;
+        char **cells = split_line(line, &n);
+        if (!t->names) {
+            t->names = cells;
+            t->ncols = n;
+            continue;
+        }
+        if (t->nrows == cap) {
+            cap = cap ? 2 * cap : 64;
+            char ***nr = realloc(t->rows, cap * sizeof *nr);
+            if (!nr)
+                break;
+            t->rows = nr;
+        }
+        char **row = calloc(t->ncols ? t->ncols : 1, sizeof *row);
+        for (size_t i = 0; row && i < t->ncols; i++)
+            row[i] = i < n ? cells[i] : strdup("");
+        for (size_t i = t->ncols; i < n; i++)
+            free(cells[i]);
+        free(cells);
+        if (row)
+            t->rows[t->nrows++] = row;
+    }
+    free(line);
+    fclose(f);
+    if (!t->names)
+        return rs_err_set(err, RS_EPARSE, "'%s' has no header line", path);
+    return 0;
+}
+
+void rs_table_free(struct rs_table *t)
+{
+    for (size_t i = 0; i < t->ncols; i++)
+        free(t->names[i]);
+    free(t->names);
+    for (size_t r = 0; r < t->nrows; r++) {
+        for (size_t i = 0; i < t->ncols; i++)
+            free(t->rows[r][i]);
+        free(t->rows[r]);
+    }
+    free(t->rows);
+    memset(t, 0, sizeof *t);
+}
+
+long rs_table_col(const struct rs_table *t, const char *name)
+{
+    for (size_t i = 0; i < t->ncols; i++)
+        if (!strcmp(t->names[i], name))
+            return (long)i;
+    return -1;
+}
+
+double rs_table_num(const struct rs_table *t, size_t row, long col)
+{
+    if (col < 0 || row >= t->nrows)
+        return NAN;
+    const char *s = t->rows[row][col];
+    char *end;
+    double v = strtod(s, &end);
+    return (end == s || *end) ? NAN : v;
+}

@@ -1,0 +1,510 @@
+/* Conformance of EVERY registered topology on small instances: node and channel counts
+ * against closed formulas, channel heads and in-slots, out- and in-degrees, levels,
+ * terminals, labels, and routes (direct and Valiant) that arrive within the diameter on
+ * existing channels; plus the registry itself and the build errors. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "routesim/net.h"
+#include "routesim/params.h"
+#include "routesim/route.h"
+
+/* Parameters of an instance, as the formulas below read them. */
+struct inst {
+    const char *kv; /* space-separated KEY=VALUE, topology first */
+    uint32_t N;     /* butterfly, benes: inputs */
+    uint32_t k, n;  /* mesh, torus: k-ary n-dimensional; chain, ring: k nodes (n = 1) */
+    int wrap;
+};
+
+static const struct inst instances[] = {
+    {"topology=butterfly N=2", 2, 0, 0, 0},
+    {"topology=butterfly N=8", 8, 0, 0, 0},
+    {"topology=butterfly N=16 wrap=1", 16, 0, 0, 1},
+    {"topology=butterfly N=2 wrap=1", 2, 0, 0, 1},
+    {"topology=benes N=2", 2, 0, 0, 0},
+    {"topology=benes N=8", 8, 0, 0, 0},
+    {"topology=benes N=16", 16, 0, 0, 0},
+    {"topology=mesh k=4 n=2", 0, 4, 2, 0},
+    {"topology=mesh k=3 n=3", 0, 3, 3, 0},
+    {"topology=mesh k=5 n=1", 0, 5, 1, 0},
+    {"topology=torus k=4 n=2", 0, 4, 2, 1},
+    {"topology=torus k=3 n=3", 0, 3, 3, 1},
+    {"topology=torus k=2 n=3", 0, 2, 3, 1},
+    {"topology=chain k=2", 0, 2, 1, 0},
+    {"topology=chain k=7", 0, 7, 1, 0},
+    {"topology=ring k=2", 0, 2, 1, 1},
+    {"topology=ring k=6", 0, 6, 1, 1},
+    {"topology=ring k=7", 0, 7, 1, 1},
+    {NULL, 0, 0, 0, 0}};
+
+static uint32_t ilog2(uint32_t x)
+{
+    uint32_t l = 0;
+    while ((1u << l) < x)
+        l++;
+    return l;
+}
+
+static uint32_t ipow(uint32_t k, uint32_t n)
+{
+    uint32_t r = 1;
+    while (n--)
+        r *= k;
+    return r;
+}
+
+/* Closed formulas per topology name. */
+struct expect {
+    uint32_t nodes, max_ports, terminals, levels, diameter;
+    uint64_t channels;
+};
+
+static int grid_family(const char *name)
+{
+    return !strcmp(name, "mesh") || !strcmp(name, "torus") || !strcmp(name, "chain") ||
+           !strcmp(name, "ring");
+}
+
+static int expected(const char *name, const struct inst *in, struct expect *e)
+{
+    memset(e, 0, sizeof *e);
+    if (!strcmp(name, "butterfly")) {
+        uint32_t n = ilog2(in->N);
+        e->levels = in->wrap ? n : n + 1;      /* wrap: level n is level 0 */
+        e->nodes = e->levels * in->N;          /* (n+1)N, wrap nN */
+        e->channels = 2ull * n * in->N;        /* 2 out of every node of levels 0..n-1 */
+        e->max_ports = 2;
+        e->terminals = in->N;
+        e->diameter = n;
+        return 1;
+    }
+    if (!strcmp(name, "benes")) {
+        uint32_t n = ilog2(in->N);
+        e->levels = 2 * n + 1;
+        e->nodes = (2 * n + 1) * in->N;
+        e->channels = 4ull * n * in->N;        /* 2 out of every node of levels 0..2n-1 */
+        e->max_ports = 2;
+        e->terminals = in->N;
+        e->diameter = 2 * n;
+        return 1;
+    }
+    if (grid_family(name)) {
+        uint32_t kn = ipow(in->k, in->n);
+        e->nodes = kn;
+        e->terminals = kn;
+        e->max_ports = 2 * in->n;
+        e->levels = 0;
+        if (in->wrap) {                        /* torus, ring: 2n out of every node */
+            e->channels = 2ull * in->n * kn;
+            e->diameter = in->n * (in->k / 2);
+        } else {                               /* mesh, chain: k-1 links per line, 2 ways */
+            e->channels = 2ull * in->n * (kn / in->k) * (in->k - 1);
+            e->diameter = in->n * (in->k - 1);
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/* Out- and in-degree of node by formula. */
+static void expected_degree(const char *name, const struct inst *in, const struct rs_net *net,
+                            uint32_t node, uint32_t *out, uint32_t *inn)
+{
+    if (!strcmp(name, "butterfly") || !strcmp(name, "benes")) {
+        uint32_t l = node / in->N, last = net->n_levels - 1;
+        if (in->wrap) {
+            *out = *inn = 2;
+        } else {
+            *out = l < last ? 2 : 0;
+            *inn = l > 0 ? 2 : 0;
+        }
+        return;
+    }
+    /* grid: in each dimension one neighbour per side that exists (torus: always both) */
+    uint32_t d = 0;
+    for (uint32_t i = 0; i < in->n; i++) {
+        uint32_t x = node % in->k;
+        node /= in->k;
+        d += in->wrap ? 2 : (uint32_t)(x > 0) + (uint32_t)(x + 1 < in->k);
+    }
+    *out = *inn = d;
+}
+
+static void build(struct rs_net *net, struct rs_params *p, const char *kv)
+{
+    char buf[256], *save = NULL;
+    struct rs_err err;
+    rs_params_init(p);
+    snprintf(buf, sizeof buf, "%s", kv);
+    for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(w, '=');
+        assert_non_null(eq);
+        *eq = '\0';
+        assert_int_equal(rs_params_set(p, w, eq + 1, NULL, 0, &err), 0);
+    }
+    int rc = rs_net_build(net, p, &err);
+    if (rc) {
+        print_error("%s: %s\n", kv, err.msg);
+        fail();
+    }
+}
+
+static const char *topo_of(const char *kv, char *name, size_t n)
+{
+    snprintf(name, n, "%s", kv + strlen("topology="));
+    name[strcspn(name, " ")] = '\0';
+    return name;
+}
+
+static void test_every_topology_has_instances_and_formulas(void **state)
+{
+    for (int i = 0; rs_topologies[i]; i++) {
+        int found = 0, formula = 0;
+        struct expect e;
+        for (int j = 0; instances[j].kv; j++) {
+            char name[32];
+            if (!strcmp(topo_of(instances[j].kv, name, sizeof name), rs_topologies[i]->name)) {
+                found++;
+                formula = expected(name, &instances[j], &e);
+            }
+        }
+        if (found < 2 || !formula) {
+            print_error("topology '%s' needs >= 2 instances and formulas in this test\n",
+                        rs_topologies[i]->name);
+            fail();
+        }
+    }
+}
+
+static void test_counts(void **state)
+{
+    for (int j = 0; instances[j].kv; j++) {
+        struct rs_params p;
+        struct rs_net net;
+        struct expect e;
+        char name[32];
+        build(&net, &p, instances[j].kv);
+        assert_true(expected(topo_of(instances[j].kv, name, sizeof name), &instances[j], &e));
+        assert_string_equal(net.name, name);
+        assert_string_equal(net.ops->name, name);
+        assert_int_equal(net.n_nodes, e.nodes);
+        assert_int_equal(net.n_channels, e.channels);
+        assert_int_equal(net.max_ports, e.max_ports);
+        assert_int_equal(net.n_terminals, e.terminals);
+        assert_int_equal(net.n_levels, e.levels);
+        rs_net_free(&net);
+        rs_params_free(&p);
+    }
+}
+
+/* Every channel's head exists, has an in-slot < max_ports, and no two channels share
+ * (head, in-slot); degrees match the formula; levels advance by one per channel. */
+static void test_channels_and_degrees(void **state)
+{
+    for (int j = 0; instances[j].kv; j++) {
+        struct rs_params p;
+        struct rs_net net;
+        char name[32];
+        const struct inst *in = &instances[j];
+        build(&net, &p, in->kv);
+        topo_of(in->kv, name, sizeof name);
+        uint32_t P = net.max_ports;
+        uint8_t *used = calloc((size_t)net.n_nodes * P, 1);
+        uint32_t *indeg = calloc(net.n_nodes, sizeof *indeg);
+        assert_non_null(used);
+        assert_non_null(indeg);
+        uint64_t channels = 0;
+        for (uint32_t v = 0; v < net.n_nodes; v++) {
+            uint32_t outdeg = 0;
+            for (uint32_t port = 0; port < P; port++) {
+                uint32_t slot = UINT32_MAX;
+                uint32_t w = net.ops->neighbor(&net, v, port, &slot);
+                assert_int_equal(net.ops->neighbor(&net, v, port, NULL), w);
+                if (w == RS_NONE)
+                    continue;
+                outdeg++;
+                channels++;
+                assert_true(w < net.n_nodes);
+                assert_true(slot < P);
+                assert_int_equal(used[(size_t)w * P + slot], 0);
+                used[(size_t)w * P + slot] = 1;
+                indeg[w]++;
+                int lv = net.ops->level(&net, v), lw = net.ops->level(&net, w);
+                if (net.n_levels) {
+                    assert_true(lv >= 0 && lv < (int)net.n_levels);
+                    assert_int_equal(lw, (lv + 1) % (int)net.n_levels);
+                } else {
+                    assert_int_equal(lv, -1);
+                }
+            }
+            /* ports past max_ports have no channel */
+            assert_int_equal(net.ops->neighbor(&net, v, P, NULL), RS_NONE);
+            uint32_t want_out, want_in;
+            expected_degree(name, in, &net, v, &want_out, &want_in);
+            assert_int_equal(outdeg, want_out);
+        }
+        for (uint32_t v = 0; v < net.n_nodes; v++) {
+            uint32_t want_out, want_in;
+            expected_degree(name, in, &net, v, &want_out, &want_in);
+            assert_int_equal(indeg[v], want_in);
+        }
+        assert_int_equal(channels, net.n_channels);
+        free(used);
+        free(indeg);
+        rs_net_free(&net);
+        rs_params_free(&p);
+    }
+}
+
+/* Terminals map to distinct existing nodes; labels are distinct and nonempty. */
+static void test_terminals_and_labels(void **state)
+{
+    for (int j = 0; instances[j].kv; j++) {
+        struct rs_params p;
+        struct rs_net net;
+        build(&net, &p, instances[j].kv);
+        uint8_t *src = calloc(net.n_nodes, 1), *dst = calloc(net.n_nodes, 1);
+        assert_non_null(src);
+        assert_non_null(dst);
+        for (uint32_t t = 0; t < net.n_terminals; t++) {
+            uint32_t s = net.ops->src_node(&net, t), d = net.ops->dst_node(&net, t);
+            assert_true(s < net.n_nodes && d < net.n_nodes);
+            assert_int_equal(src[s]++, 0);
+            assert_int_equal(dst[d]++, 0);
+            if (net.n_levels) { /* inputs on level 0, outputs on the last level */
+                assert_int_equal(net.ops->level(&net, s), 0);
+                assert_int_equal(net.ops->level(&net, d), net.wrap ? 0 : (int)net.n_levels - 1);
+            }
+        }
+        char (*labels)[64] = calloc(net.n_nodes, sizeof *labels);
+        assert_non_null(labels);
+        for (uint32_t v = 0; v < net.n_nodes; v++) {
+            net.ops->label(&net, v, labels[v], sizeof labels[v]);
+            assert_true(strlen(labels[v]) > 0);
+            for (uint32_t u = 0; u < v; u++)
+                assert_string_not_equal(labels[u], labels[v]);
+        }
+        free(labels);
+        free(src);
+        free(dst);
+        rs_net_free(&net);
+        rs_params_free(&p);
+    }
+}
+
+/* Expand st and check: arrives at dst_node(dst), within max hops, every channel exists,
+ * consecutive channels are joined head to tail, and the first leaves src_node(src). */
+static void check_route(const struct rs_net *net, const struct rs_route_state *st,
+                        uint32_t max, const char *kv)
+{
+    uint64_t chans[256];
+    uint32_t end = RS_NONE;
+    int64_t h = rs_route_expand(net, st, chans, 256, 256, &end);
+    if (h < 0 || h > max || end != net->ops->dst_node(net, st->dst)) {
+        print_error("%s: route %u -> %u via %d: %lld hops (max %u), ends at %u\n", kv, st->src,
+                    st->dst, (int)st->mid, (long long)h, max, end);
+        fail();
+    }
+    uint32_t at = net->ops->src_node(net, st->src);
+    for (int64_t i = 0; i < h; i++) {
+        uint32_t v = (uint32_t)(chans[i] / net->max_ports), port = (uint32_t)(chans[i] % net->max_ports);
+        assert_int_equal(v, at);
+        at = net->ops->neighbor(net, v, port, NULL);
+        assert_int_not_equal(at, RS_NONE);
+    }
+    assert_int_equal(at, end);
+}
+
+static void test_routes_arrive(void **state)
+{
+    for (int j = 0; instances[j].kv; j++) {
+        struct rs_params p;
+        struct rs_net net;
+        struct rs_err err;
+        struct expect e;
+        char name[32];
+        build(&net, &p, instances[j].kv);
+        assert_true(expected(topo_of(instances[j].kv, name, sizeof name), &instances[j], &e));
+        int valiant = !net.ops->valiant_ok || net.ops->valiant_ok(&net, &err) == 0;
+        uint32_t N = net.n_terminals;
+        for (uint32_t s = 0; s < N; s++)
+            for (uint32_t d = 0; d < N; d++) {
+                struct rs_route_state st = {s, d, RS_NONE, 0};
+                check_route(&net, &st, e.diameter, instances[j].kv);
+                for (uint32_t m = 0; valiant && m < N; m++) {
+                    st.mid = m;
+                    /* Valiant is two routes of at most the diameter each (Beneš: one pass
+                     * through both halves, again 2n = the diameter) */
+                    check_route(&net, &st, 2 * e.diameter, instances[j].kv);
+                }
+            }
+        rs_net_free(&net);
+        rs_params_free(&p);
+    }
+}
+
+static void test_valiant_ok(void **state)
+{
+    struct rs_err err;
+    for (int j = 0; instances[j].kv; j++) {
+        struct rs_params p;
+        struct rs_net net;
+        char name[32];
+        build(&net, &p, instances[j].kv);
+        topo_of(instances[j].kv, name, sizeof name);
+        int rc = net.ops->valiant_ok ? net.ops->valiant_ok(&net, &err) : 0;
+        if (!strcmp(name, "butterfly") && !instances[j].wrap) {
+            assert_int_equal(rc, RS_EUNSUPPORTED);
+            assert_string_equal(err.msg, "routing=valiant on a butterfly needs wrap=1 "
+                                         "(004 §2.2) or topology=benes");
+        } else {
+            assert_int_equal(rc, 0);
+        }
+        /* only Beneš joins Valiant's halves at a middle-level row instead of a terminal */
+        assert_int_equal(net.ops->valiant_via_terminal, strcmp(name, "benes") != 0);
+        rs_net_free(&net);
+        rs_params_free(&p);
+    }
+}
+
+static void test_registry(void **state)
+{
+    static const char *const order[] = {"butterfly", "benes", "mesh", "torus", "chain", "ring",
+                                        NULL};
+    int i = 0;
+    for (; order[i]; i++) {
+        assert_non_null(rs_topologies[i]);
+        assert_string_equal(rs_topologies[i]->name, order[i]);
+        assert_ptr_equal(rs_topo_find(order[i]), rs_topologies[i]);
+        assert_non_null(rs_topologies[i]->options);
+        assert_non_null(rs_topologies[i]->summary);
+        assert_non_null(rs_topologies[i]->build);
+        assert_non_null(rs_topologies[i]->neighbor);
+        assert_non_null(rs_topologies[i]->route);
+        assert_non_null(rs_topologies[i]->label);
+        assert_non_null(rs_topologies[i]->level);
+        assert_non_null(rs_topologies[i]->src_node);
+        assert_non_null(rs_topologies[i]->dst_node);
+    }
+    assert_null(rs_topologies[i]);
+    assert_null(rs_topo_find("butterfy"));
+    assert_null(rs_topo_find(""));
+    /* the `topology` key: a choice of the registry's names, default butterfly */
+    assert_string_equal(rs_net_options[0].name, "topology");
+    assert_int_equal(rs_net_options[0].type, RS_OPT_CHOICE);
+    assert_string_equal(rs_net_options[0].def, "butterfly");
+    assert_string_equal(rs_net_options[0].help, "network to build");
+    for (i = 0; order[i]; i++)
+        assert_string_equal(rs_net_options[0].choices[i], order[i]);
+    assert_null(rs_net_options[0].choices[i]);
+    assert_null(rs_net_options[1].name);
+}
+
+static void test_default_is_butterfly_8(void **state)
+{
+    struct rs_params p;
+    struct rs_net net;
+    struct rs_err err;
+    rs_params_init(&p);
+    assert_int_equal(rs_net_build(&net, &p, &err), 0);
+    assert_string_equal(net.name, "butterfly");
+    assert_int_equal(net.N, 8);
+    assert_int_equal(net.n_nodes, 32);
+    assert_int_equal(net.wrap, 0);
+    assert_int_equal(net.shape_k, 2);
+    assert_int_equal(net.shape_n, 3);
+    rs_net_free(&net);
+    assert_null(net.ops);
+    assert_int_equal(net.n_nodes, 0);
+    rs_net_free(&net); /* safe on a zeroed net */
+    rs_params_free(&p);
+}
+
+/* Bad parameters: the code, the exact message where this file owns it, and an empty net. */
+static void expect_error(const char *kv, int code, const char *msg_or_part, int exact)
+{
+    struct rs_params p;
+    struct rs_net net;
+    struct rs_err err;
+    char buf[256], *save = NULL;
+    rs_params_init(&p);
+    snprintf(buf, sizeof buf, "%s", kv);
+    for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(w, '=');
+        *eq = '\0';
+        assert_int_equal(rs_params_set(&p, w, eq + 1, NULL, 0, &err), 0);
+    }
+    memset(&net, 0x5a, sizeof net);
+    int rc = rs_net_build(&net, &p, &err);
+    if (rc != code || (exact ? strcmp(err.msg, msg_or_part) != 0
+                             : strstr(err.msg, msg_or_part) == NULL)) {
+        print_error("%s: got %d '%s', want %d '%s'\n", kv, rc, err.msg, code, msg_or_part);
+        fail();
+    }
+    assert_null(net.ops);
+    assert_null(net.priv);
+    assert_int_equal(net.n_nodes, 0);
+    assert_int_equal(net.n_channels, 0);
+    assert_string_equal(net.name, "");
+    rs_params_free(&p);
+}
+
+static void test_build_errors(void **state)
+{
+    expect_error("topology=butterfly N=12", RS_ECONSTRAINT,
+                 "topology=butterfly needs N a power of two (got N=12)", 1);
+    expect_error("topology=benes N=6", RS_ECONSTRAINT,
+                 "topology=benes needs N a power of two (got N=6)", 1);
+    expect_error("topology=butterfly N=1", RS_ECONSTRAINT, "key 'N'", 0);
+    expect_error("topology=butterfly N=2^27", RS_ECONSTRAINT, "key 'N'", 0);
+    expect_error("topology=benes N=2^26", RS_ECONSTRAINT, "key 'N'", 0);
+    expect_error("topology=butterfly wrap=maybe", RS_EINVAL, "key 'wrap'", 0);
+    expect_error("topology=mesh k=1", RS_ECONSTRAINT, "key 'k'", 0);
+    expect_error("topology=torus n=0", RS_ECONSTRAINT, "key 'n'", 0);
+    expect_error("topology=ring k=1", RS_ECONSTRAINT, "key 'k'", 0);
+    expect_error("topology=mesh k=8193 n=2", RS_ECONSTRAINT,
+                 "topology=mesh needs k^n <= 2^26 nodes (got k=8193 n=2)", 1);
+    expect_error("topology=torus k=5 n=12", RS_ECONSTRAINT,
+                 "topology=torus needs k^n <= 2^26 nodes (got k=5 n=12)", 1);
+    expect_error("topology=butterfy", RS_EUNKNOWN, "did you mean 'butterfly'?", 0);
+}
+
+static void test_largest_sizes_build(void **state)
+{
+    /* the limits themselves are accepted (nothing is allocated per node) */
+    static const char *const kv[] = {"topology=butterfly N=2^26", "topology=benes N=2^25",
+                                     "topology=mesh k=8192 n=2", "topology=chain k=2^26",
+                                     "topology=torus k=2 n=12", NULL};
+    for (int j = 0; kv[j]; j++) {
+        struct rs_params p;
+        struct rs_net net;
+        build(&net, &p, kv[j]);
+        assert_true(net.n_nodes <= UINT32_MAX / 2);
+        rs_net_free(&net);
+        rs_params_free(&p);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_topology_has_instances_and_formulas),
+        cmocka_unit_test(test_counts),
+        cmocka_unit_test(test_channels_and_degrees),
+        cmocka_unit_test(test_terminals_and_labels),
+        cmocka_unit_test(test_routes_arrive),
+        cmocka_unit_test(test_valiant_ok),
+        cmocka_unit_test(test_registry),
+        cmocka_unit_test(test_default_is_butterfly_8),
+        cmocka_unit_test(test_build_errors),
+        cmocka_unit_test(test_largest_sizes_build),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
