@@ -206,7 +206,8 @@ static void test_below_chi_square(void **state)
     double expect = draws_n / 10.0, chi2 = 0;
     for (int k = 0; k < 10; k++)
         chi2 += (count[k] - expect) * (count[k] - expect) / expect;
-    static const long want[10] = {9965, 9976, 10025, 9892, 10098, 10112, 10149, 9972, 9799, 10012};
+    static const long want[10] = {9965,  9976,  10025, 9892, 10098,
+                                  10112, 10149, 9972,  9799, 10012};
     for (int k = 0; k < 10; k++)
         assert_int_equal(count[k], want[k]);
     assert_true(chi2 < 27.88);
