@@ -11,8 +11,9 @@
 /* Plot the statistics file csv_path of sweep g into out_path (.png or .svg). The [plot]
  * section of the experiment names the columns: x (a parameter; default the first key
  * with several values), y (a metric; default makespan) drawn as y_mean with y_ci95 error
- * bars when runs > 1, series (a parameter drawing one line per value; optional), logx,
- * logy (0|1), title, xlabel, ylabel. Writes the gnuplot script to out_path with its
+ * bars when runs > 1, series (comma list of parameters: one line per combination of their
+ * values, at most 64; optional), filter (KEY=VALUE;... rows to keep; optional), logx, logy
+ * (0|1), title, xlabel, ylabel. Writes the gnuplot script to out_path with its
  * extension replaced by .gp. When gnuplot is missing, *notice (n bytes) says how to render
  * the script later and 0 is returned. Errors: RS_EINVAL for a bad [plot] key or
  * extension, RS_EIO when a file cannot be written or gnuplot fails. */

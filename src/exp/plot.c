@@ -13,8 +13,17 @@
 
 extern char **environ;
 
-static const char *const plot_keys[] = {"x", "y", "series", "logx", "logy",
-                                        "title", "xlabel", "ylabel", NULL};
+static const char *const plot_keys[] = {"x",     "y",      "series", "filter", "logx",
+                                        "logy",  "title",  "xlabel", "ylabel", NULL};
+
+#define PLOT_MAX_CONDS 8
+
+/* Column conditions a row must meet: the plot's filter plus one series combination. */
+struct conds {
+    const char *key[PLOT_MAX_CONDS];
+    const char *value[PLOT_MAX_CONDS];
+    int n;
+};
 
 static const char *plot_value(const struct rs_grid *g, const char *key, const char *def)
 {
@@ -67,30 +76,36 @@ static int cmp_x(const void *a, const void *b)
     return (p > q) - (p < q);
 }
 
-/* Append one datablock $S<k> of (x, mean, ci95) rows of csv whose series cell equals
- * value (all rows when series is NULL), sorted by x. */
+/* Append one datablock $S<k> of (x, mean, ci95) rows of csv meeting every condition,
+ * sorted by x. */
 static int datablock(struct rs_buf *b, const char *csv, size_t k, const char *x, const char *y,
-                     const char *series, const char *value, struct rs_err *err)
+                     const struct conds *cd, struct rs_err *err)
 {
     struct rs_table t;
     char ymean[300], yci[300];
+    long cols[PLOT_MAX_CONDS];
     int rc = rs_table_read(&t, csv, err);
     if (rc)
         return rc;
     snprintf(ymean, sizeof ymean, "%s_mean", y);
     snprintf(yci, sizeof yci, "%s_ci95", y);
     long cx = rs_table_col(&t, x), cy = rs_table_col(&t, ymean), cc = rs_table_col(&t, yci);
-    long cs = series ? rs_table_col(&t, series) : -1;
-    if (cx < 0 || cy < 0 || (series && cs < 0)) {
-        rc = rs_err_set(err, RS_EINVAL, "[plot]: '%s' has no column '%s'", csv,
-                        cx < 0 ? x : cy < 0 ? ymean : series);
+    const char *missing = cx < 0 ? x : cy < 0 ? ymean : NULL;
+    for (int i = 0; i < cd->n && !missing; i++)
+        if ((cols[i] = rs_table_col(&t, cd->key[i])) < 0)
+            missing = cd->key[i];
+    if (missing) {
+        rc = rs_err_set(err, RS_EINVAL, "[plot]: '%s' has no column '%s'", csv, missing);
         rs_table_free(&t);
         return rc;
     }
     struct point_xy *pts = calloc(t.nrows + 1, sizeof *pts);
     size_t n = 0;
     for (size_t r = 0; pts && r < t.nrows; r++) {
-        if (series && strcmp(t.rows[r][cs], value))
+        int ok = 1;
+        for (int i = 0; i < cd->n && ok; i++)
+            ok = !strcmp(t.rows[r][cols[i]], cd->value[i]);
+        if (!ok)
             continue;
         pts[n].x = rs_table_num(&t, r, cx);
         pts[n].y = rs_table_num(&t, r, cy);
@@ -110,25 +125,79 @@ static int datablock(struct rs_buf *b, const char *csv, size_t k, const char *x,
     return rc;
 }
 
+/* Split text at sep into at most max trimmed items of buf (each < 128 bytes). */
+static int split_items(const char *text, char sep, char items[][128], int max)
+{
+    int n = 0;
+    while (text && *text && n < max) {
+        const char *e = strchr(text, sep);
+        size_t len = e ? (size_t)(e - text) : strlen(text);
+        while (len && *text == ' ') {
+            text++;
+            len--;
+        }
+        while (len && text[len - 1] == ' ')
+            len--;
+        if (len && len < 128) {
+            memcpy(items[n], text, len);
+            items[n++][len] = '\0';
+        }
+        text = e ? e + 1 : NULL;
+    }
+    return n;
+}
+
 static int write_script(const struct rs_grid *g, const char *csv, const char *out,
                         const char *term, struct rs_buf *b, struct rs_err *err)
 {
     const char *x = plot_value(g, "x", NULL), *y = plot_value(g, "y", "makespan");
-    const char *series = plot_value(g, "series", NULL);
+    char skeys[PLOT_MAX_CONDS][128], fitems[PLOT_MAX_CONDS][128];
+    const struct rs_axis *sa[PLOT_MAX_CONDS];
+    int ns = split_items(plot_value(g, "series", ""), ',', skeys, 4);
+    int nf = split_items(plot_value(g, "filter", ""), ';', fitems, PLOT_MAX_CONDS - 4);
+    struct conds base = {{0}, {0}, 0};
     for (size_t i = 0; !x && i < g->n_axes; i++)
         if (g->axes[i].n > 1)
             x = g->axes[i].key;
     if (!x)
         return rs_err_set(err, RS_EINVAL, "[plot]: no key x and no swept key to put on the x axis");
-    const struct rs_axis *sa = series ? find_axis(g, series) : NULL;
-    if (series && !sa)
-        return rs_err_set(err, RS_EINVAL, "[plot]: series '%s' is not a key of the experiment",
-                          series);
-    size_t nseries = sa ? sa->n : 1;
+    for (int i = 0; i < nf; i++) {
+        char *eq = strchr(fitems[i], '=');
+        if (!eq)
+            return rs_err_set(err, RS_EINVAL, "[plot]: filter item '%s' is not KEY=VALUE",
+                              fitems[i]);
+        *eq = '\0';
+        base.key[base.n] = fitems[i];
+        base.value[base.n++] = eq + 1;
+    }
+    size_t nseries = 1;
+    for (int i = 0; i < ns; i++) {
+        if (!(sa[i] = find_axis(g, skeys[i])))
+            return rs_err_set(err, RS_EINVAL, "[plot]: series '%s' is not a key of the experiment",
+                              skeys[i]);
+        nseries *= sa[i]->n;
+    }
     int rc = rs_buf_printf(b, "# generated by routesim sweep from %s: gnuplot %s\n", csv,
                            "THIS_FILE");
-    for (size_t k = 0; k < nseries && !rc; k++)
-        rc = datablock(b, csv, k, x, y, series, sa ? sa->values[k] : NULL, err);
+    char titles[64][256];
+    if (nseries > 64)
+        return rs_err_set(err, RS_EINVAL, "[plot]: %zu series (at most 64)", nseries);
+    for (size_t k = 0; k < nseries && !rc; k++) { /* one block per combination of series */
+        struct conds cd = base;
+        size_t rest = k, len = 0;
+        titles[k][0] = '\0';
+        for (int i = ns - 1; i >= 0; i--) {
+            cd.key[cd.n] = skeys[i];
+            cd.value[cd.n++] = sa[i]->values[rest % sa[i]->n];
+            rest /= sa[i]->n;
+        }
+        for (int i = 0; i < ns; i++)
+            len += (size_t)snprintf(titles[k] + len, sizeof titles[k] - len, "%s%s=%s",
+                                    i ? ", " : "", cd.key[cd.n - 1 - i], cd.value[cd.n - 1 - i]);
+        if (!ns)
+            snprintf(titles[k], sizeof titles[k], "%s", y);
+        rc = datablock(b, csv, k, x, y, &cd, err);
+    }
     if (rc)
         return rc;
     char ytitle[512];
@@ -152,13 +221,8 @@ static int write_script(const struct rs_grid *g, const char *csv, const char *ou
     const char *style = g->runs > 1 ? "1:2:3 with yerrorlines" : "1:2 with linespoints";
     rc |= rs_buf_puts(b, "plot ");
     for (size_t k = 0; k < nseries; k++) {
-        char title[256];
-        if (sa)
-            snprintf(title, sizeof title, "%s=%s", series, sa->values[k]);
-        else
-            snprintf(title, sizeof title, "%s", y);
         rc |= rs_buf_printf(b, "%s$S%zu using %s title ", k ? ", \\\n     " : "", k, style);
-        rc |= gp_string(b, title);
+        rc |= gp_string(b, titles[k]);
     }
     rc |= rs_buf_puts(b, "\n");
     return rc ? rs_err_set(err, RS_ENOMEM, "out of memory") : 0;
@@ -186,7 +250,7 @@ int rs_plot_sweep(const struct rs_grid *g, const char *csv_path, const char *out
         if (!known) {
             char where[512];
             rs_param_where(&g->extra.v[i], where, sizeof where);
-            const char *near = rs_suggest(key + 5, plot_keys, 8);
+            const char *near = rs_suggest(key + 5, plot_keys, 9);
             return rs_err_set(err, RS_EINVAL, "%s: unknown [plot] key '%s'%s%s%s", where, key + 5,
                               near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
         }

@@ -82,9 +82,10 @@ static void test_optdef_format_exact(void **state)
     rs_buf_free(&out);
     assert_int_equal(rs_buf_puts(&out, "options:\n"), 0);
     assert_int_equal(rs_optdef_format(&out, &table[3], 0), 0);
+    /* the type column is always 6 wide; no range column: two blanks before the help */
     assert_string_equal(out.data, "options:\n"
-                                  "trace  bool  default no      print every step\n"
-                                  "file   text  default (none)\n");
+                                  "trace  bool    default no        print every step\n"
+                                  "file   text    default (none)\n");
 
     /* an empty table appends nothing */
     rs_buf_free(&out);
@@ -112,11 +113,11 @@ static void test_optdef_format_ranges(void **state)
     struct rs_buf out;
     rs_buf_init(&out);
     assert_int_equal(rs_optdef_format(&out, t, 1), 0);
-    /* widest range within 24 characters: "[-2^53-1, 2^53-1]" (17) */
+    /* widest range within 24 characters: "[2.5e-7, 1.23457e6]" (19) */
     assert_string_equal(out.data,
-                        " N      int     default 16      [2, 2^26]          inputs\n"
-                        " steps  int     default 1000    [0, 1e9]           steps\n"
-                        " seed   int     default 1       [-2^53-1, 2^53-1]  seed\n"
+                        " N      int     default 16      [2, 2^26]            inputs\n"
+                        " steps  int     default 1000    [0, 1e9]             steps\n"
+                        " seed   int     default 1       [-2^53-1, 2^53-1]    seed\n"
                         " eps    real    default 0.001   [2.5e-7, 1.23457e6]  tolerance\n"
                         " order  choice  default cyclic  alphabetic|backwards|cyclic  order\n");
     rs_buf_free(&out);

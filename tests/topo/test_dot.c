@@ -1,0 +1,98 @@
+/* Graphviz export: the exact text for a 2-input butterfly (ranks, straight/cross labels)
+ * and a 3-node chain (no ranks, unlabelled edges). */
+#include "rs_test.h"
+
+#include "routesim/buf.h"
+#include "routesim/net.h"
+
+static void expect_dot(const char *kv, const char *want)
+{
+    struct rs_params p;
+    struct rs_net net;
+    struct rs_err err;
+    struct rs_buf out;
+    rs_test_params(&p, kv);
+    assert_int_equal(rs_net_build(&net, &p, &err), 0);
+    rs_buf_init(&out);
+    assert_int_equal(rs_net_write_dot(&net, &out), 0);
+    assert_non_null(out.data);
+    assert_string_equal(out.data, want);
+    assert_int_equal(out.len, strlen(want));
+    rs_buf_free(&out);
+    rs_net_free(&net);
+    rs_params_free(&p);
+}
+
+/* N = 2, n = 1: inputs <0,0> = n0, <0,1> = n1, outputs <1,0> = n2, <1,1> = n3; the cross
+ * edge out of level 0 flips bit c_0. */
+static void test_butterfly_2(void **state)
+{
+    expect_dot("topology=butterfly N=2",
+               "digraph \"butterfly\" {\n"
+               "  rankdir=LR;\n"
+               "  node [shape=box];\n"
+               "  n0 [label=\"<0,0>\"];\n"
+               "  n1 [label=\"<0,1>\"];\n"
+               "  n2 [label=\"<1,0>\"];\n"
+               "  n3 [label=\"<1,1>\"];\n"
+               "  n0 -> n2 [label=\"s\"];\n"
+               "  n0 -> n3 [label=\"c\"];\n"
+               "  n1 -> n3 [label=\"s\"];\n"
+               "  n1 -> n2 [label=\"c\"];\n"
+               "  { rank=same; n0; n1; }\n"
+               "  { rank=same; n2; n3; }\n"
+               "}\n");
+}
+
+/* Channels in order of (node, port): port 0 = +, port 1 = -. */
+static void test_chain_3(void **state)
+{
+    expect_dot("topology=chain k=3",
+               "digraph \"chain\" {\n"
+               "  rankdir=LR;\n"
+               "  node [shape=box];\n"
+               "  n0 [label=\"(0)\"];\n"
+               "  n1 [label=\"(1)\"];\n"
+               "  n2 [label=\"(2)\"];\n"
+               "  n0 -> n1;\n"
+               "  n1 -> n2;\n"
+               "  n1 -> n0;\n"
+               "  n2 -> n1;\n"
+               "}\n");
+}
+
+/* Line counts of a larger instance: 3 header lines, one per node, one per channel, one
+ * per level, one closing brace. */
+static void test_line_counts(void **state)
+{
+    struct rs_params p;
+    struct rs_net net;
+    struct rs_err err;
+    struct rs_buf out;
+    rs_test_params(&p, "topology=benes N=8");
+    assert_int_equal(rs_net_build(&net, &p, &err), 0);
+    rs_buf_init(&out);
+    assert_int_equal(rs_net_write_dot(&net, &out), 0);
+    size_t lines = 0, arrows = 0, ranks = 0;
+    for (const char *c = out.data; *c; c++) {
+        lines += *c == '\n';
+        arrows += !strncmp(c, " -> ", 4);
+        ranks += !strncmp(c, "rank=same", 9);
+    }
+    assert_int_equal(arrows, 96);
+    assert_int_equal(ranks, 7);
+    assert_int_equal(lines, 3 + 56 + 96 + 7 + 1);
+    rs_buf_free(&out);
+    rs_net_free(&net);
+    rs_params_free(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_butterfly_2),
+        cmocka_unit_test(test_chain_3),
+        cmocka_unit_test(test_line_counts),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
