@@ -94,4 +94,11 @@ printf 'topology = butterfly\nN = 2^4..2^6\nqueue_size = 1,2\nruns = 3\n[plot]\n
 "$RS" sweep -c plot.ini -o plot.csv --plot plot.png 2>/dev/null
 check "plot script written" grep -q 'with yerrorlines title "queue_size=2"' plot.gp
 if command -v gnuplot >/dev/null; then check "plot rendered" test -s plot.png; fi
+# Without gnuplot: the CSV and the script are still written, with a one-line notice.
+rm -f plot.gp plot.png
+PATH=/nonexistent "$RS" sweep -c plot.ini -o plot.csv --plot plot.png 2>err.txt
+st=$?
+check "no gnuplot: still succeeds ($st)" test "$st" = 0
+check "no gnuplot: notice says how to render" grep -q "gnuplot is not installed: wrote plot.csv and plot.gp; render with \`gnuplot plot.gp\`" err.txt
+check "no gnuplot: script written, no image" test -s plot.gp -a ! -e plot.png
 finish
