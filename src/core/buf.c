@@ -1,6 +1,7 @@
 /* Growable output buffer and atomic file writes (a temporary file in the target's folder,
  * then rename), so a failed run never leaves a half-written result behind. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -102,22 +103,26 @@ int rs_buf_write_file(const struct rs_buf *b, const char *path, struct rs_err *e
                               strerror(errno));
         return 0;
     }
-    static const char suffix[] = ".tmp.XXXXXX"; /* same folder, so rename is atomic */
+    /* A temporary file in the same folder (so rename is atomic), created with mode 0666
+     * so that the user's umask applies as for any file the user creates; O_EXCL and a
+     * name from the process id and a counter avoid collisions between threads. */
+    static _Atomic unsigned counter;
     size_t plen = strlen(path);
-    char *tmp = malloc(plen + sizeof suffix);
+    char *tmp = malloc(plen + 64);
     if (!tmp)
         return rs_err_set(err, RS_ENOMEM, "cannot write '%s': out of memory", path);
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, suffix, sizeof suffix);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        return rs_err_set(err, RS_EIO, "cannot write '%s': %s", path, strerror(e));
+    int fd = -1;
+    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
+        snprintf(tmp, plen + 64, "%s.tmp.%ld.%u", path, (long)getpid(), counter++);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
     }
-    /* mkstemp creates mode 0600; results are ordinary shareable files (a file system
-     * that refuses the change still gets the data). */
-    (void)fchmod(fd, 0644);
+    if (fd < 0) {
+        int e2 = errno;
+        free(tmp);
+        return rs_err_set(err, RS_EIO, "cannot write '%s': %s", path, strerror(e2));
+    }
     int e = write_all(fd, b->data, b->len);
     if (close(fd) && !e)
         e = errno;

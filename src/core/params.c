@@ -143,6 +143,8 @@ static char *ini_read_line(char *str, int num, void *stream)
     }
     c->line++;
     c->indented = str[0] == ' ' || str[0] == '\t';
+    if (str[strspn(str, " \t")] == '[') /* a section header: the next line starts afresh */
+        c->prev_key[0] = '\0';
     size_t len = strlen(str);
     if (len == (size_t)num - 1 && str[len - 1] != '\n' && !feof(c->f)) {
         int ch = fgetc(c->f); /* a line of exactly num-1 characters at end of file fits */

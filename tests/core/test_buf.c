@@ -117,7 +117,10 @@ static void test_write_file(void **state)
     assert_int_equal(count_entries(dir), 1); /* no temporary file left */
     struct stat st;
     assert_int_equal(stat(path, &st), 0);
-    assert_int_equal(st.st_mode & 0777, 0644);
+    /* created like any file of the user's: 0666 less the umask (0644 under umask 022) */
+    mode_t mask = umask(0);
+    umask(mask);
+    assert_int_equal(st.st_mode & 0777, 0666 & ~mask);
 
     /* an existing file is replaced whole */
     b.len = 0;

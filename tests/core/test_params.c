@@ -214,6 +214,26 @@ static void expect_ini_error(const struct tmpdir *d, const char *name, const cha
     unlink(path);
 }
 
+/* A section header ends the previous key, as in libinih: an indented key after
+ * "[a] x = 1 [a]" is a new key, not a continuation of a.x. */
+static void test_ini_section_resets_continuation(void **state)
+{
+    (void)state;
+    struct tmpdir d;
+    char path[700];
+    struct rs_params p;
+    struct rs_err err;
+    tmpdir_make(&d);
+    write_file(&d, "s.ini", "[a]\nx = 1\n[a]\n  x = 2\n", path, sizeof path);
+    rs_params_init(&p);
+    assert_int_equal(rs_params_load_ini(&p, path, &err), 0);
+    assert_string_equal(rs_params_find(&p, "a.x")->value, "2");
+    assert_int_equal(rs_params_find(&p, "a.x")->line, 4);
+    rs_params_free(&p);
+    unlink(path);
+    rmdir(d.path);
+}
+
 static void test_load_ini_errors(void **state)
 {
     (void)state;
@@ -573,6 +593,7 @@ int main(void)
         cmocka_unit_test(test_parse_arg),
         cmocka_unit_test(test_load_ini),
         cmocka_unit_test(test_load_ini_errors),
+        cmocka_unit_test(test_ini_section_resets_continuation),
         cmocka_unit_test(test_int),
         cmocka_unit_test(test_int_from_ini),
         cmocka_unit_test(test_double),
