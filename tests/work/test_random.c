@@ -11,40 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "work/fixture.h"
 #include "routesim/net.h"
 #include "routesim/params.h"
 #include "routesim/problem.h"
 #include "routesim/rng.h"
 
-struct fx {
-    struct rs_params p;
-    struct rs_net net;
-    struct rs_problem pb;
-    struct rs_err err;
-};
-
-/* Parse the blank-separated KEY=VALUE list args, build the network (which must
- * succeed) and then the workload; returns rs_problem_build's code. */
-static int fx_build(struct fx *f, uint64_t seed, const char *args)
-{
-    memset(f, 0, sizeof *f);
-    rs_params_init(&f->p);
-    char buf[2048];
-    snprintf(buf, sizeof buf, "%s", args);
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save))
-        assert_int_equal(rs_params_parse_arg(&f->p, tok, &f->err), 0);
-    if (rs_net_build(&f->net, &f->p, &f->err) != 0)
-        fail_msg("network of '%s': %s", args, f->err.msg);
-    return rs_problem_build(&f->pb, &f->net, &f->p, seed, &f->err);
-}
-
-static void fx_free(struct fx *f)
-{
-    rs_problem_free(&f->pb);
-    rs_net_free(&f->net);
-    rs_params_free(&f->p);
-}
 
 static void must_build(struct fx *f, uint64_t seed, const char *args)
 {
