@@ -19,6 +19,7 @@ struct rs_reproduce_opts {
     int jobs;           /* sweep threads, 0 = all cores */
     volatile sig_atomic_t *stop; /* see rs_sweep_opts */
     const char *command; /* the command line, recorded in the report */
+    int resume;         /* keep the rows already in each sweep's file (rs_sweep_opts) */
 };
 
 /* Run one reproduction. Returns 0 (whatever the verdicts) with *out counting them, or

@@ -1,6 +1,7 @@
-/* `routesim reproduce NAME|all [--quick] [--out DIR] [--jobs N]`: run shipped reproductions
- * (experiments/NAME/) and print where their REPORT.md is; without NAME, list them. The
- * folder of reproductions is $RS_EXPERIMENTS, else the source tree's experiments/. */
+/* `routesim reproduce NAME|all [--quick] [--out DIR] [--jobs N] [--resume]`: run shipped
+ * reproductions (experiments/NAME/), keeping finished rows with --resume, and print where
+ * their REPORT.md is; without NAME, list them. The folder of reproductions is
+ * $RS_EXPERIMENTS, else the source tree's experiments/. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +25,8 @@ static void on_sigint(int sig)
 static int run_one(const char *root, const char *name, const char *out, const struct cli_args *a,
                    const char *command, struct rs_claim_outcome *total)
 {
-    struct rs_reproduce_opts o = {root, name, a->quick, out, a->jobs, &stop_requested, command};
+    struct rs_reproduce_opts o = {root,    name,    a->quick, out, a->jobs, &stop_requested,
+                                  command, a->resume};
     struct rs_claim_outcome got;
     struct rs_err err;
     rs_err_clear(&err);
@@ -47,7 +49,7 @@ int cli_cmd_reproduce(int argc, char **argv)
     struct cli_args a;
     struct rs_err err;
     rs_err_clear(&err);
-    int rc = cli_parse(argc, argv, CLI_OUTPUT | CLI_JOBS | CLI_QUICK, 1, &a, &err);
+    int rc = cli_parse(argc, argv, CLI_OUTPUT | CLI_JOBS | CLI_QUICK | CLI_RESUME, 1, &a, &err);
     if (!rc && a.params.n)
         rc = rs_err_set(&err, RS_EPARSE, "command line: reproduce takes no KEY=VALUE");
     if (rc) {
