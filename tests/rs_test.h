@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "routesim/net.h"
 #include "routesim/params.h"
 #include "routesim/record.h"
 #include "routesim/run.h"
@@ -39,6 +40,20 @@ static inline void rs_test_copy(char *dst, size_t n, const char *src)
         len = n - 1;
     memcpy(dst, src, len);
     dst[len] = '\0';
+}
+
+/* Build the network of kv into net (must succeed; fails the test with the message). */
+static inline void rs_test_net(struct rs_net *net, const char *kv)
+{
+    struct rs_params p;
+    struct rs_err err;
+    rs_test_params(&p, kv);
+    int rc = rs_net_build(net, &p, &err);
+    rs_params_free(&p);
+    if (rc) {
+        print_error("%s: %s\n", kv, err.msg);
+        fail();
+    }
 }
 
 /* Run kv (simulation when simulate, else analysis) into rec (initialised here). Returns

@@ -7,18 +7,6 @@
 #include "routesim/rng.h"
 #include "routesim/route.h"
 
-static void build(struct rs_net *net, const char *kv)
-{
-    struct rs_params p;
-    struct rs_err err;
-    rs_test_params(&p, kv);
-    int rc = rs_net_build(net, &p, &err);
-    rs_params_free(&p);
-    if (rc) {
-        print_error("%s: %s\n", kv, err.msg);
-        fail();
-    }
-}
 
 static void test_names(void **state)
 {
@@ -81,7 +69,7 @@ static void test_expand_lengths(void **state)
                  {"topology=ring k=8", 2, 8, 1, 1}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         struct rs_net net;
-        build(&net, cases[c].kv);
+        rs_test_net(&net, cases[c].kv);
         uint32_t N = net.n_terminals, n = cases[c].n;
         for (uint32_t s = 0; s < N; s++)
             for (uint32_t d = 0; d < N; d++) {
@@ -113,7 +101,7 @@ static void test_expand_lengths(void **state)
 static void test_expand_guards(void **state)
 {
     struct rs_net net;
-    build(&net, "topology=butterfly N=8");
+    rs_test_net(&net, "topology=butterfly N=8");
     uint64_t chans[3] = {99, 99, 99};
     uint32_t end = 0;
     struct rs_route_state st = {5, 3, RS_NONE, 0};
@@ -147,7 +135,7 @@ static void test_expand_bad_routes(void **state)
     uint32_t end = 12345;
     struct rs_route_state st = {1, 0, RS_NONE, 0};
 
-    build(&net, "topology=ring k=4");
+    rs_test_net(&net, "topology=ring k=4");
     fake = *net.ops;
     fake.route = always_plus;
     net.ops = &fake;
@@ -155,7 +143,7 @@ static void test_expand_bad_routes(void **state)
     assert_int_equal(end, 12345);
     rs_net_free(&net);
 
-    build(&net, "topology=chain k=4");
+    rs_test_net(&net, "topology=chain k=4");
     fake = *net.ops;
     fake.route = always_plus;
     net.ops = &fake;

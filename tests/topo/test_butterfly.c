@@ -6,24 +6,12 @@
 #include "routesim/net.h"
 #include "routesim/route.h"
 
-static void build(struct rs_net *net, const char *kv)
-{
-    struct rs_params p;
-    struct rs_err err;
-    rs_test_params(&p, kv);
-    int rc = rs_net_build(net, &p, &err);
-    rs_params_free(&p);
-    if (rc) {
-        print_error("%s: %s\n", kv, err.msg);
-        fail();
-    }
-}
 
 static void build_n(struct rs_net *net, uint32_t N, int wrap)
 {
     char kv[64];
     snprintf(kv, sizeof kv, "topology=butterfly N=%u wrap=%d", N, wrap);
-    build(net, kv);
+    rs_test_net(net, kv);
 }
 
 /* Number of paths from input a to every node, by dynamic programming over the levels

@@ -6,18 +6,6 @@
 #include "routesim/net.h"
 #include "routesim/route.h"
 
-static void build(struct rs_net *net, const char *kv)
-{
-    struct rs_params p;
-    struct rs_err err;
-    rs_test_params(&p, kv);
-    int rc = rs_net_build(net, &p, &err);
-    rs_params_free(&p);
-    if (rc) {
-        print_error("%s: %s\n", kv, err.msg);
-        fail();
-    }
-}
 
 /* Expand (src, dst, mid) on net and compare with the channels written out by hand. */
 static void expect_route(const struct rs_net *net, uint32_t s, uint32_t d, uint32_t m,
@@ -41,7 +29,7 @@ static void test_numbering_and_labels(void **state)
 {
     struct rs_net net;
     char buf[32];
-    build(&net, "topology=mesh k=4 n=2");
+    rs_test_net(&net, "topology=mesh k=4 n=2");
     assert_int_equal(net.n_levels, 0);
     assert_int_equal(net.shape_k, 4);
     assert_int_equal(net.shape_n, 2);
@@ -53,11 +41,11 @@ static void test_numbering_and_labels(void **state)
     assert_int_equal(net.ops->src_node(&net, 9), 9);
     assert_int_equal(net.ops->dst_node(&net, 9), 9);
     rs_net_free(&net);
-    build(&net, "topology=mesh k=3 n=3");
+    rs_test_net(&net, "topology=mesh k=3 n=3");
     net.ops->label(&net, 5, buf, sizeof buf); /* 5 = 2 + 1*3 + 0*9 */
     assert_string_equal(buf, "(2,1,0)");
     rs_net_free(&net);
-    build(&net, "topology=ring k=6");
+    rs_test_net(&net, "topology=ring k=6");
     assert_int_equal(net.max_ports, 2);
     assert_int_equal(net.shape_n, 1);
     net.ops->label(&net, 4, buf, sizeof buf);
@@ -72,7 +60,7 @@ static void test_ports_and_slots(void **state)
 {
     struct rs_net net;
     uint32_t slot;
-    build(&net, "topology=mesh k=4 n=2");
+    rs_test_net(&net, "topology=mesh k=4 n=2");
     static const uint32_t head[4] = {6, 4, 9, 1}, in[4] = {1, 0, 3, 2};
     for (uint32_t port = 0; port < 4; port++) {
         assert_int_equal(net.ops->neighbor(&net, 5, port, &slot), head[port]);
@@ -84,14 +72,14 @@ static void test_ports_and_slots(void **state)
     assert_int_equal(net.ops->neighbor(&net, 12, 3, NULL), 8);
     assert_int_equal(net.ops->neighbor(&net, 15, 2, NULL), RS_NONE);
     rs_net_free(&net);
-    build(&net, "topology=torus k=4 n=2");
+    rs_test_net(&net, "topology=torus k=4 n=2");
     assert_int_equal(net.ops->neighbor(&net, 3, 0, &slot), 0);
     assert_int_equal(slot, 1);
     assert_int_equal(net.ops->neighbor(&net, 0, 3, &slot), 12);
     assert_int_equal(slot, 2);
     rs_net_free(&net);
     /* k = 2: the + and - channels between nodes 0 and 1 are two channels, at two slots */
-    build(&net, "topology=ring k=2");
+    rs_test_net(&net, "topology=ring k=2");
     assert_int_equal(net.n_channels, 4);
     assert_int_equal(net.ops->neighbor(&net, 0, 0, &slot), 1);
     assert_int_equal(slot, 1);
@@ -110,7 +98,7 @@ static void test_ports_and_slots(void **state)
 static void test_worked_routes_4x4(void **state)
 {
     struct rs_net net;
-    build(&net, "topology=torus k=4 n=2");
+    rs_test_net(&net, "topology=torus k=4 n=2");
     expect_route(&net, 0, 14, RS_NONE, (const uint64_t[]){0, 4, 11}, 3);
     /* tie from x = 2 to x = 0 also goes +, round the wrap: 2 -> 3 (8), 3 -> 0 (12) */
     expect_route(&net, 2, 0, RS_NONE, (const uint64_t[]){8, 12}, 2);
@@ -120,7 +108,7 @@ static void test_worked_routes_4x4(void **state)
     expect_route(&net, 0, 3, RS_NONE, (const uint64_t[]){1}, 1);
     expect_route(&net, 6, 6, RS_NONE, NULL, 0);
     rs_net_free(&net);
-    build(&net, "topology=mesh k=4 n=2");
+    rs_test_net(&net, "topology=mesh k=4 n=2");
     expect_route(&net, 0, 14, RS_NONE, (const uint64_t[]){0, 4, 10, 26, 42}, 5);
     /* 15 -> 0: - three times in dimension 0 (15*4+1 = 61, 57, 53), then in dimension 1
      * (12*4+3 = 51, 35, 19) */
@@ -132,7 +120,7 @@ static void test_worked_routes_4x4(void **state)
 static void test_ring_and_chain(void **state)
 {
     struct rs_net net;
-    build(&net, "topology=ring k=6");
+    rs_test_net(&net, "topology=ring k=6");
     /* 0 -> 3: 3 either way, tie: + : 0, 2, 4 */
     expect_route(&net, 0, 3, RS_NONE, (const uint64_t[]){0, 2, 4}, 3);
     /* 0 -> 4: + is 4, - is 2: 0 -> 5 (1), 5 -> 4 (11) */
@@ -140,13 +128,13 @@ static void test_ring_and_chain(void **state)
     /* 5 -> 1: + is 2 round the wrap: 5 -> 0 (10), 0 -> 1 (0) */
     expect_route(&net, 5, 1, RS_NONE, (const uint64_t[]){10, 0}, 2);
     rs_net_free(&net);
-    build(&net, "topology=ring k=7");
+    rs_test_net(&net, "topology=ring k=7");
     /* 0 -> 4: + is 4, - is 3 (no tie when k is odd): 0 -> 6 (1), 6 -> 5 (13), 5 -> 4 (11) */
     expect_route(&net, 0, 4, RS_NONE, (const uint64_t[]){1, 13, 11}, 3);
     /* 0 -> 3: + is 3: 0, 2, 4 */
     expect_route(&net, 0, 3, RS_NONE, (const uint64_t[]){0, 2, 4}, 3);
     rs_net_free(&net);
-    build(&net, "topology=chain k=5");
+    rs_test_net(&net, "topology=chain k=5");
     /* 4 -> 0: no wrap on a chain, 4 hops -: 9, 7, 5, 3 */
     expect_route(&net, 4, 0, RS_NONE, (const uint64_t[]){9, 7, 5, 3}, 4);
     assert_int_equal(net.ops->neighbor(&net, 4, 0, NULL), RS_NONE);
@@ -159,7 +147,7 @@ static void test_ring_and_chain(void **state)
 static void test_valiant_phases(void **state)
 {
     struct rs_net net;
-    build(&net, "topology=mesh k=4 n=2");
+    rs_test_net(&net, "topology=mesh k=4 n=2");
     /* 0 -> mid 15 -> 0: A: +0 x3 (0, 4, 8), +1 x3 (3*4+2 = 14, 30, 46); B: -0 x3 (61, 57,
      * 53), -1 x3 (51, 35, 19) */
     expect_route(&net, 0, 0, 15,
@@ -174,11 +162,11 @@ static void test_valiant_phases(void **state)
     st.hops = 12;
     assert_int_equal(net.ops->route(&net, 0, &st), RS_ROUTE_DONE);
     rs_net_free(&net);
-    build(&net, "topology=ring k=6");
+    rs_test_net(&net, "topology=ring k=6");
     /* 0 -> mid 3 -> 0: both legs are ties, both go +: once round the ring */
     expect_route(&net, 0, 0, 3, (const uint64_t[]){0, 2, 4, 6, 8, 10}, 6);
     rs_net_free(&net);
-    build(&net, "topology=torus k=4 n=2");
+    rs_test_net(&net, "topology=torus k=4 n=2");
     /* 0 -> mid 10 = (2,2) -> 0: ties everywhere: +0 +0 +1 +1 then +0 +0 +1 +1 round:
      * 0 -> 1 (0) -> 2 (4) -> 6 (10) -> 10 (26) -> 11 (40) -> 8 (44) -> 12 (34) -> 0 (50) */
     expect_route(&net, 0, 0, 10, (const uint64_t[]){0, 4, 10, 26, 40, 44, 34, 50}, 8);
