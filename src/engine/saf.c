@@ -62,12 +62,13 @@ static void queue_unlink(struct saf_pkt *pkt, struct saf_queue *q, uint32_t m)
  * stays selected until it leaves (nonpredictive protocols, 004 §1.2). Furthest-first
  * offers the packet with most hops left (ties: oldest, then lowest id), re-chosen every
  * step. sel is the sticky slot (pkt+1, 0 = none); entity keys the random draw. */
-static uint32_t queue_select(struct saf *s, const struct saf_queue *q, uint32_t *sel,
-                             uint64_t entity)
+static inline __attribute__((always_inline)) uint32_t
+queue_select_p(struct saf *s, const struct saf_queue *q, uint32_t *sel, uint64_t entity,
+               enum saf_protocol proto)
 {
     const struct saf_pkt *pkt = s->pkt;
     uint32_t m, best;
-    switch (s->proto) {
+    switch (proto) {
     case SAF_FIFO:
         return q->head;
     case SAF_PRIORITY:
@@ -101,6 +102,12 @@ static uint32_t queue_select(struct saf *s, const struct saf_queue *q, uint32_t 
         return best;
     }
     return q->head;
+}
+
+static uint32_t queue_select(struct saf *s, const struct saf_queue *q, uint32_t *sel,
+                             uint64_t entity)
+{
+    return queue_select_p(s, q, sel, entity, s->proto);
 }
 
 uint32_t rs__saf_offer(struct saf *s, uint64_t qi)
@@ -150,13 +157,19 @@ static uint64_t place(struct saf *s, uint32_t m, uint32_t node)
 /* Could queue tq admit one more packet this step? Room is judged on the occupancy at the
  * start of the step plus the admissions already granted this step: packets leaving tq
  * this step do not make room. */
-static inline int has_room(const struct saf *s, uint32_t tq)
+static inline __attribute__((always_inline)) int has_room_at(const struct saf *s, uint32_t tq,
+                                                             enum saf_queue_at at)
 {
     if (tq >= SAF_STORE || s->cap == 0)
         return 1;
-    if (s->at == SAF_AT_INPUT) /* one feeding channel: at most one arrival per step */
+    if (at == SAF_AT_INPUT) /* one feeding channel: at most one arrival per step */
         return s->q[tq].count < s->cap;
     return s->q[tq].count + s->granted[tq] < s->cap;
+}
+
+static inline int has_room(const struct saf *s, uint32_t tq)
+{
+    return has_room_at(s, tq, s->at);
 }
 
 static void add_move(struct saf *s, uint32_t m, uint32_t from, uint32_t to, uint32_t node)
@@ -172,10 +185,11 @@ static void add_move(struct saf *s, uint32_t m, uint32_t from, uint32_t to, uint
 
 /* Arbitration key of an offer for a channel: larger wins; ties go to the lower slot
  * (input slots in increasing order). */
-static uint64_t offer_key(const struct saf *s, uint32_t m, uint64_t entity)
+static inline __attribute__((always_inline)) uint64_t
+offer_key(const struct saf *s, uint32_t m, uint64_t entity, enum saf_protocol proto)
 {
     const struct saf_pkt *p = &s->pkt[m];
-    switch (s->proto) {
+    switch (proto) {
     case SAF_FIFO: /* oldest arrival at this switch first */
         return UINT64_MAX - p->entered;
     case SAF_PRIORITY:
@@ -199,25 +213,26 @@ static uint64_t offer_key(const struct saf *s, uint32_t m, uint64_t entity)
  * not occupy the channel. With on_full=drop the best offer wins and is dropped if its next
  * queue is full. Output queues each feed their own channel. Returns the mask of ports
  * used, which the node's source may not use this step. */
-static uint32_t decide_node(struct saf *s, uint32_t v)
+static inline __attribute__((always_inline)) uint32_t
+decide_node_p(struct saf *s, uint32_t v, enum saf_queue_at at, enum saf_protocol proto)
 {
     uint32_t win[SAF_MAX_PORTS], wfrom[SAF_MAX_PORTS];
     uint64_t wkey[SAF_MAX_PORTS];
     uint32_t offered = 0, used = 0, movable_mask = 0;
-    uint32_t nq = s->at == SAF_AT_SWITCH ? 1 : s->P;
+    uint32_t nq = at == SAF_AT_SWITCH ? 1 : s->P;
     for (uint32_t i = 0; i < nq; i++) {
-        uint64_t qi = saf_queue_of(s, v, i);
+        uint64_t qi = at == SAF_AT_SWITCH ? v : (uint64_t)v * s->P + i;
         if (s->q[qi].count == 0)
             continue;
-        uint32_t m = queue_select(s, &s->q[qi], s->qsel ? &s->qsel[qi] : NULL, qi);
-        uint32_t port = s->at == SAF_AT_OUTPUT ? i : s->pkt[m].port;
-        int movable = has_room(s, s->pkt[m].tq);
+        uint32_t m = queue_select_p(s, &s->q[qi], s->qsel ? &s->qsel[qi] : NULL, qi, proto);
+        uint32_t port = at == SAF_AT_OUTPUT ? i : s->pkt[m].port;
+        int movable = has_room_at(s, s->pkt[m].tq, at);
         if (!movable && s->on_full == SAF_BLOCK) {
             if (s->waiter) /* woken when that queue next loses a packet */
                 s->waiter[s->pkt[m].tq] = v + 1;
             continue;
         }
-        uint64_t key = offer_key(s, m, qi);
+        uint64_t key = offer_key(s, m, qi, proto);
         if (!(offered & (1u << port)) || key > wkey[port]) {
             offered |= 1u << port;
             win[port] = m;
@@ -232,7 +247,7 @@ static uint32_t decide_node(struct saf *s, uint32_t v)
         uint32_t m = win[port], tq = s->pkt[m].tq;
         /* re-check (output/switch queues): an earlier port of this node may have taken
          * the last room of tq; input queues have one feeder each, so no need */
-        if (s->at == SAF_AT_INPUT ? (int)((movable_mask >> port) & 1) : has_room(s, tq))
+        if (at == SAF_AT_INPUT ? (int)((movable_mask >> port) & 1) : has_room_at(s, tq, at))
             add_move(s, m, wfrom[port], tq, v);
         else if (s->on_full == SAF_DROP)
             add_move(s, m, wfrom[port], SAF_DROP_TO, v);
@@ -241,6 +256,16 @@ static uint32_t decide_node(struct saf *s, uint32_t v)
         used |= 1u << port;
     }
     return used;
+}
+
+/* decide_node_p specialised for the default configuration (input queues, FIFO), whose
+ * protocol and placement tests then fold away; every other one goes through the general
+ * copy. Same decisions either way. */
+static uint32_t decide_node(struct saf *s, uint32_t v)
+{
+    if (s->at == SAF_AT_INPUT && s->proto == SAF_FIFO)
+        return decide_node_p(s, v, SAF_AT_INPUT, SAF_FIFO);
+    return decide_node_p(s, v, s->at, s->proto);
 }
 
 /* Injection from terminal t's source at node v (input and switch queues), decided after
