@@ -13,7 +13,8 @@ static int usage(struct rs_buf *out)
 {
     int rc = rs_buf_puts(out, "usage: routesim COMMAND [KEY=VALUE...] [options]\n\ncommands:\n");
     for (int i = 0; !rc && cli_commands[i].name; i++)
-        rc = rs_buf_printf(out, "  %-8s %-40s %s\n", cli_commands[i].name, cli_commands[i].usage,
+        rc = rs_buf_printf(out, "  %s%s%s\n      %s\n", cli_commands[i].name,
+                           cli_commands[i].usage[0] ? " " : "", cli_commands[i].usage,
                            cli_commands[i].summary);
     if (!rc)
         rc = rs_buf_puts(out,
@@ -24,8 +25,18 @@ static int usage(struct rs_buf *out)
                          "  -o, --output FILE   write the result to FILE (atomically) instead "
                          "of stdout\n"
                          "  --dot               (topo) print the network as a Graphviz digraph\n"
+                         "  -j, --jobs N        (sweep, reproduce) threads; 0 = all cores "
+                         "(default)\n"
+                         "  --per-run FILE      (sweep) also write one row per run\n"
+                         "  --resume            (sweep, reproduce) keep the rows already written "
+                         "and run the rest\n"
+                         "  --plot FILE         (sweep) render a .png or .svg with gnuplot\n"
+                         "  --quick             (reproduce) the small, fast version\n"
+                         "  --out DIR           (reproduce) output folder (default "
+                         "results/NAME)\n"
                          "\n`routesim list` shows every topology, workload and switching model "
-                         "with its keys;\n`routesim help NAME` shows one of them.\n");
+                         "with its keys;\n`routesim help NAME` shows one of them. Documentation: "
+                         "README.md and docs/.\n");
     return rc;
 }
 
