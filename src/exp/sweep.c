@@ -29,7 +29,7 @@ struct sweep {
     struct rs_buf expected_header; /* header already in the file when resuming */
     char **mnames;            /* metric names, from the first point written */
     size_t n_mnames;
-    volatile int failed;      /* an error stops every worker */
+    _Atomic int failed;       /* an error stops every worker (read without the lock) */
     struct rs_err err;
 };
 
