@@ -145,8 +145,8 @@ static void count(struct rs_claim_outcome *o, int v)
 /* bounded_ratio: ratio = mean / f(x); over the last window+1 sizes, fit the ratio against
  * log2 x; the claim holds when the growth over the window is under 10% of the mean ratio
  * or not significantly positive (95% interval of the slope reaches 0). */
-static int judge_ratio(struct row *rows, size_t n, const char *f, int window, char *why,
-                       size_t wn)
+static int judge_ratio(struct row *rows, size_t n, const char *metric, const char *f,
+                       const char *xcol, int window, char *why, size_t wn)
 {
     if (n < 4) {
         snprintf(why, wn, "inconclusive: %zu sizes, at least 4 needed", n);
@@ -166,18 +166,18 @@ static int judge_ratio(struct row *rows, size_t n, const char *f, int window, ch
     int significant = ft.ci == ft.ci ? ft.slope - ft.ci > 0 : ft.slope > 0;
     int ok = growth < RATIO_GROWTH_LIMIT || !significant;
     snprintf(why, wn,
-             "ratio %s/%s(x) from %.3f to %.3f over the last %zu sizes (x = %.0f .. %.0f): "
-             "fitted growth %+.1f%% (slope %.4f ± %.4f per doubling of x)%s",
-             "metric", f, r[0], r[k - 1], k, rows[n - k].x, rows[n - 1].x, 100 * growth,
-             ft.slope, ft.ci,
+             "ratio %s/%s(%s) from %.3f to %.3f over the last %zu sizes (%s = %.0f .. %.0f): "
+             "fitted growth %+.1f%% (slope %.4f ± %.4f per doubling of %s)%s",
+             metric, f, xcol, r[0], r[k - 1], k, xcol, rows[n - k].x, rows[n - 1].x,
+             100 * growth, ft.slope, ft.ci, xcol,
              ok ? (growth < RATIO_GROWTH_LIMIT ? ", under 10%" : ", not significant")
                 : ", significant and over 10%");
     return ok ? RS_VERDICT_HOLDS : RS_VERDICT_FAILS;
 }
 
 /* exponent: fit ln mean = a + b ln x over every size; holds when |b - expect| <= tol. */
-static int judge_exponent(const struct row *rows, size_t n, double expect, double tol,
-                          char *why, size_t wn)
+static int judge_exponent(const struct row *rows, size_t n, const char *xcol, double expect,
+                          double tol, char *why, size_t wn)
 {
     if (n < 3) {
         snprintf(why, wn, "inconclusive: %zu sizes, at least 3 needed", n);
@@ -192,9 +192,9 @@ static int judge_exponent(const struct row *rows, size_t n, double expect, doubl
     struct fit ft;
     fit_line(lx, ly, (int)k, &ft);
     int ok = fabs(ft.slope - expect) <= tol;
-    snprintf(why, wn, "fitted exponent %.3f ± %.3f (x = %.0f .. %.0f) against the claimed %.2f "
+    snprintf(why, wn, "fitted exponent %.3f ± %.3f (%s = %.0f .. %.0f) against the claimed %.2f "
              "± %.2f",
-             ft.slope, ft.ci, rows[0].x, rows[n - 1].x, expect, tol);
+             ft.slope, ft.ci, xcol, rows[0].x, rows[n - 1].x, expect, tol);
     return ok ? RS_VERDICT_HOLDS : RS_VERDICT_FAILS;
 }
 
@@ -307,16 +307,11 @@ int rs_claim_check(const char *name, const struct rs_params *c, const char *dir,
         char why[512];
         int v;
         if (!strcmp(kind, "bounded_ratio")) {
-            v = judge_ratio(rows, n, f, atoi(ckey(c, "window", "3")), why, sizeof why);
-            char *m = strstr(why, "metric"); /* name the metric in the sentence */
-            if (m) {
-                char tmp[512];
-                snprintf(tmp, sizeof tmp, "%.*s%s%s", (int)(m - why), why, metric, m + 6);
-                snprintf(why, sizeof why, "%s", tmp);
-            }
+            v = judge_ratio(rows, n, metric, f, xcol, atoi(ckey(c, "window", "3")), why,
+                            sizeof why);
         } else if (!strcmp(kind, "exponent")) {
-            v = judge_exponent(rows, n, atof(ckey(c, "expect", "0")), atof(ckey(c, "tol", "0")),
-                               why, sizeof why);
+            v = judge_exponent(rows, n, xcol, atof(ckey(c, "expect", "0")),
+                               atof(ckey(c, "tol", "0")), why, sizeof why);
         } else {
             v = RS_VERDICT_INCONCLUSIVE;
             snprintf(why, sizeof why, "reported only");

@@ -7,7 +7,7 @@ check() { local name=$1; shift; if "$@"; then PASSES=$((PASSES + 1)); else echo 
 out=$(RS_EXPERIMENTS="$RS_TEST_DATA/repro" "$RS" reproduce fixture --quick --out "$TMP/fx" 2>/dev/null)
 check "fixture verdicts" grep -q "fixture: 2 hold, 1 do not hold, 0 inconclusive" <<<"$out"
 check "report written" test -s "$TMP/fx/REPORT.md"
-check "identity ratio is exactly 1" grep -q "ratio makespan/log2(x) from 1.000 to 1.000" "$TMP/fx/REPORT.md"
+check "identity ratio is exactly 1" grep -q "ratio makespan/log2(N) from 1.000 to 1.000 over the last 4 sizes (N = 16 .. 128)" "$TMP/fx/REPORT.md"
 check "false claim reported as not holding" grep -q "Verdict (all rows): does not hold\*\* — fitted exponent 1.000" "$TMP/fx/REPORT.md"
 check "quick sizes used" test "$(($(wc -l <"$TMP/fx/exact.csv") - 1))" = 5
 for f in exact.csv exact-runs.csv exact.gp exact.svg; do check "writes $f" test -s "$TMP/fx/$f"; done
