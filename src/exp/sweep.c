@@ -122,6 +122,10 @@ static int read_existing(struct sweep *w, uint64_t **keys, size_t *n_keys)
             return rs_err_set(&w->err, RS_ENOMEM, "out of memory reading '%s'", path);
         }
     fclose(f);
+    if (all.len == 0) { /* an empty file (interrupted before its first row): start afresh */
+        rs_buf_free(&all);
+        return 0;
+    }
     size_t complete = 0; /* bytes up to the last newline */
     for (size_t i = all.len; i > 0; i--)
         if (all.data[i - 1] == '\n') {
@@ -153,7 +157,8 @@ static int read_existing(struct sweep *w, uint64_t **keys, size_t *n_keys)
         pos += len + 1;
     }
     rs_buf_free(&all);
-    qsort(*keys, *n_keys, sizeof **keys, cmp_u64);
+    if (*n_keys)
+        qsort(*keys, *n_keys, sizeof **keys, cmp_u64);
     return 0;
 }
 
