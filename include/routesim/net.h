@@ -84,6 +84,12 @@ struct rs_topo_ops {
     /* Number of channels the route of st (hops == 0) takes, in closed form; NULL when the
      * only way is to walk it (rs_route_expand). Must equal the walk's length. */
     uint32_t (*path_length)(const struct rs_net *net, const struct rs_route_state *st);
+    /* route followed by neighbor in one call (the engines' hot path): the out-port into
+     * *port and, when it is not RS_ROUTE_DONE, the head node (returned) and its in-slot
+     * (*in_slot). Returns RS_NONE with *port = RS_ROUTE_DONE at the destination. NULL: the
+     * engines call route and neighbor. Must agree with them exactly. */
+    uint32_t (*next_hop)(const struct rs_net *net, uint32_t node, const struct rs_route_state *st,
+                         uint32_t *port, uint32_t *in_slot);
 };
 
 /* The registry: all topologies, NULL-terminated, in `routesim list` order. */

@@ -134,7 +134,20 @@ static uint64_t place(struct saf *s, uint32_t m, uint32_t node)
 {
     struct saf_pkt *p = &s->pkt[m];
     const struct rs_net *net = s->net;
-    uint32_t slot, w;
+    uint32_t slot, w, port;
+    if (net->ops->next_hop && s->at != SAF_AT_OUTPUT) { /* one call instead of two */
+        uint32_t src = s->q_shift >= 0 ? m >> s->q_shift : m / s->pb->per_input;
+        struct rs_route_state st = {src, p->dst, p->mid, p->hops};
+        w = net->ops->next_hop(net, node, &st, &port, &slot);
+        p->port = (uint16_t)port;
+        if (p->rem == 1)
+            p->tq = SAF_DELIVER;
+        else if (p->phase_a && p->hops + 1 == p->phase_a)
+            p->tq = SAF_STORE;
+        else
+            p->tq = s->at == SAF_AT_INPUT ? (uint32_t)((uint64_t)w * s->P + slot) : w;
+        return RS_NONE;
+    }
     p->port = (uint16_t)route_port(s, node, m, p->hops);
     if (p->rem == 1) {
         p->tq = SAF_DELIVER;

@@ -85,6 +85,34 @@ static uint32_t butterfly_route(const struct rs_net *net, uint32_t node,
     return ((row ^ target) >> l) & 1;
 }
 
+/* butterfly_route then butterfly_neighbor, sharing the level and row arithmetic. */
+static uint32_t butterfly_next_hop(const struct rs_net *net, uint32_t node,
+                                   const struct rs_route_state *st, uint32_t *port,
+                                   uint32_t *in_slot)
+{
+    uint32_t l = node >> net->log2n, row = node & (net->N - 1), target = st->dst;
+    if (!net->wrap) {
+        if (l == net->log2n) {
+            *port = RS_ROUTE_DONE;
+            return RS_NONE;
+        }
+    } else {
+        uint32_t phases = st->mid == RS_NONE ? 1 : 2;
+        if (st->hops >= phases * net->log2n) {
+            *port = RS_ROUTE_DONE;
+            return RS_NONE;
+        }
+        if (st->mid != RS_NONE && st->hops < net->log2n)
+            target = st->mid;
+        l = st->hops % net->log2n; /* equals the node's level */
+    }
+    uint32_t p = ((row ^ target) >> l) & 1;
+    *port = p;
+    *in_slot = p;
+    uint32_t nl = l + 1 == net->log2n && net->wrap ? 0 : l + 1;
+    return nl * net->N + (p ? row ^ (1u << l) : row);
+}
+
 /* n hops per pass; Valiant on the wrapped butterfly makes two passes. */
 static uint32_t butterfly_path_length(const struct rs_net *net, const struct rs_route_state *st)
 {
@@ -114,4 +142,5 @@ const struct rs_topo_ops rs_topo_butterfly = {
     .valiant_ok = butterfly_valiant_ok,
     .valiant_via_terminal = 1,
     .path_length = butterfly_path_length,
+    .next_hop = butterfly_next_hop,
 };

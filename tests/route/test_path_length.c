@@ -1,6 +1,7 @@
-/* Every topology's closed-form path_length (used by the engines instead of walking each
- * route) equals the length of the walked route, for every source, destination and
- * Valiant intermediate on small instances of every registered topology. */
+/* The shortcuts topologies give the engines agree with the plain operations, for every
+ * source, destination and Valiant intermediate on small instances of every registered
+ * topology: path_length equals the walked route's length, and next_hop equals route
+ * followed by neighbor at every hop. */
 #include "rs_test.h"
 
 #include "routesim/net.h"
@@ -44,6 +45,53 @@ static void check_instance(const char *kv)
     rs_params_free(&p);
 }
 
+/* Walk every route with route + neighbor and compare next_hop at each node. */
+static void check_next_hop(const char *kv)
+{
+    struct rs_params p;
+    struct rs_net net;
+    struct rs_err err;
+    rs_test_params(&p, kv);
+    assert_int_equal(rs_net_build(&net, &p, &err), 0);
+    if (net.ops->next_hop) {
+        int valiant = !net.ops->valiant_ok || net.ops->valiant_ok(&net, &err) == 0;
+        uint32_t N = net.n_terminals;
+        for (uint32_t s0 = 0; s0 < N; s0++)
+            for (uint32_t d = 0; d < N; d++)
+                for (uint32_t m = 0; m <= (valiant ? N : 0); m++) {
+                    struct rs_route_state st = {s0, d, (m == N || !valiant) ? RS_NONE : m, 0};
+                    uint32_t node = net.ops->src_node(&net, s0);
+                    for (int guard = 0; guard < 1000; guard++) {
+                        uint32_t port = net.ops->route(&net, node, &st), slot = RS_NONE;
+                        uint32_t head = port == RS_ROUTE_DONE
+                                            ? RS_NONE
+                                            : net.ops->neighbor(&net, node, port, &slot);
+                        uint32_t p2 = 0, slot2 = RS_NONE;
+                        uint32_t head2 = net.ops->next_hop(&net, node, &st, &p2, &slot2);
+                        if (p2 != port || head2 != head || (head != RS_NONE && slot2 != slot)) {
+                            print_error("%s: %u -> %u via %d at node %u hop %u: route %u head "
+                                        "%u slot %u, next_hop %u head %u slot %u\n",
+                                        kv, s0, d, (int)st.mid, node, st.hops, port, head, slot,
+                                        p2, head2, slot2);
+                            fail();
+                        }
+                        if (port == RS_ROUTE_DONE)
+                            break;
+                        node = head;
+                        st.hops++;
+                    }
+                }
+    }
+    rs_net_free(&net);
+    rs_params_free(&p);
+}
+
+static void test_next_hop_equals_route_and_neighbor(void **state)
+{
+    for (int j = 0; instances[j]; j++)
+        check_next_hop(instances[j]);
+}
+
 static void test_every_topology_has_an_instance(void **state)
 {
     /* a topology added to the registry must be added to instances[] above */
@@ -72,6 +120,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_topology_has_an_instance),
         cmocka_unit_test(test_closed_form_equals_walk),
+        cmocka_unit_test(test_next_hop_equals_route_and_neighbor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
