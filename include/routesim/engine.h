@@ -31,7 +31,12 @@ struct rs_engine_ops {
                size_t deadlock_len, struct rs_err *err);
 };
 
+/* The registry (NULL-terminated) and its names in the same order (the choices of the
+ * `switching` key). */
 extern const struct rs_engine_ops *const rs_engines[];
+extern const char *const rs_engine_names[];
+
+/* Engine named name, or NULL. */
 const struct rs_engine_ops *rs_engine_find(const char *name);
 
 #endif

@@ -19,13 +19,15 @@
 
 struct rs_topo_ops;
 
-/* Where a message is on its oblivious route. All fields are terminals except hops.
+/* Where a message is on its oblivious route. src, dst and mid are terminals.
  * mid == RS_NONE for direct routing; otherwise the message first heads for terminal mid
  * (Valiant's intermediate destination), then for dst. hops counts every channel taken
- * since the message left its source. */
+ * since the message left its source. msg is the message id (rs_problem numbering), for
+ * topologies whose routes are given per message (explicit paths); others ignore it. */
 struct rs_route_state {
     uint32_t src, dst, mid;
     uint32_t hops;
+    uint32_t msg;
 };
 
 struct rs_net {

@@ -1,5 +1,7 @@
 /* Workloads: a static message set built by a traffic generator from a seeded stream.
- * Message m = src * per_input + k is the k-th message of terminal src. */
+ * Message m = src * per_input + k is the k-th message of terminal src, unless the set
+ * carries explicit sources (src != NULL: messages read from a paths file, where terminals
+ * send different numbers of messages); use rs_problem_src() to read a message's source. */
 #ifndef ROUTESIM_PROBLEM_H
 #define ROUTESIM_PROBLEM_H
 
@@ -13,7 +15,15 @@ struct rs_problem {
     uint32_t per_input; /* messages per source terminal */
     uint64_t n_msgs;    /* n_terminals * per_input */
     uint32_t *dst;      /* dst[m]: destination terminal of message m */
+    uint32_t *src;      /* src[m] when sources are explicit (then per_input is the largest
+                           number of messages of one terminal); NULL: src = m / per_input */
 };
+
+/* Source terminal of message m. */
+static inline uint32_t rs_problem_src(const struct rs_problem *pb, uint64_t m)
+{
+    return pb->src ? pb->src[m] : (uint32_t)(m / pb->per_input);
+}
 
 struct rs_traffic_ops {
     const char *name;
@@ -25,6 +35,11 @@ struct rs_traffic_ops {
      * file) give RS_E... with a message naming the key, file and line. */
     int (*generate)(const struct rs_net *net, const struct rs_params *p, uint64_t seed,
                     uint32_t per_input, uint32_t *dst, struct rs_err *err);
+    /* Optional, for workloads whose message set is not N x per_input (explicit paths):
+     * fill pb completely (n_terminals, per_input, n_msgs, dst and src, malloc'd) instead
+     * of generate. NULL: rs_problem_build sizes the set and calls generate. */
+    int (*build)(struct rs_problem *pb, const struct rs_net *net, const struct rs_params *p,
+                 uint64_t seed, struct rs_err *err);
 };
 
 /* The registry, NULL-terminated. */

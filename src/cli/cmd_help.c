@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "routesim/algo.h"
 #include "routesim/engine.h"
 #include "routesim/net.h"
 #include "routesim/problem.h"
@@ -34,15 +35,15 @@ static int usage(struct rs_buf *out)
                          "  --quick             (reproduce) the small, fast version\n"
                          "  --out DIR           (reproduce) output folder (default "
                          "results/NAME)\n"
-                         "\n`routesim list` shows every topology, workload and switching model "
-                         "with its keys;\n`routesim help NAME` shows one of them. Documentation: "
+                         "\n`routesim list` shows every topology, workload, switching model and "
+                         "algorithm with its keys;\n`routesim help NAME` shows one of them. Documentation: "
                          "README.md and docs/.\n");
     return rc;
 }
 
 static int topic(struct rs_buf *out, const char *name, struct rs_err *err)
 {
-    const char *names[64];
+    const char *names[256];
     int n = 0;
     for (int i = 0; rs_topologies[i]; i++) {
         names[n++] = rs_topologies[i]->name;
@@ -62,6 +63,12 @@ static int topic(struct rs_buf *out, const char *name, struct rs_err *err)
         if (!strcmp(name, rs_engines[i]->name))
             return rs_buf_printf(out, "switching=%s: %s\n", name, rs_engines[i]->summary) ||
                    rs_optdef_format(out, rs_engines[i]->options, 2);
+    }
+    for (int i = 0; rs_algos[i]; i++) {
+        names[n++] = rs_algos[i]->name;
+        if (!strcmp(name, rs_algos[i]->name))
+            return rs_buf_printf(out, "algorithm=%s: %s\n", name, rs_algos[i]->summary) ||
+                   rs_optdef_format(out, rs_algos[i]->options, 2);
     }
     for (int i = 0; cli_commands[i].name; i++) {
         names[n++] = cli_commands[i].name;

@@ -1,8 +1,9 @@
-/* `routesim list`: every registered topology, workload and engine with its options, and the
+/* `routesim list`: every registered topology, workload, engine and algorithm with its options, and the
  * options of a run, generated from the modules' option tables. */
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "routesim/algo.h"
 #include "routesim/engine.h"
 #include "routesim/net.h"
 #include "routesim/problem.h"
@@ -48,6 +49,10 @@ int cli_cmd_list(int argc, char **argv)
     for (int i = 0; !rc && rs_engines[i]; i++)
         rc = list_entry(&out, rs_engines[i]->name, rs_engines[i]->summary,
                         rs_engines[i]->options);
+    rc = rc ? rc : rs_buf_puts(&out, "\n");
+    rc = rc ? rc : list_section(&out, "algorithms", "algorithm");
+    for (int i = 0; !rc && rs_algos[i]; i++)
+        rc = list_entry(&out, rs_algos[i]->name, rs_algos[i]->summary, rs_algos[i]->options);
     rc = rc ? rc : rs_buf_puts(&out, "\nevery run\n");
     rc = rc ? rc : rs_optdef_format(&out, rs_net_options, 2);
     rc = rc ? rc : rs_optdef_format(&out, rs_problem_options, 2);

@@ -119,11 +119,18 @@ uint32_t rs__saf_offer(struct saf *s, uint64_t qi)
 
 /* ---- placement: where a packet goes next from the node it has just reached --------- */
 
+/* Source terminal of message m (a shift when messages are grouped by source). */
+static inline uint32_t msg_src(const struct saf *s, uint32_t m)
+{
+    if (s->pb->src)
+        return s->pb->src[m];
+    return s->q_shift >= 0 ? m >> s->q_shift : m / s->pb->per_input;
+}
+
 static uint32_t route_port(const struct saf *s, uint32_t node, uint32_t m, uint32_t hops)
 {
     const struct saf_pkt *p = &s->pkt[m];
-    uint32_t src = s->q_shift >= 0 ? m >> s->q_shift : m / s->pb->per_input;
-    struct rs_route_state st = {src, p->dst, p->mid, hops};
+    struct rs_route_state st = {msg_src(s, m), p->dst, p->mid, hops, m};
     return s->net->ops->route(s->net, node, &st);
 }
 
@@ -136,8 +143,7 @@ static uint64_t place(struct saf *s, uint32_t m, uint32_t node)
     const struct rs_net *net = s->net;
     uint32_t slot, w, port;
     if (net->ops->next_hop && s->at != SAF_AT_OUTPUT) { /* one call instead of two */
-        uint32_t src = s->q_shift >= 0 ? m >> s->q_shift : m / s->pb->per_input;
-        struct rs_route_state st = {src, p->dst, p->mid, p->hops};
+        struct rs_route_state st = {msg_src(s, m), p->dst, p->mid, p->hops, m};
         w = net->ops->next_hop(net, node, &st, &port, &slot);
         p->port = (uint16_t)port;
         if (p->rem == 1)
@@ -676,13 +682,13 @@ static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_e
     enum rs_routing routing = in->routing;
     uint32_t max_hops = 4 * net->n_nodes + 16;
     for (uint64_t m64 = 0; m64 < pb->n_msgs; m64++) {
-        uint32_t m = (uint32_t)m64, t = m / pb->per_input;
+        uint32_t m = (uint32_t)m64, t = rs_problem_src(pb, m64);
         struct saf_pkt *p = &s->pkt[m];
         p->dst = pb->dst[m];
         p->mid = rs_route_mid(routing, in->seed, m, pb->n_terminals);
         p->hops = 0;
         p->entered = 0;
-        struct rs_route_state st = {t, p->dst, p->mid, 0};
+        struct rs_route_state st = {t, p->dst, p->mid, 0, m};
         int64_t len = net->ops->path_length ? net->ops->path_length(net, &st)
                                             : rs_route_expand(net, &st, NULL, 0, max_hops, NULL);
         if (len < 0)
@@ -692,7 +698,7 @@ static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_e
         p->rem = (uint32_t)len;
         p->phase_a = 0;
         if (p->mid != RS_NONE && net->ops->valiant_via_terminal) {
-            struct rs_route_state sa = {t, p->mid, RS_NONE, 0};
+            struct rs_route_state sa = {t, p->mid, RS_NONE, 0, m};
             int64_t la = net->ops->path_length
                              ? net->ops->path_length(net, &sa)
                              : rs_route_expand(net, &sa, NULL, 0, max_hops, NULL);

@@ -5,16 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/algo.h"
 #include "routesim/analysis.h"
 #include "routesim/engine.h"
 #include "routesim/problem.h"
 #include "routesim/route.h"
 #include "routesim/run.h"
 
-static const char *const switching_names[] = {"store_forward", NULL};
-
 const struct rs_optdef rs_run_options[] = {
-    {"switching", RS_OPT_CHOICE, "store_forward", 0, 0, switching_names,
+    {"switching", RS_OPT_CHOICE, "store_forward", 0, 0, rs_engine_names,
      "switching model (engine)"},
     {"routing", RS_OPT_CHOICE, "direct", 0, 0, rs_routing_names,
      "direct: the network's oblivious route; valiant: via a random intermediate terminal"},
@@ -22,6 +21,8 @@ const struct rs_optdef rs_run_options[] = {
      "seed of every random choice (workload, Valiant, protocol)"},
     {"check", RS_OPT_BOOL, "0", 0, 0, NULL,
      "run the invariant checker after every step (slow; for tests and debugging)"},
+    {"algorithm", RS_OPT_CHOICE, "greedy", 0, 0, rs_algo_names,
+     "routing algorithm driving the engine (greedy: the engine's own rules)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 /* The modules a parameter set selects, and their option tables. */
@@ -29,7 +30,8 @@ struct selection {
     const struct rs_topo_ops *topo;
     const struct rs_traffic_ops *traffic;
     const struct rs_engine_ops *engine;
-    const struct rs_optdef *tables[8];
+    const struct rs_algo_ops *algo;
+    const struct rs_optdef *tables[10];
     int ntables;
 };
 
@@ -52,12 +54,17 @@ static int select_modules(const struct rs_params *p, struct selection *sel, int 
     if (with_engine) {
         if ((rc = rs_opt_choice(p, rs_run_options, "switching", &i, err)))
             return rc;
-        sel->engine = rs_engine_find(switching_names[i]);
-        if (!sel->engine)
-            return rs_err_set(err, RS_EINVARIANT, "engine '%s' is not registered",
-                              switching_names[i]);
+        sel->engine = rs_engines[i];
         sel->tables[sel->ntables++] = sel->engine->options;
     }
+    if ((rc = rs_opt_choice(p, rs_run_options, "algorithm", &i, err)))
+        return rc;
+    sel->algo = rs_algos[i];
+    if (sel->algo->options)
+        sel->tables[sel->ntables++] = sel->algo->options;
+    if (with_engine &&
+        (rc = rs_algo_check(sel->algo, sel->engine->name, sel->topo->name, err)))
+        return rc;
     return rs_params_check_known(p, sel->tables, sel->ntables, err);
 }
 
@@ -152,7 +159,7 @@ int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
     if (rc)
         return rc;
     struct rs_engine_input in = {&x.net, &x.pb, p, x.routing, x.seed, x.check};
-    rc = x.sel.engine->run(&in, out, deadlock_msg, deadlock_len, err);
+    rc = x.sel.algo->run(&in, x.sel.engine, out, deadlock_msg, deadlock_len, err);
     if (!rc && !(rc = rs_path_stats_compute(&ps, &x.net, &x.pb, x.routing, x.seed, err))) {
         if (rs_record_int(out, "congestion", ps.congestion) ||
             rs_record_int(out, "dilation", ps.dilation))

@@ -72,6 +72,12 @@ int rs_problem_build(struct rs_problem *pb, const struct rs_net *net, const stru
     if (rc != 0)
         return rc;
     const struct rs_traffic_ops *ops = rs_traffics[idx];
+    if (ops->build) {
+        rc = ops->build(pb, net, p, seed, err);
+        if (rc != 0)
+            rs_problem_free(pb);
+        return rc;
+    }
 
     uint64_t n = net->n_terminals;
     if (n == 0)
@@ -104,5 +110,6 @@ void rs_problem_free(struct rs_problem *pb)
     if (pb == NULL)
         return;
     free(pb->dst);
+    free(pb->src);
     memset(pb, 0, sizeof *pb);
 }

@@ -41,3 +41,9 @@ finish() {
   echo "$PASSES passed, $FAILS failed"
   [ "$FAILS" = 0 ]
 }
+
+# csvcol NAME FILE: the 1-based index of column NAME in the header of CSV FILE (for awk),
+# so that tests do not depend on column positions.
+csvcol() {
+  head -1 "$2" | tr ',' '\n' | grep -nxF -- "$1" | cut -d: -f1
+}

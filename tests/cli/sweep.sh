@@ -26,16 +26,19 @@ check "16 points + header" test "$(wc -l <j1.csv)" = 17
 check "64 runs + header" test "$(wc -l <r1.csv)" = 65
 check "--jobs 1 and --jobs 2 give the same statistics bytes" cmp -s j1.csv j2.csv
 check "--jobs 1 and --jobs 2 give the same per-run bytes" cmp -s r1.csv r2.csv
-check "columns" grep -q '^topology,N,wrap,traffic,per_input,switching,routing,seed,check,queue_at,queue_size,protocol,on_full,runs,makespan_mean,makespan_var,makespan_sd,makespan_min,makespan_max,makespan_ci95,' j1.csv
+check "columns" grep -q '^topology,N,wrap,traffic,per_input,switching,routing,seed,check,algorithm,queue_at,queue_size,protocol,on_full,runs,makespan_mean,makespan_var,makespan_sd,makespan_min,makespan_max,makespan_ci95,' j1.csv
 
 # One point alone: the same row as in the full grid (seeds depend on the point only).
 sed -e 's/^N = .*/N = 64/' -e 's/^queue_size = .*/queue_size = 2/' -e 's/^protocol = .*/protocol = random/' grid.ini >one.ini
 "$RS" sweep -c one.ini -o one.csv 2>/dev/null
 check "a point re-run alone gives the same row" grep -qxF "$(tail -1 one.csv)" j1.csv
 # ... and each of its runs is `routesim run` with the run's seed.
-seed=$(awk -F, 'NR>1 && $2==64 && $11==2 && $12=="random" && $14==0 {print $8}' r1.csv)
-mk=$("$RS" run topology=butterfly N=64 traffic=uniform queue_size=2 protocol=random seed="$seed" --format csv | awk -F, 'NR==2{print $14}')
-check "a run re-run by hand gives the same makespan" test "$mk" = "$(awk -F, 'NR>1 && $2==64 && $11==2 && $12=="random" && $14==0 {print $15}' r1.csv)"
+cN=$(csvcol N r1.csv); cq=$(csvcol queue_size r1.csv); cp=$(csvcol protocol r1.csv)
+cr=$(csvcol run r1.csv); cs=$(csvcol seed r1.csv); cm=$(csvcol makespan r1.csv)
+sel="NR>1 && \$$cN==64 && \$$cq==2 && \$$cp==\"random\" && \$$cr==0"
+seed=$(awk -F, "$sel {print \$$cs}" r1.csv)
+mk=$("$RS" run topology=butterfly N=64 traffic=uniform queue_size=2 protocol=random seed="$seed" --format csv >one-run.csv && awk -F, -v c="$(csvcol makespan one-run.csv)" 'NR==2{print $c}' one-run.csv)
+check "a run re-run by hand gives the same makespan" test "$mk" = "$(awk -F, "$sel {print \$$cm}" r1.csv)"
 
 # A torn file (3 whole rows, then half a row) resumes to the same bytes.
 head -4 j1.csv >torn.csv

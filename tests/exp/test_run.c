@@ -5,7 +5,7 @@
 
 static const char *const param_order[] = {"topology", "N",        "wrap",     "traffic",
                                           "per_input", "switching", "routing", "seed",
-                                          "check",    "queue_at",  "queue_size", "protocol",
+                                          "check",    "algorithm", "queue_at",  "queue_size", "protocol",
                                           "on_full"};
 static const char *const metric_order[] = {"makespan",     "messages",    "delivered",
                                            "dropped",      "max_queue",   "latency_mean",

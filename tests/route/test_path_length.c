@@ -30,7 +30,7 @@ static void check_instance(const char *kv)
     for (uint32_t s = 0; s < N; s++)
         for (uint32_t d = 0; d < N; d++)
             for (uint32_t m = 0; m <= (valiant ? N : 0); m++) {
-                struct rs_route_state st = {s, d, m == N ? RS_NONE : m, 0};
+                struct rs_route_state st = {s, d, m == N ? RS_NONE : m, 0, 0};
                 if (!valiant)
                     st.mid = RS_NONE;
                 int64_t walked = rs_route_expand(&net, &st, NULL, 0, 10000, NULL);
@@ -59,7 +59,7 @@ static void check_next_hop(const char *kv)
         for (uint32_t s0 = 0; s0 < N; s0++)
             for (uint32_t d = 0; d < N; d++)
                 for (uint32_t m = 0; m <= (valiant ? N : 0); m++) {
-                    struct rs_route_state st = {s0, d, (m == N || !valiant) ? RS_NONE : m, 0};
+                    struct rs_route_state st = {s0, d, (m == N || !valiant) ? RS_NONE : m, 0, 0};
                     uint32_t node = net.ops->src_node(&net, s0);
                     for (int guard = 0; guard < 1000; guard++) {
                         uint32_t port = net.ops->route(&net, node, &st), slot = RS_NONE;

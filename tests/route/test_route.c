@@ -73,7 +73,7 @@ static void test_expand_lengths(void **state)
         uint32_t N = net.n_terminals, n = cases[c].n;
         for (uint32_t s = 0; s < N; s++)
             for (uint32_t d = 0; d < N; d++) {
-                struct rs_route_state st = {s, d, RS_NONE, 0};
+                struct rs_route_state st = {s, d, RS_NONE, 0, 0};
                 uint32_t want = cases[c].kind == 0   ? n
                                 : cases[c].kind == 1 ? 2 * n
                                                      : grid_distance(s, d, cases[c].k, n,
@@ -104,7 +104,7 @@ static void test_expand_guards(void **state)
     rs_test_net(&net, "topology=butterfly N=8");
     uint64_t chans[3] = {99, 99, 99};
     uint32_t end = 0;
-    struct rs_route_state st = {5, 3, RS_NONE, 0};
+    struct rs_route_state st = {5, 3, RS_NONE, 0, 0};
     assert_int_equal(rs_route_expand(&net, &st, chans, 1, 3, &end), 3);
     assert_int_equal(chans[0], 10);
     assert_int_equal(chans[1], 99);
@@ -133,7 +133,7 @@ static void test_expand_bad_routes(void **state)
     struct rs_net net;
     struct rs_topo_ops fake;
     uint32_t end = 12345;
-    struct rs_route_state st = {1, 0, RS_NONE, 0};
+    struct rs_route_state st = {1, 0, RS_NONE, 0, 0};
 
     rs_test_net(&net, "topology=ring k=4");
     fake = *net.ops;

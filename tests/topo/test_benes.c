@@ -99,7 +99,7 @@ static void test_worked_routes(void **state)
     uint32_t end;
     static const uint64_t direct[6] = {10, 26, 42, 59, 67, 86};
     static const uint64_t valiant[6] = {11, 25, 45, 52, 68, 85};
-    struct rs_route_state st = {5, 3, RS_NONE, 0};
+    struct rs_route_state st = {5, 3, RS_NONE, 0, 0};
     assert_int_equal(rs_route_expand(&net, &st, chans, 6, 6, &end), 6);
     assert_memory_equal(chans, direct, sizeof chans);
     assert_int_equal(end, 51);
@@ -124,7 +124,7 @@ static void test_middle_row(void **state)
         for (uint32_t s = 0; s < N; s++)
             for (uint32_t d = 0; d < N; d++)
                 for (uint32_t m = 0; m <= N; m++) {
-                    struct rs_route_state st = {s, d, m == N ? RS_NONE : m, 0};
+                    struct rs_route_state st = {s, d, m == N ? RS_NONE : m, 0, 0};
                     uint64_t chans[12];
                     uint32_t end;
                     assert_int_equal(rs_route_expand(&net, &st, chans, 12, 64, &end), 2 * n);

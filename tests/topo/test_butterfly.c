@@ -51,7 +51,7 @@ static void test_bit_fixing_path(void **state)
         uint64_t chans[8];
         for (uint32_t a = 0; a < N; a++)
             for (uint32_t d = 0; d < N; d++) {
-                struct rs_route_state st = {a, d, RS_NONE, 0};
+                struct rs_route_state st = {a, d, RS_NONE, 0, 0};
                 uint32_t end;
                 assert_int_equal(rs_route_expand(&net, &st, chans, 8, 64, &end), n);
                 for (uint32_t l = 0; l < n; l++) {
@@ -84,7 +84,7 @@ static void test_eight_input_examples(void **state)
     struct rs_net net;
     build_n(&net, 8, 0);
     for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++) {
-        struct rs_route_state st = {ex[i].a, ex[i].d, RS_NONE, 0};
+        struct rs_route_state st = {ex[i].a, ex[i].d, RS_NONE, 0, 0};
         uint64_t chans[3];
         uint32_t end;
         assert_int_equal(rs_route_expand(&net, &st, chans, 3, 3, &end), 3);
@@ -111,7 +111,7 @@ static void test_eight_input_examples(void **state)
     assert_int_equal(slot, 1);
     assert_int_equal(net.ops->neighbor(&net, 27, 0, NULL), RS_NONE);
     assert_int_equal(net.ops->neighbor(&net, 27, 1, NULL), RS_NONE);
-    assert_int_equal(net.ops->route(&net, 27, &(struct rs_route_state){5, 3, RS_NONE, 3}),
+    assert_int_equal(net.ops->route(&net, 27, &(struct rs_route_state){5, 3, RS_NONE, 3, 0}),
                      RS_ROUTE_DONE);
     assert_int_equal(net.ops->level(&net, 23), 2);
     assert_int_equal(net.ops->src_node(&net, 5), 5);
@@ -141,7 +141,7 @@ static void test_wrap_identification(void **state)
      * unwrapped butterfly (5 -> 3: 13, 23, then <0,110> = 3) */
     uint64_t chans[3];
     uint32_t end;
-    struct rs_route_state st = {5, 3, RS_NONE, 0};
+    struct rs_route_state st = {5, 3, RS_NONE, 0, 0};
     assert_int_equal(rs_route_expand(&net, &st, chans, 3, 3, &end), 3);
     assert_int_equal(chans[0], 10);
     assert_int_equal(chans[1], 27);
@@ -149,7 +149,7 @@ static void test_wrap_identification(void **state)
     assert_int_equal(end, 3);
     /* a packet already at its destination node still goes round once: the route counts
      * hops, not positions (a -> a is n straight edges) */
-    st = (struct rs_route_state){4, 4, RS_NONE, 0};
+    st = (struct rs_route_state){4, 4, RS_NONE, 0, 0};
     assert_int_equal(rs_route_expand(&net, &st, chans, 3, 3, &end), 3);
     assert_int_equal(chans[0], 8);  /* 2*4 + 0 */
     assert_int_equal(chans[1], 24); /* 2*12 + 0 */
@@ -174,13 +174,13 @@ static void test_valiant_on_wrap(void **state)
                 for (uint32_t d = 0; d < N; d++) {
                     uint64_t chans[16], a[8], b[8];
                     uint32_t end, mid_end;
-                    struct rs_route_state st = {s, d, m, 0};
+                    struct rs_route_state st = {s, d, m, 0, 0};
                     assert_int_equal(rs_route_expand(&net, &st, chans, 16, 64, &end), 2 * n);
                     assert_int_equal(end, d);
-                    st = (struct rs_route_state){s, m, RS_NONE, 0};
+                    st = (struct rs_route_state){s, m, RS_NONE, 0, 0};
                     assert_int_equal(rs_route_expand(&net, &st, a, 8, 64, &mid_end), n);
                     assert_int_equal(mid_end, m);
-                    st = (struct rs_route_state){m, d, RS_NONE, 0};
+                    st = (struct rs_route_state){m, d, RS_NONE, 0, 0};
                     assert_int_equal(rs_route_expand(&net, &st, b, 8, 64, NULL), n);
                     assert_memory_equal(chans, a, n * sizeof *a);
                     assert_memory_equal(chans + n, b, n * sizeof *b);
@@ -194,7 +194,7 @@ static void test_valiant_on_wrap(void **state)
     struct rs_net net;
     build_n(&net, 8, 1);
     uint64_t chans[6], want[6] = {11, 24, 41, 1, 19, 38};
-    struct rs_route_state st = {5, 3, 0, 0};
+    struct rs_route_state st = {5, 3, 0, 0, 0};
     assert_int_equal(rs_route_expand(&net, &st, chans, 6, 6, NULL), 6);
     assert_memory_equal(chans, want, sizeof chans);
     rs_net_free(&net);

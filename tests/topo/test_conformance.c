@@ -336,7 +336,7 @@ static void test_routes_arrive(void **state)
         uint32_t N = net.n_terminals;
         for (uint32_t s = 0; s < N; s++)
             for (uint32_t d = 0; d < N; d++) {
-                struct rs_route_state st = {s, d, RS_NONE, 0};
+                struct rs_route_state st = {s, d, RS_NONE, 0, 0};
                 check_route(&net, &st, e.diameter, instances[j].kv);
                 for (uint32_t m = 0; valiant && m < N; m++) {
                     st.mid = m;

@@ -13,7 +13,7 @@ static void expect_route(const struct rs_net *net, uint32_t s, uint32_t d, uint3
 {
     uint64_t chans[64];
     uint32_t end;
-    struct rs_route_state st = {s, d, m, 0};
+    struct rs_route_state st = {s, d, m, 0, 0};
     int64_t h = rs_route_expand(net, &st, chans, 64, 64, &end);
     if (h != (int64_t)len) {
         print_error("%s %u -> %u via %d: %lld hops, want %u\n", net->name, s, d, (int)m,
@@ -157,7 +157,7 @@ static void test_valiant_phases(void **state)
     /* mid = dst: phase B is empty */
     expect_route(&net, 0, 5, 5, (const uint64_t[]){0, 6}, 2);
     /* the port at a node depends on the phase: at node 15 after 6 hops head for dst 0 */
-    struct rs_route_state st = {0, 0, 15, 6};
+    struct rs_route_state st = {0, 0, 15, 6, 0};
     assert_int_equal(net.ops->route(&net, 15, &st), 1); /* -0 */
     st.hops = 12;
     assert_int_equal(net.ops->route(&net, 0, &st), RS_ROUTE_DONE);

@@ -1,0 +1,69 @@
+/* Registry of routing algorithms, selected by the `algorithm` key (X-macro: the registry,
+ * the key's choices and the declarations cannot drift apart), and the compatibility check
+ * of an algorithm with the chosen engine and topology. */
+#include <stdio.h>
+#include <string.h>
+
+#include "routesim/algo.h"
+#include "routesim/buf.h"
+
+#define RS__ALGO_LIST(X) X(greedy)
+
+#define RS__ALGO_DECL(name) extern const struct rs_algo_ops rs_algo_##name;
+RS__ALGO_LIST(RS__ALGO_DECL)
+#undef RS__ALGO_DECL
+
+#define RS__ALGO_PTR(name) &rs_algo_##name,
+const struct rs_algo_ops *const rs_algos[] = {RS__ALGO_LIST(RS__ALGO_PTR) NULL};
+#undef RS__ALGO_PTR
+
+#define RS__ALGO_NAME(name) #name,
+const char *const rs_algo_names[] = {RS__ALGO_LIST(RS__ALGO_NAME) NULL};
+#undef RS__ALGO_NAME
+
+const struct rs_algo_ops *rs_algo_find(const char *name)
+{
+    for (int i = 0; rs_algos[i]; i++)
+        if (strcmp(rs_algos[i]->name, name) == 0)
+            return rs_algos[i];
+    return NULL;
+}
+
+static int listed(const char *const *list, const char *name)
+{
+    if (!list)
+        return 1;
+    for (int i = 0; list[i]; i++)
+        if (strcmp(list[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+static void join(char *buf, size_t n, const char *const *list)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; list[i] && used + 1 < n; i++) {
+        int w = snprintf(buf + used, n - used, "%s%s", i ? "|" : "", list[i]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+int rs_algo_check(const struct rs_algo_ops *algo, const char *switching, const char *topology,
+                  struct rs_err *err)
+{
+    char names[256];
+    if (!listed(algo->switching, switching)) {
+        join(names, sizeof names, algo->switching);
+        return rs_err_set(err, RS_EUNSUPPORTED, "algorithm=%s needs switching=%s (got %s)",
+                          algo->name, names, switching);
+    }
+    if (!listed(algo->topologies, topology)) {
+        join(names, sizeof names, algo->topologies);
+        return rs_err_set(err, RS_EUNSUPPORTED, "algorithm=%s needs topology=%s (got %s)",
+                          algo->name, names, topology);
+    }
+    return 0;
+}
