@@ -14,6 +14,8 @@ enum rs_stream_id {
     RS_STREAM_ARBITER = 4,  /* random queueing protocol: arbitration of a channel; entity = channel */
     RS_STREAM_PERM = 5,     /* random permutations (Fisher-Yates); entity = permutation index */
     RS_STREAM_SWEEP = 6,    /* per-run seeds of a sweep; entity = hash of the point */
+    RS_STREAM_RANADE = 40,  /* Ranade's first stage: coin of a 2x2 block (entity = row with
+                               the level's bit cleared, step = level) */
     RS_STREAM_TEST = 99     /* tests only */
 };
 

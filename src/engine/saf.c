@@ -619,7 +619,8 @@ static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_e
     s->P = net->max_ports;
     s->P_shift = (s->P & (s->P - 1)) ? -1 : __builtin_ctz(s->P);
     s->q_shift = (pb->per_input & (pb->per_input - 1)) ? -1 : __builtin_ctz(pb->per_input);
-    if ((rc = saf_read_options(s, in->params, err)))
+    if ((rc = saf_read_options(s, in->params, err)) ||
+        (rc = rs_route_check(net, in->routing, err)))
         return rc;
     if (s->P > 32)
         return rs_err_set(err, RS_EUNSUPPORTED,
@@ -685,7 +686,8 @@ static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_e
         uint32_t m = (uint32_t)m64, t = rs_problem_src(pb, m64);
         struct saf_pkt *p = &s->pkt[m];
         p->dst = pb->dst[m];
-        p->mid = rs_route_mid(routing, in->seed, m, pb->n_terminals);
+        p->mid = routing == RS_ROUTING_DIRECT ? RS_NONE
+                                              : rs_route_mid_for(net, routing, in->seed, m, t);
         p->hops = 0;
         p->entered = 0;
         struct rs_route_state st = {t, p->dst, p->mid, 0, m};

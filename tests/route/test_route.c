@@ -12,7 +12,8 @@ static void test_names(void **state)
 {
     assert_string_equal(rs_routing_names[RS_ROUTING_DIRECT], "direct");
     assert_string_equal(rs_routing_names[RS_ROUTING_VALIANT], "valiant");
-    assert_null(rs_routing_names[2]);
+    assert_string_equal(rs_routing_names[RS_ROUTING_RANADE], "ranade");
+    assert_null(rs_routing_names[3]);
 }
 
 static void test_mid(void **state)
