@@ -285,9 +285,10 @@ static void test_determinism(void **state)
  * 1 - 1/q!. For N = 2^10, 2^11, 2^12, q = 1, 2 and every queue placement: 10 replications
  * (seeds 1..10); the mean delivered count must reach the bound, and for q = 2 the delivered
  * fraction of the top-rank packets must reach 1/2. Both are bounds on means, compared with
- * the sample mean without slack: the measured values (docs/model-saf.md) are far above them
- * (q = 2: about 6 times the count bound; top-rank fraction above 0.9), so the sampling
- * error of 10 runs (sd of the mean below 1% of N) cannot reach them. For q = 1 the bound is
+ * the sample mean without slack: the measured values (docs/model-saf.md, 30 runs) are far
+ * above them (q = 2: 5.6 to 8.0 times the count bound, top-rank fraction 0.91 to 1.00),
+ * while the sd of a mean of 10 runs is below 0.5% of N, so sampling error cannot reach
+ * them; only a wrong rule can. For q = 1 the bound is
  * 0 (1 - 1/1! = 0): only the accounting is checked; the measured counts are reported in
  * docs/model-saf.md. */
 static void test_theorem_5_2(void **state)
