@@ -21,8 +21,9 @@ struct rs_path_stats {
     uint64_t *level_msgs;    /* per level: messages crossing from that level */
 };
 
-/* Expand every message's route (with its Valiant intermediate when routing is valiant,
- * drawn as the engines draw it) and compute the statistics. Returns 0 or RS_E... */
+/* Expand every message's route (with its intermediate under valiant or ranade routing,
+ * rs_route_mid_for, as the engines draw it) and compute the statistics. Returns 0 or
+ * RS_E... */
 int rs_path_stats_compute(struct rs_path_stats *st, const struct rs_net *net,
                           const struct rs_problem *pb, enum rs_routing routing, uint64_t seed,
                           struct rs_err *err);

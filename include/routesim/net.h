@@ -92,6 +92,12 @@ struct rs_topo_ops {
      * engines call route and neighbor. Must agree with them exactly. */
     uint32_t (*next_hop)(const struct rs_net *net, uint32_t node, const struct rs_route_state *st,
                          uint32_t *port, uint32_t *in_slot);
+    /* routing=ranade (004 §5, Ranade's random-but-not-independent intermediates): the
+     * intermediate (route state mid, in the sense valiant_via_terminal gives it) of every
+     * message of terminal src, a pure function of (seed, src). For one message per terminal
+     * the intermediates must form a permutation reached by edge-disjoint paths. NULL: the
+     * topology does not support routing=ranade (rs_route_check refuses it). */
+    uint32_t (*ranade_mid)(const struct rs_net *net, uint64_t seed, uint32_t src);
 };
 
 /* The registry: all topologies, NULL-terminated, in `routesim list` order. */

@@ -11,9 +11,12 @@ enum rs_stream_id {
     RS_STREAM_TRAFFIC = 1,  /* workload destinations; entity = message or source */
     RS_STREAM_VALIANT = 2,  /* Valiant intermediate destinations; entity = message */
     RS_STREAM_SELECT = 3,   /* random queueing protocol: selection in a queue; entity = queue */
-    RS_STREAM_ARBITER = 4,  /* random queueing protocol: arbitration of a channel; entity = channel */
+    RS_STREAM_ARBITER = 4,  /* offer key (random protocol), tie key (rank); entity = queue */
     RS_STREAM_PERM = 5,     /* random permutations (Fisher-Yates); entity = permutation index */
     RS_STREAM_SWEEP = 6,    /* per-run seeds of a sweep; entity = hash of the point */
+    RS_STREAM_RANADE = 40,  /* Ranade's first stage: coin of a 2x2 block (entity = row with
+                               the level's bit cleared, step = level) */
+    RS_STREAM_RANK = 41,    /* rank protocol: rank of a packet; entity = message */
     RS_STREAM_TEST = 99     /* tests only */
 };
 

@@ -1,6 +1,6 @@
 /* Store-and-forward packet engine (switching=store_forward): bounded or unbounded queues at
- * channel heads, channel tails or switches; FIFO, random, fixed-priority and furthest-first
- * protocols with nonpredictive (sticky) selection; block or drop on a full queue.
+ * channel heads, channel tails or switches; FIFO, random, fixed-priority, furthest-first and
+ * random-rank protocols with nonpredictive (sticky) selection; block or drop on a full queue.
  * Exact step semantics: docs/model-saf.md and the comment at the top of saf.h. */
 #include "engine/saf.h"
 
@@ -13,7 +13,7 @@
 
 static const char *const queue_at_names[] = {"input", "output", "switch", NULL};
 static const char *const protocol_names[] = {"fifo", "random", "priority", "furthest_first",
-                                             NULL};
+                                             "rank", NULL};
 static const char *const on_full_names[] = {"block", "drop", NULL};
 
 static const struct rs_optdef saf_options[] = {
@@ -24,9 +24,12 @@ static const struct rs_optdef saf_options[] = {
      "capacity of each queue in packets (0 = unbounded)"},
     {"protocol", RS_OPT_CHOICE, "fifo", 0, 0, protocol_names,
      "queueing protocol: oldest first, random, lowest message id first, most hops left "
-     "first"},
+     "first, highest random rank first (004 §5)"},
     {"on_full", RS_OPT_CHOICE, "block", 0, 0, on_full_names,
      "a packet whose next queue is full waits (block) or is discarded (drop)"},
+    {"rank_levels", RS_OPT_INT, "0", 0, 65535, NULL,
+     "protocol=rank: every packet draws a rank 1..r; 0 = the smallest r with r^q >= log2 N "
+     "(004 §5's r = log^(1/q) N rounded up; q = queue_size, 1 when unbounded)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 /* ---- queues ---------------------------------------------------------------------- */
@@ -58,8 +61,9 @@ static void queue_unlink(struct saf_pkt *pkt, struct saf_queue *q, uint32_t m)
 }
 
 /* The packet a queue offers this step. FIFO offers its oldest packet; priority its lowest
- * message id and random a uniformly drawn packet, both sticky: once selected, a packet
- * stays selected until it leaves (nonpredictive protocols, 004 §1.2). Furthest-first
+ * message id, random a uniformly drawn packet and rank its highest-rank packet (ties: the
+ * oldest, then the lowest id), all sticky: once selected, a packet stays selected until it
+ * leaves (nonpredictive protocols, 004 §1.2). Furthest-first
  * offers the packet with most hops left (ties: oldest, then lowest id), re-chosen every
  * step. sel is the sticky slot (pkt+1, 0 = none); entity keys the random draw. */
 static inline __attribute__((always_inline)) uint32_t
@@ -68,6 +72,8 @@ queue_select_p(struct saf *s, const struct saf_queue *q, uint32_t *sel, uint64_t
 {
     const struct saf_pkt *pkt = s->pkt;
     uint32_t m, best;
+    if (proto == SAF_FIFO) /* the default: no dispatch */
+        return q->head;
     switch (proto) {
     case SAF_FIFO:
         return q->head;
@@ -99,6 +105,18 @@ queue_select_p(struct saf *s, const struct saf_queue *q, uint32_t *sel, uint64_t
                 (a->rem == b->rem && a->entered == b->entered && m < best))
                 best = m;
         }
+        return best;
+    case SAF_RANK:
+        if (*sel)
+            return *sel - 1;
+        best = q->head;
+        for (m = pkt[best].next; m != RS_NONE; m = pkt[m].next) {
+            uint32_t ra = s->rank[m], rb = s->rank[best];
+            if (ra > rb || (ra == rb && pkt[m].entered < pkt[best].entered) ||
+                (ra == rb && pkt[m].entered == pkt[best].entered && m < best))
+                best = m;
+        }
+        *sel = best + 1;
         return best;
     }
     return q->head;
@@ -191,19 +209,28 @@ static inline int has_room(const struct saf *s, uint32_t tq)
     return has_room_at(s, tq, s->at);
 }
 
-static void add_move(struct saf *s, uint32_t m, uint32_t from, uint32_t to, uint32_t node)
+/* Append a move. Unless it is a deferred candidate (defer: protocol=rank with output or
+ * switch queues, admitted later by admit_by_rank), count it against its queue's room. */
+static inline __attribute__((always_inline)) void
+add_move_p(struct saf *s, uint32_t m, uint32_t from, uint32_t to, uint32_t node, int defer)
 {
     struct saf_move *mv = &s->moves[s->n_moves++];
     mv->pkt = m;
     mv->from = from;
     mv->to = to;
     mv->node = node;
-    if (s->granted && to < SAF_STORE)
+    if (!defer && s->granted && to < SAF_STORE)
         s->granted[to]++;
 }
 
+static void add_move(struct saf *s, uint32_t m, uint32_t from, uint32_t to, uint32_t node)
+{
+    add_move_p(s, m, from, to, node, 0);
+}
+
 /* Arbitration key of an offer for a channel: larger wins; ties go to the lower slot
- * (input slots in increasing order). */
+ * (input slots in increasing order). Rank: the rank above an independent uniform 32-bit key
+ * per offer and step, which also orders candidates for admission (admit_by_rank). */
 static inline __attribute__((always_inline)) uint64_t
 offer_key(const struct saf *s, uint32_t m, uint64_t entity, enum saf_protocol proto)
 {
@@ -220,6 +247,11 @@ offer_key(const struct saf *s, uint32_t m, uint64_t entity, enum saf_protocol pr
     }
     case SAF_FURTHEST_FIRST:
         return ((uint64_t)p->rem << 32) | (UINT32_MAX - p->entered);
+    case SAF_RANK: {
+        struct rs_rng r;
+        rs_rng_init(&r, s->seed, RS_STREAM_ARBITER, entity, s->step);
+        return ((uint64_t)s->rank[m] << 32) | rs_rng_u32(&r);
+    }
     }
     return 0;
 }
@@ -231,7 +263,9 @@ offer_key(const struct saf *s, uint32_t m, uint64_t entity, enum saf_protocol pr
  * queue has room, or that is delivered by the move); offers that cannot move wait and do
  * not occupy the channel. With on_full=drop the best offer wins and is dropped if its next
  * queue is full. Output queues each feed their own channel. Returns the mask of ports
- * used, which the node's source may not use this step. */
+ * used, which the node's source may not use this step. With protocol=rank and output or
+ * switch queues, room is judged on the start of the step only and the moves into queues
+ * are candidates, admitted by rank once every node has decided (admit_by_rank). */
 static inline __attribute__((always_inline)) uint32_t
 decide_node_p(struct saf *s, uint32_t v, enum saf_queue_at at, enum saf_protocol proto)
 {
@@ -239,6 +273,7 @@ decide_node_p(struct saf *s, uint32_t v, enum saf_queue_at at, enum saf_protocol
     uint64_t wkey[SAF_MAX_PORTS];
     uint32_t offered = 0, used = 0, movable_mask = 0;
     uint32_t nq = at == SAF_AT_SWITCH ? 1 : s->P;
+    const int defer = proto == SAF_RANK && at != SAF_AT_INPUT;
     for (uint32_t i = 0; i < nq; i++) {
         uint64_t qi = at == SAF_AT_SWITCH ? v : (uint64_t)v * s->P + i;
         if (s->q[qi].count == 0)
@@ -267,7 +302,7 @@ decide_node_p(struct saf *s, uint32_t v, enum saf_queue_at at, enum saf_protocol
         /* re-check (output/switch queues): an earlier port of this node may have taken
          * the last room of tq; input queues have one feeder each, so no need */
         if (at == SAF_AT_INPUT ? (int)((movable_mask >> port) & 1) : has_room_at(s, tq, at))
-            add_move(s, m, wfrom[port], tq, v);
+            add_move_p(s, m, wfrom[port], tq, v, defer);
         else if (s->on_full == SAF_DROP)
             add_move(s, m, wfrom[port], SAF_DROP_TO, v);
         else
@@ -291,7 +326,8 @@ static uint32_t decide_node(struct saf *s, uint32_t v)
  * every in-network move: the selected packet crosses its first channel if the switch's
  * in-network traffic left that channel idle and its next queue has room. A source never
  * drops. */
-static void decide_source(struct saf *s, uint32_t t, uint32_t used)
+static inline __attribute__((always_inline)) void
+decide_source_p(struct saf *s, uint32_t t, uint32_t used, int defer)
 {
     uint32_t v = s->src_node[t];
     uint32_t m = queue_select(s, &s->src[t], s->srcsel ? &s->srcsel[t] : NULL,
@@ -300,9 +336,73 @@ static void decide_source(struct saf *s, uint32_t t, uint32_t used)
     if (used & (1u << port))
         return; /* the switch's own departure on that port wakes it next step */
     if (has_room(s, s->pkt[m].tq))
-        add_move(s, m, SAF_SRC_BIT | t, s->pkt[m].tq, v);
+        add_move_p(s, m, SAF_SRC_BIT | t, s->pkt[m].tq, v, defer);
     else if (s->waiter)
         s->waiter[s->pkt[m].tq] = v + 1;
+}
+
+static void decide_source(struct saf *s, uint32_t t, uint32_t used)
+{
+    decide_source_p(s, t, used, 0);
+}
+
+/* protocol=rank with output or switch queues: the moves [first, n_moves) into queues are
+ * candidates, and a queue with room for fewer than its candidates admits those with the
+ * largest offer_key (the higher rank; equal ranks by the uniform key of the offer and step;
+ * equal keys to the earlier move, i.e. the lower node id) -- a function of the state, not
+ * of the order in which nodes were visited. Refused candidates are dropped when drop, else
+ * they wait: their moves are removed and their channels are free for the node's source.
+ * Room is the capacity minus the occupancy at the start of the step and the admissions of
+ * earlier rounds (granted). A queue has at most max_ports candidates per round (one per
+ * channel into it), so the quadratic count below is small. */
+static void admit_by_rank(struct saf *s, uint64_t first, int drop)
+{
+    uint64_t n = s->n_moves;
+    if (!s->cap)
+        return; /* unbounded: every candidate enters */
+    for (uint64_t i = first; i < n; i++) {
+        const struct saf_move *mv = &s->moves[i];
+        if (mv->to >= SAF_VOID)
+            continue; /* delivered, dropped, or into an unbounded store */
+        uint64_t entity = mv->from & SAF_SRC_BIT ? s->n_queues + (mv->from & ~SAF_SRC_BIT)
+                                                 : mv->from;
+        s->ckey[i] = offer_key(s, mv->pkt, entity, SAF_RANK);
+        s->cnext[i] = s->cand[mv->to];
+        s->cand[mv->to] = (uint32_t)(i + 1);
+    }
+    for (uint64_t i = first; i < n; i++) {
+        uint32_t to = s->moves[i].to;
+        if (to >= SAF_VOID || !s->cand[to])
+            continue; /* not a candidate, or its queue is settled */
+        uint32_t room = s->cap - s->q[to].count - s->granted[to], admitted = 0;
+        for (uint32_t a = s->cand[to]; a; a = s->cnext[a - 1]) {
+            uint32_t better = 0;
+            for (uint32_t b = s->cand[to]; b && better < room; b = s->cnext[b - 1])
+                better += s->ckey[b - 1] > s->ckey[a - 1] ||
+                          (s->ckey[b - 1] == s->ckey[a - 1] && b < a);
+            if (better < room)
+                admitted++;
+            else
+                s->moves[a - 1].to = drop ? SAF_DROP_TO : SAF_VOID;
+        }
+        s->granted[to] += admitted;
+        s->cand[to] = 0;
+    }
+    if (drop)
+        return;
+    uint64_t kept = first;
+    for (uint64_t i = first; i < n; i++) {
+        const struct saf_move *mv = &s->moves[i];
+        if (mv->to != SAF_VOID) {
+            s->moves[kept++] = *mv;
+            continue;
+        }
+        /* a refused in-network move leaves its channel to the node's source (switch) */
+        uint32_t t = mv->node < s->n_node_src ? s->node_src[mv->node] : RS_NONE;
+        if (!(mv->from & SAF_SRC_BIT) && t != RS_NONE)
+            s->src_used[t] &= ~(1u << s->pkt[mv->pkt].port);
+    }
+    s->n_moves = kept;
 }
 
 /* Prefetch distances (in active nodes and in moves): the state of a 2^16-input butterfly
@@ -369,13 +469,22 @@ static void decide(struct saf *s)
             s->src_used[t] = used;
         }
     }
+    if (s->cand) /* rank with output or switch queues: admit the in-network candidates */
+        admit_by_rank(s, 0, s->on_full == SAF_DROP);
     if (s->at != SAF_AT_SWITCH) /* input: done above; output: refilled after the step */
         return;
+    uint64_t first = s->n_moves;
     for (uint32_t i = 0; i < s->n_pend; i++) {
         uint32_t t = s->pend[i];
-        if (s->src[t].count)
-            decide_source(s, t, s->src_used[t]);
+        if (s->src[t].count) {
+            if (s->cand)
+                decide_source_p(s, t, s->src_used[t], 1);
+            else
+                decide_source(s, t, s->src_used[t]);
+        }
     }
+    if (s->cand) /* then the injections, into the room the in-network moves left */
+        admit_by_rank(s, first, 0);
 }
 
 int rs__saf_waiting_ok(struct saf *s, uint32_t v)
@@ -589,21 +698,49 @@ static void saf_free(struct saf *s)
     free(s->src_used);
     free(s->act);
     rs__huge_free(s->waiter, s->waiter ? s->n_queues * sizeof *s->waiter : 0);
+    free(s->rank);
+    free(s->cand);
+    free(s->cnext);
+    free(s->ckey);
+}
+
+/* 004 §5's r = log^(1/q) N, rounded up: the smallest r >= 1 with r^q >= log2 N, i.e.
+ * r^q >= ceil(log2 N) (r^q is an integer), computed exactly in integers. q = 0 (unbounded
+ * queues) is taken as 1. */
+static uint32_t default_ranks(uint32_t n_terminals, uint32_t q)
+{
+    uint32_t L = 0;
+    while (L < 32 && (1ull << L) < n_terminals)
+        L++;
+    if (L <= 1)
+        return 1;
+    if (q == 0)
+        q = 1;
+    for (uint32_t r = 2;; r++) {
+        uint64_t pw = 1;
+        for (uint32_t i = 0; i < q && pw < L; i++) /* at most log2 L + 1 rounds: r >= 2 */
+            pw *= r;
+        if (pw >= L)
+            return r;
+    }
 }
 
 static int saf_read_options(struct saf *s, const struct rs_params *p, struct rs_err *err)
 {
     int at, proto, on_full, rc;
-    int64_t cap;
+    int64_t cap, ranks;
     if ((rc = rs_opt_choice(p, saf_options, "queue_at", &at, err)) ||
         (rc = rs_opt_choice(p, saf_options, "protocol", &proto, err)) ||
         (rc = rs_opt_choice(p, saf_options, "on_full", &on_full, err)) ||
-        (rc = rs_opt_int(p, saf_options, "queue_size", &cap, err)))
+        (rc = rs_opt_int(p, saf_options, "queue_size", &cap, err)) ||
+        (rc = rs_opt_int(p, saf_options, "rank_levels", &ranks, err)))
         return rc;
     s->at = (enum saf_queue_at)at;
     s->proto = (enum saf_protocol)proto;
     s->on_full = (enum saf_on_full)on_full;
     s->cap = (uint32_t)cap;
+    if (s->proto == SAF_RANK)
+        s->ranks = ranks ? (uint32_t)ranks : default_ranks(s->pb->n_terminals, s->cap);
     return 0;
 }
 
@@ -619,7 +756,8 @@ static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_e
     s->P = net->max_ports;
     s->P_shift = (s->P & (s->P - 1)) ? -1 : __builtin_ctz(s->P);
     s->q_shift = (pb->per_input & (pb->per_input - 1)) ? -1 : __builtin_ctz(pb->per_input);
-    if ((rc = saf_read_options(s, in->params, err)))
+    if ((rc = saf_read_options(s, in->params, err)) ||
+        (rc = rs_route_check(net, in->routing, err)))
         return rc;
     if (s->P > 32)
         return rs_err_set(err, RS_EUNSUPPORTED,
@@ -629,7 +767,7 @@ static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_e
         return rs_err_set(err, RS_ECONSTRAINT, "too many messages (%llu) for one run",
                           (unsigned long long)pb->n_msgs);
     s->n_queues = s->at == SAF_AT_SWITCH ? net->n_nodes : (uint64_t)net->n_nodes * s->P;
-    if (s->n_queues + pb->n_terminals >= SAF_STORE)
+    if (s->n_queues + pb->n_terminals >= SAF_VOID)
         return rs_err_set(err, RS_ECONSTRAINT, "network too large (%llu queues) for one run",
                           (unsigned long long)s->n_queues);
     s->n_src = pb->n_terminals;
@@ -645,7 +783,7 @@ static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_e
     s->pend = malloc(s->n_src * sizeof *s->pend + 1);
     s->src_used = calloc(s->n_src + 1, sizeof *s->src_used);
     s->act = malloc((size_t)net->n_nodes * sizeof *s->act + 4);
-    if (s->proto == SAF_RANDOM || s->proto == SAF_PRIORITY) {
+    if (s->proto == SAF_RANDOM || s->proto == SAF_PRIORITY || s->proto == SAF_RANK) {
         s->qsel = calloc(s->n_queues, sizeof *s->qsel);
         s->srcsel = calloc(s->n_src, sizeof *s->srcsel);
         if (!s->qsel || !s->srcsel)
@@ -656,6 +794,17 @@ static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_e
         return rs_err_set(err, RS_ENOMEM, "out of memory for queue waiters");
     if (s->at != SAF_AT_INPUT && !(s->granted = calloc(s->n_queues, sizeof *s->granted)))
         return rs_err_set(err, RS_ENOMEM, "out of memory for queue admissions");
+    if (s->proto == SAF_RANK) {
+        if (!(s->rank = malloc(pb->n_msgs * sizeof *s->rank + 1)))
+            return rs_err_set(err, RS_ENOMEM, "out of memory for packet ranks");
+        for (uint64_t m = 0; m < pb->n_msgs; m++) /* once per packet, by message id */
+            s->rank[m] = (uint16_t)(1 + rs_rand_below(s->seed, RS_STREAM_RANK, m, 0, s->ranks));
+        if (s->at != SAF_AT_INPUT &&
+            (!(s->cand = calloc(s->n_queues, sizeof *s->cand)) ||
+             !(s->cnext = malloc(s->moves_cap * sizeof *s->cnext)) ||
+             !(s->ckey = malloc(s->moves_cap * sizeof *s->ckey))))
+            return rs_err_set(err, RS_ENOMEM, "out of memory for rank admissions");
+    }
     if (!s->pkt || !s->where || !s->q || !s->src || !s->src_node || !s->active || !s->moves ||
         !s->pend || !s->src_used || !s->act)
         return rs_err_set(err, RS_ENOMEM, "out of memory for %llu packets and %llu queues",
@@ -685,7 +834,8 @@ static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_e
         uint32_t m = (uint32_t)m64, t = rs_problem_src(pb, m64);
         struct saf_pkt *p = &s->pkt[m];
         p->dst = pb->dst[m];
-        p->mid = rs_route_mid(routing, in->seed, m, pb->n_terminals);
+        p->mid = routing == RS_ROUTING_DIRECT ? RS_NONE
+                                              : rs_route_mid_for(net, routing, in->seed, m, t);
         p->hops = 0;
         p->entered = 0;
         struct rs_route_state st = {t, p->dst, p->mid, 0, m};
@@ -769,10 +919,18 @@ static uint32_t latency_max(const struct saf *s)
 static int saf_record(const struct saf *s, struct rs_record *out, int deadlock)
 {
     int rc = 0;
+    uint64_t top = 0, top_delivered = 0; /* packets of the highest rank r (protocol=rank) */
+    for (uint64_t m = 0; s->rank && m < s->pb->n_msgs; m++)
+        if (s->rank[m] == s->ranks) {
+            top++;
+            top_delivered += s->where[m] == SAF_DELIVERED;
+        }
     rc |= rs_record_int(out, "makespan", s->last_event);
     rc |= rs_record_int(out, "messages", (int64_t)s->pb->n_msgs);
     rc |= rs_record_int(out, "delivered", (int64_t)s->delivered);
     rc |= rs_record_int(out, "dropped", (int64_t)s->dropped);
+    rc |= rs_record_double(out, "delivered_fraction",
+                           s->pb->n_msgs ? (double)s->delivered / (double)s->pb->n_msgs : 1.0);
     rc |= rs_record_int(out, "max_queue", s->max_queue);
     rc |= rs_record_double(out, "latency_mean", latency_mean(s));
     rc |= rs_record_int(out, "latency_p99", latency_percentile(s, 0.99));
@@ -780,6 +938,9 @@ static int saf_record(const struct saf *s, struct rs_record *out, int deadlock)
     rc |= rs_record_int(out, "hops", (int64_t)s->hops);
     rc |= rs_record_int(out, "steps", s->step);
     rc |= rs_record_int(out, "deadlock", deadlock);
+    rc |= rs_record_int(out, "rank_levels_used", s->ranks);
+    rc |= rs_record_int(out, "top_rank_messages", (int64_t)top);
+    rc |= rs_record_int(out, "top_rank_delivered", (int64_t)top_delivered);
     return rc ? RS_ENOMEM : 0;
 }
 

@@ -17,7 +17,7 @@
 #include "routesim/engine.h"
 
 enum saf_queue_at { SAF_AT_INPUT, SAF_AT_OUTPUT, SAF_AT_SWITCH };
-enum saf_protocol { SAF_FIFO, SAF_RANDOM, SAF_PRIORITY, SAF_FURTHEST_FIRST };
+enum saf_protocol { SAF_FIFO, SAF_RANDOM, SAF_PRIORITY, SAF_FURTHEST_FIRST, SAF_RANK };
 enum saf_on_full { SAF_BLOCK, SAF_DROP };
 
 /* Where a packet is: in a queue of the network, waiting at its source, or gone. */
@@ -54,6 +54,8 @@ struct saf_move {
 };
 #define SAF_SRC_BIT 0x80000000u
 #define SAF_DROP_TO (UINT32_MAX - 1)
+#define SAF_VOID (UINT32_MAX - 3) /* to value of a candidate refused admission (rank, block);
+                                     such moves are removed before the commit */
 
 struct saf {
     const struct rs_net *net;
@@ -76,6 +78,14 @@ struct saf {
     uint32_t *granted;     /* [n_queues] admissions this step (output/switch queues) */
     uint32_t *waiter;      /* [n_queues] input queues with block only: node+1 whose offer
                               waits for room in this queue (0 = none), or NULL */
+
+    /* protocol=rank only (NULL otherwise): 004 §5's random ranks and, with output or switch
+     * queues, the admission of a step's candidates into each queue by rank */
+    uint16_t *rank;        /* [n_msgs] rank 1..ranks of each packet, drawn once */
+    uint32_t ranks;        /* r: ranks are 1..r */
+    uint32_t *cand;        /* [n_queues] first candidate move (index+1) into the queue, 0 = none */
+    uint32_t *cnext;       /* [moves_cap] next candidate move into the same queue (index+1) */
+    uint64_t *ckey;        /* [moves_cap] the candidate's admission key */
 
     uint32_t n_src;        /* terminals */
     struct saf_queue *src; /* [n_src] messages not yet injected, in message order */

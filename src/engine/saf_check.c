@@ -4,10 +4,13 @@
 
 #include "engine/saf.h"
 
-/* Walk one linked queue, marking its packets; returns 0 or RS_EINVARIANT. */
+/* Walk one linked queue, marking its packets, and check that its sticky selection sel
+ * (packet+1, 0 = none) is one of them; returns 0 or RS_EINVARIANT. */
 static int check_list(const struct saf *s, const struct saf_queue *q, uint8_t *seen,
-                      uint8_t want_where, const char *what, uint64_t id, struct rs_err *err)
+                      uint8_t want_where, const char *what, uint64_t id, uint32_t sel,
+                      struct rs_err *err)
 {
+    int sel_found = sel == 0;
     uint32_t n = 0, last = RS_NONE;
     uint32_t m = q->count ? q->head : RS_NONE;
     while (m != RS_NONE) {
@@ -22,6 +25,7 @@ static int check_list(const struct saf *s, const struct saf_queue *q, uint8_t *s
             return rs_err_set(err, RS_EINVARIANT, "step %u: packet %u in %s %llu marked %d",
                               s->step, m, what, (unsigned long long)id, s->where[m]);
         seen[m] = 1;
+        sel_found |= m + 1 == sel;
         last = m;
         if (++n > q->count)
             break;
@@ -30,6 +34,9 @@ static int check_list(const struct saf *s, const struct saf_queue *q, uint8_t *s
     if (n != q->count || (n && q->tail != last))
         return rs_err_set(err, RS_EINVARIANT, "step %u: %s %llu holds %u packets, count says %u",
                           s->step, what, (unsigned long long)id, n, q->count);
+    if (!sel_found)
+        return rs_err_set(err, RS_EINVARIANT, "step %u: %s %llu selects packet %u, not in it",
+                          s->step, what, (unsigned long long)id, sel - 1);
     return 0;
 }
 
@@ -48,7 +55,8 @@ int rs__saf_check(struct saf *s, struct rs_err *err)
             rc = rs_err_set(err, RS_EINVARIANT, "step %u: queue %llu holds %u > capacity %u",
                             s->step, (unsigned long long)qi, q->count, s->cap);
         else
-            rc = check_list(s, q, seen, SAF_IN_QUEUE, "queue", qi, err);
+            rc = check_list(s, q, seen, SAF_IN_QUEUE, "queue", qi, s->qsel ? s->qsel[qi] : 0,
+                            err);
         uint32_t v = saf_queue_node(s, qi);
         if (!rc && !(s->active[v / 64] >> (v % 64) & 1) && !(s->waiter && rs__saf_waiting_ok(s, v)))
             rc = rs_err_set(err, RS_EINVARIANT,
@@ -57,7 +65,8 @@ int rs__saf_check(struct saf *s, struct rs_err *err)
         in_flight += q->count;
     }
     for (uint32_t t = 0; t < s->n_src && !rc; t++) {
-        rc = check_list(s, &s->src[t], seen, SAF_IN_SOURCE, "source", t, err);
+        rc = check_list(s, &s->src[t], seen, SAF_IN_SOURCE, "source", t,
+                        s->srcsel ? s->srcsel[t] : 0, err);
         uint32_t v = s->src_node[t];
         if (!rc && s->src[t].count && !(s->active[v / 64] >> (v % 64) & 1) &&
             !(s->waiter && rs__saf_waiting_ok(s, v)))
@@ -67,7 +76,10 @@ int rs__saf_check(struct saf *s, struct rs_err *err)
     }
     uint64_t delivered = 0, dropped = 0;
     for (uint64_t m = 0; m < s->pb->n_msgs && !rc; m++) {
-        if (s->where[m] == SAF_DELIVERED)
+        if (s->rank && (s->rank[m] < 1 || s->rank[m] > s->ranks))
+            rc = rs_err_set(err, RS_EINVARIANT, "step %u: packet %llu has rank %u outside 1..%u",
+                            s->step, (unsigned long long)m, s->rank[m], s->ranks);
+        else if (s->where[m] == SAF_DELIVERED)
             delivered++;
         else if (s->where[m] == SAF_DROPPED)
             dropped++;

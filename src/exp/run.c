@@ -16,7 +16,8 @@ const struct rs_optdef rs_run_options[] = {
     {"switching", RS_OPT_CHOICE, "store_forward", 0, 0, rs_engine_names,
      "switching model (engine)"},
     {"routing", RS_OPT_CHOICE, "direct", 0, 0, rs_routing_names,
-     "direct: the network's oblivious route; valiant: via a random intermediate terminal"},
+     "direct: the network's oblivious route; valiant: via a random intermediate terminal; "
+     "ranade: via Ranade's random-but-not-independent intermediate (topology=benes)"},
     {"seed", RS_OPT_INT, "1", 0, 9007199254740991.0, NULL,
      "seed of every random choice (workload, Valiant, protocol)"},
     {"check", RS_OPT_BOOL, "0", 0, 0, NULL,
@@ -138,8 +139,7 @@ static int prepare(struct prepared *x, const struct rs_params *p, int with_engin
     out->n_params = out->n;
     if ((rc = rs_net_build(&x->net, p, err)))
         return rc;
-    if (x->routing == RS_ROUTING_VALIANT && x->net.ops->valiant_ok &&
-        (rc = x->net.ops->valiant_ok(&x->net, err))) {
+    if ((rc = rs_route_check(&x->net, x->routing, err))) {
         prepared_free(x);
         return rc;
     }

@@ -1,9 +1,9 @@
-/* Direct and Valiant routing on top of a network's oblivious route, and explicit path
- * expansion (the channel ids a message takes). Contracts in include/routesim/route.h. */
+/* Direct, Valiant and Ranade routing on top of a network's oblivious route, and explicit
+ * path expansion (the channel ids a message takes). Contracts in include/routesim/route.h. */
 #include "routesim/rng.h"
 #include "routesim/route.h"
 
-const char *const rs_routing_names[] = {"direct", "valiant", NULL};
+const char *const rs_routing_names[] = {"direct", "valiant", "ranade", NULL};
 
 /* Direct: no intermediate. Valiant: uniform terminal from (seed, RS_STREAM_VALIANT,
  * msg_id, step 0), so a message's intermediate depends on nothing but its id. */
@@ -13,6 +13,26 @@ uint32_t rs_route_mid(enum rs_routing routing, uint64_t seed, uint64_t msg_id,
     if (routing != RS_ROUTING_VALIANT)
         return RS_NONE;
     return rs_rand_below(seed, RS_STREAM_VALIANT, msg_id, 0, n_terminals);
+}
+
+uint32_t rs_route_mid_for(const struct rs_net *net, enum rs_routing routing, uint64_t seed,
+                          uint64_t msg_id, uint32_t src)
+{
+    if (routing == RS_ROUTING_RANADE)
+        return net->ops->ranade_mid ? net->ops->ranade_mid(net, seed, src) : RS_NONE;
+    return rs_route_mid(routing, seed, msg_id, net->n_terminals);
+}
+
+int rs_route_check(const struct rs_net *net, enum rs_routing routing, struct rs_err *err)
+{
+    if (routing == RS_ROUTING_VALIANT && net->ops->valiant_ok)
+        return net->ops->valiant_ok(net, err);
+    if (routing == RS_ROUTING_RANADE && !net->ops->ranade_mid)
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "routing=ranade is not available on topology=%s (Ranade's first "
+                          "stage needs back-to-back butterflies: topology=benes, 004 §5)",
+                          net->name);
+    return 0;
 }
 
 /* Walk ops->route from src_node(src): at each node ask for the port, stop at

@@ -2,6 +2,7 @@
  * level*N + row. For l < n the cross edge out of level l flips bit l; for n <= l < 2n it
  * flips bit 2n-1-l, so the second half fixes the bits in the reverse order. */
 #include "routesim/net.h"
+#include "routesim/rng.h"
 #include "topo/topo_util.h"
 
 /* N <= 2^25 (not 2^26 as for the butterfly): engines number queues node*max_ports + slot
@@ -83,6 +84,20 @@ static uint32_t benes_path_length(const struct rs_net *net, const struct rs_rout
     return 2 * net->log2n;
 }
 
+/* Ranade's first stage (004 §5): every 2x2 block of the first butterfly -- at level l the
+ * nodes <l,b> and <l,b^2^l> and their four edges into level l+1, b with bit l cleared -- is
+ * set straight or crossed by a fair coin from (seed, RS_STREAM_RANADE, entity b, step l).
+ * The source's row follows the settings; the row it reaches at level n is its
+ * intermediate. Each setting maps the block's two rows onto themselves, so the sources'
+ * intermediates form a permutation and every first-half edge carries at most one of them. */
+static uint32_t benes_ranade_mid(const struct rs_net *net, uint64_t seed, uint32_t src)
+{
+    uint32_t row = src;
+    for (uint32_t l = 0; l < net->log2n; l++)
+        row ^= rs_rand_below(seed, RS_STREAM_RANADE, row & ~(1u << l), l, 2) << l;
+    return row;
+}
+
 const struct rs_topo_ops rs_topo_benes = {
     .name = "benes",
     .summary = "Beneš network: two back-to-back butterflies, 2n+1 levels",
@@ -97,4 +112,5 @@ const struct rs_topo_ops rs_topo_benes = {
     .valiant_ok = NULL,
     .valiant_via_terminal = 0,
     .path_length = benes_path_length,
+    .ranade_mid = benes_ranade_mid,
 };

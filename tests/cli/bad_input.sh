@@ -13,6 +13,8 @@ expect_fail 2 "expected KEY=VALUE, got 'banana'" run banana
 expect_fail 2 "unknown option '--fromat' \(did you mean '--format'\?\)" run --fromat json
 expect_fail 2 "unknown value 'xml'" run --format xml
 expect_fail 2 "wrap=1" run routing=valiant
+expect_fail 2 "routing=ranade is not available on topology=butterfly \(Ranade's first stage needs back-to-back butterflies: topology=benes, 004 §5\)" run routing=ranade
+expect_fail 2 "key 'rank_levels'" run protocol=rank rank_levels=70000
 expect_fail 2 "unknown key 'bpc'" run traffic=uniform bpc=0,1,2
 expect_fail 2 "cannot open '$TMP/missing.ini'" run -c "$TMP/missing.ini"
 printf 'topology = butterfly\nN = 16\nqueue_size = two\n' >"$TMP/bad.ini"

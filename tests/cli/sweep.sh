@@ -26,7 +26,7 @@ check "16 points + header" test "$(wc -l <j1.csv)" = 17
 check "64 runs + header" test "$(wc -l <r1.csv)" = 65
 check "--jobs 1 and --jobs 2 give the same statistics bytes" cmp -s j1.csv j2.csv
 check "--jobs 1 and --jobs 2 give the same per-run bytes" cmp -s r1.csv r2.csv
-check "columns" grep -q '^topology,N,wrap,traffic,per_input,switching,routing,seed,check,algorithm,queue_at,queue_size,protocol,on_full,runs,makespan_mean,makespan_var,makespan_sd,makespan_min,makespan_max,makespan_ci95,' j1.csv
+check "columns" grep -q '^topology,N,wrap,traffic,per_input,switching,routing,seed,check,algorithm,queue_at,queue_size,protocol,on_full,rank_levels,runs,makespan_mean,makespan_var,makespan_sd,makespan_min,makespan_max,makespan_ci95,' j1.csv
 
 # One point alone: the same row as in the full grid (seeds depend on the point only).
 sed -e 's/^N = .*/N = 64/' -e 's/^queue_size = .*/queue_size = 2/' -e 's/^protocol = .*/protocol = random/' grid.ini >one.ini

@@ -84,9 +84,9 @@ static void test_bitrev8_switch_queue(void **state)
 static void test_identity_no_contention(void **state)
 {
     const char *at[] = {"input", "output", "switch"};
-    const char *proto[] = {"fifo", "random", "priority", "furthest_first"};
+    const char *proto[] = {"fifo", "random", "priority", "furthest_first", "rank"};
     for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 4; j++) {
+        for (int j = 0; j < 5; j++) {
             char kv[256];
             struct rs_record r;
             snprintf(kv, sizeof kv,
@@ -100,7 +100,8 @@ static void test_identity_no_contention(void **state)
         }
 }
 
-/* The invariant checker runs after every step of every combination; blocking runs deliver
+/* The invariant checker runs after every step of every combination (protocol=rank and
+ * routing=ranade included); blocking runs deliver
  * everything, dropping runs account for every message, and no queue ever exceeds its
  * capacity. Leveled networks cannot deadlock, nor can a mesh with dimension-order routing
  * and a queue per channel (its channel dependencies are acyclic); one bounded queue per
@@ -111,14 +112,15 @@ static void test_invariants_all_combinations(void **state)
     const char *topo[] = {"topology=butterfly N=32 traffic=uniform per_input=4",
                           "topology=butterfly N=16 wrap=1 routing=valiant traffic=transpose",
                           "topology=benes N=16 routing=valiant traffic=bitrev per_input=2",
-                          "topology=mesh k=4 n=2 traffic=randperm per_input=3"};
+                          "topology=mesh k=4 n=2 traffic=randperm per_input=3",
+                          "topology=benes N=16 routing=ranade traffic=uniform per_input=3"};
     const char *at[] = {"input", "output", "switch"};
-    const char *proto[] = {"fifo", "random", "priority", "furthest_first"};
+    const char *proto[] = {"fifo", "random", "priority", "furthest_first", "rank"};
     const char *full[] = {"block", "drop"};
     const int caps[] = {0, 1, 2};
-    for (int t = 0; t < 4; t++)
+    for (int t = 0; t < 5; t++)
         for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 4; j++)
+            for (int j = 0; j < 5; j++)
                 for (int f = 0; f < 2; f++)
                     for (int c = 0; c < 3; c++) {
                         char kv[512], msg[1024];

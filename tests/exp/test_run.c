@@ -6,12 +6,13 @@
 static const char *const param_order[] = {"topology", "N",        "wrap",     "traffic",
                                           "per_input", "switching", "routing", "seed",
                                           "check",    "algorithm", "queue_at",  "queue_size", "protocol",
-                                          "on_full"};
+                                          "on_full", "rank_levels"};
 static const char *const metric_order[] = {"makespan",     "messages",    "delivered",
-                                           "dropped",      "max_queue",   "latency_mean",
-                                           "latency_p99",  "latency_max", "hops",
-                                           "steps",        "deadlock",    "congestion",
-                                           "dilation"};
+                                           "dropped",      "delivered_fraction", "max_queue",
+                                           "latency_mean", "latency_p99",  "latency_max",
+                                           "hops",         "steps",        "deadlock",
+                                           "rank_levels_used", "top_rank_messages",
+                                           "top_rank_delivered", "congestion", "dilation"};
 
 /* The shortest command does the common thing: butterfly N=8, uniform, one message per
  * input, store-and-forward, direct routing, input queues, FIFO, unbounded, block. */

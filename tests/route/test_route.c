@@ -12,7 +12,8 @@ static void test_names(void **state)
 {
     assert_string_equal(rs_routing_names[RS_ROUTING_DIRECT], "direct");
     assert_string_equal(rs_routing_names[RS_ROUTING_VALIANT], "valiant");
-    assert_null(rs_routing_names[2]);
+    assert_string_equal(rs_routing_names[RS_ROUTING_RANADE], "ranade");
+    assert_null(rs_routing_names[3]);
 }
 
 static void test_mid(void **state)
@@ -38,6 +39,35 @@ static void test_mid(void **state)
         assert_int_equal(rs_route_mid(RS_ROUTING_VALIANT, 8, id, 1), 0);
     }
     assert_true(differ > 32);
+}
+
+/* rs_route_mid_for: direct and valiant as rs_route_mid (message id, not source); ranade
+ * from the topology's op (source, not message id), and refused where there is none. */
+static void test_mid_for(void **state)
+{
+    struct rs_net bf, bn;
+    struct rs_err err;
+    rs_test_net(&bf, "topology=butterfly N=16 wrap=1");
+    rs_test_net(&bn, "topology=benes N=16");
+    for (uint64_t id = 0; id < 64; id++) {
+        uint32_t src = (uint32_t)(id / 4);
+        assert_int_equal(rs_route_mid_for(&bf, RS_ROUTING_DIRECT, 7, id, src), RS_NONE);
+        assert_int_equal(rs_route_mid_for(&bf, RS_ROUTING_VALIANT, 7, id, src),
+                         rs_route_mid(RS_ROUTING_VALIANT, 7, id, 16));
+        assert_int_equal(rs_route_mid_for(&bn, RS_ROUTING_RANADE, 7, id, src),
+                         bn.ops->ranade_mid(&bn, 7, src));
+    }
+    assert_int_equal(rs_route_check(&bn, RS_ROUTING_RANADE, &err), 0);
+    assert_int_equal(rs_route_check(&bf, RS_ROUTING_VALIANT, &err), 0);
+    assert_int_equal(rs_route_check(&bf, RS_ROUTING_RANADE, &err), RS_EUNSUPPORTED);
+    assert_non_null(strstr(err.msg, "topology=butterfly"));
+    rs_net_free(&bf);
+    rs_net_free(&bn);
+    rs_test_net(&bf, "topology=butterfly N=16");
+    assert_int_equal(rs_route_check(&bf, RS_ROUTING_VALIANT, &err), RS_EUNSUPPORTED);
+    assert_non_null(strstr(err.msg, "wrap=1"));
+    assert_int_equal(rs_route_check(&bf, RS_ROUTING_DIRECT, &err), 0);
+    rs_net_free(&bf);
 }
 
 /* Per-dimension distance by formula: |a-b| on a mesh, min(|a-b|, k-|a-b|) on a torus. */
@@ -158,6 +188,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_mid),
+        cmocka_unit_test(test_mid_for),
         cmocka_unit_test(test_expand_lengths),
         cmocka_unit_test(test_expand_guards),
         cmocka_unit_test(test_expand_bad_routes),

@@ -1,7 +1,7 @@
 /* Conformance of EVERY registered topology on small instances: node and channel counts
  * against closed formulas, channel heads and in-slots, out- and in-degrees, levels,
- * terminals, labels, and routes (direct and Valiant) that arrive within the diameter on
- * existing channels; plus the registry itself and the build errors. */
+ * terminals, labels, and routes (direct, Valiant and Ranade) that arrive within the
+ * diameter on existing channels; plus the registry itself and the build errors. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -374,6 +374,49 @@ static void test_valiant_ok(void **state)
     }
 }
 
+/* routing=ranade: a topology either refuses it with one line naming itself, or gives every
+ * terminal an intermediate such that the N intermediates form a permutation (for any seed)
+ * and the routes through them arrive within twice the diameter. */
+static void test_ranade_mid(void **state)
+{
+    for (int j = 0; instances[j].kv; j++) {
+        struct rs_params p;
+        struct rs_net net;
+        struct rs_err err;
+        struct expect e;
+        char name[32], want[256];
+        build(&net, &p, instances[j].kv);
+        assert_true(expected(topo_of(instances[j].kv, name, sizeof name), &instances[j], &e));
+        int rc = rs_route_check(&net, RS_ROUTING_RANADE, &err);
+        if (!net.ops->ranade_mid) {
+            snprintf(want, sizeof want,
+                     "routing=ranade is not available on topology=%s (Ranade's first stage "
+                     "needs back-to-back butterflies: topology=benes, 004 §5)",
+                     name);
+            assert_int_equal(rc, RS_EUNSUPPORTED);
+            assert_string_equal(err.msg, want);
+        } else {
+            uint32_t N = net.n_terminals;
+            uint8_t *hit = calloc(N, 1);
+            assert_int_equal(rc, 0);
+            assert_non_null(hit);
+            for (uint64_t seed = 1; seed <= 20; seed++) {
+                memset(hit, 0, N);
+                for (uint32_t t = 0; t < N; t++) {
+                    uint32_t m = rs_route_mid_for(&net, RS_ROUTING_RANADE, seed, t, t);
+                    assert_true(m < N);
+                    assert_int_equal(hit[m]++, 0);
+                    struct rs_route_state st = {t, (t * 5 + 3) % N, m, 0, t};
+                    check_route(&net, &st, 2 * e.diameter, instances[j].kv);
+                }
+            }
+            free(hit);
+        }
+        rs_net_free(&net);
+        rs_params_free(&p);
+    }
+}
+
 static void test_registry(void **state)
 {
     static const char *const order[] = {"butterfly", "benes", "mesh", "torus", "chain", "ring",
@@ -501,6 +544,7 @@ int main(void)
         cmocka_unit_test(test_terminals_and_labels),
         cmocka_unit_test(test_routes_arrive),
         cmocka_unit_test(test_valiant_ok),
+        cmocka_unit_test(test_ranade_mid),
         cmocka_unit_test(test_registry),
         cmocka_unit_test(test_default_is_butterfly_8),
         cmocka_unit_test(test_build_errors),
