@@ -34,11 +34,11 @@ sed -e 's/^N = .*/N = 64/' -e 's/^queue_size = .*/queue_size = 2/' -e 's/^protoc
 check "a point re-run alone gives the same row" grep -qxF "$(tail -1 one.csv)" j1.csv
 # ... and each of its runs is `routesim run` with the run's seed.
 cN=$(csvcol N r1.csv); cq=$(csvcol queue_size r1.csv); cp=$(csvcol protocol r1.csv)
-cr=$(csvcol run r1.csv); cs=$(csvcol seed r1.csv); cm=$(csvcol makespan r1.csv)
+cr=$(csvcol replication r1.csv); cs=$(csvcol seed r1.csv); cm=$(csvcol makespan r1.csv)
 sel="NR>1 && \$$cN==64 && \$$cq==2 && \$$cp==\"random\" && \$$cr==0"
 seed=$(awk -F, "$sel {print \$$cs}" r1.csv)
 mk=$("$RS" run topology=butterfly N=64 traffic=uniform queue_size=2 protocol=random seed="$seed" --format csv >one-run.csv && awk -F, -v c="$(csvcol makespan one-run.csv)" 'NR==2{print $c}' one-run.csv)
-check "a run re-run by hand gives the same makespan" test "$mk" = "$(awk -F, "$sel {print \$$cm}" r1.csv)"
+check "a run re-run by hand gives the same makespan ($mk)" test -n "$mk" -a "$mk" = "$(awk -F, "$sel {print \$$cm}" r1.csv)"
 
 # A torn file (3 whole rows, then half a row) resumes to the same bytes.
 head -4 j1.csv >torn.csv
