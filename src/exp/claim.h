@@ -14,8 +14,8 @@
 #define RS__CLAIM_MAX_COLS 16
 #define RS__CLAIM_ITEM 128 /* longest column name or value in a filter */
 
-/* Values in a statistics file carry 9 significant digits (%.9g): two numbers closer than
- * this, relative to max(1, |reference|), count as equal in bound and equal claims. */
+/* Values in a statistics file carry 9 significant digits (%.9g): a value closer to a limit
+ * than this, relative to max(1, |limit|), counts as on the limit (every kind). */
 #define RS__CLAIM_REL_SLACK 1e-8
 
 /* Conditions KEY=VALUE;KEY=VALUE on the columns of the statistics file. */
@@ -117,6 +117,14 @@ double rs__claim_stat(const struct rs__claim *c, size_t row, const char *suffix)
  * key and the row. */
 int rs__claim_eval(const struct rs__claim *c, size_t row, const char *key, const char *text,
                    double *out);
+
+/* The rounding allowance of a limit: RS__CLAIM_REL_SLACK * max(1, |limit|) (0 when the
+ * limit is infinite). */
+double rs__claim_slack(double limit);
+
+/* 1 when lo - slack(lo) <= v <= hi + slack(hi) (lo, hi may be infinite); 0 otherwise,
+ * also when v is NaN. */
+int rs__claim_within(double v, double lo, double hi);
 
 /* Numbers for the report: %.6g, "—" for NaN; mean ± ci95 ("mean" alone when ci is NaN). */
 void rs__claim_num(char *buf, size_t n, double v);

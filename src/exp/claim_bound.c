@@ -32,12 +32,6 @@ struct exact {
     const char *expr, *key;
 };
 
-/* |a - b| within the rounding of the statistics file (9 significant digits). */
-static double slack(double ref)
-{
-    return RS__CLAIM_REL_SLACK * (fabs(ref) > 1 ? fabs(ref) : 1);
-}
-
 static int prepare(struct rs__claim *c, void **state, int equal)
 {
     struct exact *e = calloc(1, sizeof *e);
@@ -106,14 +100,14 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
         if (e->equal) {
             double dev = lo != lo || hi != hi ? NAN : fmax(fabs(lo - ref), fabs(hi - ref));
             margin = -dev;
-            ok = dev <= slack(ref);
+            ok = dev <= rs__claim_slack(ref);
             rs__claim_num(a, sizeof a, lo);
             rs__claim_num(b, sizeof b, hi);
             rs__claim_num(d, sizeof d, ref);
         } else {
             double v = e->at_least ? lo : hi;
             margin = e->at_least ? v - ref : ref - v;
-            ok = margin >= -slack(ref);
+            ok = margin >= -rs__claim_slack(ref);
             rs__claim_mean_ci(a, sizeof a, rs__claim_stat(c, r, "mean"),
                               rs__claim_stat(c, r, "ci95"));
             rs__claim_num(b, sizeof b, v);

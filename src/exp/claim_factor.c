@@ -200,8 +200,8 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
         rs__claim_num(v, sizeof v, est);
         fmt_interval(iv, sizeof iv, lo, hi);
         snprintf(last_iv, sizeof last_iv, "%s", iv);
-        int ok = est >= e->lo && est <= e->hi;
-        int inside = lo == lo && lo >= e->lo && hi <= e->hi;
+        int ok = rs__claim_within(est, e->lo, e->hi);
+        int inside = rs__claim_within(lo, e->lo, e->hi) && rs__claim_within(hi, e->lo, e->hi);
         rs_buf_printf(c->md, " %s | %s | %s | %s | %s | %s |\n", ma, mb, v, iv,
                       ok ? "yes" : "**no**", lo != lo ? "—" : inside ? "yes" : "no");
         if (!ok && !bad)

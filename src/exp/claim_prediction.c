@@ -68,7 +68,7 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
             rs_buf_printf(c->md, " %s | %s | %s | no value | |\n", c->t.rows[r][c->cruns], m, v);
             continue;
         }
-        int ok = err <= p->tol;
+        int ok = rs__claim_within(err, 0, p->tol);
         snprintf(e, sizeof e, "%.2f%%", 100 * err);
         rs_buf_printf(c->md, " %s | %s | %s | %s%s%s | %s |\n", c->t.rows[r][c->cruns], m, v,
                       ok ? "" : "**", e, ok ? "" : "**",

@@ -82,7 +82,7 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
             rs_buf_printf(c->md, " %s | %s | %s | no value |\n", c->t.rows[r][c->cruns], m, s);
             continue;
         }
-        int ok = v >= rg->lo && v <= rg->hi;
+        int ok = rs__claim_within(v, rg->lo, rg->hi);
         rs_buf_printf(c->md, " %s | %s | %s | %s |\n", c->t.rows[r][c->cruns], m, s,
                       ok ? "yes" : v < rg->lo ? "**below**" : "**above**");
         if (!ok && !bad)

@@ -182,6 +182,16 @@ int rs__claim_eval(const struct rs__claim *c, size_t row, const char *key, const
                       c->name, key, text, where, why);
 }
 
+double rs__claim_slack(double limit)
+{
+    return isinf(limit) ? 0 : RS__CLAIM_REL_SLACK * (fabs(limit) > 1 ? fabs(limit) : 1);
+}
+
+int rs__claim_within(double v, double lo, double hi)
+{
+    return v >= lo - rs__claim_slack(lo) && v <= hi + rs__claim_slack(hi);
+}
+
 void rs__claim_num(char *buf, size_t n, double v)
 {
     if (v != v)
