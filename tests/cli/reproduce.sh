@@ -99,6 +99,7 @@ bad_claim "claim 'c': a row of side a has several partners in side b \(they diff
 bad_claim "claims.ini:5: unknown value 'lesser' for key 'sign' \(did you mean 'less'\?\)" "kind = compare" "sign = lesser" "a = traffic=uniform" "b = traffic=identity"
 bad_claim "claim 'c': key 'a': item 'N' is not KEY=VALUE" "kind = factor" "a = N" "b = N=16" "expect = 2" "tol = 0.1"
 bad_claim "claim 'c': '.*random.csv' has no column 'M' \(did you mean 'N'\?\)" "kind = difference" "a = M=32" "b = N=16" "at_most = 1"
+bad_claim "claims.ini:6: unknown key 'clam.d.kind' \(claims.ini holds title, paper and \[claim.NAME\] sections\)" "kind = report" "[clam.d]" "kind = report"
 bad_claim "claim 'c': at_least = 2 is above at_most = 1" "kind = difference" "a = N=32" "b = N=16" "at_most = 1" "at_least = 2"
 RS_EXPERIMENTS="$RS_TEST_DATA/repro" "$RS" reproduce fixture --out "$TMP/full" >/dev/null 2>&1
 check "full sizes used" test "$(($(wc -l <"$TMP/full/exact.csv") - 1))" = 6
