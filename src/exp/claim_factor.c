@@ -180,7 +180,7 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
         skip.col[skip.n++] = e->sides.b.col[k];
     if (np)
         rs__claim_table_head(c, g->label, &skip, cols, 6);
-    size_t bad = 0, undefined = 0, loose = 0, first_bad = 0, rmin = 0, rmax = 0;
+    size_t bad = 0, undefined = 0, loose = 0, no_iv = 0, first_bad = 0, rmin = 0, rmax = 0;
     double vmin = INFINITY, vmax = -INFINITY;
     char last_iv[160] = "";
     for (size_t i = 0; i < np; i++) {
@@ -207,7 +207,8 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
         if (!ok && !bad)
             first_bad = pa[i];
         bad += !ok;
-        loose += ok && !inside;
+        loose += ok && lo == lo && !inside;
+        no_iv += lo != lo;
         if (est < vmin) {
             vmin = est;
             rmin = pa[i];
@@ -239,14 +240,14 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
     rs__claim_pair_label(c, &e->sides, rmax, lb, sizeof lb);
     if (loose)
         snprintf(tail, sizeof tail, "; the 95%% interval of %zu of them reaches outside", loose);
-    else if (!bad)
+    else if (!bad && !no_iv)
         snprintf(tail, sizeof tail, "; every 95%% interval lies inside too");
     const char *range_word = e->ratio ? "within " : "";
     size_t defined = np - undefined;
     if (defined == 1) { /* one pair: its estimate and interval */
         snprintf(why, wn, "%s = %s, 95%% interval %s (%s): %s%s%s", what, a, last_iv, la,
                  bad ? "not " : "", range_word, e->range);
-        if (!bad) {
+        if (!bad && !no_iv) {
             size_t len = strlen(why);
             snprintf(why + len, wn - len, "%s",
                      loose ? "; the interval reaches outside" : "; the interval lies inside too");

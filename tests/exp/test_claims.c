@@ -178,6 +178,12 @@ static void test_factor_edges(void **state)
            0, 0, "the interval reaches outside");
     expect(f, "kind=factor;a=side=a;b=side=b;expect=10;tol=0.01;filter=N=32", 0, 0, 1,
            "undefined in every pair");
+    /* one run: no interval, and the verdict does not pretend to know where it lies */
+    const char *one[] = {"16 a 1 10 0 10 10", "16 b 4 5 1 4 6"};
+    write_csv(f, one, 2);
+    expect(f, "kind=factor;a=side=a;b=side=b;expect=2;tol=0.01", 1, 0, 0,
+           "ratio A / B = 2, 95% interval — (runs < 2) (side=a against side=b): within [1.98, 2.02].");
+    write_csv(f, rows, 4);
     /* difference 10 - 1 = 9: at least 9 and at most 9 holds exactly */
     expect(f, "kind=difference;a=side=a;b=side=b;at_least=9;at_most=9;filter=N=16", 1, 0, 0,
            "between 9 and 9");
