@@ -291,8 +291,8 @@ static int write_script(const struct rs_grid *g, const char *csv, const char *ou
             snprintf(l->block, sizeof l->block, "D%zu_%d", k, i);
             snprintf(l->style, sizeof l->style, "%s",
                      g->runs > 1 ? "1:2:3 with yerrorlines" : "1:2 with linespoints");
-            snprintf(l->look, sizeof l->look, "lc %d pt %d",
-                     p.ny > 1 ? i * (int)p.nseries + colour : colour, 1 + i);
+            int lt = p.ny > 1 ? i * (int)p.nseries + colour : colour;
+            snprintf(l->look, sizeof l->look, "lc %d pt %d", lt, lt);
             if (p.ny > 1 && p.ns)
                 snprintf(l->title, sizeof l->title, "%s, %s", p.y[i], title);
             else
@@ -360,7 +360,7 @@ static int write_script(const struct rs_grid *g, const char *csv, const char *ou
     if (!rc) {
         rc |= rs_buf_printf(b, "set terminal %s noenhanced\nset output ", term);
         rc |= gp_string(b, out);
-        rc |= rs_buf_puts(b, "\nset key top left\nset grid\nset title ");
+        rc |= rs_buf_puts(b, "\nset key top left\nset grid\nset offsets graph 0.03, graph 0.03, 0, 0\nset title ");
         rc |= gp_string(b, plot_value(g, "title", ytitle));
         rc |= rs_buf_puts(b, "\nset xlabel ");
         rc |= gp_string(b, plot_value(g, "xlabel", p.x));
