@@ -14,19 +14,30 @@ struct rs_claim_outcome {
     int holds, fails, inconclusive;
 };
 
-/* Check the claim named name, whose keys are in c (without the "claim.NAME." prefix):
- *   kind       bounded_ratio | exponent | report
+/* Check the claim named name, whose keys are in c (without the "claim.NAME." prefix),
+ * against the statistics file DIR/<experiment>.csv (and, for the worst instance of bound
+ * and equal claims, the per-run file DIR/<experiment>-runs.csv when it exists).
+ * Keys of every claim:
+ *   kind       bounded_ratio | exponent | report | bound | equal | prediction | compare |
+ *              range | factor | difference (the keys of each: `routesim help claims`)
  *   statement  the paper's words, quoted in the report (continued in statement2 ..
  *              statement9 when longer than one INI line)
- *   experiment the sweep whose statistics file is DIR/<experiment>.csv
- *   metric, x  the measured column (its _mean, _ci95) and the size column
- *   f          log2 | sqrt | linear (bounded_ratio)
- *   expect, tol the exponent and its tolerance (exponent)
+ *   experiment the sweep whose statistics file is read
+ *   metric     the measured metric (columns <metric>_mean, _var, _min, _max, _ci95)
  *   filter     KEY=VALUE;KEY=VALUE rows must match (optional)
  *   group      comma list of columns; one verdict per combination (optional)
- * Appends a Markdown section to md and adds the verdicts to *out. Errors (RS_EINVAL) name
- * the claim and the bad key. */
+ * How each kind is judged: docs/reproduce.md. A key that neither every claim nor the kind
+ * declares is an error (RS_EUNKNOWN, with the nearest key). Appends a Markdown section to
+ * md (the statement, the test, a table per group and one verdict line per group) and adds
+ * the verdicts to *out ("report" claims are not counted). A claim whose filter selects no
+ * row is one inconclusive verdict. Errors (RS_EINVAL, RS_EUNKNOWN, RS_ECONSTRAINT for bad
+ * keys, expressions or columns; RS_EIO when the file cannot be read) name the claim and
+ * the key. */
 int rs_claim_check(const char *name, const struct rs_params *c, const char *dir,
                    struct rs_buf *md, struct rs_claim_outcome *out, struct rs_err *err);
+
+/* Append the list of claim kinds with their keys (from their option tables) to out, for
+ * `routesim help claims`. Returns 0 or RS_ENOMEM. */
+int rs_claim_help(struct rs_buf *out);
 
 #endif

@@ -29,8 +29,8 @@ struct rs_grid {
 };
 
 /* Expand the values of every key of p that is not inside a section. A value starting with
- * '=' is derived: an expression over the point's other keys (numbers, key names, + - * /,
- * parentheses, log2 sqrt ceil floor), e.g. `per_input = =log2(N)`. `runs` and `seed` are
+ * '=' is derived: an expression over the point's other keys (numbers, key names, + - * / ^,
+ * parentheses and the functions of src/exp/expr.h), e.g. `per_input = =log2(N)`. `runs` and `seed` are
  * experiment keys, not run keys. Values of text keys (traffic_file, bpc: any key an option
  * table declares RS_OPT_STRING) are never split. Errors name the origin, key and value:
  * RS_EPARSE for bad syntax, RS_ECONSTRAINT for empty or oversized ranges (more than 10^6

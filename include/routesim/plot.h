@@ -10,13 +10,20 @@
 
 /* Plot the statistics file csv_path of sweep g into out_path (.png or .svg). The [plot]
  * section of the experiment names the columns: x (a parameter; default the first key
- * with several values), y (a metric; default makespan) drawn as y_mean with y_ci95 error
- * bars when runs > 1, series (comma list of parameters: one line per combination of their
- * values, at most 64; optional), filter (KEY=VALUE;... rows to keep; optional), logx, logy
- * (0|1), title, xlabel, ylabel. Writes the gnuplot script to out_path with its
- * extension replaced by .gp. When gnuplot is missing, *notice (n bytes) says how to render
- * the script later and 0 is returned. Errors: RS_EINVAL for a bad [plot] key or
- * extension, RS_EIO when a file cannot be written or gnuplot fails. */
+ * with several values), y (a metric, or a comma list of up to 8; default makespan) drawn
+ * as <y>_mean with <y>_ci95 error bars when runs > 1, series (comma list of parameters:
+ * one line per combination of their values, at most 64; optional), filter (KEY=VALUE;...
+ * rows to keep; optional), logx, logy (0|1), title, xlabel, ylabel, and the theory beside
+ * the measurement: theory, theory2 .. theory4 (expressions of the x key, the series and
+ * the experiment's single-valued keys, sampled over the plotted x range; or of columns of
+ * the statistics file, evaluated at the rows; see src/exp/plot_theory.h) with their legend
+ * titles theory_title, theory_title2 ..; theory_column (comma list of columns, e.g. a
+ * predicted value a run writes) drawn as lines at the measured x. Writes the gnuplot
+ * script to out_path with its extension replaced by .gp. When gnuplot is missing, *notice
+ * (n bytes) says how to render the script later and 0 is returned. Errors: RS_EINVAL for a
+ * bad [plot] key, a column missing from the file, a bad theory expression (naming the
+ * file and line of the key) or extension, RS_EIO when a file cannot be written or gnuplot
+ * fails. */
 int rs_plot_sweep(const struct rs_grid *g, const char *csv_path, const char *out_path,
                   char *notice, size_t n, struct rs_err *err);
 

@@ -23,7 +23,9 @@ struct rs_reproduce_opts {
 };
 
 /* Run one reproduction. Returns 0 (whatever the verdicts) with *out counting them, or
- * RS_E... (bad definition, I/O, interruption). The report is <out>/REPORT.md. */
+ * RS_E... (bad definition, I/O, interruption). claims.ini may hold only title, paper and
+ * [claim.NAME] sections (another key is RS_EUNKNOWN), at most 256 claims (RS_ECONSTRAINT).
+ * The report is <out>/REPORT.md. */
 int rs_reproduce(const struct rs_reproduce_opts *o, struct rs_claim_outcome *out,
                  struct rs_err *err);
 

@@ -1,10 +1,12 @@
-/* `routesim help [TOPIC]`: usage, or the options of one topology, workload, engine or
- * command, generated from the same option tables that validate parameters. */
+/* `routesim help [TOPIC]`: usage, or the options of one topology, workload, engine,
+ * algorithm, command or of the claim kinds (`help claims`), generated from the same option
+ * tables that validate parameters. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "routesim/algo.h"
+#include "routesim/claims.h"
 #include "routesim/engine.h"
 #include "routesim/net.h"
 #include "routesim/problem.h"
@@ -36,8 +38,9 @@ static int usage(struct rs_buf *out)
                          "  --out DIR           (reproduce) output folder (default "
                          "results/NAME)\n"
                          "\n`routesim list` shows every topology, workload, switching model and "
-                         "algorithm with its keys;\n`routesim help NAME` shows one of them. Documentation: "
-                         "README.md and docs/.\n");
+                         "algorithm with its keys;\n`routesim help NAME` shows one of them; "
+                         "`routesim help claims` the kinds of claim of a\nreproduction. "
+                         "Documentation: README.md and docs/.\n");
     return rc;
 }
 
@@ -70,6 +73,9 @@ static int topic(struct rs_buf *out, const char *name, struct rs_err *err)
             return rs_buf_printf(out, "algorithm=%s: %s\n", name, rs_algos[i]->summary) ||
                    rs_optdef_format(out, rs_algos[i]->options, 2);
     }
+    names[n++] = "claims";
+    if (!strcmp(name, "claims"))
+        return rs_claim_help(out);
     for (int i = 0; cli_commands[i].name; i++) {
         names[n++] = cli_commands[i].name;
         if (!strcmp(name, cli_commands[i].name))

@@ -1,4 +1,6 @@
-/* gnuplot scripts for sweep results (see plot.h). */
+/* gnuplot scripts for sweep results (see plot.h): one data block per metric and series
+ * (mean with 95% CI error bars), theory curves (plot_theory.c) and theory columns beside
+ * them. */
 #include <errno.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -7,23 +9,23 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "exp/plot_theory.h"
 #include "routesim/buf.h"
 #include "routesim/plot.h"
 #include "routesim/table.h"
 
 extern char **environ;
 
-static const char *const plot_keys[] = {"x",     "y",      "series", "filter", "logx",
-                                        "logy",  "title",  "xlabel", "ylabel", NULL};
+static const char *const plot_keys[] = {
+    "x",      "y",       "series",        "filter",        "logx",          "logy",
+    "title",  "xlabel",  "ylabel",        "theory",        "theory2",       "theory3",
+    "theory4", "theory_title", "theory_title2", "theory_title3", "theory_title4",
+    "theory_column", NULL};
 
-#define PLOT_MAX_CONDS 8
-
-/* Column conditions a row must meet: the plot's filter plus one series combination. */
-struct conds {
-    const char *key[PLOT_MAX_CONDS];
-    const char *value[PLOT_MAX_CONDS];
-    int n;
-};
+#define PLOT_MAX_Y 8       /* metrics in one plot */
+#define PLOT_MAX_SERIES 64 /* combinations of series values */
+#define PLOT_MAX_THEORY 4  /* theory expressions (theory, theory2 ..); theory columns */
+#define PLOT_ITEM 256      /* longest item of a list key */
 
 static const char *plot_value(const struct rs_grid *g, const char *key, const char *def)
 {
@@ -66,67 +68,42 @@ static int gnuplot_available(void)
     return found;
 }
 
-struct point_xy {
-    double x, y, ci;
+struct xrow {
+    double x;
+    size_t row;
 };
 
 static int cmp_x(const void *a, const void *b)
 {
-    double p = ((const struct point_xy *)a)->x, q = ((const struct point_xy *)b)->x;
-    return (p > q) - (p < q);
+    const struct xrow *p = a, *q = b;
+    if (p->x != q->x)
+        return (p->x > q->x) - (p->x < q->x);
+    return (p->row > q->row) - (p->row < q->row);
 }
 
-/* Append one datablock $S<k> of (x, mean, ci95) rows of csv meeting every condition,
- * sorted by x. */
-static int datablock(struct rs_buf *b, const char *csv, size_t k, const char *x, const char *y,
-                     const struct conds *cd, struct rs_err *err)
+/* Rows of t meeting every condition of cd, sorted by x (ties in file order), into rows;
+ * their number. */
+static size_t series_rows(const struct rs_table *t, long cx, const long *ccols,
+                          const struct rs__plot_conds *cd, struct xrow *tmp, size_t *rows)
 {
-    struct rs_table t;
-    char ymean[300], yci[300];
-    long cols[PLOT_MAX_CONDS];
-    int rc = rs_table_read(&t, csv, err);
-    if (rc)
-        return rc;
-    snprintf(ymean, sizeof ymean, "%s_mean", y);
-    snprintf(yci, sizeof yci, "%s_ci95", y);
-    long cx = rs_table_col(&t, x), cy = rs_table_col(&t, ymean), cc = rs_table_col(&t, yci);
-    const char *missing = cx < 0 ? x : cy < 0 ? ymean : NULL;
-    for (int i = 0; i < cd->n && !missing; i++)
-        if ((cols[i] = rs_table_col(&t, cd->key[i])) < 0)
-            missing = cd->key[i];
-    if (missing) {
-        rc = rs_err_set(err, RS_EINVAL, "[plot]: '%s' has no column '%s'", csv, missing);
-        rs_table_free(&t);
-        return rc;
-    }
-    struct point_xy *pts = calloc(t.nrows + 1, sizeof *pts);
     size_t n = 0;
-    for (size_t r = 0; pts && r < t.nrows; r++) {
+    for (size_t r = 0; r < t->nrows; r++) {
         int ok = 1;
         for (int i = 0; i < cd->n && ok; i++)
-            ok = !strcmp(t.rows[r][cols[i]], cd->value[i]);
-        if (!ok)
-            continue;
-        pts[n].x = rs_table_num(&t, r, cx);
-        pts[n].y = rs_table_num(&t, r, cy);
-        pts[n].ci = rs_table_num(&t, r, cc);
-        n++;
+            ok = !strcmp(t->rows[r][ccols[i]], cd->value[i]);
+        if (ok) {
+            tmp[n].x = rs_table_num(t, r, cx);
+            tmp[n++].row = r;
+        }
     }
-    rs_table_free(&t);
-    if (!pts)
-        return rs_err_set(err, RS_ENOMEM, "out of memory");
-    qsort(pts, n, sizeof *pts, cmp_x);
-    rc = rs_buf_printf(b, "$S%zu << EOD\n", k);
-    for (size_t i = 0; i < n && !rc; i++)
-        rc = rs_buf_printf(b, "%.10g %.10g %.10g\n", pts[i].x, pts[i].y,
-                           pts[i].ci == pts[i].ci ? pts[i].ci : 0.0);
-    rc = rc ? rs_err_set(err, RS_ENOMEM, "out of memory") : rs_buf_puts(b, "EOD\n");
-    free(pts);
-    return rc;
+    qsort(tmp, n, sizeof *tmp, cmp_x);
+    for (size_t i = 0; i < n; i++)
+        rows[i] = tmp[i].row;
+    return n;
 }
 
-/* Split text at sep into at most max trimmed items of buf (each < 128 bytes). */
-static int split_items(const char *text, char sep, char items[][128], int max)
+/* Split text at sep into at most max trimmed items of buf. */
+static int split_items(const char *text, char sep, char items[][PLOT_ITEM], int max)
 {
     int n = 0;
     while (text && *text && n < max) {
@@ -138,7 +115,7 @@ static int split_items(const char *text, char sep, char items[][128], int max)
         }
         while (len && text[len - 1] == ' ')
             len--;
-        if (len && len < 128) {
+        if (len && len < PLOT_ITEM) {
             memcpy(items[n], text, len);
             items[n++][len] = '\0';
         }
@@ -147,85 +124,270 @@ static int split_items(const char *text, char sep, char items[][128], int max)
     return n;
 }
 
+/* Everything the script is made of, resolved from the [plot] keys. */
+struct plot {
+    const char *x;
+    char y[PLOT_MAX_Y][PLOT_ITEM];
+    int ny;
+    char skeys[RS__PLOT_MAX_CONDS][PLOT_ITEM], fitems[RS__PLOT_MAX_CONDS][PLOT_ITEM];
+    const struct rs_axis *sa[RS__PLOT_MAX_CONDS];
+    int ns;
+    struct rs__plot_conds base;
+    size_t nseries;
+    char theory[PLOT_MAX_THEORY][PLOT_ITEM], ttitle[PLOT_MAX_THEORY][PLOT_ITEM];
+    char tkey[PLOT_MAX_THEORY][48]; /* "plot.theory2" */
+    int nt;
+    char tcol[PLOT_MAX_THEORY][PLOT_ITEM];
+    int ntc;
+};
+
+static int resolve(const struct rs_grid *g, struct plot *p, struct rs_err *err)
+{
+    memset(p, 0, sizeof *p);
+    p->x = plot_value(g, "x", NULL);
+    p->ny = split_items(plot_value(g, "y", "makespan"), ',', p->y, PLOT_MAX_Y);
+    p->ns = split_items(plot_value(g, "series", ""), ',', p->skeys, 4);
+    int nf = split_items(plot_value(g, "filter", ""), ';', p->fitems, RS__PLOT_MAX_CONDS - 4);
+    for (int i = 0; i < PLOT_MAX_THEORY; i++) { /* theory, theory2 .. and their titles */
+        char key[32], tkey[32];
+        snprintf(key, sizeof key, i ? "theory%d" : "theory", i + 1);
+        snprintf(tkey, sizeof tkey, i ? "theory_title%d" : "theory_title", i + 1);
+        const char *e = plot_value(g, key, NULL), *t = plot_value(g, tkey, NULL);
+        if (t && !e)
+            return rs_err_set(err, RS_EINVAL, "[plot]: key '%s' without '%s'", tkey, key);
+        if (!e)
+            continue;
+        if (strlen(e) >= PLOT_ITEM || (t && strlen(t) >= PLOT_ITEM))
+            return rs_err_set(err, RS_EINVAL, "[plot]: key '%s' is too long", key);
+        snprintf(p->theory[p->nt], PLOT_ITEM, "%s", e);
+        snprintf(p->ttitle[p->nt], PLOT_ITEM, "%s", t ? t : e);
+        snprintf(p->tkey[p->nt], sizeof p->tkey[0], "plot.%s", key);
+        p->nt++;
+    }
+    p->ntc = split_items(plot_value(g, "theory_column", ""), ',', p->tcol, PLOT_MAX_THEORY);
+    for (size_t i = 0; !p->x && i < g->n_axes; i++)
+        if (g->axes[i].n > 1)
+            p->x = g->axes[i].key;
+    if (!p->x)
+        return rs_err_set(err, RS_EINVAL, "[plot]: no key x and no swept key to put on the x axis");
+    if (!p->ny)
+        return rs_err_set(err, RS_EINVAL, "[plot]: key y names no metric");
+    for (int i = 0; i < nf; i++) {
+        char *eq = strchr(p->fitems[i], '=');
+        if (!eq)
+            return rs_err_set(err, RS_EINVAL, "[plot]: filter item '%s' is not KEY=VALUE",
+                              p->fitems[i]);
+        *eq = '\0';
+        p->base.key[p->base.n] = p->fitems[i];
+        p->base.value[p->base.n++] = eq + 1;
+    }
+    p->nseries = 1;
+    for (int i = 0; i < p->ns; i++) {
+        if (!(p->sa[i] = find_axis(g, p->skeys[i])))
+            return rs_err_set(err, RS_EINVAL, "[plot]: series '%s' is not a key of the experiment",
+                              p->skeys[i]);
+        p->nseries *= p->sa[i]->n;
+        if (p->nseries > PLOT_MAX_SERIES)
+            break;
+    }
+    if (p->nseries > PLOT_MAX_SERIES)
+        return rs_err_set(err, RS_EINVAL, "[plot]: %zu series (at most %d)", p->nseries,
+                          PLOT_MAX_SERIES);
+    return 0;
+}
+
+/* Conditions and title of series k (the last series key varies fastest). */
+static void series_conds(const struct plot *p, size_t k, struct rs__plot_conds *cd, char *title,
+                         size_t tn)
+{
+    size_t rest = k, len = 0;
+    *cd = p->base;
+    for (int i = p->ns - 1; i >= 0; i--) {
+        cd->key[cd->n] = p->skeys[i];
+        cd->is_series[cd->n] = 1;
+        cd->value[cd->n++] = p->sa[i]->values[rest % p->sa[i]->n];
+        rest /= p->sa[i]->n;
+    }
+    title[0] = '\0';
+    for (int i = 0; i < p->ns && len < tn; i++)
+        len += (size_t)snprintf(title + len, tn - len, "%s%s=%s", i ? ", " : "",
+                                cd->key[cd->n - 1 - i], cd->value[cd->n - 1 - i]);
+}
+
+/* "$D3 << EOD" ... "EOD" of the series' mean and ci95 of metric y. */
+static int data_block(struct rs_buf *b, const char *name, const struct rs__plot_series *s,
+                      long cy, long cc)
+{
+    int rc = rs_buf_printf(b, "$%s << EOD\n", name);
+    for (size_t i = 0; i < s->n && !rc; i++) {
+        double ci = rs_table_num(s->t, s->rows[i], cc);
+        rc = rs_buf_printf(b, "%.10g %.10g %.10g\n", rs_table_num(s->t, s->rows[i], s->cx),
+                           rs_table_num(s->t, s->rows[i], cy), ci == ci ? ci : 0.0);
+    }
+    return rc ? rc : rs_buf_puts(b, "EOD\n");
+}
+
+/* One plotted line: its data block, style and title. */
+struct line {
+    char block[48];
+    char style[64]; /* using ... with ... */
+    char look[64];  /* colour, point and dash type, after the title */
+    char title[1100];
+};
+
 static int write_script(const struct rs_grid *g, const char *csv, const char *out,
                         const char *term, struct rs_buf *b, struct rs_err *err)
 {
-    const char *x = plot_value(g, "x", NULL), *y = plot_value(g, "y", "makespan");
-    char skeys[PLOT_MAX_CONDS][128], fitems[PLOT_MAX_CONDS][128];
-    const struct rs_axis *sa[PLOT_MAX_CONDS];
-    int ns = split_items(plot_value(g, "series", ""), ',', skeys, 4);
-    int nf = split_items(plot_value(g, "filter", ""), ';', fitems, PLOT_MAX_CONDS - 4);
-    struct conds base = {{0}, {0}, 0};
-    for (size_t i = 0; !x && i < g->n_axes; i++)
-        if (g->axes[i].n > 1)
-            x = g->axes[i].key;
-    if (!x)
-        return rs_err_set(err, RS_EINVAL, "[plot]: no key x and no swept key to put on the x axis");
-    for (int i = 0; i < nf; i++) {
-        char *eq = strchr(fitems[i], '=');
-        if (!eq)
-            return rs_err_set(err, RS_EINVAL, "[plot]: filter item '%s' is not KEY=VALUE",
-                              fitems[i]);
-        *eq = '\0';
-        base.key[base.n] = fitems[i];
-        base.value[base.n++] = eq + 1;
-    }
-    size_t nseries = 1;
-    for (int i = 0; i < ns; i++) {
-        if (!(sa[i] = find_axis(g, skeys[i])))
-            return rs_err_set(err, RS_EINVAL, "[plot]: series '%s' is not a key of the experiment",
-                              skeys[i]);
-        nseries *= sa[i]->n;
-    }
-    int rc = rs_buf_printf(b, "# generated by routesim sweep from %s: gnuplot %s\n", csv,
-                           "THIS_FILE");
-    char titles[64][256];
-    if (nseries > 64)
-        return rs_err_set(err, RS_EINVAL, "[plot]: %zu series (at most 64)", nseries);
-    for (size_t k = 0; k < nseries && !rc; k++) { /* one block per combination of series */
-        struct conds cd = base;
-        size_t rest = k, len = 0;
-        titles[k][0] = '\0';
-        for (int i = ns - 1; i >= 0; i--) {
-            cd.key[cd.n] = skeys[i];
-            cd.value[cd.n++] = sa[i]->values[rest % sa[i]->n];
-            rest /= sa[i]->n;
-        }
-        for (int i = 0; i < ns; i++)
-            len += (size_t)snprintf(titles[k] + len, sizeof titles[k] - len, "%s%s=%s",
-                                    i ? ", " : "", cd.key[cd.n - 1 - i], cd.value[cd.n - 1 - i]);
-        if (!ns)
-            snprintf(titles[k], sizeof titles[k], "%s", y);
-        rc = datablock(b, csv, k, x, y, &cd, err);
-    }
+    struct plot p;
+    struct rs_table t;
+    int rc = resolve(g, &p, err);
+    rc = rc ? rc : rs_table_read(&t, csv, err);
     if (rc)
         return rc;
-    char ytitle[512];
-    if (g->runs > 1)
-        snprintf(ytitle, sizeof ytitle, "%s (mean and 95%% CI over %u runs)", y, g->runs);
-    else
-        snprintf(ytitle, sizeof ytitle, "%s (1 run)", y);
-    rc |= rs_buf_printf(b, "set terminal %s noenhanced\nset output ", term);
-    rc |= gp_string(b, out);
-    rc |= rs_buf_puts(b, "\nset key top left\nset grid\nset title ");
-    rc |= gp_string(b, plot_value(g, "title", ytitle));
-    rc |= rs_buf_puts(b, "\nset xlabel ");
-    rc |= gp_string(b, plot_value(g, "xlabel", x));
-    rc |= rs_buf_puts(b, "\nset ylabel ");
-    rc |= gp_string(b, plot_value(g, "ylabel", y));
-    rc |= rs_buf_puts(b, "\n");
-    if (!strcmp(plot_value(g, "logx", "0"), "1"))
-        rc |= rs_buf_puts(b, "set logscale x 2\n");
-    if (!strcmp(plot_value(g, "logy", "0"), "1"))
-        rc |= rs_buf_puts(b, "set logscale y\n");
-    const char *style = g->runs > 1 ? "1:2:3 with yerrorlines" : "1:2 with linespoints";
-    rc |= rs_buf_puts(b, "plot ");
-    for (size_t k = 0; k < nseries; k++) {
-        rc |= rs_buf_printf(b, "%s$S%zu using %s title ", k ? ", \\\n     " : "", k, style);
-        rc |= gp_string(b, titles[k]);
+    long cx = rs_table_col(&t, p.x), cy[PLOT_MAX_Y], cc[PLOT_MAX_Y], ctc[PLOT_MAX_THEORY];
+    long ccond[RS__PLOT_MAX_CONDS];
+    const char *missing = cx < 0 ? p.x : NULL;
+    char names[PLOT_MAX_Y][2][PLOT_ITEM + 8];
+    for (int i = 0; i < p.ny && !missing; i++) {
+        snprintf(names[i][0], sizeof names[i][0], "%s_mean", p.y[i]);
+        snprintf(names[i][1], sizeof names[i][1], "%s_ci95", p.y[i]);
+        cc[i] = rs_table_col(&t, names[i][1]);
+        if ((cy[i] = rs_table_col(&t, names[i][0])) < 0)
+            missing = names[i][0];
     }
-    rc |= rs_buf_puts(b, "\n");
-    return rc ? rs_err_set(err, RS_ENOMEM, "out of memory") : 0;
+    for (int i = 0; i < p.ntc && !missing; i++)
+        if ((ctc[i] = rs_table_col(&t, p.tcol[i])) < 0)
+            missing = p.tcol[i];
+    struct rs__plot_conds probe;
+    char title[512];
+    series_conds(&p, 0, &probe, title, sizeof title);
+    for (int i = 0; i < probe.n && !missing; i++)
+        if ((ccond[i] = rs_table_col(&t, probe.key[i])) < 0)
+            missing = probe.key[i];
+    if (missing) {
+        rc = rs_err_set(err, RS_EINVAL, "[plot]: '%s' has no column '%s'", csv, missing);
+        rs_table_free(&t);
+        return rc;
+    }
+    size_t maxlines = p.nseries * (size_t)(p.ny + p.nt + p.ntc);
+    struct xrow *tmp = malloc((t.nrows + 1) * sizeof *tmp);
+    size_t *rows = malloc((t.nrows + 1) * sizeof *rows);
+    struct line *lines = calloc(maxlines + 1, sizeof *lines);
+    size_t nl = 0;
+    int logx = !strcmp(plot_value(g, "logx", "0"), "1");
+    int shared_theory[PLOT_MAX_THEORY] = {0}; /* drawn once: independent of the series */
+    rc = tmp && rows && lines ? rs_buf_printf(b, "# generated by routesim sweep from %s: gnuplot "
+                                                 "%s\n",
+                                              csv, "THIS_FILE")
+                              : RS_ENOMEM;
+    for (size_t k = 0; k < p.nseries && !rc; k++) {
+        struct rs__plot_conds cd;
+        series_conds(&p, k, &cd, title, sizeof title);
+        struct rs__plot_series s = {&t, &cd, rows, 0, cx, p.x};
+        s.n = series_rows(&t, cx, ccond, &cd, tmp, rows);
+        int colour = (int)k + 1;
+        for (int i = 0; i < p.ny && !rc; i++) { /* measurements: mean and 95% CI */
+            struct line *l = &lines[nl++];
+            snprintf(l->block, sizeof l->block, "D%zu_%d", k, i);
+            snprintf(l->style, sizeof l->style, "%s",
+                     g->runs > 1 ? "1:2:3 with yerrorlines" : "1:2 with linespoints");
+            int lt = p.ny > 1 ? i * (int)p.nseries + colour : colour;
+            snprintf(l->look, sizeof l->look, "lc %d pt %d", lt, lt);
+            if (p.ny > 1 && p.ns)
+                snprintf(l->title, sizeof l->title, "%s, %s", p.y[i], title);
+            else
+                snprintf(l->title, sizeof l->title, "%s", p.ns ? title : p.y[i]);
+            rc = data_block(b, l->block, &s, cy[i], cc[i]);
+        }
+        for (int i = 0; i < p.nt && !rc; i++) { /* theory expressions */
+            if (shared_theory[i])
+                continue;
+            int uses = 0;
+            char block[48];
+            snprintf(block, sizeof block, "T%zu_%d", k, i);
+            rc = rs_buf_printf(b, "$%s << EOD\n", block);
+            rc = rc ? RS_ENOMEM
+                    : rs__plot_theory(b, g, &s, p.theory[i], logx, &uses, err);
+            if (rc == RS_EINVAL) { /* name the file and line of the key */
+                char where[512], msg[sizeof err->msg];
+                rs_param_where(rs_params_find(&g->extra, p.tkey[i]), where, sizeof where);
+                snprintf(msg, sizeof msg, "%s", err->msg);
+                rs_err_set(err, rc, "%s: %s", where, msg);
+            }
+            if (rc)
+                break;
+            rc = rs_buf_puts(b, "EOD\n") ? RS_ENOMEM : 0;
+            struct line *l = &lines[nl++];
+            snprintf(l->block, sizeof l->block, "%s", block);
+            const char *name = p.ttitle[i];
+            shared_theory[i] = !uses || p.nseries == 1;
+            if (shared_theory[i]) {
+                snprintf(l->style, sizeof l->style, "1:2 with lines");
+                snprintf(l->look, sizeof l->look, "lc rgb \"black\" dt %d lw 2", 2 + i);
+                snprintf(l->title, sizeof l->title, "theory: %s", name);
+            } else {
+                snprintf(l->style, sizeof l->style, "1:2 with lines");
+                snprintf(l->look, sizeof l->look, "lc %d dt %d lw 2", colour, 2 + i);
+                snprintf(l->title, sizeof l->title, "theory: %s, %s", name, title);
+            }
+        }
+        for (int i = 0; i < p.ntc && !rc; i++) { /* theory columns */
+            struct line *l = &lines[nl++];
+            snprintf(l->block, sizeof l->block, "C%zu_%d", k, i);
+            snprintf(l->style, sizeof l->style, "1:2 with lines");
+            snprintf(l->look, sizeof l->look, "lc %d dt %d lw 2", colour, 2 + p.nt + i);
+            if (p.ns)
+                snprintf(l->title, sizeof l->title, "%s, %s", p.tcol[i], title);
+            else
+                snprintf(l->title, sizeof l->title, "%s", p.tcol[i]);
+            rc = rs_buf_printf(b, "$%s << EOD\n", l->block);
+            for (size_t r = 0; r < s.n && !rc; r++) {
+                double v = rs_table_num(&t, rows[r], ctc[i]);
+                rc = v == v ? rs_buf_printf(b, "%.10g %.10g\n", rs_table_num(&t, rows[r], cx), v)
+                            : rs_buf_puts(b, "\n");
+            }
+            rc = rc ? rc : rs_buf_puts(b, "EOD\n");
+        }
+    }
+    char ytext[PLOT_MAX_Y * (PLOT_ITEM + 2)] = "", ytitle[sizeof ytext + 64];
+    size_t len = 0;
+    for (int i = 0; i < p.ny; i++)
+        len += (size_t)snprintf(ytext + len, sizeof ytext - len, "%s%s", i ? ", " : "", p.y[i]);
+    if (g->runs > 1)
+        snprintf(ytitle, sizeof ytitle, "%s (mean and 95%% CI over %u runs)", ytext, g->runs);
+    else
+        snprintf(ytitle, sizeof ytitle, "%s (1 run)", ytext);
+    if (!rc) {
+        rc |= rs_buf_printf(b, "set terminal %s noenhanced\nset output ", term);
+        rc |= gp_string(b, out);
+        rc |= rs_buf_puts(b, "\nset key top left\nset grid\nset offsets graph 0.03, graph 0.03, 0, 0\nset title ");
+        rc |= gp_string(b, plot_value(g, "title", ytitle));
+        rc |= rs_buf_puts(b, "\nset xlabel ");
+        rc |= gp_string(b, plot_value(g, "xlabel", p.x));
+        rc |= rs_buf_puts(b, "\nset ylabel ");
+        rc |= gp_string(b, plot_value(g, "ylabel", ytext));
+        rc |= rs_buf_puts(b, "\n");
+        if (!strcmp(plot_value(g, "logx", "0"), "1"))
+            rc |= rs_buf_puts(b, "set logscale x 2\n");
+        if (!strcmp(plot_value(g, "logy", "0"), "1"))
+            rc |= rs_buf_puts(b, "set logscale y\n");
+        rc |= rs_buf_puts(b, "plot ");
+        for (size_t i = 0; i < nl; i++) {
+            rc |= rs_buf_printf(b, "%s$%s using %s title ", i ? ", \\\n     " : "",
+                                lines[i].block, lines[i].style);
+            rc |= gp_string(b, lines[i].title);
+            rc |= rs_buf_printf(b, " %s", lines[i].look);
+        }
+        rc |= rs_buf_puts(b, "\n");
+        rc = rc ? RS_ENOMEM : 0;
+    }
+    if (rc == RS_ENOMEM)
+        rs_err_set(err, RS_ENOMEM, "out of memory");
+    free(tmp);
+    free(rows);
+    free(lines);
+    rs_table_free(&t);
+    return rc;
 }
 
 int rs_plot_sweep(const struct rs_grid *g, const char *csv_path, const char *out_path,
@@ -250,7 +412,8 @@ int rs_plot_sweep(const struct rs_grid *g, const char *csv_path, const char *out
         if (!known) {
             char where[512];
             rs_param_where(&g->extra.v[i], where, sizeof where);
-            const char *near = rs_suggest(key + 5, plot_keys, 9);
+            const char *near = rs_suggest(key + 5, plot_keys,
+                                          (int)(sizeof plot_keys / sizeof *plot_keys) - 1);
             return rs_err_set(err, RS_EINVAL, "%s: unknown [plot] key '%s'%s%s%s", where, key + 5,
                               near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
         }

@@ -154,22 +154,36 @@ static int check_claims(const struct rs_reproduce_opts *o, const char *dir, stru
     snprintf(path, sizeof path, "%s/claims.ini", dir);
     rs_params_init(&all);
     int rc = rs_params_load_ini(&all, path, err);
-    char done[64][128];
+    enum { MAX_CLAIMS = 256 };
+    char(*done)[128] = calloc(MAX_CLAIMS, sizeof *done);
     int ndone = 0;
+    if (!rc && !done)
+        rc = rs_err_set(err, RS_ENOMEM, "out of memory");
     for (size_t i = 0; i < all.n && !rc; i++) {
         const char *key = all.v[i].key;
-        if (strncmp(key, "claim.", 6))
+        if (!strcmp(key, "title") || !strcmp(key, "paper"))
             continue;
-        const char *dot = strchr(key + 6, '.');
-        if (!dot)
-            continue;
+        const char *dot = strncmp(key, "claim.", 6) ? NULL : strchr(key + 6, '.');
+        if (!dot || dot == key + 6) { /* a misspelt section would drop its claim silently */
+            char where[512];
+            rs_param_where(&all.v[i], where, sizeof where);
+            rc = rs_err_set(err, RS_EUNKNOWN,
+                            "%s: unknown key '%s' (claims.ini holds title, paper and "
+                            "[claim.NAME] sections)",
+                            where, key);
+            break;
+        }
         char name[128];
         snprintf(name, sizeof name, "%.*s", (int)(dot - key - 6), key + 6);
         int seen = 0;
         for (int k = 0; k < ndone; k++)
             seen |= !strcmp(done[k], name);
-        if (seen || ndone == 64)
+        if (seen)
             continue;
+        if (ndone == MAX_CLAIMS) { /* never drop a claim silently */
+            rc = rs_err_set(err, RS_ECONSTRAINT, "%s: more than %d claims", path, MAX_CLAIMS);
+            break;
+        }
         snprintf(done[ndone++], sizeof done[0], "%s", name);
         struct rs_params c;
         rs_params_init(&c);
@@ -182,6 +196,7 @@ static int check_claims(const struct rs_reproduce_opts *o, const char *dir, stru
             rc = rs_claim_check(name, &c, o->out, md, out, err);
         rs_params_free(&c);
     }
+    free(done);
     rs_params_free(&all);
     return rc;
 }

@@ -16,6 +16,7 @@ expect_ok '^digraph' topo topology=mesh k=3 n=2 --dot
 expect_ok 'butterfly' list
 expect_ok 'queue_size' help store_forward
 expect_ok 'usage: routesim' help
+expect_ok 'tolerance_reason +text +default \(none\)' help claims
 
 # INI file, overridden on the command line.
 printf '# a comment\ntopology = butterfly\nN = 16\nqueue_size = 1\ntraffic = bitrev\n' >"$TMP/run.ini"

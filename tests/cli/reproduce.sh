@@ -1,16 +1,106 @@
 #!/usr/bin/env bash
-# Reproductions: a fixture with known verdicts (two hold, one does not), the files a
-# reproduction writes, unknown names; and the shipped quick reproduction runs end to end.
+# Reproductions: a fixture with known verdicts (every kind of claim, holding and not: the
+# reasons are in tests/data/repro/fixture/claims.ini), the files a reproduction writes, bad
+# claims (one line, exit 2, no report), unknown names; and the shipped quick reproduction
+# runs end to end.
 . "$(dirname "$0")/lib.bash"
 check() { local name=$1; shift; if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi; }
 
 out=$(RS_EXPERIMENTS="$RS_TEST_DATA/repro" "$RS" reproduce fixture --quick --out "$TMP/fx" 2>/dev/null)
-check "fixture verdicts" grep -q "fixture: 2 hold, 1 do not hold, 0 inconclusive" <<<"$out"
+check "fixture verdicts" grep -q "fixture: 14 hold, 9 do not hold, 3 inconclusive" <<<"$out"
 check "report written" test -s "$TMP/fx/REPORT.md"
 check "identity ratio is exactly 1" grep -q "ratio makespan/log2(N) from 1.000 to 1.000 over the last 4 sizes (N = 16 .. 128)" "$TMP/fx/REPORT.md"
 check "false claim reported as not holding" grep -q "Verdict (all rows): does not hold\*\* — fitted exponent 1.000" "$TMP/fx/REPORT.md"
 check "quick sizes used" test "$(($(wc -l <"$TMP/fx/exact.csv") - 1))" = 5
 for f in exact.csv exact-runs.csv exact.gp exact.svg; do check "writes $f" test -s "$TMP/fx/$f"; done
+
+# verdicts NAME: the verdict words of claim NAME's groups, one per line.
+verdicts() {
+  awk -v h="### $1" '$0 == h {on = 1; next} /^### / {on = 0} on && /^\*\*Verdict/' "$TMP/fx/REPORT.md" |
+    sed -E 's/^\*\*Verdict \([^)]*\): ([a-z ]+)\*\*.*/\1/'
+}
+while read -r name want; do
+  got=$(verdicts "$name" | paste -sd, -)
+  check "claim $name: $want (got $got)" test "$got" = "$want"
+done <<'END'
+identity_is_log2N holds
+messages_grow_linearly holds
+messages_grow_quadratically does not hold
+bitrev_congestion_exact holds
+bitrev_hops_exact holds
+bitrev_makespan_is_log2N does not hold
+bitrev_within_CD holds
+bitrev_within_log2N does not hold
+bitrev_at_least_log2N holds
+identity_at_least_2log2N does not hold
+identity_predicted_by_dilation holds
+uniform_predicted_by_log2N does not hold
+uniform_slower_than_identity holds
+uniform_faster_than_identity does not hold
+uniform_more_hops_than_identity inconclusive
+identity_has_no_variance holds
+uniform_has_no_variance does not hold
+identity_factor_64_16 holds
+identity_factor_of_two does not hold
+uniform_factor_256_16 holds
+identity_difference_at_most_one holds
+identity_difference_half does not hold
+first_doubling_adds_little holds,holds
+factor_missing_size inconclusive
+no_rows inconclusive
+END
+r=$TMP/fx/REPORT.md
+check "bound: worst row and margin" grep -q "7 of 7 rows exceed the bound; worst row N=512: makespan max 24 against the bound 9 (margin -15)" "$r"
+check "lower bound: worst row and margin" grep -q "5 of 5 rows fall below the bound; worst row N=128: makespan min 7 against the bound 14 (margin -7)" "$r"
+check "equal: the farthest row" grep -q "7 of 7 rows differ; the farthest, N=512: makespan from 24 to 24 against 9" "$r"
+check "prediction: tolerance reason quoted" grep -q 'Why this tolerance: "closely approximate" read as 5%' "$r"
+check "prediction: largest error" grep -q "largest relative error 45.31% (N=256)" "$r"
+check "compare: Welch row" grep -qF "| | 16 | 5.5 ± 0.447 | 4 ± 0 | 1.5 [1.05313, 1.94687] | 7.94 | 7.0 | 9.58e-05 | as claimed |" "$r"
+check "factor: Fieller interval" grep -qF "ratio A / B = 2.11364, 95% interval [1.93535, 2.31571] (N=256 against N=16)" "$r"
+check "missing point named" grep -qF "no pair of rows: no row with \`N=4096\` in this group" "$r"
+check "range: extremes named" grep -qF "makespan_var from 0 (N=128) to 0.553571 (N=256)" "$r"
+# The worst instance of a bound is a command that reproduces it.
+cmd=$(awk '/^### bitrev_within_log2N$/ {on = 1} on && /^Worst instance/ {print; exit}' "$r" |
+  sed -E 's/.*`routesim run ([^`]*)`.*/\1/')
+# shellcheck disable=SC2086
+"$RS" run $cmd --format csv >"$TMP/worst.csv" 2>/dev/null
+check "worst instance re-runs to the same makespan" test "$(awk -F, -v c="$(csvcol makespan "$TMP/worst.csv")" 'NR == 2 {print $c}' "$TMP/worst.csv")" = 24
+check "theory curve in the plot" grep -q '^\$T0_0 << EOD' "$TMP/fx/bitrev.gp"
+check "theory curve title" grep -qF 'title "theory: congestion 2^floor((log2 N - 1)/2)"' "$TMP/fx/bitrev.gp"
+check "theory column in the plot" grep -qF 'title "dilation_mean"' "$TMP/fx/bitrev.gp"
+check "two metrics, both with error bars" test "$(grep -c 'with yerrorlines' "$TMP/fx/bitrev.gp")" = 2
+
+# Bad claims: one line naming the claim, file and key; exit 2; no report.
+mkdir -p "$TMP/bad/fixture"
+cp "$RS_TEST_DATA/repro/fixture/random.ini" "$TMP/bad/fixture/"
+bad_claim() {
+  local pat=$1; shift
+  printf 'title = bad\n[claim.c]\nexperiment = random\n' >"$TMP/bad/fixture/claims.ini"
+  printf '%s\n' "$@" >>"$TMP/bad/fixture/claims.ini"
+  rm -rf "$TMP/bad/out"
+  RS_EXPERIMENTS="$TMP/bad" "$RS" reproduce fixture --out "$TMP/bad/out" >/dev/null 2>"$TMP/err"
+  local st=$?
+  if [ $st = 2 ] && [ "$(grep -vc '^routesim: reproducing' "$TMP/err")" = 1 ] &&
+    grep -Eq -- "$pat" "$TMP/err" && [ ! -e "$TMP/bad/out/REPORT.md" ]; then
+    PASSES=$((PASSES + 1))
+  else
+    echo "FAIL: bad claim ($*): status $st, stderr:"; cat "$TMP/err"; echo "      wanted /$pat/"
+    FAILS=$((FAILS + 1))
+  fi
+}
+bad_claim "claims.ini:5: claim 'c': unknown key 'bund' for kind bound \(did you mean 'bound'\?\)" "kind = bound" "bund = 3"
+bad_claim "claims.ini:4: claim 'c': unknown kind 'bund' \(did you mean 'bound'\?\)" "kind = bund"
+bad_claim "claim 'c': missing key 'kind' \(one of bounded_ratio, exponent, report, bound, equal, prediction, compare, range, factor, difference\)" "bound = 3"
+bad_claim "claim 'c': key 'bound': cannot evaluate 'log2\(N\) \+ congestion_men' \(row N=16, traffic=identity\): no column 'congestion_men' \(did you mean 'congestion_mean'\?\)" "kind = bound" "bound = log2(N) + congestion_men"
+bad_claim "claim 'c': missing key 'tolerance_reason' \(why this tolerance" "kind = prediction" "predicted = log2(N)" "tol = 0.1"
+bad_claim "claims.ini:6: key 'tol': expected a number" "kind = prediction" "predicted = log2(N)" "tol = ten" "tolerance_reason = r"
+bad_claim "claim 'c': a range needs key 'lo', 'hi' or both" "kind = range"
+bad_claim "claim 'c': a row of side a has several partners in side b \(they differ in 'N'\)" "kind = compare" "a = traffic=uniform" "b = traffic=identity" "match = topology" "sign = less"
+bad_claim "claims.ini:5: unknown value 'lesser' for key 'sign' \(did you mean 'less'\?\)" "kind = compare" "sign = lesser" "a = traffic=uniform" "b = traffic=identity"
+bad_claim "claim 'c': key 'a': item 'N' is not KEY=VALUE" "kind = factor" "a = N" "b = N=16" "expect = 2" "tol = 0.1"
+bad_claim "claim 'c': '.*random.csv' has no column 'M' \(did you mean 'N'\?\)" "kind = difference" "a = M=32" "b = N=16" "at_most = 1"
+bad_claim "claims.ini:6: unknown key 'clam.d.kind' \(claims.ini holds title, paper and \[claim.NAME\] sections\)" "kind = report" "[clam.d]" "kind = report"
+bad_claim "claim 'c': at_least = 2 is above at_most = 1" "kind = difference" "a = N=32" "b = N=16" "at_most = 1" "at_least = 2"
 RS_EXPERIMENTS="$RS_TEST_DATA/repro" "$RS" reproduce fixture --out "$TMP/full" >/dev/null 2>&1
 check "full sizes used" test "$(($(wc -l <"$TMP/full/exact.csv") - 1))" = 6
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sweeps: bytes independent of --jobs; a point re-run alone gives the same row; a torn
 # results file is resumed to the same bytes; an interrupted sweep keeps whole rows and
-# resumes to the same bytes; bad experiments write nothing.
+# resumes to the same bytes; bad experiments write nothing; plots with theory curves.
 . "$(dirname "$0")/lib.bash"
 cd "$TMP"
 
@@ -34,11 +34,11 @@ sed -e 's/^N = .*/N = 64/' -e 's/^queue_size = .*/queue_size = 2/' -e 's/^protoc
 check "a point re-run alone gives the same row" grep -qxF "$(tail -1 one.csv)" j1.csv
 # ... and each of its runs is `routesim run` with the run's seed.
 cN=$(csvcol N r1.csv); cq=$(csvcol queue_size r1.csv); cp=$(csvcol protocol r1.csv)
-cr=$(csvcol run r1.csv); cs=$(csvcol seed r1.csv); cm=$(csvcol makespan r1.csv)
+cr=$(csvcol replication r1.csv); cs=$(csvcol seed r1.csv); cm=$(csvcol makespan r1.csv)
 sel="NR>1 && \$$cN==64 && \$$cq==2 && \$$cp==\"random\" && \$$cr==0"
 seed=$(awk -F, "$sel {print \$$cs}" r1.csv)
 mk=$("$RS" run topology=butterfly N=64 traffic=uniform queue_size=2 protocol=random seed="$seed" --format csv >one-run.csv && awk -F, -v c="$(csvcol makespan one-run.csv)" 'NR==2{print $c}' one-run.csv)
-check "a run re-run by hand gives the same makespan" test "$mk" = "$(awk -F, "$sel {print \$$cm}" r1.csv)"
+check "a run re-run by hand gives the same makespan ($mk)" test -n "$mk" -a "$mk" = "$(awk -F, "$sel {print \$$cm}" r1.csv)"
 
 # A torn file (3 whole rows, then half a row) resumes to the same bytes.
 head -4 j1.csv >torn.csv
@@ -113,4 +113,46 @@ st=$?
 check "no gnuplot: still succeeds ($st)" test "$st" = 0
 check "no gnuplot: notice says how to render" grep -q "gnuplot is not installed: wrote plot.csv and plot.gp; render with \`gnuplot plot.gp\`" err.txt
 check "no gnuplot: script written, no image" test -s plot.gp -a ! -e plot.png
+
+# Theory curves beside the measurement, and two metrics in one plot.
+cat >theory.ini <<'INI'
+topology = butterfly
+N = 2^4..2^6
+queue_size = 1,2
+runs = 3
+[plot]
+x = N
+y = makespan,dilation
+series = queue_size
+logx = 1
+theory = log2(N) * queue_size
+theory2 = 2*log2(N)
+theory_title2 = twice the path
+theory3 = dilation_mean + 1
+theory_column = congestion_mean
+INI
+"$RS" sweep -c theory.ini -o theory.csv --plot theory.png 2>err.txt
+st=$?
+check "theory plot renders ($st)" test "$st" = 0
+if command -v gnuplot >/dev/null; then check "theory plot rendered" test -s theory.png; fi
+block() { awk -v b="\$$1 << EOD" '$0 == b {on = 1; next} /^EOD$/ {on = 0} on' theory.gp; }
+# Per series (it uses queue_size): 3 measured x and 63 geometric samples between each pair.
+check "theory sampled between the points" test "$(block T0_0 | wc -l)" = 129
+check "theory at a measured x (queue_size=2)" test "$(block T1_0 | head -1)" = "16 8"
+check "theory between (16 * 2^0.5: log2 = 4.5)" test "$(block T0_0 | sed -n 33p)" = "22.627417 4.5"
+# Independent of the series: drawn once, in black, with its title.
+check "shared theory drawn once" test -z "$(block T1_1)" -a "$(block T0_1 | wc -l)" = 129
+check "shared theory title" grep -qF 'title "theory: twice the path" lc rgb "black"' theory.gp
+# A theory naming a column of the statistics is evaluated at the rows: dilation + 1.
+check "theory over columns, at the rows" test "$(block T0_2 | paste -sd' ')" = "16 5 32 6 64 7"
+check "theory column drawn" test "$(block C1_0 | wc -l)" = 3
+check "both metrics with error bars, per series" test "$(grep -c 'with yerrorlines' theory.gp)" = 4
+sed -i 's/^theory3 = .*/theory3 = log2(N) + queu_size/' theory.ini
+"$RS" sweep -c theory.ini -o theory.csv --resume --plot theory.png 2>err.txt
+st=$?
+check "theory with a typo exits 2 ($st)" test "$st" = 2
+check "... naming the line and the nearest key" grep -qF "theory.ini:13: [plot]: theory 'log2(N) + queu_size': unknown name 'queu_size' (did you mean 'queue_size'?)" err.txt
+sed -i 's/^series = .*/series = /; s/^theory3 = .*/theory3 = N * queue_size/' theory.ini
+"$RS" sweep -c theory.ini -o theory.csv --resume --plot theory.png 2>err.txt
+check "theory over a key with several values" grep -q "'queue_size' takes several values in this plot: make it a series or filter it" err.txt
 finish

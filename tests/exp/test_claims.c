@@ -1,0 +1,249 @@
+/* Claims (src/exp/claims.c and the kinds claim_*.c) on hand-written statistics files:
+ * verdicts at the edges the fixture of tests/cli/reproduce.sh does not reach (rounding of
+ * the file, missing values, zero predictions and denominators, one run, unbounded Fieller
+ * intervals, groups), the worked Welch example in a report, and key errors. */
+#include <math.h>
+#include <unistd.h>
+
+#include "rs_test.h"
+
+#include "routesim/claims.h"
+
+/* A temporary folder holding e.csv. */
+struct fixture {
+    char dir[64];
+    char path[128];
+};
+
+static int setup(void **state)
+{
+    struct fixture *f = calloc(1, sizeof *f);
+    snprintf(f->dir, sizeof f->dir, "/tmp/rs_test_claims_XXXXXX");
+    if (!f || !mkdtemp(f->dir))
+        return -1;
+    snprintf(f->path, sizeof f->path, "%s/e.csv", f->dir);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    unlink(f->path);
+    rmdir(f->dir);
+    free(f);
+    return 0;
+}
+
+/* Write e.csv: parameters N, side, seed; runs; metric m's six statistics. Each row is
+ * "N side runs mean var min max" (sd and ci95 are derived; ci95 empty for one run). */
+static void write_csv(const struct fixture *f, const char *const *rows, int n)
+{
+    FILE *o = fopen(f->path, "w");
+    assert_non_null(o);
+    fprintf(o, "N,side,seed,runs,m_mean,m_var,m_sd,m_min,m_max,m_ci95\n");
+    for (int i = 0; i < n; i++) {
+        int N, runs;
+        char side[16], mean[32], var[32], min[32], max[32];
+        assert_int_equal(sscanf(rows[i], "%d %15s %d %31s %31s %31s %31s", &N, side, &runs, mean,
+                                var, min, max),
+                         7);
+        double v = atof(var);
+        fprintf(o, "%d,%s,1,%d,%s,%s,%.9g,%s,%s,", N, side, runs, strcmp(mean, "-") ? mean : "",
+                var, sqrt(v), min, strcmp(max, "-") ? max : "");
+        if (runs > 1)
+            fprintf(o, "%.9g", 2 * sqrt(v / runs)); /* any half-width: only shown */
+        fprintf(o, "\n");
+    }
+    fclose(o);
+}
+
+/* Check claim keys kv ("k=v;k=v") against e.csv; returns the outcome, md in *report
+ * (caller frees). */
+static struct rs_claim_outcome check(const struct fixture *f, const char *kv, char **report)
+{
+    struct rs_params p;
+    struct rs_err err;
+    struct rs_buf md;
+    struct rs_claim_outcome out = {0, 0, 0};
+    char buf[1024], *save = NULL;
+    rs_params_init(&p);
+    rs_buf_init(&md);
+    snprintf(buf, sizeof buf, "experiment=e;metric=m;%s", kv);
+    for (char *w = strtok_r(buf, ";", &save); w; w = strtok_r(NULL, ";", &save))
+        assert_int_equal(rs_params_parse_arg(&p, w, &err), 0);
+    rs_err_clear(&err);
+    if (rs_claim_check("c", &p, f->dir, &md, &out, &err)) {
+        print_error("%s: %s\n", kv, err.msg);
+        fail();
+    }
+    rs_params_free(&p);
+    *report = md.data;
+    return out;
+}
+
+static void expect(const struct fixture *f, const char *kv, int holds, int fails, int inc,
+                   const char *text)
+{
+    char *md;
+    struct rs_claim_outcome o = check(f, kv, &md);
+    if (o.holds != holds || o.fails != fails || o.inconclusive != inc ||
+        (text && !strstr(md, text))) {
+        print_error("%s: got %d/%d/%d, wanted %d/%d/%d and '%s' in:\n%s\n", kv, o.holds, o.fails,
+                    o.inconclusive, holds, fails, inc, text ? text : "", md);
+        fail();
+    }
+    free(md);
+}
+
+/* The statistics file keeps 9 significant digits: 5.0000000001 is 5 there, and a bound of
+ * 5 holds; 5.001 does not. equal needs min and max both equal. */
+static void test_bound_and_equal_rounding(void **state)
+{
+    const struct fixture *f = *state;
+    const char *rows[] = {"16 x 2 5 0 5 5.0000000001", "32 x 2 6 0 5.999 6.001"};
+    write_csv(f, rows, 2);
+    expect(f, "kind=bound;bound=5;filter=N=16", 1, 0, 0, "margin -1e-10)");
+    expect(f, "kind=bound;bound=5", 0, 1, 0,
+           "1 of 2 rows exceed the bound; worst row N=32: m max 6.001 against the bound 5 "
+           "(margin -1.001)");
+    expect(f, "kind=bound;bound=N/4;direction=at_least", 0, 1, 0,
+           "worst row N=32: m min 5.999 against the bound 8 (margin -2.001)");
+    expect(f, "kind=equal;value=5;filter=N=16", 1, 0, 0, NULL);
+    expect(f, "kind=equal;value=6;filter=N=32", 0, 1, 0, "m from 5.999 to 6.001 against 6");
+}
+
+/* A row without a value makes a claim that nothing else breaks inconclusive. */
+static void test_missing_values(void **state)
+{
+    const struct fixture *f = *state;
+    const char *rows[] = {"16 x 2 5 0 5 5", "32 x 2 - 0 6 -"};
+    write_csv(f, rows, 2);
+    expect(f, "kind=bound;bound=100", 0, 0, 1, "1 rows have no value");
+    expect(f, "kind=bound;bound=1", 0, 1, 0, NULL); /* a violation decides */
+    expect(f, "kind=bound;bound=100;filter=N=32", 0, 0, 1, "no row has a value of m");
+    expect(f, "kind=prediction;predicted=5;tol=0.01;tolerance_reason=r", 0, 0, 1,
+           "1 rows have no value of m");
+}
+
+/* A prediction of 0 is met only by a mean of exactly 0 (the relative error is otherwise
+ * infinite). */
+static void test_prediction_of_zero(void **state)
+{
+    const struct fixture *f = *state;
+    const char *rows[] = {"16 x 2 0 0 0 0", "32 x 2 1 0 1 1"};
+    write_csv(f, rows, 2);
+    expect(f, "kind=prediction;predicted=0;tol=0.5;tolerance_reason=r;filter=N=16", 1, 0, 0,
+           "0.00%");
+    expect(f, "kind=prediction;predicted=0;tol=0.5;tolerance_reason=r;filter=N=32", 0, 1, 0,
+           "inf%");
+    /* relative error |1.1 - 1| / 1 = 10% (0.10000000000000009 in doubles: on the limit
+     * within the file's rounding): inside 10%, outside 9% */
+    const char *near[] = {"16 x 2 1.1 0 1.1 1.1"};
+    write_csv(f, near, 1);
+    expect(f, "kind=prediction;predicted=1;tol=0.1;tolerance_reason=r", 1, 0, 0, "10.00%");
+    expect(f, "kind=prediction;predicted=1;tol=0.09;tolerance_reason=r", 0, 1, 0, NULL);
+}
+
+/* The worked example of tests/exp/test_stats.c in a comparison: A = (13, 2.5, 5 runs),
+ * B = (10, 2.5, 5): t = 3, df = 8, p = 0.0171, interval 3 -+ 2.306004 = [0.693996, 5.306].
+ * With one run there is no variance: inconclusive. */
+static void test_compare(void **state)
+{
+    const struct fixture *f = *state;
+    const char *rows[] = {"16 a 5 13 2.5 11 15", "16 b 5 10 2.5 8 12", "32 a 1 13 0 13 13",
+                          "32 b 5 10 2.5 8 12"};
+    write_csv(f, rows, 4);
+    expect(f, "kind=compare;a=side=a;b=side=b;sign=greater;filter=N=16", 1, 0, 0,
+           "| 3 [0.693996, 5.306] | 3 | 8.0 | 0.0171 | as claimed |");
+    expect(f, "kind=compare;a=side=a;b=side=b;sign=less;filter=N=16", 0, 1, 0, NULL);
+    expect(f, "kind=compare;a=side=a;b=side=b;sign=greater;filter=N=32", 0, 0, 1,
+           "no variance (runs < 2)");
+    /* one verdict per N */
+    expect(f, "kind=compare;a=side=a;b=side=b;sign=greater;group=N", 1, 0, 1, NULL);
+}
+
+/* Factor: a zero denominator leaves the ratio undefined; a denominator not significantly
+ * different from 0 (mean 1, se 0.5) gives an unbounded Fieller set, which is reported while
+ * the point estimate decides. The delta method always gives an interval. */
+static void test_factor_edges(void **state)
+{
+    const struct fixture *f = *state;
+    const char *rows[] = {"16 a 4 10 4 8 12", "16 b 4 1 1 0 2", "32 a 4 10 4 8 12",
+                          "32 b 4 0 1 -1 1"};
+    write_csv(f, rows, 4);
+    expect(f, "kind=factor;a=side=a;b=side=b;expect=10;tol=0.01;filter=N=16", 1, 0, 0,
+           "unbounded (B not significantly ≠ 0)");
+    expect(f, "kind=factor;a=side=a;b=side=b;expect=10;tol=0.01;filter=N=16;interval=delta", 1,
+           0, 0, "the interval reaches outside");
+    expect(f, "kind=factor;a=side=a;b=side=b;expect=10;tol=0.01;filter=N=32", 0, 0, 1,
+           "undefined in every pair");
+    /* one run: no interval, and the verdict does not pretend to know where it lies */
+    const char *one[] = {"16 a 1 10 0 10 10", "16 b 4 5 1 4 6"};
+    write_csv(f, one, 2);
+    expect(f, "kind=factor;a=side=a;b=side=b;expect=2;tol=0.01", 1, 0, 0,
+           "ratio A / B = 2, 95% interval — (runs < 2) (side=a against side=b): within [1.98, 2.02].");
+    write_csv(f, rows, 4);
+    /* difference 10 - 1 = 9: at least 9 and at most 9 holds exactly */
+    expect(f, "kind=difference;a=side=a;b=side=b;at_least=9;at_most=9;filter=N=16", 1, 0, 0,
+           "between 9 and 9");
+}
+
+/* Range on the variance, with only one end given. */
+static void test_range(void **state)
+{
+    const struct fixture *f = *state;
+    const char *rows[] = {"16 x 5 4 0.02 3 5", "32 x 5 5 0.28 4 6", "64 x 5 6 0.3 5 7"};
+    write_csv(f, rows, 3);
+    expect(f, "kind=range;statistic=var;lo=0.02;hi=0.28;filter=N=16", 1, 0, 0, NULL);
+    expect(f, "kind=range;statistic=var;lo=0.02;hi=0.28", 0, 1, 0,
+           "1 of 3 rows break 0.02 ≤ m_var ≤ 0.28 (the first: N=64)");
+    expect(f, "kind=range;statistic=max;lo=6", 0, 1, 0, "1 of 3 rows break m_max ≥ 6 (the first: N=16)");
+}
+
+/* Key errors name the claim and the key. */
+static void test_key_errors(void **state)
+{
+    const struct fixture *f = *state;
+    const char *rows[] = {"16 x 2 5 0 5 5"};
+    write_csv(f, rows, 1);
+    struct rs_params p;
+    struct rs_err err;
+    struct rs_buf md;
+    struct rs_claim_outcome out = {0, 0, 0};
+    rs_buf_init(&md);
+    rs_test_params(&p, "experiment=e metric=m kind=bound bount=3");
+    assert_int_equal(rs_claim_check("c", &p, f->dir, &md, &out, &err), RS_EUNKNOWN);
+    assert_string_equal(err.msg, "command line: claim 'c': unknown key 'bount' for kind bound "
+                                 "(did you mean 'bound'?) (see `routesim help claims`)");
+    rs_params_free(&p);
+    rs_test_params(&p, "experiment=e metric=m kind=bound");
+    assert_int_equal(rs_claim_check("c", &p, f->dir, &md, &out, &err), RS_EINVAL);
+    assert_string_equal(err.msg, "claim 'c': missing key 'bound' (the bound: an expression over "
+                                 "the row's columns (e.g. N/(4*(queue_size+2)*(log2(N)+1))))");
+    rs_params_free(&p);
+    rs_test_params(&p, "experiment=e metric=m kind=equal value=log2(side)");
+    assert_int_equal(rs_claim_check("c", &p, f->dir, &md, &out, &err), RS_EINVAL);
+    assert_string_equal(err.msg, "claim 'c': key 'value': cannot evaluate 'log2(side)' (row the "
+                                 "only row): column 'side' is not a number ('x')");
+    rs_params_free(&p);
+    rs_test_params(&p, "experiment=nope kind=report");
+    assert_int_equal(rs_claim_check("c", &p, f->dir, &md, &out, &err), RS_EIO);
+    rs_params_free(&p);
+    assert_true(out.holds == 0 && out.fails == 0 && out.inconclusive == 0);
+    rs_buf_free(&md);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_bound_and_equal_rounding, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_missing_values, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_prediction_of_zero, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_compare, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_factor_edges, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_range, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_key_errors, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
