@@ -14,6 +14,10 @@ enum rs_stream_id {
     RS_STREAM_ARBITER = 4,  /* random queueing protocol: arbitration of a channel; entity = channel */
     RS_STREAM_PERM = 5,     /* random permutations (Fisher-Yates); entity = permutation index */
     RS_STREAM_SWEEP = 6,    /* per-run seeds of a sweep; entity = hash of the point */
+    RS_STREAM_CIRCUIT_UP = 7,   /* circuit engine: a switch's up setting; entity = switch */
+    RS_STREAM_CIRCUIT_TIE = 8,  /* circuit engine: conflict keys; entity = message << 16 | stage */
+    RS_STREAM_CIRCUIT_RANK = 9, /* circuit engine, down=rank: ranks; entity = message */
+    RS_STREAM_RANADE = 10,      /* Ranade's first stage: a 2x2 block's bit; entity = block */
     RS_STREAM_TEST = 99     /* tests only */
 };
 
