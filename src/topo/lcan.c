@@ -17,10 +17,10 @@ static const char *const pi_names[] = {"cb", "tree", NULL};
 
 static const struct rs_optdef lcan_options[] = {
     {"N", RS_OPT_INT, "16", 2, LCAN_MAX_N, NULL, "PEs (network inputs/outputs)"},
-    {"d", RS_OPT_STRING, "2", 0, 0, NULL,
-     "downers per switch, one value or a comma list per level from level 0 (2..1024)"},
-    {"u", RS_OPT_STRING, "2", 0, 0, NULL,
-     "uppers per switch, one value or a comma list per level from level 0 (1..1024)"},
+    {"d", RS_OPT_LIST, "2", 0, 0, NULL,
+     "downers per switch (2..1024): one value, or one per level from level 0 (4,4,4 or 4/4/4)"},
+    {"u", RS_OPT_LIST, "2", 0, 0, NULL,
+     "uppers per switch (1..1024): one value, or one per level from level 0 (2,2,4 or 2/2/4)"},
     {"pi", RS_OPT_CHOICE, "cb", 0, 0, pi_names,
      "level interconnect: cb (complete bipartite, CB-LCAN) or tree ((d/u)-ary tree, T-LCAN)"},
     {"l", RS_OPT_INT, "0", 0, RS_LCAN_MAX_LEVELS, NULL,
@@ -79,8 +79,8 @@ static int parse_list(const struct rs_params *p, const char *key, uint32_t lo, u
         unsigned long v = (*c >= '0' && *c <= '9') ? strtoul(c, &end, 10) : 0;
         if (!(*c >= '0' && *c <= '9') || v < lo || v > LCAN_MAX_DU || *n == RS_LCAN_MAX_LEVELS)
             return rs_err_set(err, RS_EINVAL,
-                              "%s: key '%s': expected an integer %u..%u or a comma list of at "
-                              "most %d of them, got '%.60s'",
+                              "%s: key '%s': expected an integer %u..%u or a list of at most %d "
+                              "of them (4,4,4 or 4/4/4), got '%.60s'",
                               where, key, lo, LCAN_MAX_DU, RS_LCAN_MAX_LEVELS, text);
         out[(*n)++] = (uint32_t)v;
         c = end;
@@ -88,10 +88,10 @@ static int parse_list(const struct rs_params *p, const char *key, uint32_t lo, u
             c++;
         if (*c == '\0')
             return 0;
-        if (*c != ',')
+        if (*c != ',' && *c != '/')
             return rs_err_set(err, RS_EINVAL,
-                              "%s: key '%s': expected an integer %u..%u or a comma list of at "
-                              "most %d of them, got '%.60s'",
+                              "%s: key '%s': expected an integer %u..%u or a list of at most %d "
+                              "of them (4,4,4 or 4/4/4), got '%.60s'",
                               where, key, lo, LCAN_MAX_DU, RS_LCAN_MAX_LEVELS, text);
         c++;
     }

@@ -573,8 +573,8 @@ static void test_build_errors(void **state)
     expect_error("topology=lcan N=16 d=4,4 l=3", RS_EINVAL,
                  "topology=lcan: key 'l' (3) disagrees with the 2 levels of the d/u lists", 1);
     expect_error("topology=lcan d=4,x", RS_EINVAL,
-                 "command line: key 'd': expected an integer 2..1024 or a comma list of at "
-                 "most 26 of them, got '4,x'", 1);
+                 "command line: key 'd': expected an integer 2..1024 or a list of at most 26 "
+                 "of them (4,4,4 or 4/4/4), got '4,x'", 1);
     expect_error("topology=lcan u=0", RS_EINVAL, "key 'u': expected an integer 1..1024", 0);
     expect_error("topology=trac N=16", RS_ECONSTRAINT,
                  "topology=trac with N=16 d=3: level 0 would have N/d = 16/3 switches", 0);
