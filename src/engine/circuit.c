@@ -48,7 +48,7 @@ static void circ_free(struct circ *c)
     free(c->fail);
     free(c->pos);
     free(c->slot);
-    free(c->lvl);
+    free(c->tb);
     free(c->req);
     free(c->grp);
     free(c->cnt);
@@ -200,10 +200,10 @@ static int circ_init(struct circ *c, const struct rs_engine_input *in,
         c->turn = malloc((size_t)c->n + 1);
         c->pos = malloc(((size_t)c->n + 1) * sizeof *c->pos);
         c->slot = malloc(((size_t)c->n + 1) * sizeof *c->slot);
-        c->lvl = malloc((size_t)c->n + 1);
+        c->tb = malloc(((size_t)c->n + 1) * sizeof *c->tb);
         c->sigma = malloc(dmax * sizeof *c->sigma);
         c->ucnt = malloc(umax * sizeof *c->ucnt);
-        if (!c->turn || !c->pos || !c->slot || !c->lvl || !c->sigma || !c->ucnt)
+        if (!c->turn || !c->pos || !c->slot || !c->tb || !c->sigma || !c->ucnt)
             return rs_err_set(err, RS_ENOMEM, "out of memory for %u messages", c->n);
         for (uint32_t m = 0; m < c->n; m++) {
             uint32_t s = rs_problem_src(pb, m), t = pb->dst[m];

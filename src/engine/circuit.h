@@ -100,7 +100,7 @@ struct circ {
     uint8_t *fail;   /* [position] failed this cycle */
     uint32_t *pos;   /* [position] LCAN: switch the message is at */
     uint32_t *slot;  /* [position] LCAN: downer (going up) it arrived on */
-    uint8_t *lvl;    /* [position] LCAN: level of pos */
+    uint32_t *tb;    /* LCAN: positions with a path, sorted by turn level (stable) */
 
     /* requests and their grouping */
     struct circ_req *req, *grp;

@@ -129,20 +129,37 @@ static uint32_t planned_upper(const struct rs_lcan *lc, uint32_t via, uint32_t i
     return (lo / (lc->U[T] / lc->U[i + 1])) % lc->u[i];
 }
 
+/* The cycle. Positions are first sorted by turn level into c->tb: after the up phase of
+ * levels below i every live message with turn level >= i is at level i, so the messages
+ * taking part in the up choice of level i are the live ones of the suffix with turn > i,
+ * and those in the down phase of level i the live ones with turn >= i. The work of a
+ * stage is the number of messages in it. */
 void rs__circ_lcan_cycle(struct circ *c)
 {
     const struct rs_lcan *lc = c->lc;
     const uint32_t *dst = c->pb->dst, P = c->P;
-    uint32_t n = 0;
-    /* the PE links: a terminal sends at most cap circuits */
+    uint32_t start[RS_LCAN_MAX_LEVELS + 1] = {0}, fill[RS_LCAN_MAX_LEVELS + 1], n = 0, total;
     for (uint32_t p = 0; p < c->n_act; p++) {
-        uint32_t m = c->act[p];
+        uint32_t t = c->turn[c->act[p]];
         c->fail[p] = 0;
         if (c->cpath)
             c->cplen[p] = 0;
-        c->lvl[p] = UINT8_MAX;
-        if (c->turn[m] != UINT8_MAX)
-            c->req[n++] = (struct circ_req){rs_problem_src(c->pb, m), p};
+        if (t != UINT8_MAX)
+            start[t + 1]++;
+    }
+    for (uint32_t i = 0; i < lc->l; i++)
+        start[i + 1] += start[i];
+    total = start[lc->l];
+    memcpy(fill, start, sizeof fill);
+    for (uint32_t p = 0; p < c->n_act; p++) {
+        uint32_t t = c->turn[c->act[p]];
+        if (t != UINT8_MAX)
+            c->tb[fill[t]++] = p;
+    }
+    /* the PE links: a terminal sends at most cap circuits */
+    for (uint32_t k = 0; k < total; k++) {
+        uint32_t p = c->tb[k];
+        c->req[n++] = (struct circ_req){rs_problem_src(c->pb, c->act[p]), p};
     }
     struct circ_req *g = decide(c, n, 0, 1);
     for (uint32_t k = 0; k < n; k++) {
@@ -152,17 +169,17 @@ void rs__circ_lcan_cycle(struct circ *c)
         rs__circ_lock(c, p, s * P);
         c->pos[p] = rs__lcan_switch(lc, 0, rs__lcan_pe_switch(lc, s, &j));
         c->slot[p] = j;
-        c->lvl[p] = 0;
     }
-    /* up: level i to i+1 */
+    /* up: level i to i+1, the live messages turning above i */
     for (uint32_t i = 0; i + 1 < lc->l; i++) {
         int forced = c->via && !lc->tree;
         n = 0;
-        for (uint32_t p = 0; p < c->n_act; p++) {
-            uint32_t m = c->act[p];
-            if (c->fail[p] || c->lvl[p] != i || c->turn[m] <= i)
+        for (uint32_t k = start[i + 1]; k < total; k++) {
+            uint32_t p = c->tb[k];
+            if (c->fail[p])
                 continue;
-            uint32_t res = forced ? c->pos[p] * P + lc->d[i] + planned_upper(lc, c->via[m], i)
+            uint32_t res = forced ? c->pos[p] * P + lc->d[i] +
+                                        planned_upper(lc, c->via[c->act[p]], i)
                                   : c->pos[p];
             c->req[n++] = (struct circ_req){res, p};
         }
@@ -189,21 +206,20 @@ void rs__circ_lcan_cycle(struct circ *c)
             rs__circ_lock(c, p, c->pos[p] * P + lc->d[i] + up);
             c->pos[p] = rs__lcan_switch(lc, i + 1, rs__lcan_up(lc, i, x, up, &downer));
             c->slot[p] = downer;
-            c->lvl[p] = (uint8_t)(i + 1);
         }
     }
-    /* down: level i to i-1, then the links to the PEs (i = 0) */
+    /* down: level i to i-1 for the live messages turning at i or above, then (i = 0) the
+     * links to the PEs */
     for (uint32_t i = lc->l; i-- > 0;) {
         uint32_t wires = 1;
         n = 0;
-        for (uint32_t p = 0; p < c->n_act; p++) {
-            if (c->fail[p] || c->lvl[p] != i)
+        for (uint32_t k = start[i]; k < total; k++) {
+            uint32_t p = c->tb[k];
+            if (c->fail[p])
                 continue;
             uint32_t j = rs__lcan_downer_to(lc, i, dst[c->act[p]], &wires);
             c->req[n++] = (struct circ_req){c->pos[p] * P + j, p};
         }
-        if (i == 0)
-            wires = 1;
         g = decide(c, n, i ? stage_down(lc, i) : 2 * lc->l - 1, wires);
         for (uint32_t k = 0; k < n; k++) {
             uint32_t p = g[k].p, upper;
@@ -211,14 +227,11 @@ void rs__circ_lcan_cycle(struct circ *c)
                 continue;
             uint32_t ch = g[k].res + c->slot[p];
             rs__circ_lock(c, p, ch);
-            if (i == 0) {
-                c->lvl[p] = UINT8_MAX; /* at its PE */
-                continue;
-            }
+            if (i == 0)
+                continue; /* at its PE */
             uint32_t x = c->pos[p] - lc->first[i], j = ch - c->pos[p] * P;
             c->pos[p] = rs__lcan_switch(lc, i - 1, rs__lcan_down(lc, i, x, j, &upper));
             c->slot[p] = upper;
-            c->lvl[p] = (uint8_t)(i - 1);
         }
     }
 }
