@@ -142,8 +142,8 @@ int rs__circuit_run_plan(const struct rs_engine_input *in, const struct rs_circu
 /* ---- circuit_arb.c ------------------------------------------------------------------- */
 
 /* Sort c->req[0..n) by resource into c->grp (stable; shuffled first when c->shuffle) and
- * return it. Counting sort when the resource ids span at most c->cnt_cap values, else an
- * LSD radix sort. */
+ * return it. Counting sort when the resource ids span at most min(c->cnt_cap, 4n + 4096)
+ * values, else an LSD radix sort: time O(n) either way, never O(network). */
 struct circ_req *rs__circ_group(struct circ *c, uint32_t n, uint32_t stage);
 
 /* The conflict key of message m at stage `stage` of this cycle under the down policy:

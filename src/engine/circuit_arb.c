@@ -35,7 +35,7 @@ struct circ_req *rs__circ_group(struct circ *c, uint32_t n, uint32_t stage)
         hi = v > hi ? v : hi;
     }
     uint64_t range = (uint64_t)hi - lo + 1;
-    if (range <= c->cnt_cap) { /* counting sort */
+    if (range <= c->cnt_cap && range <= 4 * (uint64_t)n + 4096) { /* counting sort */
         uint32_t *cnt = c->cnt;
         memset(cnt, 0, range * sizeof *cnt);
         for (uint32_t i = 0; i < n; i++)
