@@ -32,7 +32,8 @@ struct rs_grid {
  * '=' is derived: an expression over the point's other keys (numbers, key names, + - * / ^,
  * parentheses and the functions of src/exp/expr.h), e.g. `per_input = =log2(N)`. `runs` and `seed` are
  * experiment keys, not run keys. Values of text keys (traffic_file, bpc: any key an option
- * table declares RS_OPT_STRING) are never split. Errors name the origin, key and value:
+ * table declares RS_OPT_STRING) are never split; RS_OPT_LIST keys (an LCAN's d and u)
+ * are, so a per-level list inside a sweep is written with '/' (d = 4/4/4). Errors name the origin, key and value:
  * RS_EPARSE for bad syntax, RS_ECONSTRAINT for empty or oversized ranges (more than 10^6
  * values) and grids of more than 10^7 points. */
 int rs_grid_build(struct rs_grid *g, const struct rs_params *p, struct rs_err *err);

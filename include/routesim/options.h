@@ -13,7 +13,9 @@ enum rs_opt_type {
     RS_OPT_DOUBLE, /* finite double within [min, max] */
     RS_OPT_BOOL,   /* 0|1|true|false|yes|no|on|off */
     RS_OPT_CHOICE, /* one of choices[] (NULL-terminated) */
-    RS_OPT_STRING  /* free text (a file name, a list); the module validates it */
+    RS_OPT_STRING, /* free text (a file name, a list); the module validates it; never split */
+    RS_OPT_LIST    /* numbers per level (d=4,4,4), validated by the module; sweeps split it
+                      on commas like numbers, so a list inside a sweep is written 4/4/4 */
 };
 
 struct rs_optdef {

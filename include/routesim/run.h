@@ -9,6 +9,9 @@
 /* Options of a run itself: switching, routing, seed, check. */
 extern const struct rs_optdef rs_run_options[];
 
+/* Options of rs_analyze only: predict (no default; a run refuses the key). */
+extern const struct rs_optdef rs_analyze_options[];
+
 /* Validate every key against the tables of the chosen topology, traffic and engine, run
  * the simulation and fill out (initialised by the caller) with every resolved parameter
  * (defaults included) followed by the metrics. On a deadlock the record is complete with
@@ -18,7 +21,9 @@ int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
            size_t deadlock_len, struct rs_err *err);
 
 /* Build net and problem only and fill out with the parameters and the path statistics
- * (congestion, dilation, per-level loads). Same validation and errors as rs_run. */
+ * (congestion, dilation, per-level loads), and with predict=lcan the LCAN recurrence's
+ * predicted_cycles, predicted_first_cycle and predicted_per_cycle ("a;b;c"). Same
+ * validation and errors as rs_run, plus predict's (RS_EUNSUPPORTED off a CB-LCAN). */
 int rs_analyze(const struct rs_params *p, struct rs_record *out, struct rs_err *err);
 
 /* Check p as rs_run would (keys, values, constraints; network and workload are built and

@@ -90,6 +90,8 @@ static const char *type_name(enum rs_opt_type t)
         return "choice";
     case RS_OPT_STRING:
         return "text";
+    case RS_OPT_LIST:
+        return "list";
     }
     return "?";
 }

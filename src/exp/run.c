@@ -26,6 +26,13 @@ const struct rs_optdef rs_run_options[] = {
      "routing algorithm driving the engine (greedy: the engine's own rules)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
+static const char *const predict_names[] = {"lcan", NULL};
+
+const struct rs_optdef rs_analyze_options[] = {
+    {"predict", RS_OPT_CHOICE, NULL, 0, 0, predict_names,
+     "add a predictor: lcan = the root-permutation recurrence of 002 eq. 2-3 (CB-LCANs)"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
 /* The modules a parameter set selects, and their option tables. */
 struct selection {
     const struct rs_topo_ops *topo;
@@ -52,6 +59,8 @@ static int select_modules(const struct rs_params *p, struct selection *sel, int 
     sel->tables[sel->ntables++] = rs_problem_options;
     sel->tables[sel->ntables++] = sel->traffic->options;
     sel->tables[sel->ntables++] = rs_run_options;
+    if (!with_engine)
+        sel->tables[sel->ntables++] = rs_analyze_options;
     if (with_engine) {
         if ((rc = rs_opt_choice(p, rs_run_options, "switching", &i, err)))
             return rc;
@@ -170,6 +179,25 @@ int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
     return rc;
 }
 
+/* predict=lcan (the only predictor): the recurrence's cycles and successes per cycle. */
+static int record_prediction(struct rs_record *out, const struct rs_net *net, struct rs_err *err)
+{
+    struct rs_lcan_prediction pr;
+    struct rs_buf b;
+    int rc = rs_lcan_predict(net, &pr, err);
+    if (rc)
+        return rc;
+    rs_buf_init(&b);
+    for (uint32_t i = 0; i < pr.n_cycles && !rc; i++)
+        rc = rs_buf_printf(&b, "%s%.6g", i ? ";" : "", pr.success[i]);
+    rc |= rs_record_double(out, "predicted_cycles", pr.cycles);
+    rc |= rs_record_double(out, "predicted_first_cycle", pr.n_cycles ? pr.success[0] : 0);
+    rc |= rs_record_string(out, "predicted_per_cycle", b.data ? b.data : "");
+    rs_buf_free(&b);
+    rs_lcan_prediction_free(&pr);
+    return rc ? rs_err_set(err, RS_ENOMEM, "out of memory for the result record") : 0;
+}
+
 int rs_analyze(const struct rs_params *p, struct rs_record *out, struct rs_err *err)
 {
     struct prepared x;
@@ -195,6 +223,8 @@ int rs_analyze(const struct rs_params *p, struct rs_record *out, struct rs_err *
             rc = rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
         rs_path_stats_free(&ps);
     }
+    if (!rc && rs_params_find(p, "predict"))
+        rc = record_prediction(out, &x.net, err);
     prepared_free(&x);
     return rc;
 }

@@ -199,6 +199,9 @@ static int write_point(struct sweep *w, uint64_t i)
     rc = x ? point_params(w, &runs[0], &row) : RS_ENOMEM;
     rc = rc ? rc : rs_record_int(&row, "runs", g->runs);
     for (size_t k = 0; k < w->n_mnames && !rc; k++) {
+        const struct rs_field *f0 = rs_record_get(&runs[0], w->mnames[k]);
+        if (f0 && f0->type == RS_VAL_STRING) /* text metrics: in the per-run rows only */
+            continue;
         for (uint32_t r = 0; r < g->runs; r++) {
             const struct rs_field *f = rs_record_get(&runs[r], w->mnames[k]);
             if (!f || f->type == RS_VAL_STRING || runs[r].n - runs[r].n_params != w->n_mnames) {

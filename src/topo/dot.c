@@ -1,8 +1,9 @@
 /* Graphviz export of any network: nodes with their labels, one edge per channel, and one
- * rank per level for leveled networks. */
+ * rank per level for leveled networks and LCANs. */
 #include <stdio.h>
 
 #include "routesim/net.h"
+#include "topo/lcan.h"
 
 /* Output, in this order (deterministic; ids increasing):
  *   digraph "<name>" {
@@ -13,14 +14,17 @@
  *     { rank=same; n<v>; ... }                  leveled networks: one per level
  *   }
  * Leveled networks with two ports (butterfly, Beneš) have port 0 = straight edge and
- * port 1 = cross edge; their channel lines carry [label="s"] / [label="c"]. */
+ * port 1 = cross edge; their channel lines carry [label="s"] / [label="c"].
+ * LCANs are drawn bottom-up (rankdir=BT) with one rank for the PEs and one per switch
+ * level; their down channels carry [label="d"], their up channels [label="u"]. */
 int rs_net_write_dot(const struct rs_net *net, struct rs_buf *out)
 {
     char label[128];
+    const struct rs_lcan *lc = rs__lcan_of(net);
     int leveled = net->n_levels > 0 && net->ops->level;
     int straight_cross = leveled && net->max_ports == 2;
-    int rc = rs_buf_printf(out, "digraph \"%s\" {\n  rankdir=LR;\n  node [shape=box];\n",
-                           net->name);
+    int rc = rs_buf_printf(out, "digraph \"%s\" {\n  rankdir=%s;\n  node [shape=box];\n",
+                           net->name, lc ? "BT" : "LR");
     for (uint32_t v = 0; v < net->n_nodes && !rc; v++) {
         net->ops->label(net, v, label, sizeof label);
         rc = rs_buf_printf(out, "  n%u [label=\"%s\"];\n", v, label);
@@ -33,6 +37,9 @@ int rs_net_write_dot(const struct rs_net *net, struct rs_buf *out)
             if (straight_cross)
                 rc = rs_buf_printf(out, "  n%u -> n%u [label=\"%s\"];\n", v, w,
                                    port ? "c" : "s");
+            else if (lc)
+                rc = rs_buf_printf(out, "  n%u -> n%u [label=\"%s\"];\n", v, w,
+                                   rs__lcan_level(lc, w) > rs__lcan_level(lc, v) ? "u" : "d");
             else
                 rc = rs_buf_printf(out, "  n%u -> n%u;\n", v, w);
         }
@@ -41,6 +48,15 @@ int rs_net_write_dot(const struct rs_net *net, struct rs_buf *out)
         for (uint32_t v = 0; v < net->n_nodes && !rc; v++)
             if (net->ops->level(net, v) == (int)l)
                 rc = rs_buf_printf(out, " n%u;", v);
+        if (!rc)
+            rc = rs_buf_puts(out, " }\n");
+    }
+    /* LCAN ranks: the PEs (level -1), then every switch level; nodes are numbered by level */
+    for (int l = -1; lc && l < (int)lc->l && !rc; l++) {
+        uint32_t lo = l < 0 ? 0 : lc->first[l], hi = l < 0 ? lc->N : lo + lc->S[l];
+        rc = rs_buf_puts(out, "  { rank=same;");
+        for (uint32_t v = lo; v < hi && !rc; v++)
+            rc = rs_buf_printf(out, " n%u;", v);
         if (!rc)
             rc = rs_buf_puts(out, " }\n");
     }

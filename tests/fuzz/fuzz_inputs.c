@@ -54,6 +54,7 @@ static void read_all(const struct rs_params *p, const struct rs_optdef *table)
             (d->type == RS_OPT_BOOL ? rs_params_bool : rs_params_choice)(p, d, &b, &err);
             break;
         case RS_OPT_STRING:
+        case RS_OPT_LIST:
             rs_params_string(p, d, &s, &err);
             break;
         }

@@ -11,7 +11,9 @@ static const char *const instances[] = {
     "topology=butterfly N=16",  "topology=butterfly N=8 wrap=1", "topology=benes N=8",
     "topology=mesh k=3 n=2",    "topology=mesh k=4 n=3",         "topology=torus k=4 n=2",
     "topology=torus k=5 n=2",   "topology=chain k=6",            "topology=ring k=6",
-    "topology=ring k=7",        NULL};
+    "topology=ring k=7",        "topology=lcan N=27 d=3 u=2",    "topology=lcan N=16 d=4 u=2 pi=tree",
+    "topology=lcan N=64 d=4,4,4 u=2,2,4", "topology=baseline N=16", "topology=swbanyan N=16 f=4 s=2",
+    "topology=trac N=9", "topology=cm5 N=64", NULL};
 
 static void check_instance(const char *kv)
 {

@@ -21,28 +21,46 @@ struct inst {
     uint32_t N;     /* butterfly, benes: inputs */
     uint32_t k, n;  /* mesh, torus: k-ary n-dimensional; chain, ring: k nodes (n = 1) */
     int wrap;
+    /* LCAN family: levels l, downers d[i] and uppers u[i] of level i, tree = T-LCAN */
+    uint32_t l, d[4], u[4];
+    int tree;
 };
 
 static const struct inst instances[] = {
-    {"topology=butterfly N=2", 2, 0, 0, 0},
-    {"topology=butterfly N=8", 8, 0, 0, 0},
-    {"topology=butterfly N=16 wrap=1", 16, 0, 0, 1},
-    {"topology=butterfly N=2 wrap=1", 2, 0, 0, 1},
-    {"topology=benes N=2", 2, 0, 0, 0},
-    {"topology=benes N=8", 8, 0, 0, 0},
-    {"topology=benes N=16", 16, 0, 0, 0},
-    {"topology=mesh k=4 n=2", 0, 4, 2, 0},
-    {"topology=mesh k=3 n=3", 0, 3, 3, 0},
-    {"topology=mesh k=5 n=1", 0, 5, 1, 0},
-    {"topology=torus k=4 n=2", 0, 4, 2, 1},
-    {"topology=torus k=3 n=3", 0, 3, 3, 1},
-    {"topology=torus k=2 n=3", 0, 2, 3, 1},
-    {"topology=chain k=2", 0, 2, 1, 0},
-    {"topology=chain k=7", 0, 7, 1, 0},
-    {"topology=ring k=2", 0, 2, 1, 1},
-    {"topology=ring k=6", 0, 6, 1, 1},
-    {"topology=ring k=7", 0, 7, 1, 1},
-    {NULL, 0, 0, 0, 0}};
+    {"topology=butterfly N=2", 2, 0, 0, 0, 0, {0}, {0}, 0},
+    {"topology=butterfly N=8", 8, 0, 0, 0, 0, {0}, {0}, 0},
+    {"topology=butterfly N=16 wrap=1", 16, 0, 0, 1, 0, {0}, {0}, 0},
+    {"topology=butterfly N=2 wrap=1", 2, 0, 0, 1, 0, {0}, {0}, 0},
+    {"topology=benes N=2", 2, 0, 0, 0, 0, {0}, {0}, 0},
+    {"topology=benes N=8", 8, 0, 0, 0, 0, {0}, {0}, 0},
+    {"topology=benes N=16", 16, 0, 0, 0, 0, {0}, {0}, 0},
+    {"topology=mesh k=4 n=2", 0, 4, 2, 0, 0, {0}, {0}, 0},
+    {"topology=mesh k=3 n=3", 0, 3, 3, 0, 0, {0}, {0}, 0},
+    {"topology=mesh k=5 n=1", 0, 5, 1, 0, 0, {0}, {0}, 0},
+    {"topology=torus k=4 n=2", 0, 4, 2, 1, 0, {0}, {0}, 0},
+    {"topology=torus k=3 n=3", 0, 3, 3, 1, 0, {0}, {0}, 0},
+    {"topology=torus k=2 n=3", 0, 2, 3, 1, 0, {0}, {0}, 0},
+    {"topology=chain k=2", 0, 2, 1, 0, 0, {0}, {0}, 0},
+    {"topology=chain k=7", 0, 7, 1, 0, 0, {0}, {0}, 0},
+    {"topology=ring k=2", 0, 2, 1, 1, 0, {0}, {0}, 0},
+    {"topology=ring k=6", 0, 6, 1, 1, 0, {0}, {0}, 0},
+    {"topology=ring k=7", 0, 7, 1, 1, 0, {0}, {0}, 0},
+    {"topology=lcan N=27 d=3 u=2", 27, 0, 0, 0, 3, {3, 3, 3}, {2, 2, 2}, 0},
+    {"topology=lcan N=16 d=4 u=4", 16, 0, 0, 0, 2, {4, 4}, {4, 4}, 0},
+    {"topology=lcan N=8 d=2 u=3", 8, 0, 0, 0, 3, {2, 2, 2}, {3, 3, 3}, 0},
+    {"topology=lcan N=64 d=4,4,4 u=2,2,4", 64, 0, 0, 0, 3, {4, 4, 4}, {2, 2, 4}, 0},
+    {"topology=lcan N=16 d=4 u=2 pi=tree", 16, 0, 0, 0, 3, {4, 4, 4}, {2, 2, 2}, 1},
+    {"topology=lcan N=16 d=4,4,4 u=2,2,4 pi=tree", 16, 0, 0, 0, 3, {4, 4, 4}, {2, 2, 4}, 1},
+    {"topology=lcan N=6 d=6 u=3 pi=tree", 6, 0, 0, 0, 1, {6}, {3}, 1},
+    {"topology=baseline N=16", 16, 0, 0, 0, 4, {2, 2, 2, 2}, {2, 2, 2, 2}, 0},
+    {"topology=baseline N=2", 2, 0, 0, 0, 1, {2}, {2}, 0},
+    {"topology=swbanyan N=27 f=3 s=3", 27, 0, 0, 0, 3, {3, 3, 3}, {3, 3, 3}, 0},
+    {"topology=swbanyan N=16 f=4 s=1", 16, 0, 0, 0, 2, {4, 4}, {1, 1}, 0},
+    {"topology=trac N=27", 27, 0, 0, 0, 3, {3, 3, 3}, {2, 2, 2}, 0},
+    {"topology=trac N=9", 9, 0, 0, 0, 2, {3, 3}, {2, 2}, 0},
+    {"topology=cm5 N=256", 256, 0, 0, 0, 4, {4, 4, 4, 4}, {2, 2, 4, 4}, 0},
+    {"topology=cm5 N=16", 16, 0, 0, 0, 2, {4, 4}, {2, 2}, 0},
+    {NULL, 0, 0, 0, 0, 0, {0}, {0}, 0}};
 
 static uint32_t ilog2(uint32_t x)
 {
@@ -72,9 +90,45 @@ static int grid_family(const char *name)
            !strcmp(name, "ring");
 }
 
+static int lcan_family(const char *name)
+{
+    return !strcmp(name, "lcan") || !strcmp(name, "baseline") || !strcmp(name, "swbanyan") ||
+           !strcmp(name, "trac") || !strcmp(name, "cm5");
+}
+
+/* Switches of level i of an LCAN (002 eq. 1 per level): S_0 = N/d_0,
+ * S_{i+1} = S_i u_i / d_{i+1}. */
+static uint32_t lcan_switches(const struct inst *in, uint32_t i)
+{
+    uint64_t S = in->N / in->d[0];
+    for (uint32_t j = 0; j < i; j++)
+        S = S * in->u[j] / in->d[j + 1];
+    return (uint32_t)S;
+}
+
 static int expected(const char *name, const struct inst *in, struct expect *e)
 {
     memset(e, 0, sizeof *e);
+    if (lcan_family(name)) {
+        /* N PEs + the switches; every wire (PE-level 0, and level i-level i+1 uppers) is
+         * two channels; a switch has d_i + u_i ports (top: d only); LCA routes have at most
+         * 2l hops (up l-1 levels, down again, plus the PE links) */
+        e->nodes = in->N;
+        e->channels = 2ull * in->N;
+        e->max_ports = 1;
+        for (uint32_t i = 0; i < in->l; i++) {
+            uint32_t S = lcan_switches(in, i), ports = in->d[i] + (i + 1 < in->l ? in->u[i] : 0);
+            e->nodes += S;
+            if (i + 1 < in->l)
+                e->channels += 2ull * S * in->u[i];
+            if (ports > e->max_ports)
+                e->max_ports = ports;
+        }
+        e->terminals = in->N;
+        e->levels = 0; /* channels go both up and down: not leveled */
+        e->diameter = 2 * in->l;
+        return 1;
+    }
     if (!strcmp(name, "butterfly")) {
         uint32_t n = ilog2(in->N);
         e->levels = in->wrap ? n : n + 1;      /* wrap: level n is level 0 */
@@ -117,6 +171,22 @@ static int expected(const char *name, const struct inst *in, struct expect *e)
 static void expected_degree(const char *name, const struct inst *in, const struct rs_net *net,
                             uint32_t node, uint32_t *out, uint32_t *inn)
 {
+    if (lcan_family(name)) { /* PE: one wire; switch of level i: d_i + u_i (top: d) */
+        uint32_t first = in->N;
+        if (node < in->N) {
+            *out = *inn = 1;
+            return;
+        }
+        for (uint32_t i = 0; i < in->l; i++) {
+            uint32_t S = lcan_switches(in, i);
+            if (node < first + S) {
+                *out = *inn = in->d[i] + (i + 1 < in->l ? in->u[i] : 0);
+                return;
+            }
+            first += S;
+        }
+        fail();
+    }
     if (!strcmp(name, "butterfly") || !strcmp(name, "benes")) {
         uint32_t l = node / in->N, last = net->n_levels - 1;
         if (in->wrap) {
@@ -338,7 +408,8 @@ static void test_routes_arrive(void **state)
             for (uint32_t d = 0; d < N; d++) {
                 struct rs_route_state st = {s, d, RS_NONE, 0, 0};
                 check_route(&net, &st, e.diameter, instances[j].kv);
-                for (uint32_t m = 0; valiant && m < N; m++) {
+                /* every intermediate on small instances, every 31st above 64 terminals */
+                for (uint32_t m = 0; valiant && m < N; m += N > 64 ? 31 : 1) {
                     st.mid = m;
                     /* Valiant is two routes of at most the diameter each (Beneš: one pass
                      * through both halves, again 2n = the diameter) */
@@ -419,8 +490,9 @@ static void test_ranade_mid(void **state)
 
 static void test_registry(void **state)
 {
-    static const char *const order[] = {"butterfly", "benes", "mesh", "torus", "chain", "ring",
-                                        NULL};
+    static const char *const order[] = {"butterfly", "benes", "mesh", "torus",    "chain",
+                                        "ring",      "lcan",  "baseline", "swbanyan", "trac",
+                                        "cm5",       NULL};
     int i = 0;
     for (; order[i]; i++) {
         assert_non_null(rs_topologies[i]);
@@ -517,6 +589,44 @@ static void test_build_errors(void **state)
     expect_error("topology=torus k=5 n=12", RS_ECONSTRAINT,
                  "topology=torus needs k^n <= 2^26 nodes (got k=5 n=12)", 1);
     expect_error("topology=butterfy", RS_EUNKNOWN, "did you mean 'butterfly'?", 0);
+    /* LCANs: Theorem 1 and Corollaries 1-2 of 002 §2.1, each error naming its rule */
+    expect_error("topology=lcan N=10 d=4 u=2", RS_ECONSTRAINT,
+                 "topology=lcan with N=10 d=4: level 0 would have N/d = 10/4 switches, not a "
+                 "whole number (Theorem 1 of 002 §2.1)", 1);
+    expect_error("topology=lcan N=64 d=4 u=2 l=6", RS_ECONSTRAINT,
+                 "topology=lcan with N=64 d=4 u=2 has at most l_max=5 levels (Theorem 1 of 002 "
+                 "§2.1: level 5 would have 2/4 switches), got l=6", 1);
+    expect_error("topology=lcan N=32 d=4 u=4", RS_ECONSTRAINT,
+                 "topology=lcan pi=cb needs N a power of d, N = d^l (Corollary 1 of 002 §2.1); "
+                 "got N=32 d=4", 1);
+    expect_error("topology=lcan N=64 d=4 u=2 l=4", RS_ECONSTRAINT,
+                 "topology=lcan pi=cb with 4 levels of d=4 needs N = 256 (Corollary 1 of 002 "
+                 "§2.1: N = d^l), got N=64", 1);
+    expect_error("topology=lcan N=24 d=4 u=2 pi=tree", RS_ECONSTRAINT,
+                 "topology=lcan pi=tree needs N = d^l / u^(l-1) (Corollary 2 of 002 §2.1); got "
+                 "N=24 d=4 u=2", 1);
+    expect_error("topology=lcan N=32 d=4,4,4 u=2 pi=tree", RS_ECONSTRAINT,
+                 "topology=lcan pi=tree with 3 levels of d=4 u=2 needs N = 16 (Corollary 2 of "
+                 "002 §2.1: one switch on the top level), got N=32", 1);
+    expect_error("topology=lcan N=16 d=4 u=4 pi=tree", RS_ECONSTRAINT,
+                 "topology=lcan pi=tree needs d a multiple of u with d > u, each switch having "
+                 "d/u children ((d/u)-ary tree, 002 §2.1); got d=4 above u=4", 1);
+    expect_error("topology=lcan N=16 d=4,4 u=2,2,2", RS_EINVAL,
+                 "topology=lcan: the lists d (2 levels) and u (3 levels) differ in length", 1);
+    expect_error("topology=lcan N=16 d=4,4 l=3", RS_EINVAL,
+                 "topology=lcan: key 'l' (3) disagrees with the 2 levels of the d/u lists", 1);
+    expect_error("topology=lcan d=4,x", RS_EINVAL,
+                 "command line: key 'd': expected an integer 2..1024 or a list of at most 26 "
+                 "of them (4,4,4 or 4/4/4), got '4,x'", 1);
+    expect_error("topology=lcan u=0", RS_EINVAL, "key 'u': expected an integer 1..1024", 0);
+    expect_error("topology=trac N=16", RS_ECONSTRAINT,
+                 "topology=trac with N=16 d=3: level 0 would have N/d = 16/3 switches", 0);
+    expect_error("topology=cm5 N=32", RS_ECONSTRAINT,
+                 "topology=cm5 with 3 levels of d=4 needs N = 64 (Corollary 1", 0);
+    expect_error("topology=swbanyan N=16 f=3", RS_ECONSTRAINT, "Theorem 1", 0);
+    expect_error("topology=lcan N=2^26 d=2 u=4", RS_ECONSTRAINT,
+                 "topology=lcan with N=67108864 is too large (more than 2^28 switches and PEs)",
+                 1);
 }
 
 static void test_largest_sizes_build(void **state)

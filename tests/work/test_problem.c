@@ -44,7 +44,7 @@ static void test_registry_matches_choices(void **state)
         assert_non_null(ops->generate);
     }
     assert_null(def->choices[i]);
-    assert_int_equal(i, 12);
+    assert_int_equal(i, 13);
     assert_null(rs_traffic_find("uniformm"));
     assert_null(rs_traffic_find(NULL));
 
@@ -201,18 +201,21 @@ static uint64_t *histogram(const struct rs_problem *pb)
     return h;
 }
 
-/* Every registered traffic on butterfly N=16 (shape 2^4) and a 4x4 mesh, q = 3:
+/* Every registered traffic on butterfly N=16 (shape 2^4) and a 4x4 mesh (root: on two
+ * 16-PE LCANs, the only networks it is defined on), q = 3:
  * destinations in range; every traffic but uniform sends exactly q messages to each
  * terminal; the deterministic permutations send all q messages of a source alike. */
 static void test_conformance(void **state)
 {
-    const char *nets[] = {"topology=butterfly N=16", "topology=mesh k=4 n=2"};
+    const char *plain[] = {"topology=butterfly N=16", "topology=mesh k=4 n=2"};
+    const char *lcans[] = {"topology=lcan N=16 d=4 u=4", "topology=lcan N=16 d=4 u=2 pi=tree"};
     const char *data = getenv("RS_TEST_DATA");
     assert_non_null(data);
     for (int t = 0; rs_traffics[t] != NULL; t++) {
         const char *name = rs_traffics[t]->name;
         int random = strcmp(name, "uniform") == 0 || strcmp(name, "randperm") == 0 ||
-                     strcmp(name, "qrelation") == 0;
+                     strcmp(name, "qrelation") == 0 || strcmp(name, "root") == 0;
+        const char **nets = strcmp(name, "root") == 0 ? lcans : plain;
         for (int i = 0; i < 2; i++) {
             char args[1024];
             int q = 3;

@@ -1,0 +1,369 @@
+/* Circuit-switching engine (switching=circuit): repeated network cycles in which every
+ * unrouted message tries to lock a whole path (Scherson & Chien 002 §3 on LCANs), or one
+ * pass with drops (BBN Butterfly, 004 §5), with `circuits` circuits per channel, the up
+ * policies of 002 §3 and the conflict policies random / lower- / higher-LCA-first / rank.
+ * Options, set-up, the cycle loop, plans and metrics; the model is docs/model-circuit.md. */
+#include "engine/circuit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "routesim/rng.h"
+
+static const char *const up_names[] = {"random_per_cycle", "random_per_permutation", "fixed",
+                                       NULL};
+static const char *const down_names[] = {"random", "lower_lca_first", "higher_lca_first",
+                                         "rank", NULL};
+
+static const struct rs_optdef circuit_options[] = {
+    {"circuits", RS_OPT_INT, "1", 1, 1024, NULL,
+     "circuits one channel carries in a network cycle (q of 004 §5)"},
+    {"passes", RS_OPT_INT, "0", 0, 2147483647.0, NULL,
+     "network cycles before the unrouted messages are dropped (0 = until all are routed)"},
+    {"up", RS_OPT_CHOICE, "random_per_cycle", 0, 0, up_names,
+     "LCAN up choices: a random switch setting per cycle, one per run, or fixed"},
+    {"down", RS_OPT_CHOICE, "random", 0, 0, down_names,
+     "who wins a contended channel: random, lower or higher LCA level first, higher rank"},
+    {"ranks", RS_OPT_INT, "0", 0, 4294967295.0, NULL,
+     "down=rank: ranks 1..ranks drawn per message (0 = ceil(log2(N)^(1/circuits)))"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+static void circ_free(struct circ *c)
+{
+    free(c->state);
+    free(c->turn);
+    free(c->rank);
+    free(c->off);
+    free(c->hop);
+    free(c->used);
+    free(c->touched);
+    free(c->pend);
+    free(c->act);
+    free(c->fail);
+    free(c->pos);
+    free(c->slot);
+    free(c->tb);
+    free(c->req);
+    free(c->grp);
+    free(c->cnt);
+    free(c->run);
+    free(c->sigma);
+    free(c->ucnt);
+    free(c->cpath);
+    free(c->cplen);
+    free(c->chk);
+    free(c->per_cycle);
+    memset(c, 0, sizeof *c);
+}
+
+/* Read the options and refuse the ones that would have no effect or no meaning here. */
+static int read_options(struct circ *c, const struct rs_engine_input *in, struct rs_err *err)
+{
+    const struct rs_params *p = in->params;
+    int64_t cap, passes, ranks;
+    int up, down, rc;
+    if ((rc = rs_opt_int(p, circuit_options, "circuits", &cap, err)) ||
+        (rc = rs_opt_int(p, circuit_options, "passes", &passes, err)) ||
+        (rc = rs_opt_choice(p, circuit_options, "up", &up, err)) ||
+        (rc = rs_opt_choice(p, circuit_options, "down", &down, err)) ||
+        (rc = rs_opt_int(p, circuit_options, "ranks", &ranks, err)))
+        return rc;
+    c->cap = (uint32_t)cap;
+    c->passes = (uint32_t)passes;
+    c->up = (enum circ_up)up;
+    c->down = (enum circ_down)down;
+    const char *topo = c->net->name;
+    if (!c->lc && rs_params_find(p, "up"))
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "up=%s chooses uppers on an LCAN; topology=%s has no up choices",
+                          up_names[up], topo);
+    if (!c->lc && (c->down == CIRC_DOWN_LOWER_LCA_FIRST || c->down == CIRC_DOWN_HIGHER_LCA_FIRST))
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "down=%s needs LCA levels, which topology=%s does not have (use "
+                          "random or rank)",
+                          down_names[down], topo);
+    if (c->down != CIRC_DOWN_RANK && rs_params_find(p, "ranks"))
+        return rs_err_set(err, RS_EUNSUPPORTED, "ranks= is used by down=rank only (got down=%s)",
+                          down_names[down]);
+    if (c->lc && in->routing != RS_ROUTING_DIRECT)
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "switching=circuit on an LCAN routes through LCA switches with its "
+                          "own up choices; routing=%s is not supported there",
+                          rs_routing_names[in->routing]);
+    if (c->down == CIRC_DOWN_RANK) {
+        if (ranks == 0) { /* 004 §5: r = log^(1/q) N, rounded up */
+            double lg = log2((double)c->net->n_terminals);
+            ranks = (int64_t)ceil(pow(lg > 1 ? lg : 1, 1.0 / (double)c->cap) - 1e-9);
+            if (ranks < 1)
+                ranks = 1;
+        }
+        c->ranks = (uint32_t)ranks;
+    }
+    return 0;
+}
+
+/* Check the plan against the network and the messages (LCAN turn levels are set here). */
+static int read_plan(struct circ *c, const struct rs_circuit_plan *plan, struct rs_err *err)
+{
+    if (!plan)
+        return 0;
+    c->release = plan->release_cycle;
+    c->via = plan->via_switch;
+    if (!c->via)
+        return 0;
+    if (!c->lc)
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "a circuit plan with via switches needs an LCAN, got topology=%s",
+                          c->net->name);
+    const struct rs_lcan *lc = c->lc;
+    for (uint32_t m = 0; m < c->n; m++) {
+        uint32_t s = rs_problem_src(c->pb, m), t = c->pb->dst[m], v = c->via[m];
+        int lv = v < c->net->n_nodes ? rs__lcan_level(lc, v) : -1;
+        if (lv < 0 || !rs__lcan_above(lc, (uint32_t)lv, v - lc->first[lv], s) ||
+            !rs__lcan_above(lc, (uint32_t)lv, v - lc->first[lv], t))
+            return rs_err_set(err, RS_EINVAL,
+                              "circuit plan: message %u (%u -> %u) cannot go through node %u: "
+                              "not a switch above both terminals",
+                              m, s, t, v);
+        if (s != t)
+            c->turn[m] = (uint8_t)lv;
+    }
+    return 0;
+}
+
+static int circ_init(struct circ *c, const struct rs_engine_input *in,
+                     const struct rs_circuit_plan *plan, uint64_t shuffle, int check,
+                     struct rs_err *err)
+{
+    const struct rs_net *net = in->net;
+    const struct rs_problem *pb = in->pb;
+    int rc;
+    memset(c, 0, sizeof *c);
+    c->net = net;
+    c->pb = pb;
+    c->seed = in->seed;
+    c->shuffle = shuffle;
+    c->lc = rs__lcan_of(net);
+    c->P = net->max_ports;
+    if (pb->n_msgs >= UINT32_MAX)
+        return rs_err_set(err, RS_ECONSTRAINT, "too many messages (%llu) for one run",
+                          (unsigned long long)pb->n_msgs);
+    if ((uint64_t)net->n_nodes * c->P >= UINT32_MAX)
+        return rs_err_set(err, RS_ECONSTRAINT,
+                          "switching=circuit numbers channels in 32 bits: topology=%s with %u "
+                          "nodes x %u ports is too large",
+                          net->name, net->n_nodes, c->P);
+    c->n = (uint32_t)pb->n_msgs;
+    if ((rc = read_options(c, in, err)))
+        return rc;
+    c->mode = c->lc ? CIRC_MODE_LCAN : net->n_levels ? CIRC_MODE_STAGED : CIRC_MODE_ALL_AT_ONCE;
+    uint64_t n_ch = (uint64_t)net->n_nodes * c->P;
+    c->state = calloc(c->n + 1, 1);
+    c->pend = malloc(((size_t)c->n + 1) * sizeof *c->pend);
+    c->act = malloc(((size_t)c->n + 1) * sizeof *c->act);
+    c->fail = malloc((size_t)c->n + 1);
+    if (!c->state || !c->pend || !c->act || !c->fail)
+        return rs_err_set(err, RS_ENOMEM, "out of memory for %u messages", c->n);
+    uint64_t n_req = c->n;
+    if (c->lc) {
+        const struct rs_lcan *lc = c->lc;
+        uint32_t dmax = 1, umax = 1;
+        for (uint32_t i = 0; i < lc->l; i++) {
+            dmax = lc->d[i] > dmax ? lc->d[i] : dmax;
+            umax = lc->u[i] > umax ? lc->u[i] : umax;
+        }
+        c->turn = malloc((size_t)c->n + 1);
+        c->pos = malloc(((size_t)c->n + 1) * sizeof *c->pos);
+        c->slot = malloc(((size_t)c->n + 1) * sizeof *c->slot);
+        c->tb = malloc(((size_t)c->n + 1) * sizeof *c->tb);
+        c->sigma = malloc(dmax * sizeof *c->sigma);
+        c->ucnt = malloc(umax * sizeof *c->ucnt);
+        if (!c->turn || !c->pos || !c->slot || !c->tb || !c->sigma || !c->ucnt)
+            return rs_err_set(err, RS_ENOMEM, "out of memory for %u messages", c->n);
+        for (uint32_t m = 0; m < c->n; m++) {
+            uint32_t s = rs_problem_src(pb, m), t = pb->dst[m];
+            c->turn[m] = s == t ? UINT8_MAX : (uint8_t)rs__lcan_lca_level(lc, s, t);
+        }
+        c->cp_max = 2 * lc->l + 2;
+    } else {
+        c->used = calloc(n_ch + 1, sizeof *c->used);
+        if (!c->used)
+            return rs_err_set(err, RS_ENOMEM, "out of memory for %llu channels",
+                              (unsigned long long)n_ch);
+        if ((rc = rs__circ_paths_init(c, in, err)))
+            return rc;
+        if (c->mode == CIRC_MODE_ALL_AT_ONCE) {
+            if (c->off[c->n] >= UINT32_MAX)
+                return rs_err_set(err, RS_ECONSTRAINT, "too many path hops (%llu) for one run",
+                                  (unsigned long long)c->off[c->n]);
+            n_req = c->off[c->n] > n_req ? c->off[c->n] : n_req;
+        }
+        c->touched = malloc((size_t)(c->off[c->n] + 1) * sizeof *c->touched);
+        if (!c->touched)
+            return rs_err_set(err, RS_ENOMEM, "out of memory for the channel list");
+        c->cp_max = c->max_len;
+    }
+    c->req_cap = n_req;
+    c->req = malloc((size_t)(n_req + 1) * sizeof *c->req);
+    c->grp = malloc((size_t)(n_req + 1) * sizeof *c->grp);
+    c->run = malloc((size_t)(n_req + 1) * sizeof *c->run);
+    /* counting sort while the resource ids of a stage span at most 4 per request (and at
+     * least 2^16): a level of an LCAN or a butterfly, the PE links */
+    uint64_t cc = 4 * n_req > (1u << 16) ? 4 * n_req : (1u << 16);
+    c->cnt_cap = (uint32_t)(cc < n_ch + 1 ? cc : n_ch + 1);
+    c->cnt = malloc((size_t)c->cnt_cap * sizeof *c->cnt);
+    if (!c->req || !c->grp || !c->run || !c->cnt)
+        return rs_err_set(err, RS_ENOMEM, "out of memory for %llu requests",
+                          (unsigned long long)n_req);
+    if (c->down == CIRC_DOWN_RANK) {
+        if (!(c->rank = malloc(((size_t)c->n + 1) * sizeof *c->rank)))
+            return rs_err_set(err, RS_ENOMEM, "out of memory for ranks");
+        for (uint32_t m = 0; m < c->n; m++)
+            c->rank[m] = 1 + rs_rand_below(c->seed, RS_STREAM_CIRCUIT_RANK, m, 0, c->ranks);
+    }
+    if ((rc = read_plan(c, plan, err)))
+        return rc;
+    uint64_t max_release = 0;
+    for (uint32_t m = 0; c->release && m < c->n; m++)
+        max_release = c->release[m] > max_release ? c->release[m] : max_release;
+    /* every cycle with an active message routes one at least */
+    uint64_t cycles = max_release + c->n + 1;
+    if (c->passes && c->passes < cycles)
+        cycles = c->passes;
+    if (cycles >= UINT32_MAX)
+        return rs_err_set(err, RS_ECONSTRAINT, "release cycles too large");
+    c->per_cycle_cap = (uint32_t)cycles;
+    if (!(c->per_cycle = calloc(cycles + 1, sizeof *c->per_cycle)))
+        return rs_err_set(err, RS_ENOMEM, "out of memory for the per-cycle counts");
+    if (check) {
+        c->cpath = malloc(((size_t)c->n + 1) * c->cp_max * sizeof *c->cpath + 4);
+        c->cplen = malloc((size_t)c->n + 1);
+        c->chk = calloc(n_ch + 1, sizeof *c->chk);
+        if (!c->cpath || !c->cplen || !c->chk)
+            return rs_err_set(err, RS_ENOMEM, "out of memory for the invariant checker");
+    }
+    for (uint32_t m = 0; m < c->n; m++)
+        c->pend[c->n_pend++] = m;
+    return 0;
+}
+
+/* One cycle: the released pending messages try; the routed ones leave. Returns how many
+ * were routed. */
+static uint32_t run_cycle(struct circ *c)
+{
+    c->n_act = 0;
+    for (uint32_t k = 0; k < c->n_pend; k++) {
+        uint32_t m = c->pend[k];
+        if (!c->release || c->release[m] < c->cycle)
+            c->act[c->n_act++] = m;
+    }
+    if (c->mode == CIRC_MODE_LCAN)
+        rs__circ_lcan_cycle(c);
+    else
+        rs__circ_paths_cycle(c);
+    uint32_t routed = 0;
+    for (uint32_t p = 0; p < c->n_act; p++)
+        if (!c->fail[p]) {
+            c->state[c->act[p]] = CIRC_ROUTED;
+            routed++;
+        }
+    c->delivered += routed;
+    c->conflicts += c->n_act - routed;
+    c->per_cycle[c->cycle - 1] = routed;
+    return routed;
+}
+
+/* Remove the routed messages from the pending list (order kept). */
+static void compact(struct circ *c)
+{
+    uint32_t w = 0;
+    for (uint32_t k = 0; k < c->n_pend; k++)
+        if (c->state[c->pend[k]] == CIRC_PENDING)
+            c->pend[w++] = c->pend[k];
+    c->n_pend = w;
+}
+
+static int circ_record(const struct circ *c, struct rs_record *out)
+{
+    struct rs_buf b;
+    int rc = 0;
+    rs_buf_init(&b);
+    for (uint32_t k = 0; k < c->cycle && !rc; k++)
+        rc = rs_buf_printf(&b, "%s%u", k ? ";" : "", c->per_cycle[k]);
+    if (!rc)
+        rc = rs_buf_puts(&b, "");
+    rc |= rs_record_int(out, "cycles", c->cycle);
+    rc |= rs_record_int(out, "messages", c->n);
+    rc |= rs_record_int(out, "delivered", (int64_t)c->delivered);
+    rc |= rs_record_int(out, "dropped", (int64_t)c->dropped);
+    rc |= rs_record_double(out, "delivered_fraction",
+                           c->n ? (double)c->delivered / (double)c->n : 1.0);
+    rc |= rs_record_int(out, "delivered_first_cycle", c->cycle ? c->per_cycle[0] : 0);
+    rc |= rs_record_int(out, "conflicts", (int64_t)c->conflicts);
+    rc |= rs_record_int(out, "max_circuits", c->max_circ);
+    rc |= rs_record_int(out, "locks", (int64_t)c->locks);
+    rc |= rs_record_int(out, "ranks_used", c->ranks);
+    rc |= rs_record_string(out, "delivered_per_cycle", b.data ? b.data : "");
+    rs_buf_free(&b);
+    return rc ? RS_ENOMEM : 0;
+}
+
+/* Debug builds check every cycle of small runs on their own; check=1 checks any run. */
+#ifdef RS_ALWAYS_CHECK
+#define CIRC_FORCE_CHECK(in) \
+    ((uint64_t)(in)->net->n_nodes * (in)->net->max_ports + (in)->pb->n_msgs <= (1u << 16))
+#else
+#define CIRC_FORCE_CHECK(in) 0
+#endif
+
+int rs__circuit_run(const struct rs_engine_input *in, const struct rs_circuit_plan *plan,
+                    uint64_t shuffle, struct rs_record *out, struct rs_err *err)
+{
+    struct circ c;
+    int check = in->check || CIRC_FORCE_CHECK(in);
+    int rc = circ_init(&c, in, plan, shuffle, check, err);
+    while (!rc && c.n_pend > 0) {
+        c.cycle++;
+        uint32_t routed = run_cycle(&c);
+        if (check && (rc = rs__circ_check(&c, routed, err)))
+            break;
+        if (!routed && c.n_act)
+            rc = rs_err_set(err, RS_EINVARIANT, "cycle %u routed none of %u messages", c.cycle,
+                            c.n_act);
+        compact(&c);
+        if (c.passes && c.cycle == c.passes && c.n_pend) { /* the rest are dropped */
+            for (uint32_t k = 0; k < c.n_pend; k++)
+                c.state[c.pend[k]] = CIRC_DROPPED;
+            c.dropped = c.n_pend;
+            c.n_pend = 0;
+        }
+    }
+    if (!rc && (rc = circ_record(&c, out)))
+        rs_err_set(err, rc, "out of memory for the result record");
+    circ_free(&c);
+    return rc;
+}
+
+int rs__circuit_run_plan(const struct rs_engine_input *in, const struct rs_circuit_plan *plan,
+                         struct rs_record *out, struct rs_err *err)
+{
+    return rs__circuit_run(in, plan, 0, out, err);
+}
+
+static int circuit_run(const struct rs_engine_input *in, struct rs_record *out,
+                       char *deadlock_msg, size_t deadlock_len, struct rs_err *err)
+{
+    if (deadlock_msg && deadlock_len)
+        deadlock_msg[0] = '\0';
+    return rs__circuit_run(in, NULL, 0, out, err);
+}
+
+const struct rs_engine_ops rs_engine_circuit = {
+    .name = "circuit",
+    .summary = "circuit switching in network cycles: lock whole paths, at most q circuits per "
+               "channel (002 §3, 004 §5)",
+    .options = circuit_options,
+    .run = circuit_run,
+};

@@ -1,0 +1,191 @@
+/* Internal state and API of the circuit-switching engine (switching=circuit): circuit.c
+ * (options, the cycle loop, plans, metrics), circuit_arb.c (grouping requests and the
+ * conflict policies), circuit_lcan.c (one network cycle of an LCAN), circuit_paths.c (one
+ * network cycle on fixed paths: butterfly, Beneš, meshes...), circuit_check.c (the
+ * invariant checker). The model is docs/model-circuit.md; in short:
+ *   - a network cycle: every unrouted message tries to lock a whole path; a channel carries
+ *     at most `circuits` circuits per cycle; messages that lock their path are delivered,
+ *     the others retry next cycle (passes=0) or are dropped after `passes` cycles;
+ *   - LCANs (Scherson & Chien 002 §3): level-synchronous, injection, then up level 0..l-2
+ *     (a switch matches its up requests to free uppers by the `up` policy), then down level
+ *     l-1..1, then the PE links; every contention but the up choice is decided by `down`;
+ *   - fixed paths (004 §5): leveled networks lock hop by hop in path order; other networks
+ *     resolve every channel of every path at once;
+ *   - channels a failing message locked before it failed stay used for that cycle.
+ * Every decision is a function of the set of requests (keys from Philox streams, ties by
+ * message id), never of the order in which they are visited. */
+#ifndef RS_ENGINE_CIRCUIT_H
+#define RS_ENGINE_CIRCUIT_H
+
+#include <stdint.h>
+
+#include "routesim/engine.h"
+#include "topo/lcan.h"
+
+enum circ_up { CIRC_UP_RANDOM_PER_CYCLE, CIRC_UP_RANDOM_PER_PERMUTATION, CIRC_UP_FIXED };
+enum circ_down {
+    CIRC_DOWN_RANDOM,
+    CIRC_DOWN_LOWER_LCA_FIRST,
+    CIRC_DOWN_HIGHER_LCA_FIRST,
+    CIRC_DOWN_RANK
+};
+enum circ_mode {
+    CIRC_MODE_LCAN,       /* dynamic LCA paths, level-synchronous phases */
+    CIRC_MODE_STAGED,     /* fixed paths on a leveled network: hop by hop */
+    CIRC_MODE_ALL_AT_ONCE /* fixed paths elsewhere: every hop contends at once */
+};
+enum circ_state { CIRC_PENDING = 0, CIRC_ROUTED = 1, CIRC_DROPPED = 2 };
+
+/* A plan handed to the engine by an algorithm (002 §4: off-line and on-line realization):
+ * per message, the switch its circuit must turn at, and the first cycle it may try.
+ *   via_switch: NULL (the up policy chooses), or for every message the node id of an LCAN
+ *     switch above both its source and its destination (level >= its LCA level): the
+ *     circuit goes up to that switch and down from it. On a CB-LCAN the up path to it is
+ *     unique (its base-u digits are the uppers taken); on a T-LCAN only the level matters.
+ *   release_cycle: NULL (all try from the first cycle), or for every message the index of
+ *     its first cycle counted from 0 (0 = the first cycle, 2 = the third). */
+struct rs_circuit_plan {
+    const uint32_t *via_switch;
+    const uint32_t *release_cycle;
+};
+
+/* A request for one resource (a channel, a T-LCAN bundle, an LCAN switch's uppers) by the
+ * message at position p of the cycle's active list. */
+struct circ_req {
+    uint32_t res;
+    uint32_t p;
+};
+
+/* A request with its sort key, for ordering one resource's requests. */
+struct circ_ranked {
+    uint64_t key; /* smaller wins */
+    uint32_t m;   /* message id: the last tie-break */
+    uint32_t p;
+};
+
+struct circ {
+    const struct rs_net *net;
+    const struct rs_problem *pb;
+    uint64_t seed;
+    const struct rs_lcan *lc; /* LCAN mode only */
+    enum circ_mode mode;
+    enum circ_up up;
+    enum circ_down down;
+    uint32_t cap;    /* circuits per channel */
+    uint32_t passes; /* 0 = until all are routed */
+    uint32_t ranks;  /* down=rank: ranks are 1..ranks */
+    uint32_t P;      /* net->max_ports */
+    uint32_t n;      /* messages */
+
+    uint8_t *state;       /* [n] enum circ_state */
+    uint8_t *turn;        /* [n] LCAN: level where the circuit turns down; 255: empty path */
+    uint32_t *rank;       /* [n] down=rank: 1..ranks, else NULL */
+    const uint32_t *release; /* [n] plan release cycles (0-based) or NULL */
+    const uint32_t *via;     /* [n] plan via switches or NULL */
+
+    /* fixed paths: message m's channels are hop[off[m] .. off[m+1]) */
+    uint64_t *off;
+    uint32_t *hop;
+    uint32_t max_len;
+    uint16_t *used; /* [n_nodes * P] circuits on each channel this cycle */
+    uint32_t *touched;
+    uint64_t n_touched;
+
+    /* the cycle */
+    uint32_t cycle;  /* 1-based number of the current cycle */
+    uint32_t *pend;  /* messages not yet routed or dropped, increasing */
+    uint32_t n_pend;
+    uint32_t *act;   /* this cycle's active messages (released pending), increasing */
+    uint32_t n_act;
+    uint8_t *fail;   /* [position] failed this cycle */
+    uint32_t *pos;   /* [position] LCAN: switch the message is at */
+    uint32_t *slot;  /* [position] LCAN: downer (going up) it arrived on */
+    uint32_t *tb;    /* LCAN: positions with a path, sorted by turn level (stable) */
+
+    /* requests and their grouping */
+    struct circ_req *req, *grp;
+    uint64_t req_cap;
+    uint32_t *cnt;   /* counting-sort buckets */
+    uint32_t cnt_cap;
+    struct circ_ranked *run; /* one resource's requests being ordered */
+    uint32_t run_cap;
+    uint32_t *sigma, *ucnt;  /* up choice: downer priority, circuits per upper */
+
+    /* checker: channels each position locked this cycle, in order */
+    uint32_t *cpath;
+    uint8_t *cplen;
+    uint32_t cp_max;
+    uint16_t *chk;
+
+    uint64_t shuffle; /* tests only: nonzero shuffles requests and visits runs backwards */
+
+    /* metrics */
+    uint64_t delivered, dropped, conflicts, locks;
+    uint32_t max_circ;
+    uint32_t *per_cycle;
+    uint32_t per_cycle_cap;
+};
+
+/* Run the engine on in with plan (NULL = no plan) and add the metrics to out (as
+ * rs_engine_ops.run does, plus nothing else: refused circuits are the metric
+ * `conflicts`). shuffle is 0 except in the order-independence test. Returns 0 or RS_E...:
+ * RS_EINVAL for a plan that names a switch not above both terminals of its message,
+ * RS_EUNSUPPORTED for via switches off an LCAN. */
+int rs__circuit_run(const struct rs_engine_input *in, const struct rs_circuit_plan *plan,
+                    uint64_t shuffle, struct rs_record *out, struct rs_err *err);
+
+/* The plan runner the off-line and on-line LCAN algorithms use: rs__circuit_run without
+ * shuffling. */
+int rs__circuit_run_plan(const struct rs_engine_input *in, const struct rs_circuit_plan *plan,
+                         struct rs_record *out, struct rs_err *err);
+
+/* ---- circuit_arb.c ------------------------------------------------------------------- */
+
+/* Sort c->req[0..n) by resource into c->grp (stable; shuffled first when c->shuffle) and
+ * return it. Counting sort when the resource ids span at most min(c->cnt_cap, 4n + 4096)
+ * values, else an LSD radix sort: time O(n) either way, never O(network). */
+struct circ_req *rs__circ_group(struct circ *c, uint32_t n, uint32_t stage);
+
+/* The conflict key of message m at stage `stage` of this cycle under the down policy:
+ * class << 32 | a uniform 32-bit draw from (seed, RS_STREAM_CIRCUIT_TIE, entity m<<16 |
+ * stage, step cycle). Classes: random 0; lower_lca_first the turn level; higher_lca_first
+ * 255 - turn level; rank ranks - rank. Smaller keys win, then smaller message ids. */
+uint64_t rs__circ_key(const struct circ *c, uint32_t m, uint32_t stage);
+
+/* Order the requests g[0..len) of one resource by (rs__circ_key at stage, message id)
+ * into c->run[0..len). */
+void rs__circ_order(struct circ *c, const struct circ_req *g, uint32_t len, uint32_t stage);
+
+/* Order c->run[0..len) by (key, m) (keys already filled in). */
+void rs__circ_sort_run(struct circ_ranked *r, uint32_t len);
+
+/* Note that position p locked channel ch (for the checker; no-op without it). */
+static inline void rs__circ_lock(struct circ *c, uint32_t p, uint32_t ch)
+{
+    c->locks++;
+    if (c->cpath)
+        c->cpath[(uint64_t)p * c->cp_max + c->cplen[p]++] = ch;
+}
+
+/* ---- modes ------------------------------------------------------------------------- */
+
+/* One network cycle of an LCAN over the active list: fills c->fail. */
+void rs__circ_lcan_cycle(struct circ *c);
+
+/* Expand every message's fixed path (oblivious route, with the intermediate of its
+ * routing: Valiant's, or the row of Ranade's first stage on the Beneš network, see
+ * rs_route_mid_for) into c->off / c->hop. Returns 0 or RS_E.. */
+int rs__circ_paths_init(struct circ *c, const struct rs_engine_input *in, struct rs_err *err);
+
+/* One network cycle on fixed paths (staged or all at once): fills c->fail. */
+void rs__circ_paths_cycle(struct circ *c);
+
+/* ---- circuit_check.c ----------------------------------------------------------------- */
+
+/* After a cycle: no channel carries more than cap circuits, every routed message's circuit
+ * is a connected path from its source's node to its destination's node (through its via
+ * switch under a plan), every message is in exactly one state and the counts add up.
+ * Returns 0 or RS_EINVARIANT describing the first violation. */
+int rs__circ_check(struct circ *c, uint32_t routed_now, struct rs_err *err);
+
+#endif

@@ -1,0 +1,130 @@
+/* The circuit engine on fixed paths (butterfly, Beneš, meshes, tori, ...): every message's
+ * circuit is its oblivious route (with its Valiant intermediate, or the intermediate row
+ * of Ranade's first stage on back-to-back butterflies with routing=ranade, 004 §5). Leveled networks lock the
+ * paths hop by hop in path order; other networks resolve every hop of every path at once. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/circuit.h"
+#include "routesim/rng.h"
+
+int rs__circ_paths_init(struct circ *c, const struct rs_engine_input *in, struct rs_err *err)
+{
+    const struct rs_net *net = c->net;
+    const struct rs_problem *pb = c->pb;
+    uint32_t max_hops = 4 * net->n_nodes + 16;
+    c->off = malloc(((size_t)c->n + 1) * sizeof *c->off);
+    if (!c->off)
+        return rs_err_set(err, RS_ENOMEM, "out of memory for %u paths", c->n);
+    c->off[0] = 0;
+    for (uint32_t m = 0; m < c->n; m++) {
+        uint32_t src = rs_problem_src(pb, m);
+        struct rs_route_state st = {src, pb->dst[m],
+                                    rs_route_mid_for(net, in->routing, c->seed, m, src), 0, m};
+        int64_t len = net->ops->path_length ? net->ops->path_length(net, &st)
+                                            : rs_route_expand(net, &st, NULL, 0, max_hops, NULL);
+        if (len < 0) {
+            return rs_err_set(err, RS_EINVARIANT,
+                              "route of message %u (%u -> %u) does not end at its destination",
+                              m, st.src, st.dst);
+        }
+        c->off[m + 1] = c->off[m] + (uint64_t)len;
+        if ((uint32_t)len > c->max_len)
+            c->max_len = (uint32_t)len;
+    }
+    c->hop = malloc((size_t)c->off[c->n] * sizeof *c->hop + 4);
+    uint64_t *tmp = malloc(((size_t)c->max_len + 1) * sizeof *tmp);
+    if (!c->hop || !tmp) {
+        free(tmp);
+        return rs_err_set(err, RS_ENOMEM, "out of memory for %llu path hops",
+                          (unsigned long long)c->off[c->n]);
+    }
+    int rc = 0;
+    for (uint32_t m = 0; m < c->n && !rc; m++) {
+        uint32_t src = rs_problem_src(pb, m);
+        struct rs_route_state st = {src, pb->dst[m],
+                                    rs_route_mid_for(net, in->routing, c->seed, m, src), 0, m};
+        uint32_t len = (uint32_t)(c->off[m + 1] - c->off[m]);
+        rs_route_expand(net, &st, tmp, len, max_hops, NULL);
+        for (uint32_t h = 0; h < len; h++) /* a path using one channel more than cap times */
+            if (++c->used[tmp[h]] > c->cap) /* could never be established */
+                rc = rs_err_set(err, RS_EUNSUPPORTED,
+                                "the path of message %u (%u -> %u) uses channel %llu more than "
+                                "circuits=%u times",
+                                m, st.src, st.dst, (unsigned long long)tmp[h], c->cap);
+        for (uint32_t h = 0; h < len; h++) {
+            c->used[tmp[h]] = 0;
+            c->hop[c->off[m] + h] = (uint32_t)tmp[h];
+        }
+    }
+    free(tmp);
+    return rc;
+}
+
+/* Decide one stage's requests c->req[0..n): every channel carries at most cap - used
+ * circuits (all requests win when they fit, else the best by key); losers fail and the
+ * winners lock the channel (in the all-at-once mode also a winner whose message loses on
+ * another channel: what it locked stays locked for the cycle). */
+static void decide_hops(struct circ *c, uint32_t n, uint32_t stage)
+{
+    struct circ_req *g = rs__circ_group(c, n, stage);
+    for (uint32_t s = 0; s < n;) {
+        uint32_t e = s + 1;
+        while (e < n && g[e].res == g[s].res)
+            e++;
+        uint32_t ch = g[s].res, len = e - s, avail = c->cap - c->used[ch];
+        if (len > avail) {
+            rs__circ_order(c, g + s, len, stage);
+            for (uint32_t k = 0; k < len; k++) {
+                if (k < avail)
+                    rs__circ_lock(c, c->run[k].p, ch);
+                else
+                    c->fail[c->run[k].p] = 1;
+            }
+            len = avail;
+        } else {
+            for (uint32_t k = s; k < e; k++)
+                rs__circ_lock(c, g[k].p, ch);
+        }
+        if (len && !c->used[ch])
+            c->touched[c->n_touched++] = ch;
+        c->used[ch] = (uint16_t)(c->used[ch] + len);
+        if (c->used[ch] > c->max_circ)
+            c->max_circ = c->used[ch];
+        s = e;
+    }
+}
+
+void rs__circ_paths_cycle(struct circ *c)
+{
+    uint32_t n;
+    for (uint32_t p = 0; p < c->n_act; p++) {
+        c->fail[p] = 0;
+        if (c->cpath)
+            c->cplen[p] = 0;
+    }
+    if (c->mode == CIRC_MODE_STAGED) { /* hop h of every path, h = 0, 1, ... */
+        for (uint32_t h = 0; h < c->max_len; h++) {
+            n = 0;
+            for (uint32_t p = 0; p < c->n_act; p++) {
+                uint32_t m = c->act[p];
+                if (!c->fail[p] && c->off[m] + h < c->off[m + 1])
+                    c->req[n++] = (struct circ_req){c->hop[c->off[m] + h], p};
+            }
+            if (!n)
+                break;
+            decide_hops(c, n, h);
+        }
+    } else { /* every hop of every path at once, one key per message and cycle */
+        n = 0;
+        for (uint32_t p = 0; p < c->n_act; p++) {
+            uint32_t m = c->act[p];
+            for (uint64_t h = c->off[m]; h < c->off[m + 1]; h++)
+                c->req[n++] = (struct circ_req){c->hop[h], p};
+        }
+        decide_hops(c, n, 0);
+    }
+    for (uint64_t t = 0; t < c->n_touched; t++)
+        c->used[c->touched[t]] = 0;
+    c->n_touched = 0;
+}
