@@ -10,5 +10,7 @@ extern const struct rs_topo_ops rs_topo_mesh;
 extern const struct rs_topo_ops rs_topo_torus;
 extern const struct rs_topo_ops rs_topo_chain;
 extern const struct rs_topo_ops rs_topo_ring;
+extern const struct rs_topo_ops rs_topo_graph;
+extern const struct rs_topo_ops rs_topo_cms_lower_bound;
 
 #endif
