@@ -14,6 +14,8 @@ enum rs_stream_id {
     RS_STREAM_ARBITER = 4,  /* random queueing protocol: arbitration of a channel; entity = channel */
     RS_STREAM_PERM = 5,     /* random permutations (Fisher-Yates); entity = permutation index */
     RS_STREAM_SWEEP = 6,    /* per-run seeds of a sweep; entity = hash of the point */
+    RS_STREAM_COLOUR = 30,  /* colour refinement (001 §2.1): entity = message, step = refinement
+                               step * 2^24 + draw; ids 31..39 are kept for its later uses */
     RS_STREAM_TEST = 99     /* tests only */
 };
 
