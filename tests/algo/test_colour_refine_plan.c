@@ -196,10 +196,18 @@ static void test_plans_keep_every_class_within_b(void **state)
             struct rs__cr_plan pl;
             plan_of(&x.ps, B, 10, 5, &pl, kvs[i]);
             seen[pl.thm_case]++;
-            if (getenv("RS_TEST_VERBOSE"))
-                print_message("%s B=%u: C=%u D=%u case %d, %d steps, %llu classes, kappa %g\n",
-                              kvs[i], B, pl.congestion, pl.dilation, (int)pl.thm_case,
-                              pl.n_steps, (unsigned long long)pl.n_classes, pl.kappa);
+            if (getenv("RS_TEST_VERBOSE")) { /* the table of docs/colour-refine.md */
+                uint64_t res = 0;
+                for (int s = 0; s < pl.n_steps; s++)
+                    res += pl.steps[s].resamples;
+                double bound = rs_bound_colour_refine(10, pl.congestion, pl.dilation, B);
+                print_message("| %s | %u | %llu | %u | %u | %d | %d | %.4g | %llu | %llu | %llu | "
+                              "%.4g | %.3f |\n",
+                              kvs[i], B, (unsigned long long)pl.n_msgs, pl.congestion,
+                              pl.dilation, (int)pl.thm_case, pl.n_steps, pl.kappa,
+                              (unsigned long long)res, (unsigned long long)pl.n_classes,
+                              (unsigned long long)pl.length, bound, (double)pl.length / bound);
+            }
             rs__cr_plan_free(&pl);
         }
         inst_free(&x);
@@ -290,6 +298,10 @@ static void test_condition_3(void **state)
     assert_int_equal(pl.steps[1].r, 1429425); /* 32e * 16433 / log 2 */
     assert_int_equal(pl.n_classes, 30000);
     assert_int_equal(pl.length, 30000 * 6);
+    if (getenv("RS_TEST_VERBOSE"))
+        print_message("30000 messages on one 2-hop path: resamplings %llu + %llu\n",
+                      (unsigned long long)pl.steps[0].resamples,
+                      (unsigned long long)pl.steps[1].resamples);
     rs__cr_plan_free(&pl);
     rs_path_set_free(&ps);
 }
@@ -313,6 +325,9 @@ static void test_resampling_cap(void **state)
     assert_int_equal(rs__cr_plan_build(&pl, &in, &err), 0);
     check_plan(&ps, &pl, 1, 4, "2000 on one channel");
     assert_true(pl.steps[0].resamples >= 2);
+    if (getenv("RS_TEST_VERBOSE"))
+        print_message("2000 messages on one channel: %llu resamplings\n",
+                      (unsigned long long)pl.steps[0].resamples);
     assert_int_equal(pl.n_classes, 2000);
     rs__cr_plan_free(&pl);
     rs_path_set_free(&ps);
