@@ -326,6 +326,46 @@ static void test_paths_accepted(void **state)
     rs_net_free(&net);
 }
 
+/* A k x k torus written as a graph file, node y*k + x, each node's edges in the order +x,
+ * -x, +y, -y: node ids and out-ports are those of topology=torus, and the lowest-port rule
+ * among shortest paths is dimension order with the torus tie rule (distance k/2 goes +, the
+ * lower port). So every route, direct and Valiant, takes the same channels (k = 5, 6). */
+static void test_torus_as_graph_routes_like_the_torus(void **state)
+{
+    for (uint32_t k = 5; k <= 6; k++) {
+        char g[400], kv[500], *text = malloc(64 * 1024);
+        size_t len = 0;
+        assert_non_null(text);
+        len += (size_t)sprintf(text + len, "nodes %u\n", k * k);
+        for (uint32_t y = 0; y < k; y++)
+            for (uint32_t x = 0; x < k; x++)
+                len += (size_t)sprintf(text + len, "%u %u\n%u %u\n%u %u\n%u %u\n", y * k + x,
+                                       y * k + (x + 1) % k, y * k + x, y * k + (x + k - 1) % k,
+                                       y * k + x, (y + 1) % k * k + x, y * k + x,
+                                       (y + k - 1) % k * k + x);
+        put("torus.txt", text, g, sizeof g);
+        free(text);
+        struct rs_net gr, to;
+        snprintf(kv, sizeof kv, "topology=graph graph_file=%s", g);
+        rs_test_net(&gr, kv);
+        snprintf(kv, sizeof kv, "topology=torus k=%u n=2", k);
+        rs_test_net(&to, kv);
+        assert_int_equal(gr.max_ports, to.max_ports);
+        for (uint32_t s = 0; s < k * k; s++)
+            for (uint32_t d = 0; d < k * k; d++)
+                for (uint32_t m = 0; m <= k * k; m += 3) {
+                    struct rs_route_state st = {s, d, m >= k * k ? RS_NONE : m, 0, 0};
+                    uint64_t a[64], b[64];
+                    int64_t la = rs_route_expand(&gr, &st, a, 64, 64, NULL);
+                    int64_t lb = rs_route_expand(&to, &st, b, 64, 64, NULL);
+                    assert_int_equal(la, lb);
+                    assert_memory_equal(a, b, (size_t)la * sizeof *a);
+                }
+        rs_net_free(&gr);
+        rs_net_free(&to);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -337,6 +377,7 @@ int main(void)
         cmocka_unit_test(test_graph_file_errors),
         cmocka_unit_test(test_paths_file_errors),
         cmocka_unit_test(test_paths_accepted),
+        cmocka_unit_test(test_torus_as_graph_routes_like_the_torus),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
