@@ -254,7 +254,8 @@ static void test_graph_file_errors(void **state)
     expect_build_error(g, NULL, RS_EPARSE,
                        "F:2: expected an edge 'u v' with u, v in 0..3, got '0 1  # comment'");
     put("g.txt", "nodes 4\n3\n", g, sizeof g);
-    expect_build_error(g, NULL, RS_EPARSE, "F:2: expected an edge 'u v' with u, v in 0..3, got '3'");
+    expect_build_error(g, NULL, RS_EPARSE,
+                       "F:2: expected an edge 'u v' with u, v in 0..3, got '3'");
     put("g.txt", "nodes 4\n0 1\n1 4\n", g, sizeof g);
     expect_build_error(g, NULL, RS_ECONSTRAINT, "F:3: node 4 out of range 0..3");
     put("g.txt", "nodes 4\n0 99999999999999999999\n", g, sizeof g);
@@ -282,7 +283,8 @@ static void test_paths_file_errors(void **state)
     put("p.txt", "0 1 2\n0 x 2\n", p, sizeof p);
     expect_build_error(g, p, RS_EPARSE, "F:2: expected node ids 0..5 separated by blanks, got 'x'");
     put("p.txt", "0 1 2\n0 -1\n", p, sizeof p);
-    expect_build_error(g, p, RS_EPARSE, "F:2: expected node ids 0..5 separated by blanks, got '-1'");
+    expect_build_error(g, p, RS_EPARSE,
+                       "F:2: expected node ids 0..5 separated by blanks, got '-1'");
     put("p.txt", "# m0\n0 1 6\n", p, sizeof p);
     expect_build_error(g, p, RS_ECONSTRAINT, "F:2: node 6 out of range 0..5");
     put("p.txt", "0 1 2\n3\n", p, sizeof p);
