@@ -18,6 +18,7 @@
 #define RS_ROUTE_DONE UINT32_MAX
 
 struct rs_topo_ops;
+struct rs_msg_paths;
 
 /* Where a message is on its oblivious route. src, dst and mid are terminals.
  * mid == RS_NONE for direct routing; otherwise the message first heads for terminal mid
@@ -45,6 +46,9 @@ struct rs_net {
     int wrap;
     char name[32];        /* registry name */
     void *priv;           /* topology-owned data; freed by ops->destroy */
+    /* Explicit message paths the topology carries (msg_paths.h), or NULL; when set, routes
+     * follow them by message id and only traffic=paths can be used. Owned via priv. */
+    const struct rs_msg_paths *paths;
 };
 
 struct rs_topo_ops {

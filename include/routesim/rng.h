@@ -17,7 +17,8 @@ enum rs_stream_id {
     RS_STREAM_CIRCUIT_UP = 7,   /* circuit engine: a switch's up setting; entity = switch */
     RS_STREAM_CIRCUIT_TIE = 8,  /* circuit engine: conflict keys; entity = message << 16 | stage */
     RS_STREAM_CIRCUIT_RANK = 9, /* circuit engine, down=rank: ranks; entity = message */
-    RS_STREAM_CIRCUIT_RANADE = 10, /* circuit engine first_stage=ranade's first stage: a 2x2 block's bit; entity = block */
+    RS_STREAM_COLOUR = 30,  /* colour refinement (001 §2.1): entity = message, step = refinement
+                               step * 2^24 + draw; ids 31..39 are kept for its later uses */
     RS_STREAM_RANADE = 40,  /* Ranade's first stage: coin of a 2x2 block (entity = row with
                                the level's bit cleared, step = level) */
     RS_STREAM_RANK = 41,    /* rank protocol: rank of a packet; entity = message */

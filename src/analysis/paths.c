@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "routesim/analysis.h"
+#include "routesim/path_set.h"
 
 int rs_path_stats_compute(struct rs_path_stats *st, const struct rs_net *net,
                           const struct rs_problem *pb, enum rs_routing routing, uint64_t seed,
@@ -11,7 +12,7 @@ int rs_path_stats_compute(struct rs_path_stats *st, const struct rs_net *net,
 {
     memset(st, 0, sizeof *st);
     uint64_t n_ch = (uint64_t)net->n_nodes * net->max_ports;
-    uint32_t max_hops = 4 * net->n_nodes + 16;
+    uint32_t max_hops = rs_path_max_hops(net);
     uint32_t *load = calloc(n_ch ? n_ch : 1, sizeof *load);
     uint32_t path_cap = 1024;
     uint64_t *path = malloc(path_cap * sizeof *path);

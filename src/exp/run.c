@@ -43,6 +43,64 @@ struct selection {
     int ntables;
 };
 
+/* Append to buf the names of the modules of list (ops structs whose first members are
+ * name, summary, options) declaring key; returns how many. */
+#define RS__OWNERS(list, key, buf, n, count)                                                \
+    for (int i_ = 0; (list)[i_]; i_++)                                                     \
+        if (rs_optdef_find((list)[i_]->options, key)) {                                    \
+            size_t used_ = strlen(buf);                                                    \
+            snprintf(buf + used_, n - used_, "%s%s", (count)++ ? "|" : "", (list)[i_]->name); \
+        }
+
+/* After an unknown-key error: when the first unknown key has no likely typo among the
+ * chosen modules' keys but belongs to another topology, traffic, engine or algorithm,
+ * say so, e.g. "command line: unknown key 'paths_file' for topology=butterfly (it is a
+ * key of topology=graph)". Otherwise err is left as it is. */
+static void foreign_key(const struct rs_params *p, const struct selection *sel,
+                        int with_engine, struct rs_err *err)
+{
+    const struct rs_param *q = NULL;
+    const char *names[256];
+    int n = 0;
+    for (size_t i = 0; i < p->n && !q; i++) {
+        int known = strchr(p->v[i].key, '.') != NULL;
+        for (int t = 0; t < sel->ntables && !known; t++)
+            known = rs_optdef_find(sel->tables[t], p->v[i].key) != NULL;
+        if (!known)
+            q = &p->v[i];
+    }
+    for (int t = 0; t < sel->ntables; t++)
+        for (const struct rs_optdef *d = sel->tables[t]; d && d->name && n < 256; d++)
+            names[n++] = d->name;
+    if (!q || rs_suggest(q->key, names, n))
+        return;
+    char owners[256] = "", where[512];
+    int count = 0;
+    const char *kind = "topology", *chosen = sel->topo->name;
+    RS__OWNERS(rs_topologies, q->key, owners, sizeof owners, count)
+    if (!count) {
+        kind = "traffic";
+        chosen = sel->traffic->name;
+        RS__OWNERS(rs_traffics, q->key, owners, sizeof owners, count)
+    }
+    if (!count && with_engine) {
+        kind = "switching";
+        chosen = sel->engine->name;
+        RS__OWNERS(rs_engines, q->key, owners, sizeof owners, count)
+    }
+    if (!count) {
+        kind = "algorithm";
+        chosen = sel->algo->name;
+        RS__OWNERS(rs_algos, q->key, owners, sizeof owners, count)
+    }
+    if (!count)
+        return;
+    rs_param_where(q, where, sizeof where);
+    rs_err_set(err, RS_EUNKNOWN, "%s: unknown key '%s' for %s=%s (it is a key of %s=%s)", where,
+               q->key, kind, chosen, kind, owners);
+}
+#undef RS__OWNERS
+
 static int select_modules(const struct rs_params *p, struct selection *sel, int with_engine,
                           struct rs_err *err)
 {
@@ -75,7 +133,9 @@ static int select_modules(const struct rs_params *p, struct selection *sel, int 
     if (with_engine &&
         (rc = rs_algo_check(sel->algo, sel->engine->name, sel->topo->name, err)))
         return rc;
-    return rs_params_check_known(p, sel->tables, sel->ntables, err);
+    if ((rc = rs_params_check_known(p, sel->tables, sel->ntables, err)) == RS_EUNKNOWN)
+        foreign_key(p, sel, with_engine, err);
+    return rc;
 }
 
 /* Add every option of table to out with its resolved value (defaults included); options
@@ -155,6 +215,11 @@ static int prepare(struct prepared *x, const struct rs_params *p, int with_engin
     if ((rc = rs_problem_build(&x->pb, &x->net, p, x->seed, err))) {
         prepared_free(x);
         return rc;
+    }
+    /* explicit sources (traffic=paths): per_input is the most messages one terminal sends */
+    if (x->pb.src && rs_record_int(out, "per_input", x->pb.per_input)) {
+        prepared_free(x);
+        return rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
     }
     return 0;
 }

@@ -7,11 +7,13 @@
 const struct rs_topo_ops *const rs_topologies[] = {
     &rs_topo_butterfly, &rs_topo_benes, &rs_topo_mesh, &rs_topo_torus,
     &rs_topo_chain,     &rs_topo_ring,
-    &rs_topo_lcan, &rs_topo_baseline, &rs_topo_swbanyan, &rs_topo_trac, &rs_topo_cm5, NULL};
+    &rs_topo_lcan, &rs_topo_baseline, &rs_topo_swbanyan, &rs_topo_trac, &rs_topo_cm5,
+    &rs_topo_graph, &rs_topo_cms_lower_bound, NULL};
 
 static const char *const topology_names[] = {"butterfly", "benes", "mesh", "torus",
                                              "chain",     "ring",
-                                             "lcan", "baseline", "swbanyan", "trac", "cm5", NULL};
+                                             "lcan", "baseline", "swbanyan", "trac", "cm5",
+                                             "graph", "cms_lower_bound", NULL};
 
 const struct rs_optdef rs_net_options[] = {
     {"topology", RS_OPT_CHOICE, "butterfly", 0, 0, topology_names, "network to build"},

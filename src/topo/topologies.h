@@ -11,5 +11,7 @@ extern const struct rs_topo_ops rs_topo_torus;
 extern const struct rs_topo_ops rs_topo_chain;
 extern const struct rs_topo_ops rs_topo_ring;
 extern const struct rs_topo_ops rs_topo_lcan, rs_topo_baseline, rs_topo_swbanyan, rs_topo_trac, rs_topo_cm5;
+extern const struct rs_topo_ops rs_topo_graph;
+extern const struct rs_topo_ops rs_topo_cms_lower_bound;
 
 #endif

@@ -9,8 +9,8 @@
 
 /* Every traffic, in `routesim list` order. The X-macro yields the registry, the CHOICE
  * list of the `traffic` key and the declarations of the ops structs defined in
- * random.c, digits.c, bitperm.c, root.c and file.c, so that the three cannot drift apart; the
- * registry test checks that each ops->name equals its entry here. */
+ * random.c, digits.c, bitperm.c, root.c, file.c and paths.c, so that the three cannot drift
+ * apart; the registry test checks that each ops->name equals its entry here. */
 #define RS__TRAFFIC_LIST(X)                                                    \
     X(uniform)                                                                 \
     X(randperm)                                                                \
@@ -24,7 +24,8 @@
     X(transpose)                                                               \
     X(tornado)                                                                 \
     X(neighbor)                                                                \
-    X(file)
+    X(file)                                                                    \
+    X(paths)
 
 #define RS__TRAFFIC_DECL(name) extern const struct rs_traffic_ops rs__traffic_##name;
 RS__TRAFFIC_LIST(RS__TRAFFIC_DECL)
@@ -73,6 +74,11 @@ int rs_problem_build(struct rs_problem *pb, const struct rs_net *net, const stru
     if (rc != 0)
         return rc;
     const struct rs_traffic_ops *ops = rs_traffics[idx];
+    if (net->paths && ops != &rs__traffic_paths)
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "topology=%s gives its messages as explicit paths: use traffic=paths "
+                          "(got traffic=%s)",
+                          net->name, ops->name);
     if (ops->build) {
         rc = ops->build(pb, net, p, seed, err);
         if (rc != 0)

@@ -1,6 +1,8 @@
 /* Fuzzing harness for every parser of routesim (libFuzzer entry point). The first byte of
  * the input picks the parser: 0 INI file + grid expansion + typed getters, 1 KEY=VALUE
- * lines, 2 traffic file, 3 CSV table, 4 derived-value expression. Built with libFuzzer by
+ * lines, 2 traffic file, 3 CSV table, 4 derived-value expression, 5 graph file (+ a
+ * fixed paths file, + a run), 6 paths file on a fixed graph (+ analysis and a run).
+ * Built with libFuzzer by
  * -DRS_FUZZ=ON (clang); replayed over tests/fuzz/corpus by every `make test` (replay.c). */
 #include <stdint.h>
 #include <stdio.h>
@@ -29,6 +31,20 @@ static const char *to_file(const uint8_t *data, size_t size)
     if (!f)
         return NULL;
     fwrite(data, 1, size, f);
+    fclose(f);
+    return path;
+}
+
+/* A second private file holding text (the fixed partner of a fuzzed graph or paths file). */
+static const char *fixed_file(const char *text)
+{
+    static char path[64];
+    if (!path[0])
+        snprintf(path, sizeof path, "/tmp/rs_fuzz_%ld_fixed.txt", (long)getpid());
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return NULL;
+    fputs(text, f);
     fclose(f);
     return path;
 }
@@ -146,6 +162,52 @@ static void fuzz_traffic_file(const uint8_t *data, size_t size)
     }
 }
 
+/* topology=graph with graph_file and paths_file (one of them fuzzed): build the network,
+ * then analyze and run the paths on it with queues of one packet. */
+static void run_graph(const char *graph, const char *paths)
+{
+    struct rs_params p;
+    struct rs_err err;
+    struct rs_record rec;
+    char dl[256];
+    for (int variant = 0; variant < 2; variant++) {
+        rs_params_init(&p);
+        rs_params_set(&p, "topology", "graph", NULL, 0, &err);
+        rs_params_set(&p, "graph_file", graph, NULL, 0, &err);
+        if (paths) {
+            rs_params_set(&p, "paths_file", paths, NULL, 0, &err);
+            rs_params_set(&p, "traffic", "paths", NULL, 0, &err);
+        }
+        rs_params_set(&p, "queue_size", "1", NULL, 0, &err);
+        rs_record_init(&rec);
+        if (variant == 0)
+            rs_analyze(&p, &rec, &err);
+        else
+            rs_run(&p, &rec, dl, sizeof dl, &err);
+        rs_record_free(&rec);
+        rs_params_free(&p);
+    }
+}
+
+static void fuzz_graph_file(const uint8_t *data, size_t size)
+{
+    const char *g = to_file(data, size);
+    if (!g)
+        return;
+    run_graph(g, NULL); /* shortest paths, uniform traffic */
+    const char *paths = fixed_file("0 1 2\n1 2 0\n2 0\n");
+    if (paths)
+        run_graph(g, paths);
+}
+
+static void fuzz_paths_file(const uint8_t *data, size_t size)
+{
+    const char *paths = to_file(data, size);
+    const char *g = fixed_file("nodes 6\n0 1\n1 2\n2 3\n3 4\n4 5\n5 0\n0 3\n3 0\n1 4\n");
+    if (paths && g)
+        run_graph(g, paths);
+}
+
 static void fuzz_table(const uint8_t *data, size_t size)
 {
     struct rs_table t;
@@ -183,7 +245,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1)
         return 0;
-    switch (data[0] % 5) {
+    switch (data[0] % 7) {
     case 0:
         fuzz_ini(data + 1, size - 1);
         break;
@@ -198,6 +260,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
     case 4:
         fuzz_expr(data + 1, size - 1);
+        break;
+    case 5:
+        fuzz_graph_file(data + 1, size - 1);
+        break;
+    case 6:
+        fuzz_paths_file(data + 1, size - 1);
         break;
     }
     return 0;

@@ -1,9 +1,10 @@
 /* The shortcuts topologies give the engines agree with the plain operations, for every
  * source, destination and Valiant intermediate on small instances of every registered
- * topology: path_length equals the walked route's length, and next_hop equals route
- * followed by neighbor at every hop. */
+ * topology (networks with explicit paths: every message): path_length equals the walked
+ * route's length, and next_hop equals route followed by neighbor at every hop. */
 #include "rs_test.h"
 
+#include "routesim/msg_paths.h"
 #include "routesim/net.h"
 #include "routesim/route.h"
 
@@ -13,16 +14,53 @@ static const char *const instances[] = {
     "topology=torus k=5 n=2",   "topology=chain k=6",            "topology=ring k=6",
     "topology=ring k=7",        "topology=lcan N=27 d=3 u=2",    "topology=lcan N=16 d=4 u=2 pi=tree",
     "topology=lcan N=64 d=4,4,4 u=2,2,4", "topology=baseline N=16", "topology=swbanyan N=16 f=4 s=2",
-    "topology=trac N=9", "topology=cm5 N=64", NULL};
+    "topology=trac N=9", "topology=cm5 N=64",
+    "topology=graph graph_file=@/graph_small.txt",
+    "topology=graph graph_file=@/graph_small.txt paths_file=@/graph_small_paths.txt",
+    "topology=cms_lower_bound B=2 C=6 D=12 L=13", NULL};
+
+/* kv with "@/" replaced by $RS_TEST_DATA/ into buf. */
+static const char *with_data(const char *kv, char *buf, size_t n)
+{
+    const char *data = getenv("RS_TEST_DATA"), *at;
+    size_t used = 0;
+    assert_non_null(data);
+    while ((at = strstr(kv, "@/")) != NULL) {
+        used += (size_t)snprintf(buf + used, n - used, "%.*s%s/", (int)(at - kv), kv, data);
+        assert_true(used < n);
+        kv = at + 2;
+    }
+    snprintf(buf + used, n - used, "%s", kv);
+    return buf;
+}
+
+/* Networks carrying explicit paths: the closed form against the walk for every message. */
+static void check_paths(const struct rs_net *net, const char *kv)
+{
+    for (uint64_t m = 0; m < net->paths->n_msgs; m++) {
+        struct rs_route_state st = {net->paths->start[m], rs_msg_paths_end(net->paths, m),
+                                    RS_NONE, 0, (uint32_t)m};
+        int64_t walked = rs_route_expand(net, &st, NULL, 0, 10000, NULL);
+        assert_int_equal(walked, (int64_t)rs_msg_paths_len(net->paths, m));
+        if (walked != (int64_t)net->ops->path_length(net, &st)) {
+            print_error("%s: message %llu: walked %lld, path_length %u\n", kv,
+                        (unsigned long long)m, (long long)walked, net->ops->path_length(net, &st));
+            fail();
+        }
+    }
+}
 
 static void check_instance(const char *kv)
 {
     struct rs_params p;
     struct rs_net net;
     struct rs_err err;
-    rs_test_params(&p, kv);
+    char buf[1024];
+    rs_test_params(&p, with_data(kv, buf, sizeof buf));
     assert_int_equal(rs_net_build(&net, &p, &err), 0);
-    if (!net.ops->path_length) {
+    if (!net.ops->path_length || net.paths) {
+        if (net.paths)
+            check_paths(&net, kv);
         rs_net_free(&net);
         rs_params_free(&p);
         return;
@@ -53,7 +91,8 @@ static void check_next_hop(const char *kv)
     struct rs_params p;
     struct rs_net net;
     struct rs_err err;
-    rs_test_params(&p, kv);
+    char buf[1024];
+    rs_test_params(&p, with_data(kv, buf, sizeof buf));
     assert_int_equal(rs_net_build(&net, &p, &err), 0);
     if (net.ops->next_hop) {
         int valiant = !net.ops->valiant_ok || net.ops->valiant_ok(&net, &err) == 0;

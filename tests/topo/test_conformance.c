@@ -11,56 +11,104 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "routesim/msg_paths.h"
 #include "routesim/net.h"
 #include "routesim/params.h"
 #include "routesim/route.h"
 
-/* Parameters of an instance, as the formulas below read them. */
+/* Parameters of an instance, as the formulas below read them. Networks given by data
+ * (graph, cms_lower_bound) list their counts and degrees instead, worked by hand. */
 struct inst {
-    const char *kv; /* space-separated KEY=VALUE, topology first */
+    const char *kv; /* space-separated KEY=VALUE, topology first; "@/" is $RS_TEST_DATA/ */
     uint32_t N;     /* butterfly, benes: inputs */
     uint32_t k, n;  /* mesh, torus: k-ary n-dimensional; chain, ring: k nodes (n = 1) */
     int wrap;
     /* LCAN family: levels l, downers d[i] and uppers u[i] of level i, tree = T-LCAN */
     uint32_t l, d[4], u[4];
     int tree;
+    /* data networks: nodes, channels, max_ports, diameter (the dilation when the network
+     * carries paths), and the out- and in-degree of node v as digit v of the strings */
+    uint32_t nodes, channels, max_ports, diameter;
+    const char *outdeg, *indeg;
 };
 
 static const struct inst instances[] = {
-    {"topology=butterfly N=2", 2, 0, 0, 0, 0, {0}, {0}, 0},
-    {"topology=butterfly N=8", 8, 0, 0, 0, 0, {0}, {0}, 0},
-    {"topology=butterfly N=16 wrap=1", 16, 0, 0, 1, 0, {0}, {0}, 0},
-    {"topology=butterfly N=2 wrap=1", 2, 0, 0, 1, 0, {0}, {0}, 0},
-    {"topology=benes N=2", 2, 0, 0, 0, 0, {0}, {0}, 0},
-    {"topology=benes N=8", 8, 0, 0, 0, 0, {0}, {0}, 0},
-    {"topology=benes N=16", 16, 0, 0, 0, 0, {0}, {0}, 0},
-    {"topology=mesh k=4 n=2", 0, 4, 2, 0, 0, {0}, {0}, 0},
-    {"topology=mesh k=3 n=3", 0, 3, 3, 0, 0, {0}, {0}, 0},
-    {"topology=mesh k=5 n=1", 0, 5, 1, 0, 0, {0}, {0}, 0},
-    {"topology=torus k=4 n=2", 0, 4, 2, 1, 0, {0}, {0}, 0},
-    {"topology=torus k=3 n=3", 0, 3, 3, 1, 0, {0}, {0}, 0},
-    {"topology=torus k=2 n=3", 0, 2, 3, 1, 0, {0}, {0}, 0},
-    {"topology=chain k=2", 0, 2, 1, 0, 0, {0}, {0}, 0},
-    {"topology=chain k=7", 0, 7, 1, 0, 0, {0}, {0}, 0},
-    {"topology=ring k=2", 0, 2, 1, 1, 0, {0}, {0}, 0},
-    {"topology=ring k=6", 0, 6, 1, 1, 0, {0}, {0}, 0},
-    {"topology=ring k=7", 0, 7, 1, 1, 0, {0}, {0}, 0},
-    {"topology=lcan N=27 d=3 u=2", 27, 0, 0, 0, 3, {3, 3, 3}, {2, 2, 2}, 0},
-    {"topology=lcan N=16 d=4 u=4", 16, 0, 0, 0, 2, {4, 4}, {4, 4}, 0},
-    {"topology=lcan N=8 d=2 u=3", 8, 0, 0, 0, 3, {2, 2, 2}, {3, 3, 3}, 0},
-    {"topology=lcan N=64 d=4,4,4 u=2,2,4", 64, 0, 0, 0, 3, {4, 4, 4}, {2, 2, 4}, 0},
-    {"topology=lcan N=16 d=4 u=2 pi=tree", 16, 0, 0, 0, 3, {4, 4, 4}, {2, 2, 2}, 1},
-    {"topology=lcan N=16 d=4,4,4 u=2,2,4 pi=tree", 16, 0, 0, 0, 3, {4, 4, 4}, {2, 2, 4}, 1},
-    {"topology=lcan N=6 d=6 u=3 pi=tree", 6, 0, 0, 0, 1, {6}, {3}, 1},
-    {"topology=baseline N=16", 16, 0, 0, 0, 4, {2, 2, 2, 2}, {2, 2, 2, 2}, 0},
-    {"topology=baseline N=2", 2, 0, 0, 0, 1, {2}, {2}, 0},
-    {"topology=swbanyan N=27 f=3 s=3", 27, 0, 0, 0, 3, {3, 3, 3}, {3, 3, 3}, 0},
-    {"topology=swbanyan N=16 f=4 s=1", 16, 0, 0, 0, 2, {4, 4}, {1, 1}, 0},
-    {"topology=trac N=27", 27, 0, 0, 0, 3, {3, 3, 3}, {2, 2, 2}, 0},
-    {"topology=trac N=9", 9, 0, 0, 0, 2, {3, 3}, {2, 2}, 0},
-    {"topology=cm5 N=256", 256, 0, 0, 0, 4, {4, 4, 4, 4}, {2, 2, 4, 4}, 0},
-    {"topology=cm5 N=16", 16, 0, 0, 0, 2, {4, 4}, {2, 2}, 0},
-    {NULL, 0, 0, 0, 0, 0, {0}, {0}, 0}};
+    {"topology=butterfly N=2", 2, 0, 0, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=butterfly N=8", 8, 0, 0, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=butterfly N=16 wrap=1", 16, 0, 0, 1, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=butterfly N=2 wrap=1", 2, 0, 0, 1, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=benes N=2", 2, 0, 0, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=benes N=8", 8, 0, 0, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=benes N=16", 16, 0, 0, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=mesh k=4 n=2", 0, 4, 2, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=mesh k=3 n=3", 0, 3, 3, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=mesh k=5 n=1", 0, 5, 1, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=torus k=4 n=2", 0, 4, 2, 1, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=torus k=3 n=3", 0, 3, 3, 1, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=torus k=2 n=3", 0, 2, 3, 1, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=chain k=2", 0, 2, 1, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=chain k=7", 0, 7, 1, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=ring k=2", 0, 2, 1, 1, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=ring k=6", 0, 6, 1, 1, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=ring k=7", 0, 7, 1, 1, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=lcan N=27 d=3 u=2", 27, 0, 0, 0, 3, {3, 3, 3}, {2, 2, 2}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=lcan N=16 d=4 u=4", 16, 0, 0, 0, 2, {4, 4}, {4, 4}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=lcan N=8 d=2 u=3", 8, 0, 0, 0, 3, {2, 2, 2}, {3, 3, 3}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=lcan N=64 d=4,4,4 u=2,2,4", 64, 0, 0, 0, 3, {4, 4, 4}, {2, 2, 4}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=lcan N=16 d=4 u=2 pi=tree", 16, 0, 0, 0, 3, {4, 4, 4}, {2, 2, 2}, 1, 0, 0, 0, 0, NULL, NULL},
+    {"topology=lcan N=16 d=4,4,4 u=2,2,4 pi=tree", 16, 0, 0, 0, 3, {4, 4, 4}, {2, 2, 4}, 1, 0, 0, 0, 0, NULL, NULL},
+    {"topology=lcan N=6 d=6 u=3 pi=tree", 6, 0, 0, 0, 1, {6}, {3}, 1, 0, 0, 0, 0, NULL, NULL},
+    {"topology=baseline N=16", 16, 0, 0, 0, 4, {2, 2, 2, 2}, {2, 2, 2, 2}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=baseline N=2", 2, 0, 0, 0, 1, {2}, {2}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=swbanyan N=27 f=3 s=3", 27, 0, 0, 0, 3, {3, 3, 3}, {3, 3, 3}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=swbanyan N=16 f=4 s=1", 16, 0, 0, 0, 2, {4, 4}, {1, 1}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=trac N=27", 27, 0, 0, 0, 3, {3, 3, 3}, {2, 2, 2}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=trac N=9", 9, 0, 0, 0, 2, {3, 3}, {2, 2}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=cm5 N=256", 256, 0, 0, 0, 4, {4, 4, 4, 4}, {2, 2, 4, 4}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=cm5 N=16", 16, 0, 0, 0, 2, {4, 4}, {2, 2}, 0, 0, 0, 0, 0, NULL, NULL},
+    /* graph_small.txt: the ring 0..5 plus chords 0->3, 3->0, 1->4. Out: 0{1,3} 1{2,4} 2{3}
+     * 3{4,0} 4{5} 5{0}; in: 0{5,3} 1{0} 2{1} 3{2,0} 4{3,1} 5{4}. Shortest paths: the
+     * farthest pair is 4 -> 2 (4 5 0 1 2), 4 hops; every other pair is within 3. With its
+     * paths file the routes are the 5 paths, dilation 4. */
+    {"topology=graph graph_file=@/graph_small.txt", 0, 0, 0, 0, 0, {0}, {0}, 0, 6, 9, 2, 4, "221211", "211221"},
+    {"topology=graph graph_file=@/graph_small.txt paths_file=@/graph_small_paths.txt", 0, 0, 0,
+     0, 0, {0}, {0}, 0, 6, 9, 2, 4, "221211", "211221"},
+    /* B=1 D=5: M'=4 (2*3-1 = 5 <= 5 < 2*4-1), primary edges p = {0,1} {0,2} {0,3} {1,2}
+     * {1,3} {2,3}, tail 2p, head 2p+1. Base message i crosses the sets holding i in this
+     * order: 0: p0 p1 p2; 1: p0 p3 p4; 2: p1 p3 p5; 3: p2 p4 p5. Secondary edges h0->t1,
+     * h1->t2, h0->t3, h3->t4, h1->t3, h3->t5, h2->t4, h4->t5: 6 + 8 = 14 channels,
+     * paths of 2*3-1 = 5 hops. C=2: one copy each (C/(B+1) = 1). */
+    {"topology=cms_lower_bound B=1 C=2 D=5 L=6", 0, 0, 0, 0, 0, {0}, {0}, 0, 12, 14, 2, 5, "121211121110",
+     "011111212121"},
+    /* D=6: the same M'=4 and one padding node per base message (12+i) after its last
+     * head: h2 (message 0), h4 (1), h5 (2 and 3). 18 channels. */
+    {"topology=cms_lower_bound B=1 C=4 D=6 L=8", 0, 0, 0, 0, 0, {0}, {0}, 0, 16, 18, 2, 6, "1212121212120000",
+     "0111112121211111"},
+    /* B=2 D=5: M'=4 (2*binom(3,2)-1 = 5), 4 primary edges (the 3-sets of 4), paths of
+     * 5 hops; secondary=all: every head to the 3 other tails, 4 + 12 = 16 channels. */
+    {"topology=cms_lower_bound B=2 C=3 D=5 L=6 secondary=all", 0, 0, 0, 0, 0, {0}, {0}, 0, 8, 16, 3, 5,
+     "13131313", "31313131"},
+    {NULL, 0, 0, 0, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL}};
+
+/* kv with "@/" replaced by $RS_TEST_DATA/ into buf. */
+static const char *with_data(const char *kv, char *buf, size_t n)
+{
+    const char *data = getenv("RS_TEST_DATA"), *at;
+    size_t used = 0;
+    assert_non_null(data);
+    while ((at = strstr(kv, "@/")) != NULL) {
+        used += (size_t)snprintf(buf + used, n - used, "%.*s%s/", (int)(at - kv), kv, data);
+        assert_true(used < n);
+        kv = at + 2;
+    }
+    snprintf(buf + used, n - used, "%s", kv);
+    return buf;
+}
+
+static int data_family(const char *name)
+{
+    return !strcmp(name, "graph") || !strcmp(name, "cms_lower_bound");
+}
 
 static uint32_t ilog2(uint32_t x)
 {
@@ -164,6 +212,15 @@ static int expected(const char *name, const struct inst *in, struct expect *e)
         }
         return 1;
     }
+    if (data_family(name)) {
+        e->nodes = in->nodes;
+        e->channels = in->channels;
+        e->max_ports = in->max_ports;
+        e->terminals = in->nodes; /* every node is a terminal */
+        e->levels = 0;
+        e->diameter = in->diameter;
+        return 1;
+    }
     return 0;
 }
 
@@ -171,6 +228,11 @@ static int expected(const char *name, const struct inst *in, struct expect *e)
 static void expected_degree(const char *name, const struct inst *in, const struct rs_net *net,
                             uint32_t node, uint32_t *out, uint32_t *inn)
 {
+    if (data_family(name)) {
+        *out = (uint32_t)(in->outdeg[node] - '0');
+        *inn = (uint32_t)(in->indeg[node] - '0');
+        return;
+    }
     if (lcan_family(name)) { /* PE: one wire; switch of level i: d_i + u_i (top: d) */
         uint32_t first = in->N;
         if (node < in->N) {
@@ -209,10 +271,10 @@ static void expected_degree(const char *name, const struct inst *in, const struc
 
 static void build(struct rs_net *net, struct rs_params *p, const char *kv)
 {
-    char buf[256], *save = NULL;
+    char buf[1024], *save = NULL;
     struct rs_err err;
     rs_params_init(p);
-    snprintf(buf, sizeof buf, "%s", kv);
+    with_data(kv, buf, sizeof buf);
     for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
         char *eq = strchr(w, '=');
         assert_non_null(eq);
@@ -404,6 +466,14 @@ static void test_routes_arrive(void **state)
         assert_true(expected(topo_of(instances[j].kv, name, sizeof name), &instances[j], &e));
         int valiant = !net.ops->valiant_ok || net.ops->valiant_ok(&net, &err) == 0;
         uint32_t N = net.n_terminals;
+        if (net.paths) { /* explicit paths: every message, from its start to its end */
+            for (uint64_t m = 0; m < net.paths->n_msgs; m++) {
+                struct rs_route_state st = {net.paths->start[m], rs_msg_paths_end(net.paths, m),
+                                            RS_NONE, 0, (uint32_t)m};
+                check_route(&net, &st, e.diameter, instances[j].kv);
+            }
+            N = 0;
+        }
         for (uint32_t s = 0; s < N; s++)
             for (uint32_t d = 0; d < N; d++) {
                 struct rs_route_state st = {s, d, RS_NONE, 0, 0};
@@ -435,6 +505,9 @@ static void test_valiant_ok(void **state)
             assert_int_equal(rc, RS_EUNSUPPORTED);
             assert_string_equal(err.msg, "routing=valiant on a butterfly needs wrap=1 "
                                          "(004 §2.2) or topology=benes");
+        } else if (net.paths) { /* every message follows its own path */
+            assert_int_equal(rc, RS_EUNSUPPORTED);
+            assert_non_null(strstr(err.msg, "explicit paths"));
         } else {
             assert_int_equal(rc, 0);
         }
@@ -492,7 +565,7 @@ static void test_registry(void **state)
 {
     static const char *const order[] = {"butterfly", "benes", "mesh", "torus",    "chain",
                                         "ring",      "lcan",  "baseline", "swbanyan", "trac",
-                                        "cm5",       NULL};
+                                        "cm5",       "graph", "cms_lower_bound", NULL};
     int i = 0;
     for (; order[i]; i++) {
         assert_non_null(rs_topologies[i]);

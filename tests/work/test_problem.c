@@ -41,10 +41,10 @@ static void test_registry_matches_choices(void **state)
         assert_ptr_equal(rs_traffic_find(ops->name), ops);
         assert_non_null(ops->summary);
         assert_non_null(ops->options);
-        assert_non_null(ops->generate);
+        assert_true(ops->generate != NULL || ops->build != NULL);
     }
     assert_null(def->choices[i]);
-    assert_int_equal(i, 13);
+    assert_int_equal(i, 14);
     assert_null(rs_traffic_find("uniformm"));
     assert_null(rs_traffic_find(NULL));
 
@@ -213,6 +213,8 @@ static void test_conformance(void **state)
     assert_non_null(data);
     for (int t = 0; rs_traffics[t] != NULL; t++) {
         const char *name = rs_traffics[t]->name;
+        if (strcmp(name, "paths") == 0)
+            continue; /* needs a network with paths: test_paths_traffic */
         int random = strcmp(name, "uniform") == 0 || strcmp(name, "randperm") == 0 ||
                      strcmp(name, "qrelation") == 0 || strcmp(name, "root") == 0;
         const char **nets = strcmp(name, "root") == 0 ? lcans : plain;
@@ -244,6 +246,59 @@ static void test_conformance(void **state)
     }
 }
 
+/* traffic=paths on graph_small.txt with its five paths (tests/data/graph_small_paths.txt):
+ * message m runs from the first to the last node of path m; node 0 starts two paths
+ * (messages 0 and 2), nodes 1, 2 and 3 one each, so per_input = 2. Any other traffic on a
+ * network with paths, traffic=paths on one without, and per_input with it are errors. */
+static void test_paths_traffic(void **state)
+{
+    const char *data = getenv("RS_TEST_DATA");
+    char args[1024];
+    struct fx f;
+    assert_non_null(data);
+    snprintf(args, sizeof args, "topology=graph graph_file=%s/graph_small.txt "
+             "paths_file=%s/graph_small_paths.txt traffic=paths", data, data);
+    if (fx_build(&f, 1, args) != 0)
+        fail_msg("%s: %s", args, f.err.msg);
+    static const uint32_t src[5] = {0, 1, 0, 2, 3}, dst[5] = {4, 5, 5, 4, 3};
+    assert_int_equal(f.pb.n_msgs, 5);
+    assert_int_equal(f.pb.n_terminals, 6);
+    assert_int_equal(f.pb.per_input, 2);
+    assert_non_null(f.pb.src);
+    for (uint32_t m = 0; m < 5; m++) {
+        assert_int_equal(rs_problem_src(&f.pb, m), src[m]);
+        assert_int_equal(f.pb.dst[m], dst[m]);
+    }
+    fx_free(&f);
+
+    snprintf(args, sizeof args, "topology=graph graph_file=%s/graph_small.txt "
+             "paths_file=%s/graph_small_paths.txt traffic=uniform", data, data);
+    assert_int_equal(fx_build(&f, 1, args), RS_EUNSUPPORTED);
+    assert_string_equal(f.err.msg, "topology=graph gives its messages as explicit paths: use "
+                                   "traffic=paths (got traffic=uniform)");
+    assert_null(f.pb.dst);
+    fx_free(&f);
+
+    snprintf(args, sizeof args, "topology=graph graph_file=%s/graph_small.txt traffic=paths",
+             data);
+    assert_int_equal(fx_build(&f, 1, args), RS_EUNSUPPORTED);
+    assert_string_equal(f.err.msg, "traffic=paths needs a network that carries message paths: "
+                                   "topology=graph with paths_file=PATH, or "
+                                   "topology=cms_lower_bound (got topology=graph without paths)");
+    fx_free(&f);
+
+    assert_int_equal(fx_build(&f, 1, "topology=mesh k=3 traffic=paths"), RS_EUNSUPPORTED);
+    assert_non_null(strstr(f.err.msg, "(got topology=mesh without paths)"));
+    fx_free(&f);
+
+    assert_int_equal(fx_build(&f, 1, "topology=cms_lower_bound traffic=paths per_input=2"),
+                     RS_EUNSUPPORTED);
+    assert_string_equal(f.err.msg,
+                        "per_input does not apply to traffic=paths (one message per path)");
+    assert_null(f.pb.src);
+    fx_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -257,6 +312,7 @@ int main(void)
         cmocka_unit_test(test_message_count_limit),
         cmocka_unit_test(test_error_leaves_empty),
         cmocka_unit_test(test_conformance),
+        cmocka_unit_test(test_paths_traffic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
