@@ -62,7 +62,7 @@ static int run_case(const struct bench_case *bc)
     const struct rs_engine_ops *eng = rs_engine_find("store_forward");
     for (int r = 0; r < bc->reps; r++) {
         struct rs_record rec;
-        struct rs_engine_input in = {&net, &pb, &p, RS_ROUTING_DIRECT, 1, 0};
+        struct rs_engine_input in = {&net, &pb, &p, RS_ROUTING_DIRECT, 1, 0, NULL};
         rs_record_init(&rec);
         double t1 = now();
         if (eng->run(&in, &rec, NULL, 0, &err)) {

@@ -14,6 +14,10 @@ enum rs_stream_id {
     RS_STREAM_ARBITER = 4,  /* random queueing protocol: arbitration of a channel; entity = channel */
     RS_STREAM_PERM = 5,     /* random permutations (Fisher-Yates); entity = permutation index */
     RS_STREAM_SWEEP = 6,    /* per-run seeds of a sweep; entity = hash of the point */
+    RS_STREAM_OL_ARRIVAL = 20, /* open-loop Bernoulli arrivals; entity = terminal, step = step / 4 */
+    RS_STREAM_OL_DEST = 21,    /* open-loop uniform destinations; entity = terminal, step = step */
+    RS_STREAM_OL_LENGTH = 22,  /* open-loop packet lengths; entity = terminal, step = step */
+    RS_STREAM_OL_VALIANT = 23, /* open-loop Valiant intermediates; entity = terminal, step = step */
     RS_STREAM_TEST = 99     /* tests only */
 };
 
@@ -41,6 +45,11 @@ uint32_t rs_rng_below(struct rs_rng *r, uint32_t n);
 
 /* Uniform double in [0, 1) with 53 random bits. */
 double rs_rng_unit(struct rs_rng *r);
+
+/* One-shot: the first four 32-bit values of the stream (seed, stream, entity, step), i.e.
+ * the draws 0..3 that an rs_rng positioned there would return, into out[0..3]. */
+void rs_rng_block(uint64_t seed, uint32_t stream, uint64_t entity, uint32_t step,
+                  uint32_t out[4]);
 
 /* One-shot: uniform integer in [0, n) from the stream (seed, stream, entity, step). */
 uint32_t rs_rand_below(uint64_t seed, uint32_t stream, uint64_t entity, uint32_t step,
