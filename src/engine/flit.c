@@ -533,6 +533,9 @@ static int flit_record(const struct flit *f, struct rs_record *out, int deadlock
 #define FLIT_FORCE_CHECK(f) 0
 #endif
 
+/* Steps between two searches for a deadlocked set of worms in open-loop runs. */
+#define FLIT_STUCK_PERIOD 64
+
 /* Static runs with nothing in the network and nothing to start: jump to the step before
  * the next release. Returns 0, or RS_EINVARIANT if nothing is left to release. */
 static int fast_forward(struct flit *f, struct rs_err *err)
@@ -588,12 +591,20 @@ int rs__flit_run(const struct rs_engine_input *in, enum flit_mode mode,
             break;
         if (f.ol)
             rs_openloop_accept(f.ol, f.step, f.step_accepted);
+        uint32_t stuck = RS_NONE;
         if (f.step_moves == 0 && f.n_act > 0) {
             /* nothing moved: the network is at a fixed point (no VC was released, no
              * buffer changed), and arrivals at the sources cannot free anything */
             deadlock = 1;
+        } else if (f.ol && f.link == FLIT_PER_VC && f.step % FLIT_STUCK_PERIOD == 0) {
+            /* open loop: new packets may keep some of the network moving forever around
+             * a deadlocked part; look for it now and then */
+            stuck = rs__flit_stuck_set(&f);
+            deadlock = stuck != RS_NONE;
+        }
+        if (deadlock) {
             if (deadlock_msg && deadlock_len)
-                rs__flit_describe_deadlock(&f, deadlock_msg, deadlock_len);
+                rs__flit_describe_deadlock(&f, stuck, deadlock_msg, deadlock_len);
             break;
         }
         if (check && (rc = rs__flit_check(&f, err)))

@@ -66,6 +66,8 @@ struct flit_worm {
     uint32_t span;      /* VCs in its chain, head to tail (head->up->up...) */
     uint32_t tlo, thi;  /* cut_through_partial: sequence numbers [tlo, thi) of its flits in its
                            tail VC after it released that VC (its tail entered it) */
+    uint32_t t_move;    /* last step in which one of its flits moved */
+    uint32_t t_block;   /* last step in which its header was blocked */
     uint32_t held;      /* collapse=1: its header was blocked in its current buffer, so it
                            waits there until the whole message is in that buffer */
 };
@@ -192,7 +194,14 @@ void rs__flit_front_left(struct flit *f, uint32_t t);
  * delivered + dropped + in flight = messages. Returns 0 or RS_EINVARIANT. */
 int rs__flit_check(struct flit *f, struct rs_err *err);
 
-/* Describe the cycle of waiting channels of a state in which no flit can move (one line). */
-void rs__flit_describe_deadlock(struct flit *f, char *buf, size_t n);
+/* Describe the cycle of waiting channels of a deadlocked state (one line), following
+ * "waits for" from worm slot start (RS_NONE: the oldest worm in the network). */
+void rs__flit_describe_deadlock(struct flit *f, uint32_t start, char *buf, size_t n);
+
+/* A deadlock among some of the worms while others still move (link=per_vc): a non-empty
+ * set of worms whose headers were blocked and whose flits did not move in this step, and
+ * that wait only for VCs (or FIFO space) held by worms of the set, can never move again.
+ * Returns a member of the largest such set, or RS_NONE. */
+uint32_t rs__flit_stuck_set(struct flit *f);
 
 #endif

@@ -110,6 +110,7 @@ static int move_header(struct flit *f, uint32_t m, struct rs_err *err, int *rc)
     w->head = x;
     w->span++;
     w->held = 0;
+    w->t_move = t;
     xv->t_arr = t;
     if ((*rc = rs__flit_route(f, m, w->next_node, err)))
         return 0;
@@ -172,6 +173,7 @@ static void move_flit(struct flit *f, uint32_t m, uint32_t y, uint32_t z, int y_
         w->src_left--;
     }
     zv->t_arr = t;
+    w->t_move = t;
     f->flit_hops++;
     f->step_moves++;
     if (deliver) {
@@ -257,6 +259,7 @@ int rs__flit_step(struct flit *f, struct rs_err *err)
         if (r < 0) {
             f->blocked++;
             f->w[m].held = f->collapse;
+            f->w[m].t_block = f->step;
             if (f->discard) {
                 rs__flit_finish(f, m, 0);
                 f->act[i] = RS_NONE;
