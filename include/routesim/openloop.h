@@ -69,8 +69,8 @@ struct rs_openloop_cfg {
 
 /* Read the open-loop keys of p into cfg. length is the engine's message length (the
  * `length` key, 1 for packet engines); it is the fixed length, or the lower end of the
- * range with length_max. Errors (length_max below length, a packet rate above 1 per step)
- * name the key. Returns 0 or RS_E... */
+ * range with length_max. Errors (a value out of range, length_max below length) name the
+ * key. Returns 0 or RS_E... */
 int rs_openloop_config(struct rs_openloop_cfg *cfg, const struct rs_params *p, uint32_t length,
                        struct rs_err *err);
 

@@ -48,11 +48,8 @@ int rs_openloop_config(struct rs_openloop_cfg *cfg, const struct rs_params *p, u
                           "`length` flits)",
                           (long long)lmax, length);
     double mean_len = 0.5 * ((double)cfg->len_min + (double)cfg->len_max);
+    /* at most 1 packet per step: rate <= 1 and a packet has at least one flit */
     cfg->packet_rate = cfg->rate_in_flits ? cfg->rate / mean_len : cfg->rate;
-    if (cfg->packet_rate > 1.0) /* only reachable with flits: the option range is [0, 1] */
-        return rs_err_set(err, RS_ECONSTRAINT,
-                          "injection_rate=%g flits is %g packets per step (at most 1)",
-                          cfg->rate, cfg->packet_rate);
     cfg->threshold = (uint64_t)llround(ldexp(cfg->packet_rate, 32));
     return 0;
 }
