@@ -8,9 +8,14 @@
 
 #include "engine/flit.h"
 
-uint32_t rs__flit_count(const struct flit *f, uint32_t m, uint32_t x)
+/* The step's hot functions take part (cut_through_partial) and shared (link=shared) as
+ * arguments and are always inlined, so that rs__flit_step can instantiate them for the
+ * four combinations with those tests folded away (same decisions either way). */
+#define FLIT_HOT static inline __attribute__((always_inline))
+
+FLIT_HOT uint32_t count_p(const struct flit *f, uint32_t m, uint32_t x, int part)
 {
-    if (f->mode != FLIT_PARTIAL)
+    if (!part)
         return f->vc[x].cnt;
     const struct flit_fifo *q = &f->fifo[x];
     uint32_t lo, hi;
@@ -25,6 +30,11 @@ uint32_t rs__flit_count(const struct flit *f, uint32_t m, uint32_t x)
     return hi - first;
 }
 
+uint32_t rs__flit_count(const struct flit *f, uint32_t m, uint32_t x)
+{
+    return count_p(f, m, x, f->mode == FLIT_PARTIAL);
+}
+
 /* Release VC x at this step: it can be allocated again from the next step. */
 static inline void release_vc(struct flit *f, uint32_t x)
 {
@@ -34,18 +44,19 @@ static inline void release_vc(struct flit *f, uint32_t x)
 
 /* The tail of worm m (its last flit) moved from y (a VC, or RS_NONE for its source) across
  * the channel of z into z's buffer, or was delivered (delivered = 1). */
-static void tail_moved(struct flit *f, uint32_t m, uint32_t y, uint32_t z, int delivered)
+FLIT_HOT void tail_moved(struct flit *f, uint32_t m, uint32_t y, uint32_t z, int delivered,
+                         int part)
 {
     struct flit_worm *w = &f->w[m];
     if (y != RS_NONE) { /* y leaves the chain (partial: it was released when the tail entered) */
-        if (f->mode != FLIT_PARTIAL)
+        if (!part)
             release_vc(f, y);
         w->span--;
     }
     if (delivered) { /* the tail crossed the last channel: its VC is done with */
         release_vc(f, z);
         w->span--;
-    } else if (f->mode == FLIT_PARTIAL) { /* the channel is free for the next message */
+    } else if (part) { /* the channel is free for the next message */
         w->tlo = f->fifo[z].lock_seq;
         w->thi = f->fifo[z].in_seq;
         release_vc(f, z);
@@ -55,7 +66,8 @@ static void tail_moved(struct flit *f, uint32_t m, uint32_t y, uint32_t z, int d
 /* Move worm m's header if it wants to and can: returns 1 when it moved, 0 when it does not
  * want to (delivered, or a store-and-forward message not yet entirely stored), -1 when it
  * wanted to and could not (a blocked header step). */
-static int move_header(struct flit *f, uint32_t m, struct rs_err *err, int *rc)
+FLIT_HOT int move_header_p(struct flit *f, uint32_t m, struct rs_err *err, int *rc, int part,
+                           int shared)
 {
     struct flit_worm *w = &f->w[m];
     uint32_t t = f->step, h = w->head;
@@ -67,12 +79,12 @@ static int move_header(struct flit *f, uint32_t m, struct rs_err *err, int *rc)
             return 0; /* forwarded only once the whole message is in this buffer */
         if (hv->t_dep == t)
             return -1; /* partial: another message's flit left the FIFO this step */
-        if (f->mode == FLIT_PARTIAL &&
+        if (part &&
             f->fifo[h].out_seq != (hv->owner == m ? f->fifo[h].lock_seq : w->tlo))
             return -1; /* behind the tail of another message in the FIFO */
     }
     uint64_t c = w->next_chan;
-    if (f->link == FLIT_SHARED && f->chan_used[c] == t)
+    if (shared && f->chan_used[c] == t)
         return -1;
     uint32_t x = RS_NONE;
     for (uint32_t v = w->vc_lo; v < w->vc_hi; v++) { /* the lowest free VC of its class */
@@ -80,7 +92,7 @@ static int move_header(struct flit *f, uint32_t m, struct rs_err *err, int *rc)
         const struct flit_vc *yv = &f->vc[y];
         if (yv->owner != RS_NONE || yv->t_free == t)
             continue;
-        if (f->mode == FLIT_PARTIAL && flit_cnt_start(f, y) >= f->depth)
+        if (part && flit_cnt_start(f, y) >= f->depth)
             continue; /* free, but still full of the previous message's flits */
         x = y;
         break;
@@ -90,19 +102,19 @@ static int move_header(struct flit *f, uint32_t m, struct rs_err *err, int *rc)
     struct flit_vc *xv = &f->vc[x];
     xv->owner = m;
     xv->up = h;
-    if (f->mode == FLIT_PARTIAL)
+    if (part)
         f->fifo[x].lock_seq = f->fifo[x].in_seq;
     if (h != RS_NONE) {
         struct flit_vc *hv = &f->vc[h];
         hv->cnt--;
         hv->t_dep = t;
-        if (f->mode == FLIT_PARTIAL)
+        if (part)
             f->fifo[h].out_seq++;
         f->in_net--;
     } else {
         w->src_left--;
     }
-    if (f->link == FLIT_SHARED)
+    if (shared)
         f->chan_used[c] = t;
     f->flit_hops++;
     f->step_moves++;
@@ -120,14 +132,14 @@ static int move_header(struct flit *f, uint32_t m, struct rs_err *err, int *rc)
         f->step_accepted++;
     } else {
         xv->cnt++;
-        if (f->mode == FLIT_PARTIAL)
+        if (part)
             f->fifo[x].in_seq++;
         f->in_net++;
         if (xv->cnt > f->max_buffer)
             f->max_buffer = xv->cnt;
     }
     if (w->len == 1) /* the header is also the tail */
-        tail_moved(f, m, h, x, delivered);
+        tail_moved(f, m, h, x, delivered, part);
     return 1;
 }
 
@@ -135,8 +147,8 @@ static int move_header(struct flit *f, uint32_t m, struct rs_err *err, int *rc)
  * the next VC of its chain toward the head (or the delivery buffer when z is the head and
  * the header has been delivered). y_last: y is the last element of the chain (its tail VC,
  * or the source). header_moved: the header moved this step. */
-static void move_flit(struct flit *f, uint32_t m, uint32_t y, uint32_t z, int y_last,
-                      int header_moved)
+FLIT_HOT void move_flit(struct flit *f, uint32_t m, uint32_t y, uint32_t z, int y_last,
+                        int header_moved, int part, int shared)
 {
     struct flit_worm *w = &f->w[m];
     uint32_t t = f->step;
@@ -145,7 +157,7 @@ static void move_flit(struct flit *f, uint32_t m, uint32_t y, uint32_t z, int y_
         return; /* one flit per virtual channel per step */
     if (y != RS_NONE) {
         const struct flit_vc *yv = &f->vc[y];
-        if (yv->t_dep == t || rs__flit_count(f, m, y) == 0)
+        if (yv->t_dep == t || count_p(f, m, y, part) == 0)
             return; /* it sent a flit already, or holds none of m's (a gap, link=shared) */
     }
     int deliver = z == w->head && w->next_chan == RS_NONE;
@@ -156,7 +168,7 @@ static void move_flit(struct flit *f, uint32_t m, uint32_t y, uint32_t z, int y_
         if (occ >= f->depth)
             return;
     }
-    if (f->link == FLIT_SHARED) {
+    if (shared) {
         uint32_t c = z / f->B;
         if (f->chan_used[c] == t)
             return;
@@ -166,7 +178,7 @@ static void move_flit(struct flit *f, uint32_t m, uint32_t y, uint32_t z, int y_
         struct flit_vc *yv = &f->vc[y];
         yv->cnt--;
         yv->t_dep = t;
-        if (f->mode == FLIT_PARTIAL)
+        if (part)
             f->fifo[y].out_seq++;
         f->in_net--;
     } else {
@@ -181,29 +193,29 @@ static void move_flit(struct flit *f, uint32_t m, uint32_t y, uint32_t z, int y_
         f->step_accepted++;
     } else {
         zv->cnt++;
-        if (f->mode == FLIT_PARTIAL)
+        if (part)
             f->fifo[z].in_seq++;
         f->in_net++;
         if (zv->cnt > f->max_buffer)
             f->max_buffer = zv->cnt;
     }
-    if (y_last && w->src_left == 0 && (y == RS_NONE || rs__flit_count(f, m, y) == 0))
-        tail_moved(f, m, y, z, deliver);
+    if (y_last && w->src_left == 0 && (y == RS_NONE || count_p(f, m, y, part) == 0))
+        tail_moved(f, m, y, z, deliver, part);
 }
 
 /* The body of worm m: every buffer of its chain passes its front flit on, head to tail,
  * then its source injects one flit. */
-static void move_body(struct flit *f, uint32_t m, int header_moved)
+FLIT_HOT void move_body(struct flit *f, uint32_t m, int header_moved, int part, int shared)
 {
     struct flit_worm *w = &f->w[m];
     uint32_t z = w->head, n = w->span;
     for (uint32_t k = 1; k < n; k++) {
         uint32_t y = f->vc[z].up;
-        move_flit(f, m, y, z, k == n - 1 && !w->src_left, header_moved);
+        move_flit(f, m, y, z, k == n - 1 && !w->src_left, header_moved, part, shared);
         z = y;
     }
     if (w->src_left && n)
-        move_flit(f, m, RS_NONE, z, 1, header_moved);
+        move_flit(f, m, RS_NONE, z, 1, header_moved, part, shared);
 }
 
 static int cmp_keyed(const void *a, const void *b)
@@ -244,16 +256,15 @@ static void merge_born(struct flit *f)
     f->n_born = 0;
 }
 
-int rs__flit_step(struct flit *f, struct rs_err *err)
+/* The worms in the network, oldest first: header, then body. Sets *any_done when one
+ * finished or was discarded. */
+FLIT_HOT int step_worms_p(struct flit *f, struct rs_err *err, int *any_done, int part,
+                          int shared)
 {
     int rc = 0;
-    f->step_moves = 0;
-    f->step_accepted = 0;
-    f->n_born = 0;
-    int any_done = 0;
-    for (uint32_t i = 0; i < f->n_act; i++) { /* the network, oldest worm first */
+    for (uint32_t i = 0; i < f->n_act; i++) {
         uint32_t m = f->act[i];
-        int r = move_header(f, m, err, &rc);
+        int r = move_header_p(f, m, err, &rc, part, shared);
         if (rc)
             return rc;
         if (r < 0) {
@@ -263,17 +274,39 @@ int rs__flit_step(struct flit *f, struct rs_err *err)
             if (f->discard) {
                 rs__flit_finish(f, m, 0);
                 f->act[i] = RS_NONE;
-                any_done = 1;
+                *any_done = 1;
                 continue;
             }
         }
-        move_body(f, m, r > 0);
+        move_body(f, m, r > 0, part, shared);
         if (f->w[m].done == f->w[m].len) {
             rs__flit_finish(f, m, 1);
             f->act[i] = RS_NONE;
-            any_done = 1;
+            *any_done = 1;
         }
     }
+    return 0;
+}
+
+static int move_header(struct flit *f, uint32_t m, struct rs_err *err, int *rc)
+{
+    return move_header_p(f, m, err, rc, f->mode == FLIT_PARTIAL, f->link == FLIT_SHARED);
+}
+
+int rs__flit_step(struct flit *f, struct rs_err *err)
+{
+    int rc = 0, any_done = 0;
+    f->step_moves = 0;
+    f->step_accepted = 0;
+    f->n_born = 0;
+    if (f->mode == FLIT_PARTIAL)
+        rc = f->link == FLIT_SHARED ? step_worms_p(f, err, &any_done, 1, 1)
+                                    : step_worms_p(f, err, &any_done, 1, 0);
+    else
+        rc = f->link == FLIT_SHARED ? step_worms_p(f, err, &any_done, 0, 1)
+                                    : step_worms_p(f, err, &any_done, 0, 0);
+    if (rc)
+        return rc;
     for (uint32_t i = 0; i < f->n_pend; i++) { /* then the sources, by terminal */
         uint32_t t = f->pend[i], m;
         while ((m = f->front[t]) != RS_NONE) {
