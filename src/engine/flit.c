@@ -391,7 +391,10 @@ static int flit_init(struct flit *f, const struct rs_engine_input *in, enum flit
     if (cfg.process != RS_INJECT_BERNOULLI && bound > pb->n_msgs)
         bound = pb->n_msgs;
     if (bound + f->n_src >= UINT32_MAX / 2)
-        return rs_err_set(err, RS_ECONSTRAINT, "too many messages in flight for one run");
+        return rs_err_set(err, RS_ECONSTRAINT,
+                          "switching=%s: %llu virtual channels of %u flits can hold too many "
+                          "messages for one run (lower vcs or vc_depth)",
+                          mode_names[mode], (unsigned long long)f->n_vc, f->depth);
     f->n_slots = (uint32_t)bound + f->n_src;
 
     f->vc = rs__huge_alloc(f->n_vc * sizeof *f->vc);

@@ -81,8 +81,8 @@ const struct rs_engine_ops rs_engine_wormhole = {
 
 const struct rs_engine_ops rs_engine_virtual_cut_through = {
     .name = "virtual_cut_through",
-    .summary = "virtual cut-through: a virtual-channel buffer holds a whole message (003's "
-               "cut-through snakes)",
+    .summary = "virtual cut-through: a virtual-channel buffer holds a whole message "
+               "(collapse=1: 003's cut-through snakes)",
     .options = vct_options,
     .run = vct_run,
     .openloop = 1,
