@@ -605,6 +605,13 @@ int rs__flit_run(const struct rs_engine_input *in, enum flit_mode mode,
             stuck = rs__flit_stuck_set(&f);
             deadlock = stuck != RS_NONE;
         }
+        if (!deadlock && f.step_moves == 0 && f.n_act == 0 && !f.ol) {
+            /* static sources that cannot start into an empty network: impossible (every
+             * VC is free), but never loop on it */
+            rc = rs_err_set(err, RS_EINVARIANT, "step %u: no message can start into an empty "
+                            "network", f.step);
+            break;
+        }
         if (deadlock) {
             if (deadlock_msg && deadlock_len)
                 rs__flit_describe_deadlock(&f, stuck, deadlock_msg, deadlock_len);
