@@ -225,6 +225,8 @@ static void flit_free(struct flit *f)
     free(f->src_pos);
     free(f->finish);
     free(f->fate);
+    free(f->stuck);
+    free(f->stuck_front);
     if (f->ol)
         rs_openloop_free(f->ol);
 }
@@ -432,6 +434,13 @@ static int flit_init(struct flit *f, const struct rs_engine_input *in, enum flit
     if (cfg.process == RS_INJECT_BERNOULLI) {
         if ((rc = rs_openloop_init(ol, &cfg, net, pb, in->params, f->routing, f->seed, err)))
             return rc;
+        f->stuck = calloc(f->n_slots, 1);
+        if (mode == FLIT_PARTIAL)
+            f->stuck_front = malloc(f->n_vc * sizeof *f->stuck_front + 1);
+        if (!f->stuck || (mode == FLIT_PARTIAL && !f->stuck_front)) {
+            rs_openloop_free(ol);
+            return rs_err_set(err, RS_ENOMEM, "out of memory for the deadlock search");
+        }
         f->ol = ol;
         return 0;
     }

@@ -138,6 +138,8 @@ struct flit {
     uint64_t step_accepted; /* flits delivered this step */
     uint32_t max_buffer;
     uint32_t last_event;    /* step of the last delivery or discard */
+    uint8_t *stuck;         /* [n_slots] scratch of rs__flit_stuck_set (open loop, per_vc) */
+    uint32_t *stuck_front;  /* [n_vc] its FIFO fronts (partial cuts) */
     int rc;                 /* first error of a routing call made where no code can be
                                returned (making a source's front); err holds its message */
     struct rs_err *err;

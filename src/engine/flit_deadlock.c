@@ -8,13 +8,10 @@
 
 #include "engine/flit.h"
 
-/* front[x] = the worm whose flits are at the front of FIFO x (cut_through_partial), for
- * every VC holding flits; RS_NONE elsewhere. Returns NULL when out of memory. */
-static uint32_t *fifo_fronts(const struct flit *f)
+/* Fill front[0..n_vc): the worm whose flits are at the front of FIFO x
+ * (cut_through_partial), for every VC holding flits; RS_NONE elsewhere. */
+static void fifo_fronts(const struct flit *f, uint32_t *front)
 {
-    uint32_t *front = malloc(f->n_vc * sizeof *front + 1);
-    if (!front)
-        return NULL;
     for (uint64_t x = 0; x < f->n_vc; x++)
         front[x] = RS_NONE;
     for (uint32_t i = 0; i < f->n_act; i++) {
@@ -27,7 +24,6 @@ static uint32_t *fifo_fronts(const struct flit *f)
                 x = f->vc[x].up;
         }
     }
-    return front;
 }
 
 /* The worm m waits for and the channel (*chan, *vc) it waits on, or RS_NONE when m does
@@ -79,20 +75,15 @@ static int waits_only_on(const struct flit *f, const uint32_t *front, uint32_t m
 
 uint32_t rs__flit_stuck_set(struct flit *f)
 {
-    uint8_t *set = calloc(f->n_slots, 1);
-    uint32_t *front = f->mode == FLIT_PARTIAL ? fifo_fronts(f) : NULL;
+    uint8_t *set = f->stuck; /* allocated at set-up: no allocation in the step loop */
+    uint32_t *front = f->mode == FLIT_PARTIAL ? f->stuck_front : NULL;
     uint32_t found = RS_NONE, n = 0;
-    if (!set || (f->mode == FLIT_PARTIAL && !front)) {
-        free(set);
-        free(front);
-        return RS_NONE;
-    }
+    if (front)
+        fifo_fronts(f, front);
     for (uint32_t i = 0; i < f->n_act; i++) {
         const struct flit_worm *w = &f->w[f->act[i]];
-        if (w->t_block == f->step && w->t_move != f->step) {
-            set[f->act[i]] = 1;
-            n++;
-        }
+        set[f->act[i]] = w->t_block == f->step && w->t_move != f->step;
+        n += set[f->act[i]];
     }
     /* the largest set closed under "waits for": drop members that wait for an outsider */
     for (int changed = n > 0; changed;) {
@@ -108,8 +99,6 @@ uint32_t rs__flit_stuck_set(struct flit *f)
     for (uint32_t i = 0; i < f->n_act && found == RS_NONE; i++)
         if (set[f->act[i]])
             found = f->act[i];
-    free(set);
-    free(front);
     return found;
 }
 
@@ -127,7 +116,9 @@ static void name_msg(const struct flit *f, uint32_t m, char *buf, size_t n)
 void rs__flit_describe_deadlock(struct flit *f, uint32_t start, char *buf, size_t n)
 {
     uint32_t *order = calloc(f->n_slots, sizeof *order);
-    uint32_t *front = f->mode == FLIT_PARTIAL ? fifo_fronts(f) : NULL;
+    uint32_t *front = f->mode == FLIT_PARTIAL ? malloc(f->n_vc * sizeof *front + 1) : NULL;
+    if (front)
+        fifo_fronts(f, front);
     uint32_t m = start != RS_NONE ? start : (f->n_act ? f->act[0] : RS_NONE);
     uint32_t idx = 1, chan, vc;
     if (!order || m == RS_NONE || (f->mode == FLIT_PARTIAL && !front)) {

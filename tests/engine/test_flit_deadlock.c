@@ -94,18 +94,24 @@ static void test_partial_cuts_fifo_deadlock(void **state)
  * reports the cycle, and the run is saturated (measured packets remain). */
 static void test_open_loop_deadlock(void **state)
 {
-    struct rs_record r;
-    char msg[2048];
-    assert_int_equal(rs_test_try("topology=torus k=8 n=2 traffic=tornado switching=wormhole "
-                                 "injection_process=bernoulli injection_rate=0.3 "
-                                 "warmup_steps=100 measure_steps=1000 check=1",
-                                 1, &r, msg, sizeof msg),
-                     0);
-    assert_int_equal(rs_test_int(&r, "deadlock"), 1);
-    assert_int_equal(rs_test_int(&r, "saturated"), 1);
-    assert_non_null(strstr(msg, "waiting cycle of"));
-    assert_non_null(strstr(msg, "packet of terminal"));
-    rs_record_free(&r);
+    const char *mode[] = {"wormhole", "virtual_cut_through", "cut_through_partial",
+                          "store_forward_flits"};
+    for (int m = 0; m < 4; m++) {
+        struct rs_record r;
+        char kv[512], msg[2048];
+        snprintf(kv, sizeof kv,
+                 "topology=torus k=8 n=2 traffic=tornado switching=%s "
+                 "injection_process=bernoulli injection_rate=0.3 warmup_steps=100 "
+                 "measure_steps=1000 check=1",
+                 mode[m]);
+        assert_int_equal(rs_test_try(kv, 1, &r, msg, sizeof msg), 0);
+        assert_int_equal(rs_test_int(&r, "deadlock"), 1);
+        assert_int_equal(rs_test_int(&r, "saturated"), 1);
+        assert_true(rs_test_int(&r, "steps") % 64 == 0); /* found by the periodic search */
+        assert_non_null(strstr(msg, "waiting cycle of"));
+        assert_non_null(strstr(msg, "packet of terminal"));
+        rs_record_free(&r);
+    }
 }
 
 int main(void)
