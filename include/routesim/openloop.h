@@ -114,6 +114,7 @@ struct rs_openloop {
     uint64_t delivered, dropped;      /* all packets, whole run */
     uint64_t *lat_hist;               /* [lat_cap]: measured packets by latency */
     uint32_t lat_cap;
+    int stopped;                      /* the engine stopped the run early (deadlock) */
 };
 
 /* Set up ol for net, the static problem pb (the templates: destinations of pattern
@@ -164,8 +165,12 @@ void rs_openloop_accept(struct rs_openloop *ol, uint32_t step, uint64_t flits);
  * is delivered or dropped, or step is the last step. */
 int rs_openloop_done(const struct rs_openloop *ol, uint32_t step);
 
-/* 1 when the run is saturated (docs/openloop.md): a packet generated in the window was
- * neither delivered nor dropped by the end, or accepted < (1 - margin) x offered. */
+/* The engine stopped the run before rs_openloop_done (a deadlock): the run is saturated. */
+void rs_openloop_stop(struct rs_openloop *ol);
+
+/* 1 when the run is saturated (docs/openloop.md): it was stopped early, or a packet
+ * generated in the window was neither delivered nor dropped by the end, or accepted <
+ * (1 - margin) x offered. */
 int rs_openloop_saturated(const struct rs_openloop *ol);
 
 /* Add the metrics (offered, accepted, measured_packets, measured_delivered, saturated,

@@ -622,6 +622,8 @@ int rs__flit_run(const struct rs_engine_input *in, enum flit_mode mode,
             break;
         }
         if (deadlock) {
+            if (f.ol)
+                rs_openloop_stop(f.ol);
             if (deadlock_msg && deadlock_len)
                 rs__flit_describe_deadlock(&f, stuck, deadlock_msg, deadlock_len);
             break;

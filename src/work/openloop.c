@@ -225,8 +225,15 @@ int rs_openloop_done(const struct rs_openloop *ol, uint32_t step)
            ol->meas_delivered + ol->meas_dropped == ol->win_packets;
 }
 
+void rs_openloop_stop(struct rs_openloop *ol)
+{
+    ol->stopped = 1;
+}
+
 int rs_openloop_saturated(const struct rs_openloop *ol)
 {
+    if (ol->stopped)
+        return 1;
     if (ol->meas_delivered + ol->meas_dropped < ol->win_packets)
         return 1;
     return (double)ol->win_accepted < (1.0 - ol->cfg.margin) * (double)ol->win_flits;

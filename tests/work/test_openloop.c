@@ -215,6 +215,8 @@ static void test_statistics(void **state)
     assert_int_equal(rs_openloop_saturated(&ol), 1);
     ol.win_accepted = 99;
     assert_int_equal(rs_openloop_saturated(&ol), 0);
+    rs_openloop_stop(&ol); /* a deadlock stopped the run */
+    assert_int_equal(rs_openloop_saturated(&ol), 1);
     fx_done(&f, &ol);
 }
 
