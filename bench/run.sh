@@ -8,7 +8,19 @@ echo "machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores
 echo "commit:  $(git describe --always --dirty 2>/dev/null || echo unknown)"
 echo "date:    $(date -u +%Y-%m-%d)"
 echo
-"$bin" --header
-for c in ${BENCH_CASES:-a b c d e}; do
+# store-and-forward cases a-e, then the flit-engine cases f-j (for the open-loop cases h-j
+# "messages" are the packets delivered)
+cases=${BENCH_CASES:-a b c d e f g h i j}
+header=
+for c in $cases; do
+  case $c in
+    [a-e]) want=--header ;;
+    *) want=--header-flit ;;
+  esac
+  if [ "$want" != "$header" ]; then
+    [ -n "$header" ] && echo
+    "$bin" "$want"
+    header=$want
+  fi
   "$bin" "$c"
 done

@@ -10,6 +10,37 @@
 #include "routesim/record.h"
 #include "routesim/route.h"
 
+/* A per-message schedule that an algorithm (src/algo) hands to an engine through
+ * rs_engine_input.plan, and the per-message outcome the engine hands back. Every pointer
+ * may be NULL, meaning "the default" for an input and "not wanted" for an output; arrays
+ * have n_msgs entries, indexed by message id. Caller-owned: the engine reads the inputs and
+ * writes the outputs during run() and keeps no pointer afterwards. Engines that cannot
+ * honour a field must reject it with RS_EUNSUPPORTED; the flit engines (switching=wormhole,
+ * virtual_cut_through, cut_through_partial, store_forward_flits) honour all of them; the
+ * store-and-forward engine does not read plans yet. */
+struct rs_engine_plan {
+    /* Release step of message m (UNITS: the engine's steps): it waits in its source until
+     * then and its first move (header crossing its first channel) is at step release+1 at
+     * the earliest. NULL: every message is released at step 0. */
+    const uint32_t *release;
+    /* Valiant intermediate terminal of message m (RS_NONE: direct route), passed to the
+     * topology's route as rs_route_state.mid. NULL: from the `routing` key. */
+    const uint32_t *mid;
+    /* Length of message m in flits (>= 1). NULL: the `length` key. */
+    const uint32_t *length;
+    /* 1: a message whose header is delayed is discarded (001 §3.1 step 4), as with
+     * on_delay=discard; 0: the `on_delay` key decides. */
+    int discard_on_delay;
+    /* Out: step at which message m was delivered (its last flit) or discarded; RS_NONE when
+     * neither happened (deadlock). */
+    uint32_t *finish;
+    /* Out: RS_FATE_... of message m. */
+    uint8_t *fate;
+};
+
+/* Outcome of a message in rs_engine_plan.fate. */
+enum rs_fate { RS_FATE_PENDING = 0, RS_FATE_DELIVERED = 1, RS_FATE_DROPPED = 2 };
+
 /* What every engine is given. */
 struct rs_engine_input {
     const struct rs_net *net;
@@ -18,6 +49,7 @@ struct rs_engine_input {
     enum rs_routing routing;
     uint64_t seed;
     int check; /* run the per-step invariant checker */
+    const struct rs_engine_plan *plan; /* NULL: no plan (the usual case) */
 };
 
 struct rs_engine_ops {
@@ -29,6 +61,10 @@ struct rs_engine_ops {
      * deadlock_msg (may be left empty). Returns 0 or RS_E... */
     int (*run)(const struct rs_engine_input *in, struct rs_record *out, char *deadlock_msg,
                size_t deadlock_len, struct rs_err *err);
+    /* 1 when the engine runs open-loop injection (injection_process=bernoulli, SPEC W4,
+     * include/routesim/openloop.h) besides the static message set; its options table then
+     * contains RS_OPENLOOP_OPTIONS. */
+    int openloop;
 };
 
 /* The registry (NULL-terminated) and its names in the same order (the choices of the

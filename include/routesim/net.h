@@ -102,6 +102,13 @@ struct rs_topo_ops {
      * the intermediates must form a permutation reached by edge-disjoint paths. NULL: the
      * topology does not support routing=ranade (rs_route_check refuses it). */
     uint32_t (*ranade_mid)(const struct rs_net *net, uint64_t seed, uint32_t src);
+    /* Virtual-channel class of a message with route state st (st->hops channels crossed)
+     * crossing channel (node, port) next, for deadlock-free flit routing with
+     * vc_classes=dateline: bit 0 is set on and after the wrap-around (dateline) channel of
+     * the ring the channel belongs to, bit 1 in Valiant's second phase. Engines using two
+     * classes read bit 0 only. NULL: the topology defines no classes. */
+    uint32_t (*vc_class)(const struct rs_net *net, uint32_t node, uint32_t port,
+                         const struct rs_route_state *st);
 };
 
 /* The registry: all topologies, NULL-terminated, in `routesim list` order. */

@@ -17,6 +17,10 @@ enum rs_stream_id {
     RS_STREAM_CIRCUIT_UP = 7,   /* circuit engine: a switch's up setting; entity = switch */
     RS_STREAM_CIRCUIT_TIE = 8,  /* circuit engine: conflict keys; entity = message << 16 | stage */
     RS_STREAM_CIRCUIT_RANK = 9, /* circuit engine, down=rank: ranks; entity = message */
+    RS_STREAM_OL_ARRIVAL = 20, /* open-loop Bernoulli arrivals; entity = terminal, step = step / 4 */
+    RS_STREAM_OL_DEST = 21,    /* open-loop uniform destinations; entity = terminal, step = step */
+    RS_STREAM_OL_LENGTH = 22,  /* open-loop packet lengths; entity = terminal, step = step */
+    RS_STREAM_OL_VALIANT = 23, /* open-loop Valiant intermediates; entity = terminal, step = step */
     RS_STREAM_COLOUR = 30,  /* colour refinement (001 §2.1): entity = message, step = refinement
                                step * 2^24 + draw; ids 31..39 are kept for its later uses */
     RS_STREAM_RANADE = 40,  /* Ranade's first stage: coin of a 2x2 block (entity = row with
@@ -49,6 +53,11 @@ uint32_t rs_rng_below(struct rs_rng *r, uint32_t n);
 
 /* Uniform double in [0, 1) with 53 random bits. */
 double rs_rng_unit(struct rs_rng *r);
+
+/* One-shot: the first four 32-bit values of the stream (seed, stream, entity, step), i.e.
+ * the draws 0..3 that an rs_rng positioned there would return, into out[0..3]. */
+void rs_rng_block(uint64_t seed, uint32_t stream, uint64_t entity, uint32_t step,
+                  uint32_t out[4]);
 
 /* One-shot: uniform integer in [0, n) from the stream (seed, stream, entity, step). */
 uint32_t rs_rand_below(uint64_t seed, uint32_t stream, uint64_t entity, uint32_t step,

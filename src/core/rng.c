@@ -76,6 +76,16 @@ double rs_rng_unit(struct rs_rng *r)
     return (double)(rs_rng_u64(r) >> 11) * 0x1.0p-53;
 }
 
+void rs_rng_block(uint64_t seed, uint32_t stream, uint64_t entity, uint32_t step,
+                  uint32_t out[4])
+{
+    struct rs_rng r;
+    rs_rng_init(&r, seed, stream, entity, step);
+    refill(&r);
+    for (int i = 0; i < 4; i++)
+        out[i] = r.buf[i];
+}
+
 uint32_t rs_rand_below(uint64_t seed, uint32_t stream, uint64_t entity, uint32_t step,
                        uint32_t n)
 {

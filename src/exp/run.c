@@ -8,6 +8,7 @@
 #include "routesim/algo.h"
 #include "routesim/analysis.h"
 #include "routesim/engine.h"
+#include "routesim/openloop.h"
 #include "routesim/problem.h"
 #include "routesim/route.h"
 #include "routesim/run.h"
@@ -232,9 +233,14 @@ int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
     int rc = prepare(&x, p, 1, out, err);
     if (rc)
         return rc;
-    struct rs_engine_input in = {&x.net, &x.pb, p, x.routing, x.seed, x.check};
+    struct rs_engine_input in = {&x.net, &x.pb, p, x.routing, x.seed, x.check, NULL};
+    enum rs_injection inj = RS_INJECT_BATCH;
     rc = x.sel.algo->run(&in, x.sel.engine, out, deadlock_msg, deadlock_len, err);
-    if (!rc && !(rc = rs_path_stats_compute(&ps, &x.net, &x.pb, x.routing, x.seed, err))) {
+    /* congestion and dilation describe the static message set; open-loop runs have none */
+    if (!rc && x.sel.engine->openloop)
+        rc = rs_openloop_process(p, &inj, err);
+    if (!rc && inj == RS_INJECT_BATCH &&
+        !(rc = rs_path_stats_compute(&ps, &x.net, &x.pb, x.routing, x.seed, err))) {
         if (rs_record_int(out, "congestion", ps.congestion) ||
             rs_record_int(out, "dilation", ps.dilation))
             rc = rs_err_set(err, RS_ENOMEM, "out of memory for the result record");

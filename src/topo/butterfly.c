@@ -128,6 +128,18 @@ static int butterfly_valiant_ok(const struct rs_net *net, struct rs_err *err)
     return 0;
 }
 
+/* Dateline classes: on the wrapped butterfly the channels out of level n-1 (back to level
+ * 0) close the ring of levels, so they are class 1 and the others class 0; bit 1 marks
+ * Valiant's second pass (hops >= n). Without wrap-around there is no cycle: class 0. */
+static uint32_t butterfly_vc_class(const struct rs_net *net, uint32_t node, uint32_t port,
+                                   const struct rs_route_state *st)
+{
+    if (!net->wrap)
+        return 0;
+    uint32_t phase = st->mid != RS_NONE && st->hops >= net->log2n ? 2 : 0;
+    return phase | ((node >> net->log2n) == net->log2n - 1);
+}
+
 const struct rs_topo_ops rs_topo_butterfly = {
     .name = "butterfly",
     .summary = "N-input butterfly, n+1 levels, straight and cross edges (004 §1.1)",
@@ -143,4 +155,5 @@ const struct rs_topo_ops rs_topo_butterfly = {
     .valiant_via_terminal = 1,
     .path_length = butterfly_path_length,
     .next_hop = butterfly_next_hop,
+    .vc_class = butterfly_vc_class,
 };

@@ -177,6 +177,31 @@ static uint32_t grid_path_length(const struct rs_net *net, const struct rs_route
     return grid_dist(net, st->src, st->mid) + grid_dist(net, st->mid, st->dst);
 }
 
+/* Dateline classes (Dally & Seitz): in each ring of a torus a message uses class 0 until it
+ * crosses the wrap-around channel (from coordinate k-1 to 0 going +, 0 to k-1 going -) and
+ * class 1 on it and after it, so the channels of one class never close a cycle; dimension
+ * order forbids cycles across dimensions. Bit 1 marks Valiant's second phase, which starts
+ * again from class 0. Phase and start of the current leg as grid_route defines them. */
+static uint32_t grid_vc_class(const struct rs_net *net, uint32_t node, uint32_t port,
+                              const struct rs_route_state *st)
+{
+    uint32_t start = st->src, phase = 0;
+    if (st->mid != RS_NONE) {
+        if (st->hops < grid_dist(net, st->src, st->mid))
+            start = st->src;
+        else {
+            start = st->mid;
+            phase = 2;
+        }
+    }
+    if (!net->wrap)
+        return phase;
+    uint32_t s = stride(net, port / 2);
+    uint32_t x = (node / s) % net->k, x0 = (start / s) % net->k;
+    int crossed = port % 2 == 0 ? (x < x0 || x == net->k - 1) : (x > x0 || x == 0);
+    return phase | (uint32_t)crossed;
+}
+
 #define GRID_OPS(id, nm, sum, opts, builder)                                                 \
     const struct rs_topo_ops id = {                                                          \
         .name = nm,                                                                          \
@@ -192,6 +217,7 @@ static uint32_t grid_path_length(const struct rs_net *net, const struct rs_route
         .valiant_ok = NULL,                                                                  \
         .valiant_via_terminal = 1,                                                           \
         .path_length = grid_path_length,                                                     \
+        .vc_class = grid_vc_class,                                                           \
     };
 
 GRID_OPS(rs_topo_mesh, "mesh", "k-ary n-dimensional mesh, dimension-order routing",

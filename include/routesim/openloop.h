@@ -1,0 +1,183 @@
+/* Open-loop traffic (SPEC W4) for every engine: Bernoulli arrivals that are a pure function
+ * of (seed, terminal, step), destinations by the chosen traffic's rule, fixed or variable
+ * packet lengths, warm-up / measurement / drain phases, and the statistics collector
+ * (offered and accepted throughput, latency of the packets generated during measurement,
+ * the saturation verdict). The contract an engine follows is in docs/openloop.md. */
+#ifndef ROUTESIM_OPENLOOP_H
+#define ROUTESIM_OPENLOOP_H
+
+#include <stdint.h>
+
+#include "routesim/error.h"
+#include "routesim/net.h"
+#include "routesim/options.h"
+#include "routesim/params.h"
+#include "routesim/problem.h"
+#include "routesim/record.h"
+#include "routesim/route.h"
+
+enum rs_injection { RS_INJECT_BATCH = 0, RS_INJECT_BERNOULLI = 1 };
+
+/* Choices of `injection_process`, in enum order, NULL-terminated. */
+extern const char *const rs_injection_names[];
+
+/* Limits of the phase lengths (steps): the latency histogram has measure + drain + 1
+ * entries. */
+#define RS_OPENLOOP_MAX_WARMUP 100000000.0
+#define RS_OPENLOOP_MAX_PHASE 10000000.0
+
+/* The option entries of open-loop injection, spliced into the option table of every engine
+ * whose ops have openloop = 1 (so that validation, `routesim list` and `routesim help`
+ * show them with the engine). rs_openloop_options holds the same entries. */
+#define RS_OPENLOOP_OPTIONS                                                                   \
+    {"injection_process", RS_OPT_CHOICE, "batch", 0, 0, rs_injection_names,                  \
+     "batch: the static message set of traffic and per_input, released at step 0; "         \
+     "bernoulli: open-loop arrivals at injection_rate (docs/openloop.md)"},                  \
+    {"injection_rate", RS_OPT_DOUBLE, "0.1", 0, 1, NULL,                                      \
+     "bernoulli: packets per terminal per step (flits with injection_rate_uses_flits=1)"},   \
+    {"injection_rate_uses_flits", RS_OPT_BOOL, "0", 0, 0, NULL,                               \
+     "bernoulli: injection_rate counts flits (divided by the mean packet length), as in "     \
+     "BookSim"},                                                                              \
+    {"warmup_steps", RS_OPT_INT, "1000", 0, RS_OPENLOOP_MAX_WARMUP, NULL,                     \
+     "bernoulli: steps before measurement starts"},                                          \
+    {"measure_steps", RS_OPT_INT, "10000", 1, RS_OPENLOOP_MAX_PHASE, NULL,                    \
+     "bernoulli: steps of the measurement window; packets generated in it are measured"},    \
+    {"drain_steps", RS_OPT_INT, "10000", 0, RS_OPENLOOP_MAX_PHASE, NULL,                      \
+     "bernoulli: at most this many steps after the window for the measured packets to "      \
+     "arrive (injection goes on meanwhile)"},                                                 \
+    {"length_max", RS_OPT_INT, "0", 0, 65535, NULL,                                           \
+     "bernoulli: packet lengths uniform in [length, length_max] flits (0: all `length`)"},   \
+    {"saturation_margin", RS_OPT_DOUBLE, "0.01", 0, 1, NULL,                                  \
+     "bernoulli: saturated when accepted < (1 - margin) x offered in the window"}
+
+/* The same entries as a table (NULL-terminated), read by rs_openloop_config. */
+extern const struct rs_optdef rs_openloop_options[];
+
+/* The resolved options. */
+struct rs_openloop_cfg {
+    enum rs_injection process;
+    double rate;            /* injection_rate as given */
+    int rate_in_flits;      /* injection_rate_uses_flits */
+    double packet_rate;     /* packets per terminal per step */
+    uint64_t threshold;     /* a packet arrives when a 32-bit draw is below it:
+                               round(packet_rate * 2^32), so the arrival probability is
+                               packet_rate to within 2^-33 */
+    uint32_t warmup, measure, drain; /* steps */
+    uint32_t len_min, len_max;       /* flits */
+    double margin;
+};
+
+/* Read the open-loop keys of p into cfg. length is the engine's message length (the
+ * `length` key, 1 for packet engines); it is the fixed length, or the lower end of the
+ * range with length_max. Errors (a value out of range, length_max below length) name the
+ * key. Returns 0 or RS_E... */
+int rs_openloop_config(struct rs_openloop_cfg *cfg, const struct rs_params *p, uint32_t length,
+                       struct rs_err *err);
+
+/* The injection_process of p (batch when the key is absent). Returns 0 or RS_E... */
+int rs_openloop_process(const struct rs_params *p, enum rs_injection *out, struct rs_err *err);
+
+/* Per-terminal source state: the packets generated and not yet started form a FIFO that
+ * is kept implicitly (its generation steps are recomputed from the arrival stream). */
+struct rs_ol_terminal {
+    uint32_t pending;  /* packets generated and not yet started */
+    uint32_t front;    /* generation step of the oldest of them (when pending > 0) */
+    uint32_t started;  /* packets started so far: the sequence number of the next */
+    uint32_t blk_step; /* (step / 4) + 1 of the cached arrival block; 0 = none */
+    uint32_t blk[4];   /* arrival draws of steps 4*(blk_step-1) .. +3 */
+};
+
+/* One packet, as the engine needs it. */
+struct rs_ol_packet {
+    uint32_t src, dst;
+    uint32_t mid;    /* Valiant intermediate terminal, RS_NONE for direct routing */
+    uint32_t length; /* flits */
+    uint32_t msg;    /* template message of the static problem (rs_route_state.msg) */
+    uint32_t gen;    /* generation step */
+};
+
+/* The injection process and its statistics. Plain struct, owned by the engine's run. */
+struct rs_openloop {
+    struct rs_openloop_cfg cfg;
+    uint64_t seed;
+    uint32_t n_terminals;
+    int uniform;             /* traffic=uniform: a fresh destination per packet */
+    enum rs_routing routing;
+    const struct rs_problem *pb;
+    uint32_t *tmpl_first;    /* [n_terminals + 1]: template messages of terminal t are */
+    uint32_t *tmpl;          /* tmpl[tmpl_first[t] .. tmpl_first[t+1]) */
+    struct rs_ol_terminal *term; /* [n_terminals] */
+    /* statistics of the measurement window (steps warmup+1 .. warmup+measure) */
+    uint64_t win_packets, win_flits;  /* generated in the window */
+    uint64_t win_accepted;            /* flits delivered in the window (any packet) */
+    uint64_t meas_delivered, meas_dropped; /* of the packets generated in the window */
+    uint64_t delivered, dropped;      /* all packets, whole run */
+    uint64_t *lat_hist;               /* [lat_cap]: measured packets by latency */
+    uint32_t lat_cap;
+    int stopped;                      /* the engine stopped the run early (deadlock) */
+};
+
+/* Set up ol for net, the static problem pb (the templates: destinations of pattern
+ * traffics, message ids for per-message routes), routing and seed. traffic=uniform (read
+ * from p) draws a new uniform destination for every packet; every other traffic sends the
+ * j-th packet of terminal t to the destination of t's template message j mod (number of
+ * t's messages); terminals without messages never generate. Returns 0 or RS_E... (ol is
+ * then freed). */
+int rs_openloop_init(struct rs_openloop *ol, const struct rs_openloop_cfg *cfg,
+                     const struct rs_net *net, const struct rs_problem *pb,
+                     const struct rs_params *p, enum rs_routing routing, uint64_t seed,
+                     struct rs_err *err);
+
+/* Release what rs_openloop_init allocated. Safe on a zeroed struct. */
+void rs_openloop_free(struct rs_openloop *ol);
+
+/* 1 when terminal t generates a packet at step (step >= 1): word step % 4 of block
+ * (seed, RS_STREAM_OL_ARRIVAL, t, step / 4) is below the threshold and t has templates.
+ * Pure. */
+int rs_openloop_arrival(const struct rs_openloop *ol, uint32_t t, uint32_t step);
+
+/* The last step at which packets are generated: warmup + measure + drain. Generation
+ * goes on during the drain so the measured packets see the offered load. */
+uint32_t rs_openloop_last_step(const struct rs_openloop *ol);
+
+/* Generate the arrivals of step (1 <= step <= last step) at every terminal, in increasing
+ * terminal order, and count them in the statistics. Terminals whose FIFO was empty and is
+ * not any more are written to became_pending (room for n_terminals), increasing; returns
+ * their number. A packet generated at step may start at step + 1. */
+uint32_t rs_openloop_generate(struct rs_openloop *ol, uint32_t step, uint32_t *became_pending);
+
+/* The oldest unstarted packet of terminal t (requires term[t].pending > 0). */
+void rs_openloop_front(const struct rs_openloop *ol, uint32_t t, struct rs_ol_packet *pkt);
+
+/* Terminal t's front packet has started (left its FIFO); the next one becomes the front. */
+void rs_openloop_start(struct rs_openloop *ol, uint32_t t);
+
+/* A packet generated at gen, of length flits, was delivered (its last flit, delivered=1)
+ * or dropped (delivered=0) at step. */
+void rs_openloop_finish(struct rs_openloop *ol, uint32_t gen, uint32_t length, uint32_t step,
+                        int delivered);
+
+/* flits were delivered at their destinations during step (counted when step is in the
+ * measurement window: accepted throughput). */
+void rs_openloop_accept(struct rs_openloop *ol, uint32_t step, uint64_t flits);
+
+/* 1 when the run may stop after step: the window is over and every packet generated in it
+ * is delivered or dropped, or step is the last step. */
+int rs_openloop_done(const struct rs_openloop *ol, uint32_t step);
+
+/* The engine stopped the run before rs_openloop_done (a deadlock): the run is saturated. */
+void rs_openloop_stop(struct rs_openloop *ol);
+
+/* 1 when the run is saturated (docs/openloop.md): it was stopped early, or a packet
+ * generated in the window was neither delivered nor dropped by the end, or accepted <
+ * (1 - margin) x offered. */
+int rs_openloop_saturated(const struct rs_openloop *ol);
+
+/* Add the metrics (offered, accepted, measured_packets, measured_delivered, saturated,
+ * latency_mean, latency_p99, latency_max, delivered, dropped) to out. Throughputs are in
+ * flits per terminal per step; latencies in steps from generation to the delivery of the
+ * last flit, NaN when saturated or when no measured packet was delivered. Returns 0 or
+ * RS_ENOMEM. */
+int rs_openloop_record(const struct rs_openloop *ol, struct rs_record *out);
+
+#endif

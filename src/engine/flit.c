@@ -1,0 +1,646 @@
+/* The flit engine's set-up, sources, run loop and record: switching=wormhole,
+ * virtual_cut_through, cut_through_partial and store_forward_flits share this code (the
+ * ops structs are in flit_ops.c, one step in flit_step.c). The model: docs/model-flit.md. */
+#include "engine/flit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hugemem.h"
+
+/* ---- routes --------------------------------------------------------------------------- */
+
+int rs__flit_route(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err)
+{
+    struct flit_worm *w = &f->w[m];
+    const struct rs_net *net = f->net;
+    struct rs_route_state st = {w->src, w->dst, w->mid, w->hops, w->msg};
+    uint32_t port, head;
+    if (net->ops->next_hop) {
+        uint32_t slot;
+        head = net->ops->next_hop(net, node, &st, &port, &slot);
+    } else {
+        port = net->ops->route(net, node, &st);
+        head = port == RS_ROUTE_DONE || port >= f->P ? RS_NONE
+                                                      : net->ops->neighbor(net, node, port, NULL);
+    }
+    if (port == RS_ROUTE_DONE) {
+        w->next_chan = RS_NONE;
+        return 0;
+    }
+    if (head == RS_NONE || w->hops > 4 * net->n_nodes + 16)
+        return rs_err_set(err, RS_EINVARIANT,
+                          "route of message %u (%u -> %u) takes a missing channel or does not "
+                          "end (at node %u after %u hops)",
+                          w->msg, w->src, w->dst, node, w->hops);
+    w->next_chan = node * f->P + port;
+    w->next_node = head;
+    if (f->classes == FLIT_CLASSES_DATELINE) {
+        uint32_t cls = net->ops->vc_class(net, node, port, &st) & (f->n_cls - 1);
+        uint32_t per = f->B / f->n_cls;
+        w->vc_lo = cls * per;
+        w->vc_hi = w->vc_lo + per;
+    } else {
+        w->vc_lo = 0;
+        w->vc_hi = f->B;
+    }
+    return 0;
+}
+
+/* ---- worm slots and sources ------------------------------------------------------------ */
+
+void rs__flit_finish(struct flit *f, uint32_t m, int delivered)
+{
+    struct flit_worm *w = &f->w[m];
+    if (!delivered) { /* discard: remove its flits, release its VCs */
+        uint32_t x = w->head;
+        for (uint32_t k = 0; k < w->span; k++) {
+            struct flit_vc *v = &f->vc[x];
+            uint32_t up = v->up;
+            f->in_net -= v->cnt;
+            v->cnt = 0;
+            v->owner = RS_NONE;
+            v->t_free = f->step;
+            x = up;
+        }
+        w->span = 0;
+        f->dropped++;
+        f->step_moves++;
+    } else {
+        f->delivered++;
+    }
+    f->last_event = f->step;
+    if (f->ol) {
+        rs_openloop_finish(f->ol, w->gen, w->len, f->step, delivered);
+    } else {
+        f->finish[w->msg] = f->step;
+        f->fate[w->msg] = delivered ? RS_FATE_DELIVERED : RS_FATE_DROPPED;
+        f->remaining--;
+    }
+    f->free_slot[f->n_free++] = m;
+}
+
+/* Take a slot for a message and route it from its source node. Returns the slot, or
+ * RS_NONE when its path is empty (it is then delivered at once, at the current step) or on
+ * a routing error (f->rc set). The pool is sized so that a slot is always there: every
+ * worm in the network holds a VC (a buffered flit with partial cuts), plus one front per
+ * terminal. */
+static uint32_t new_worm(struct flit *f, uint32_t src, uint32_t dst, uint32_t mid, uint32_t len,
+                         uint32_t msg, uint32_t gen, uint64_t key)
+{
+    uint32_t m = f->free_slot[--f->n_free];
+    struct flit_worm *w = &f->w[m];
+    memset(w, 0, sizeof *w);
+    w->key = key;
+    w->msg = msg;
+    w->src = src;
+    w->dst = dst;
+    w->mid = mid;
+    w->len = len;
+    w->gen = gen;
+    w->src_left = len;
+    w->head = RS_NONE;
+    w->next_node = f->src_node[src];
+    if ((f->rc = rs__flit_route(f, m, f->src_node[src], f->err))) {
+        f->free_slot[f->n_free++] = m;
+        return RS_NONE;
+    }
+    if (w->next_chan == RS_NONE) { /* source = destination: delivered without a move */
+        w->done = len;
+        w->src_left = 0;
+        f->step_accepted += len;
+        rs__flit_finish(f, m, 1);
+        return RS_NONE;
+    }
+    return m;
+}
+
+static uint32_t static_release(const struct flit *f, uint32_t msg)
+{
+    return f->release ? f->release[msg] : 0;
+}
+
+void rs__flit_make_front(struct flit *f, uint32_t t, uint32_t limit)
+{
+    if (f->front[t] != RS_NONE || f->rc)
+        return;
+    if (f->ol) { /* packets generated before the current step */
+        while (f->ol->term[t].pending) {
+            struct rs_ol_packet pk;
+            rs_openloop_front(f->ol, t, &pk);
+            uint32_t m = new_worm(f, t, pk.dst, pk.mid, pk.length, pk.msg, pk.gen,
+                                  ((uint64_t)pk.gen << 32) | t);
+            if (f->rc)
+                return;
+            if (m != RS_NONE) {
+                f->front[t] = m;
+                return;
+            }
+            rs_openloop_start(f->ol, t); /* delivered at once: on to the next */
+        }
+        return;
+    }
+    const struct rs_engine_plan *pl = f->plan;
+    while (f->src_pos[t] < f->src_first[t + 1]) {
+        uint32_t msg = f->by_src[f->src_pos[t]];
+        uint32_t rel = static_release(f, msg);
+        if (rel > limit)
+            return;
+        f->src_pos[t]++;
+        uint32_t mid = pl && pl->mid ? pl->mid[msg]
+                                     : rs_route_mid_for(f->net, f->routing, f->seed, msg, t);
+        uint32_t len = pl && pl->length ? pl->length[msg] : f->L;
+        uint32_t m = new_worm(f, t, f->pb->dst[msg], mid, len, msg, rel,
+                              ((uint64_t)rel << 32) | msg);
+        if (f->rc)
+            return;
+        if (m != RS_NONE) {
+            f->front[t] = m;
+            return;
+        }
+    }
+}
+
+void rs__flit_front_left(struct flit *f, uint32_t t)
+{
+    if (f->ol)
+        rs_openloop_start(f->ol, t);
+}
+
+/* Has terminal t anything left to start (a front, or messages to come)? */
+static int source_busy(const struct flit *f, uint32_t t)
+{
+    if (f->front[t] != RS_NONE)
+        return 1;
+    if (f->ol)
+        return f->ol->term[t].pending != 0;
+    return f->src_pos[t] < f->src_first[t + 1];
+}
+
+/* End of step: new fronts for the terminals that lack one, the terminals that became
+ * pending (open loop, new[0..n_new), increasing) merged in, idle terminals dropped. */
+static void refresh_sources(struct flit *f, const uint32_t *newly, uint32_t n_new)
+{
+    uint32_t i = 0, j = 0, n = 0;
+    while (i < f->n_pend || j < n_new) {
+        uint32_t t;
+        if (j >= n_new || (i < f->n_pend && f->pend[i] < newly[j]))
+            t = f->pend[i++];
+        else if (i < f->n_pend && f->pend[i] == newly[j]) /* emptied this step, refilled */
+            t = (i++, newly[j++]);
+        else
+            t = newly[j++];
+        rs__flit_make_front(f, t, f->step);
+        if (source_busy(f, t))
+            f->pend2[n++] = t;
+    }
+    uint32_t *tmp = f->pend;
+    f->pend = f->pend2;
+    f->pend2 = tmp;
+    f->n_pend = n;
+}
+
+/* ---- set-up ------------------------------------------------------------------------------ */
+
+static void flit_free(struct flit *f)
+{
+    rs__huge_free(f->vc, f->n_vc * sizeof *f->vc);
+    rs__huge_free(f->fifo, f->fifo ? f->n_vc * sizeof *f->fifo : 0);
+    free(f->chan_used);
+    rs__huge_free(f->w, (size_t)f->n_slots * sizeof *f->w);
+    free(f->free_slot);
+    free(f->act);
+    free(f->act2);
+    free(f->born);
+    free(f->born_key);
+    free(f->src_node);
+    free(f->front);
+    free(f->pend);
+    free(f->pend2);
+    free(f->newly);
+    free(f->src_first);
+    free(f->by_src);
+    free(f->src_pos);
+    free(f->finish);
+    free(f->fate);
+    free(f->stuck);
+    free(f->stuck_front);
+    if (f->ol)
+        rs_openloop_free(f->ol);
+}
+
+struct by_release {
+    uint32_t src, rel, msg;
+};
+
+static int cmp_by_release(const void *a, const void *b)
+{
+    const struct by_release *x = a, *y = b;
+    if (x->src != y->src)
+        return x->src < y->src ? -1 : 1;
+    if (x->rel != y->rel)
+        return x->rel < y->rel ? -1 : 1;
+    return (x->msg > y->msg) - (x->msg < y->msg);
+}
+
+/* Static messages grouped by source, each source's in (release, id) order. */
+static int sort_sources(struct flit *f, struct rs_err *err)
+{
+    const struct rs_problem *pb = f->pb;
+    uint32_t n = f->n_src;
+    f->src_first = calloc((size_t)n + 1, sizeof *f->src_first);
+    f->src_pos = calloc((size_t)n + 1, sizeof *f->src_pos);
+    f->by_src = malloc((size_t)pb->n_msgs * sizeof *f->by_src + 1);
+    if (!f->src_first || !f->src_pos || !f->by_src)
+        return rs_err_set(err, RS_ENOMEM, "out of memory for %llu messages",
+                          (unsigned long long)pb->n_msgs);
+    if (f->release) {
+        struct by_release *v = malloc((size_t)pb->n_msgs * sizeof *v + 1);
+        if (!v)
+            return rs_err_set(err, RS_ENOMEM, "out of memory for the release order");
+        for (uint64_t m = 0; m < pb->n_msgs; m++)
+            v[m] = (struct by_release){rs_problem_src(pb, m), f->release[m], (uint32_t)m};
+        qsort(v, pb->n_msgs, sizeof *v, cmp_by_release);
+        for (uint64_t i = 0; i < pb->n_msgs; i++) {
+            f->by_src[i] = v[i].msg;
+            f->src_first[v[i].src + 1]++;
+        }
+        free(v);
+    } else { /* counting sort by source keeps message order */
+        for (uint64_t m = 0; m < pb->n_msgs; m++)
+            f->src_first[rs_problem_src(pb, m) + 1]++;
+    }
+    for (uint32_t t = 0; t < n; t++)
+        f->src_first[t + 1] += f->src_first[t];
+    for (uint32_t t = 0; t < n; t++)
+        f->src_pos[t] = f->src_first[t];
+    if (!f->release) {
+        for (uint64_t m = 0; m < pb->n_msgs; m++)
+            f->by_src[f->src_pos[rs_problem_src(pb, m)]++] = (uint32_t)m;
+        for (uint32_t t = 0; t < n; t++)
+            f->src_pos[t] = f->src_first[t];
+    }
+    return 0;
+}
+
+static const char *const mode_names[] = {"wormhole", "virtual_cut_through",
+                                         "cut_through_partial", "store_forward_flits"};
+
+static int read_options(struct flit *f, const struct rs_params *p, const struct rs_optdef *opt,
+                        int64_t *depth_opt, struct rs_err *err)
+{
+    int64_t L, B;
+    int link, cls, on_delay, rc;
+    if ((rc = rs_opt_int(p, opt, "length", &L, err)) || (rc = rs_opt_int(p, opt, "vcs", &B, err)) ||
+        (rc = rs_opt_choice(p, opt, "link", &link, err)) ||
+        (rc = rs_opt_choice(p, opt, "vc_classes", &cls, err)) ||
+        (rc = rs_opt_choice(p, opt, "on_delay", &on_delay, err)))
+        return rc;
+    *depth_opt = 0;
+    if (rs_optdef_find(opt, "vc_depth") && (rc = rs_opt_int(p, opt, "vc_depth", depth_opt, err)))
+        return rc;
+    if (rs_optdef_find(opt, "collapse") && (rc = rs_opt_bool(p, opt, "collapse", &f->collapse, err)))
+        return rc;
+    f->L = (uint32_t)L;
+    f->B = (uint32_t)B;
+    f->link = (enum flit_link)link;
+    f->classes = (enum flit_classes)cls;
+    f->discard = on_delay == FLIT_DISCARD;
+    return 0;
+}
+
+static int flit_init(struct flit *f, const struct rs_engine_input *in, enum flit_mode mode,
+                     const struct rs_optdef *opt, struct rs_openloop *ol, struct rs_err *err)
+{
+    const struct rs_net *net = in->net;
+    const struct rs_problem *pb = in->pb;
+    const struct rs_engine_plan *pl = in->plan;
+    int64_t depth_opt;
+    int rc;
+    memset(f, 0, sizeof *f);
+    f->net = net;
+    f->pb = pb;
+    f->plan = pl;
+    f->seed = in->seed;
+    f->routing = in->routing;
+    f->mode = mode;
+    f->err = err;
+    if ((rc = read_options(f, in->params, opt, &depth_opt, err)))
+        return rc;
+    f->discard |= pl && pl->discard_on_delay;
+    f->P = net->max_ports;
+    f->n_chan = (uint64_t)net->n_nodes * f->P;
+    f->n_vc = f->n_chan * f->B;
+    if (f->n_vc >= UINT32_MAX / 2)
+        return rs_err_set(err, RS_ECONSTRAINT,
+                          "network too large for switching=%s: %llu virtual channels (at most "
+                          "2^31)",
+                          mode_names[mode], (unsigned long long)f->n_vc);
+
+    uint32_t max_len = f->L;
+    if (pl && pl->length)
+        for (uint64_t m = 0; m < pb->n_msgs; m++) {
+            if (pl->length[m] == 0)
+                return rs_err_set(err, RS_EINVAL, "plan: message %llu has length 0",
+                                  (unsigned long long)m);
+            if (pl->length[m] > max_len)
+                max_len = pl->length[m];
+        }
+    struct rs_openloop_cfg cfg;
+    if ((rc = rs_openloop_config(&cfg, in->params, f->L, err)))
+        return rc;
+    if (cfg.process == RS_INJECT_BERNOULLI) {
+        if (pl)
+            return rs_err_set(err, RS_EUNSUPPORTED,
+                              "a plan (per-message schedule) needs injection_process=batch");
+        if (cfg.len_max > max_len)
+            max_len = cfg.len_max;
+    }
+    switch (mode) {
+    case FLIT_WORMHOLE:
+        f->depth = (uint32_t)depth_opt;
+        break;
+    case FLIT_PARTIAL:
+        f->depth = depth_opt ? (uint32_t)depth_opt : max_len;
+        break;
+    case FLIT_VCT:
+    case FLIT_SAF:
+        f->depth = max_len; /* a buffer holds a whole message */
+        break;
+    }
+    if (f->discard && mode == FLIT_PARTIAL)
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "on_delay=discard is not defined for switching=cut_through_partial "
+                          "(use wormhole, virtual_cut_through or store_forward_flits)");
+    f->n_cls = 1;
+    if (f->classes == FLIT_CLASSES_DATELINE) {
+        if (!net->ops->vc_class)
+            return rs_err_set(err, RS_EUNSUPPORTED,
+                              "vc_classes=dateline: topology=%s defines no virtual-channel "
+                              "classes (torus, ring, mesh and butterfly do)",
+                              net->name);
+        f->n_cls = (f->routing == RS_ROUTING_VALIANT || (pl && pl->mid)) ? 4 : 2;
+        if (f->B % f->n_cls)
+            return rs_err_set(err, RS_ECONSTRAINT,
+                              "vc_classes=dateline%s needs vcs a multiple of %u (got vcs=%u)",
+                              f->n_cls == 4 ? " with Valiant routing" : "", f->n_cls, f->B);
+    }
+
+    f->n_src = pb->n_terminals;
+    uint64_t bound = mode == FLIT_PARTIAL ? f->n_vc * f->depth : f->n_vc;
+    if (cfg.process != RS_INJECT_BERNOULLI && bound > pb->n_msgs)
+        bound = pb->n_msgs;
+    if (bound + f->n_src >= UINT32_MAX / 2)
+        return rs_err_set(err, RS_ECONSTRAINT,
+                          "switching=%s: %llu virtual channels of %u flits can hold too many "
+                          "messages for one run (lower vcs or vc_depth)",
+                          mode_names[mode], (unsigned long long)f->n_vc, f->depth);
+    f->n_slots = (uint32_t)bound + f->n_src;
+
+    f->vc = rs__huge_alloc(f->n_vc * sizeof *f->vc);
+    if (mode == FLIT_PARTIAL)
+        f->fifo = rs__huge_alloc(f->n_vc * sizeof *f->fifo);
+    if (f->link == FLIT_SHARED)
+        f->chan_used = calloc(f->n_chan + 1, sizeof *f->chan_used);
+    f->w = rs__huge_alloc((size_t)f->n_slots * sizeof *f->w);
+    f->free_slot = malloc((size_t)f->n_slots * sizeof *f->free_slot);
+    f->act = malloc((size_t)f->n_slots * sizeof *f->act);
+    f->act2 = malloc((size_t)f->n_slots * sizeof *f->act2);
+    f->born = malloc((size_t)f->n_slots * sizeof *f->born);
+    f->born_key = malloc((size_t)f->n_slots * sizeof *f->born_key);
+    f->src_node = malloc((size_t)f->n_src * sizeof *f->src_node + 1);
+    f->front = malloc((size_t)f->n_src * sizeof *f->front + 1);
+    f->pend = malloc((size_t)f->n_src * sizeof *f->pend + 1);
+    f->pend2 = malloc((size_t)f->n_src * sizeof *f->pend2 + 1);
+    f->newly = malloc((size_t)f->n_src * sizeof *f->newly + 1);
+    if (!f->vc || (mode == FLIT_PARTIAL && !f->fifo) || (f->link == FLIT_SHARED && !f->chan_used) ||
+        !f->w || !f->free_slot || !f->act || !f->act2 || !f->born || !f->born_key ||
+        !f->src_node || !f->front || !f->pend || !f->pend2 || !f->newly)
+        return rs_err_set(err, RS_ENOMEM,
+                          "out of memory for %llu virtual channels and %u message slots",
+                          (unsigned long long)f->n_vc, f->n_slots);
+    for (uint64_t x = 0; x < f->n_vc; x++)
+        f->vc[x].owner = f->vc[x].up = RS_NONE;
+    for (uint32_t i = 0; i < f->n_slots; i++)
+        f->free_slot[i] = f->n_slots - 1 - i;
+    f->n_free = f->n_slots;
+    for (uint32_t t = 0; t < f->n_src; t++) {
+        f->src_node[t] = net->ops->src_node(net, t);
+        f->front[t] = RS_NONE;
+    }
+
+    if (cfg.process == RS_INJECT_BERNOULLI) {
+        if ((rc = rs_openloop_init(ol, &cfg, net, pb, in->params, f->routing, f->seed, err)))
+            return rc;
+        f->stuck = calloc(f->n_slots, 1);
+        if (mode == FLIT_PARTIAL)
+            f->stuck_front = malloc(f->n_vc * sizeof *f->stuck_front + 1);
+        if (!f->stuck || (mode == FLIT_PARTIAL && !f->stuck_front)) {
+            rs_openloop_free(ol);
+            return rs_err_set(err, RS_ENOMEM, "out of memory for the deadlock search");
+        }
+        f->ol = ol;
+        return 0;
+    }
+    f->release = pl ? pl->release : NULL;
+    f->finish = malloc((size_t)pb->n_msgs * sizeof *f->finish + 1);
+    f->fate = calloc((size_t)pb->n_msgs + 1, 1);
+    if (!f->finish || !f->fate)
+        return rs_err_set(err, RS_ENOMEM, "out of memory for %llu messages",
+                          (unsigned long long)pb->n_msgs);
+    memset(f->finish, 0xff, (size_t)pb->n_msgs * sizeof *f->finish);
+    f->remaining = pb->n_msgs;
+    if ((rc = sort_sources(f, err)))
+        return rc;
+    for (uint32_t t = 0; t < f->n_src; t++) { /* fronts of the messages released at 0 */
+        rs__flit_make_front(f, t, 0);
+        if (f->rc)
+            return f->rc;
+        if (source_busy(f, t))
+            f->pend[f->n_pend++] = t;
+    }
+    return 0;
+}
+
+/* ---- the record -------------------------------------------------------------------------- */
+
+/* Latency (finish - release) statistics of the delivered static messages. */
+static int static_latency(const struct flit *f, double *mean, uint32_t *p99, uint32_t *max)
+{
+    uint64_t n = 0;
+    uint32_t hi = 0;
+    double sum = 0;
+    *mean = 0;
+    *p99 = *max = 0;
+    for (uint64_t m = 0; m < f->pb->n_msgs; m++)
+        if (f->fate[m] == RS_FATE_DELIVERED) {
+            uint32_t l = f->finish[m] - static_release(f, (uint32_t)m);
+            sum += l;
+            n++;
+            if (l > hi)
+                hi = l;
+        }
+    if (!n)
+        return 0;
+    uint64_t *hist = calloc((size_t)hi + 1, sizeof *hist);
+    if (!hist)
+        return RS_ENOMEM;
+    for (uint64_t m = 0; m < f->pb->n_msgs; m++)
+        if (f->fate[m] == RS_FATE_DELIVERED)
+            hist[f->finish[m] - static_release(f, (uint32_t)m)]++;
+    /* nearest rank: the smallest latency by which at least 99% had arrived */
+    uint64_t need = (uint64_t)ceil(0.99 * (double)n), cum = 0;
+    if (!need)
+        need = 1;
+    for (uint32_t l = 0; l <= hi; l++) {
+        cum += hist[l];
+        if (cum >= need) {
+            *p99 = l;
+            break;
+        }
+    }
+    free(hist);
+    *mean = sum / (double)n;
+    *max = hi;
+    return 0;
+}
+
+static int flit_record(const struct flit *f, struct rs_record *out, int deadlock)
+{
+    int rc = 0;
+    if (f->ol) {
+        if (rs_openloop_record(f->ol, out))
+            return RS_ENOMEM;
+    } else {
+        double mean;
+        uint32_t p99, max;
+        if (static_latency(f, &mean, &p99, &max))
+            return RS_ENOMEM;
+        rc |= rs_record_int(out, "makespan", f->last_event);
+        rc |= rs_record_int(out, "messages", (int64_t)f->pb->n_msgs);
+        rc |= rs_record_int(out, "delivered", (int64_t)f->delivered);
+        rc |= rs_record_int(out, "dropped", (int64_t)f->dropped);
+        rc |= rs_record_double(out, "latency_mean", mean);
+        rc |= rs_record_int(out, "latency_p99", p99);
+        rc |= rs_record_int(out, "latency_max", max);
+    }
+    rc |= rs_record_int(out, "flit_hops", (int64_t)f->flit_hops);
+    rc |= rs_record_int(out, "blocked_header_steps", (int64_t)f->blocked);
+    rc |= rs_record_int(out, "max_buffer", f->max_buffer);
+    rc |= rs_record_int(out, "steps", f->step);
+    rc |= rs_record_int(out, "deadlock", deadlock);
+    return rc ? RS_ENOMEM : 0;
+}
+
+/* ---- the run ----------------------------------------------------------------------------- */
+
+/* Debug builds check every step of small runs on their own; check=1 checks any run. */
+#ifdef RS_ALWAYS_CHECK
+#define FLIT_FORCE_CHECK(f)                                                                    \
+    ((f)->n_vc + (f)->n_slots <= (1u << 16) &&                                                 \
+     (!(f)->ol || rs_openloop_last_step((f)->ol) <= (1u << 15)))
+#else
+#define FLIT_FORCE_CHECK(f) 0
+#endif
+
+/* Steps between two searches for a deadlocked set of worms in open-loop runs. */
+#define FLIT_STUCK_PERIOD 64
+
+/* Static runs with nothing in the network and nothing to start: jump to the step before
+ * the next release. Returns 0, or RS_EINVARIANT if nothing is left to release. */
+static int fast_forward(struct flit *f, struct rs_err *err)
+{
+    uint32_t next = UINT32_MAX;
+    for (uint32_t i = 0; i < f->n_pend; i++) {
+        uint32_t t = f->pend[i];
+        if (f->front[t] != RS_NONE)
+            return 0;
+        uint32_t r = static_release(f, f->by_src[f->src_pos[t]]);
+        if (r < next)
+            next = r;
+    }
+    if (next == UINT32_MAX)
+        return rs_err_set(err, RS_EINVARIANT, "%llu messages neither delivered nor pending",
+                          (unsigned long long)f->remaining);
+    if (next > f->step) {
+        f->step = next;
+        refresh_sources(f, NULL, 0);
+    }
+    return f->rc;
+}
+
+int rs__flit_run(const struct rs_engine_input *in, enum flit_mode mode,
+                 const struct rs_optdef *options, struct rs_record *out, char *deadlock_msg,
+                 size_t deadlock_len, struct rs_err *err)
+{
+    struct flit f;
+    struct rs_openloop ol;
+    int deadlock = 0;
+    memset(&ol, 0, sizeof ol);
+    if (deadlock_msg && deadlock_len)
+        deadlock_msg[0] = '\0';
+    int rc = flit_init(&f, in, mode, options, &ol, err);
+    int check = !rc && (in->check || FLIT_FORCE_CHECK(&f));
+    if (!rc && check)
+        rc = rs__flit_check(&f, err);
+    while (!rc) {
+        if (!f.ol) {
+            if (f.remaining == 0)
+                break;
+            if (f.n_act == 0 && (rc = fast_forward(&f, err)))
+                break;
+        }
+        f.step++;
+        if ((rc = rs__flit_step(&f, err)))
+            break;
+        uint32_t n_new = 0;
+        if (f.ol && f.step <= rs_openloop_last_step(f.ol))
+            n_new = rs_openloop_generate(f.ol, f.step, f.newly);
+        refresh_sources(&f, f.newly, n_new);
+        if ((rc = f.rc))
+            break;
+        if (f.ol)
+            rs_openloop_accept(f.ol, f.step, f.step_accepted);
+        uint32_t stuck = RS_NONE;
+        if (f.step_moves == 0 && f.n_act > 0) {
+            /* nothing moved: the network is at a fixed point (no VC was released, no
+             * buffer changed), and arrivals at the sources cannot free anything */
+            deadlock = 1;
+        } else if (f.ol && f.link == FLIT_PER_VC && f.step % FLIT_STUCK_PERIOD == 0) {
+            /* open loop: new packets may keep some of the network moving forever around
+             * a deadlocked part; look for it now and then */
+            stuck = rs__flit_stuck_set(&f);
+            deadlock = stuck != RS_NONE;
+        }
+        if (!deadlock && f.step_moves == 0 && f.n_act == 0 && !f.ol) {
+            /* static sources that cannot start into an empty network: impossible (every
+             * VC is free), but never loop on it */
+            rc = rs_err_set(err, RS_EINVARIANT, "step %u: no message can start into an empty "
+                            "network", f.step);
+            break;
+        }
+        if (deadlock) {
+            if (f.ol)
+                rs_openloop_stop(f.ol);
+            if (deadlock_msg && deadlock_len)
+                rs__flit_describe_deadlock(&f, stuck, deadlock_msg, deadlock_len);
+            break;
+        }
+        if (check && (rc = rs__flit_check(&f, err)))
+            break;
+        if (f.ol && rs_openloop_done(f.ol, f.step))
+            break;
+    }
+    if (!rc && in->plan && !f.ol) {
+        if (in->plan->finish)
+            memcpy(in->plan->finish, f.finish, f.pb->n_msgs * sizeof *f.finish);
+        if (in->plan->fate)
+            memcpy(in->plan->fate, f.fate, f.pb->n_msgs);
+    }
+    if (!rc && (rc = flit_record(&f, out, deadlock)))
+        rs_err_set(err, rc, "out of memory for the result record");
+    flit_free(&f);
+    return rc;
+}

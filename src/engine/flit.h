@@ -1,0 +1,209 @@
+/* Internal state of the flit-level engine (switching=wormhole, virtual_cut_through,
+ * cut_through_partial, store_forward_flits), shared by its files: flit.c (set-up, sources,
+ * the run and its record), flit_step.c (one flit step), flit_check.c (invariants) and
+ * flit_deadlock.c (the waiting cycle). The exact model is docs/model-flit.md; in short:
+ *   - a message (worm) of L flits follows its route header first; every channel has B
+ *     virtual channels (VCs), each with a buffer of `depth` flits at the channel's head;
+ *   - a VC is held by one message: from its header's crossing until its tail leaves the
+ *     buffer (wormhole, virtual cut-through, store-and-forward) or until its tail enters it
+ *     (cut-through with partial cuts: the buffer is a FIFO that may hold the end of one
+ *     message and the start of the next, never interleaved);
+ *   - one flit step: worms in the network in age order (oldest first, ties by id), then each
+ *     source's oldest unstarted message; a worm moves its header first, then each of its
+ *     buffers passes its front flit on, head to tail. Everything another worm's move could
+ *     change this step is read as it was at the start of the step (step stamps below), so
+ *     the only order-dependent outcome is who wins a contested VC or link: the older worm. */
+#ifndef RS_ENGINE_FLIT_H
+#define RS_ENGINE_FLIT_H
+
+#include <stdint.h>
+
+#include "routesim/engine.h"
+#include "routesim/openloop.h"
+
+enum flit_mode {
+    FLIT_WORMHOLE,  /* 001 §1.1: vc_depth flits per VC (default 1) */
+    FLIT_VCT,       /* virtual cut-through: a VC buffer holds a whole message */
+    FLIT_PARTIAL,   /* 003 §1 cut-through with partial cuts: a FIFO of vc_depth flits */
+    FLIT_SAF        /* 003 §1 store-and-forward snakes: forwarded once entirely stored */
+};
+enum flit_link { FLIT_PER_VC, FLIT_SHARED };
+enum flit_classes { FLIT_CLASSES_NONE, FLIT_CLASSES_DATELINE };
+enum flit_on_delay { FLIT_WAIT, FLIT_DISCARD };
+
+/* One virtual channel: VC id = channel id * B + v, channel id = node * P + port. 24 bytes. */
+struct flit_vc {
+    uint32_t owner;  /* worm slot holding it, RS_NONE when free */
+    uint32_t up;     /* the owner's VC one hop behind (toward its tail), RS_NONE = its source */
+    uint32_t cnt;    /* flits in the buffer */
+    uint32_t t_arr;  /* step of the last flit arrival (at most one per step) */
+    uint32_t t_dep;  /* step of the last flit departure (at most one per step) */
+    uint32_t t_free; /* step at which it was last released (allocatable from the next step) */
+};
+
+/* The FIFO bookkeeping of a VC buffer (cut_through_partial only): flits are numbered in
+ * arrival order; in_seq counts arrivals, out_seq departures, so cnt = in_seq - out_seq;
+ * lock_seq is the number of the owner's header. Sequence numbers wrap modulo 2^32. */
+struct flit_fifo {
+    uint32_t in_seq, out_seq, lock_seq;
+};
+
+/* One message that has been released and not finished (a source's front message before its
+ * header leaves, then a worm in the network). Indexed by slot. */
+struct flit_worm {
+    uint64_t key;       /* age: (release or generation step) << 32 | message id or terminal */
+    uint32_t msg;       /* message id (static) or template message (open loop) */
+    uint32_t src, dst, mid;
+    uint32_t len;       /* flits */
+    uint32_t gen;       /* release / generation step */
+    uint32_t hops;      /* channels the header has crossed */
+    uint32_t next_chan; /* channel the header crosses next; RS_NONE once it is delivered */
+    uint32_t next_node; /* head node of next_chan */
+    uint32_t vc_lo, vc_hi; /* VCs of next_chan its class allows: [vc_lo, vc_hi) */
+    uint32_t src_left;  /* flits still in the injection buffer */
+    uint32_t done;      /* flits delivered */
+    uint32_t head;      /* VC of the last channel the header crossed; RS_NONE before */
+    uint32_t span;      /* VCs in its chain, head to tail (head->up->up...) */
+    uint32_t tlo, thi;  /* cut_through_partial: sequence numbers [tlo, thi) of its flits in its
+                           tail VC after it released that VC (its tail entered it) */
+    uint32_t t_move;    /* last step in which one of its flits moved */
+    uint32_t t_block;   /* last step in which its header was blocked */
+    uint32_t held;      /* collapse=1: its header was blocked in its current buffer, so it
+                           waits there until the whole message is in that buffer */
+};
+
+/* A worm started in a step, with its key, for sorting into the active list. */
+struct flit_keyed {
+    uint64_t key;
+    uint32_t slot;
+};
+
+struct flit {
+    const struct rs_net *net;
+    const struct rs_problem *pb;
+    const struct rs_engine_plan *plan;
+    uint64_t seed;
+    enum rs_routing routing;
+    enum flit_mode mode;
+    enum flit_link link;
+    enum flit_classes classes;
+    int discard;        /* on_delay=discard or plan->discard_on_delay */
+    int collapse;       /* virtual_cut_through collapse=1: 003's cut-through snakes */
+    uint32_t B;         /* VCs per channel */
+    uint32_t n_cls;     /* VC classes (1, 2 dateline, 4 dateline with Valiant) */
+    uint32_t depth;     /* flits per VC buffer */
+    uint32_t L;         /* `length` */
+    uint32_t P;         /* net->max_ports */
+    uint64_t n_chan;    /* n_nodes * P (ids of absent channels are never used) */
+    uint64_t n_vc;      /* n_chan * B */
+
+    struct flit_vc *vc;     /* [n_vc] */
+    struct flit_fifo *fifo; /* [n_vc], cut_through_partial only */
+    uint32_t *chan_used;    /* [n_chan] step the channel last carried a flit (link=shared) */
+
+    struct flit_worm *w;    /* [n_slots] */
+    uint32_t n_slots;
+    uint32_t *free_slot;    /* stack of unused slots */
+    uint32_t n_free;
+    uint32_t *act, *act2;   /* worms in the network, by increasing key (and a spare) */
+    uint32_t n_act;
+    uint32_t *born;         /* worms whose header left their source this step */
+    uint32_t n_born;
+    struct flit_keyed *born_key; /* [n_slots] scratch for sorting them */
+
+    /* sources: terminal t injects at src_node[t]; front[t] is the slot of its oldest
+     * unstarted released message (RS_NONE when none) */
+    uint32_t n_src;
+    uint32_t *src_node;
+    uint32_t *front;
+    uint32_t *pend;         /* terminals that have messages still to start, increasing */
+    uint32_t n_pend;
+    uint32_t *pend2;
+    /* static messages: terminal t's messages, sorted by (release, id), are
+     * by_src[src_first[t] .. src_first[t+1]); src_pos[t] is the next to become front */
+    uint32_t *src_first, *by_src, *src_pos;
+    const uint32_t *release; /* [n_msgs] or NULL (all 0) */
+    uint32_t *finish;       /* [n_msgs] (static) delivery or discard step, RS_NONE */
+    uint8_t *fate;          /* [n_msgs] (static) enum rs_fate */
+    /* open loop */
+    struct rs_openloop *ol; /* NULL for the static message set */
+    uint32_t *newly;        /* [n_src] scratch of rs_openloop_generate */
+
+    uint32_t step;
+    uint64_t remaining;     /* static: messages neither delivered nor dropped */
+    uint64_t in_net;        /* flits in network buffers */
+    uint64_t delivered, dropped; /* messages */
+    uint64_t flit_hops, blocked;
+    uint64_t step_moves;    /* flits moved, messages started or discarded this step */
+    uint64_t step_accepted; /* flits delivered this step */
+    uint32_t max_buffer;
+    uint32_t last_event;    /* step of the last delivery or discard */
+    uint8_t *stuck;         /* [n_slots] scratch of rs__flit_stuck_set (open loop, per_vc) */
+    uint32_t *stuck_front;  /* [n_vc] its FIFO fronts (partial cuts) */
+    int rc;                 /* first error of a routing call made where no code can be
+                               returned (making a source's front); err holds its message */
+    struct rs_err *err;
+};
+
+/* VC id of (channel, v). */
+static inline uint32_t flit_vc_id(const struct flit *f, uint64_t chan, uint32_t v)
+{
+    return (uint32_t)(chan * f->B + v);
+}
+
+/* Flits in buffer x at the start of the step (undoes this step's arrival and departure). */
+static inline uint32_t flit_cnt_start(const struct flit *f, uint32_t x)
+{
+    const struct flit_vc *v = &f->vc[x];
+    return v->cnt + (v->t_dep == f->step) - (v->t_arr == f->step);
+}
+
+/* The shared run of the four flit engines: mode, and the option table of that engine
+ * (flit_ops.c), as rs_engine_ops.run. */
+int rs__flit_run(const struct rs_engine_input *in, enum flit_mode mode,
+                 const struct rs_optdef *options, struct rs_record *out, char *deadlock_msg,
+                 size_t deadlock_len, struct rs_err *err);
+
+/* Run one flit step (f->step already advanced): every move of the step. Returns 0 or
+ * RS_E... (only RS_EINVARIANT for an impossible route). */
+int rs__flit_step(struct flit *f, struct rs_err *err);
+
+/* Flits of worm slot m in its chain VC x (the count of the buffer, or of m's segment in a
+ * shared FIFO). */
+uint32_t rs__flit_count(const struct flit *f, uint32_t m, uint32_t x);
+
+/* Finish worm slot m at the current step: delivered (all flits arrived) or discarded
+ * (its flits are removed and its VCs released). Frees the slot. */
+void rs__flit_finish(struct flit *f, uint32_t m, int delivered);
+
+/* Compute worm m's next channel from the node its header is at (next_node before the first
+ * hop: its source node): next_chan, next_node, vc_lo/vc_hi; next_chan = RS_NONE when the
+ * node is its destination. Returns 0 or RS_EINVARIANT (a route to a missing channel). */
+int rs__flit_route(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err);
+
+/* Make terminal t's next available message its front slot if it has none: static
+ * messages released at or before limit, open-loop packets generated before the current
+ * step. Messages whose path is empty are delivered at once (at the current step). A routing
+ * error sets f->rc. */
+void rs__flit_make_front(struct flit *f, uint32_t t, uint32_t limit);
+
+/* Terminal t's front message started or was discarded: it leaves the source's FIFO. */
+void rs__flit_front_left(struct flit *f, uint32_t t);
+
+/* Check every invariant of the state between steps (docs/model-flit.md): chains adjacent
+ * along the route, flits of a worm conserved and contiguous, buffers within capacity and
+ * held by one message (FIFOs: in order, never interleaved), the snake-model shapes, and
+ * delivered + dropped + in flight = messages. Returns 0 or RS_EINVARIANT. */
+int rs__flit_check(struct flit *f, struct rs_err *err);
+
+/* Describe the cycle of waiting channels of a deadlocked state (one line), following
+ * "waits for" from worm slot start (RS_NONE: the oldest worm in the network). */
+void rs__flit_describe_deadlock(struct flit *f, uint32_t start, char *buf, size_t n);
+
+/* A deadlock among some of the worms while others still move (link=per_vc): a non-empty
+ * set of worms whose headers were blocked and whose flits did not move in this step, and
+ * that wait only for VCs (or FIFO space) held by worms of the set, can never move again.
+ * Returns a member of the largest such set, or RS_NONE. */
+uint32_t rs__flit_stuck_set(struct flit *f);
+
+#endif

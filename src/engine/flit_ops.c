@@ -1,0 +1,107 @@
+/* The four flit-level switching models as engines (registry names wormhole,
+ * virtual_cut_through, cut_through_partial, store_forward_flits): their option tables and
+ * ops structs, all running the shared flit engine (flit.c) in their mode. */
+#include "engine/flit.h"
+
+static const char *const link_names[] = {"per_vc", "shared", NULL};
+static const char *const class_names[] = {"none", "dateline", NULL};
+static const char *const on_delay_names[] = {"wait", "discard", NULL};
+
+/* Options of every mode. */
+#define FLIT_COMMON_OPTIONS                                                                    \
+    {"length", RS_OPT_INT, "4", 1, 65535, NULL, "flits per message (001's L, 003's k)"},        \
+    {"vcs", RS_OPT_INT, "1", 1, 64, NULL, "virtual channels per physical channel (001's B)"},   \
+    {"link", RS_OPT_CHOICE, "per_vc", 0, 0, link_names,                                        \
+     "link bandwidth per step: one flit per virtual channel (per_vc, 001 §1.1) or one flit "   \
+     "per channel shared by its virtual channels, oldest message first (shared, 001 "         \
+     "Remarks)"},                                                                             \
+    {"vc_classes", RS_OPT_CHOICE, "none", 0, 0, class_names,                                   \
+     "none: a header takes the lowest free virtual channel; dateline: the virtual channels "   \
+     "are split into classes, before/after the wrap-around (and per Valiant phase), so that "  \
+     "tori and rings cannot deadlock"},                                                       \
+    {"on_delay", RS_OPT_CHOICE, "wait", 0, 0, on_delay_names,                                  \
+     "a message whose header is delayed waits, or is discarded (001 §3.1 step 4)"}
+
+static const struct rs_optdef wormhole_options[] = {
+    FLIT_COMMON_OPTIONS,
+    {"vc_depth", RS_OPT_INT, "1", 1, 65535, NULL,
+     "flits per virtual-channel buffer (001 §1.1: 1)"},
+    RS_OPENLOOP_OPTIONS,
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+static const struct rs_optdef vct_options[] = {
+    FLIT_COMMON_OPTIONS,
+    {"collapse", RS_OPT_BOOL, "0", 0, 0, NULL,
+     "1: a message whose header was blocked waits until it is entirely in that buffer "
+     "before going on (003 §1's cut-through model)"},
+    RS_OPENLOOP_OPTIONS,
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+static const struct rs_optdef partial_options[] = {
+    FLIT_COMMON_OPTIONS,
+    {"vc_depth", RS_OPT_INT, "0", 0, 65535, NULL,
+     "flits per channel FIFO (003's k; 0: the message length)"},
+    RS_OPENLOOP_OPTIONS,
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+static const struct rs_optdef saf_flits_options[] = {FLIT_COMMON_OPTIONS, RS_OPENLOOP_OPTIONS,
+                                                     {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+static int wormhole_run(const struct rs_engine_input *in, struct rs_record *out, char *dl,
+                        size_t dl_len, struct rs_err *err)
+{
+    return rs__flit_run(in, FLIT_WORMHOLE, wormhole_options, out, dl, dl_len, err);
+}
+
+static int vct_run(const struct rs_engine_input *in, struct rs_record *out, char *dl,
+                   size_t dl_len, struct rs_err *err)
+{
+    return rs__flit_run(in, FLIT_VCT, vct_options, out, dl, dl_len, err);
+}
+
+static int partial_run(const struct rs_engine_input *in, struct rs_record *out, char *dl,
+                       size_t dl_len, struct rs_err *err)
+{
+    return rs__flit_run(in, FLIT_PARTIAL, partial_options, out, dl, dl_len, err);
+}
+
+static int saf_flits_run(const struct rs_engine_input *in, struct rs_record *out, char *dl,
+                         size_t dl_len, struct rs_err *err)
+{
+    return rs__flit_run(in, FLIT_SAF, saf_flits_options, out, dl, dl_len, err);
+}
+
+const struct rs_engine_ops rs_engine_wormhole = {
+    .name = "wormhole",
+    .summary = "wormhole worms of L flits, B virtual channels of vc_depth flits (001 §1.1)",
+    .options = wormhole_options,
+    .run = wormhole_run,
+    .openloop = 1,
+};
+
+const struct rs_engine_ops rs_engine_virtual_cut_through = {
+    .name = "virtual_cut_through",
+    .summary = "virtual cut-through: a virtual-channel buffer holds a whole message "
+               "(collapse=1: 003's cut-through snakes)",
+    .options = vct_options,
+    .run = vct_run,
+    .openloop = 1,
+};
+
+const struct rs_engine_ops rs_engine_cut_through_partial = {
+    .name = "cut_through_partial",
+    .summary = "cut-through with partial cuts: a FIFO of k flits per channel, snakes never "
+               "broken (003 §1)",
+    .options = partial_options,
+    .run = partial_run,
+    .openloop = 1,
+};
+
+const struct rs_engine_ops rs_engine_store_forward_flits = {
+    .name = "store_forward_flits",
+    .summary = "store-and-forward snakes: forwarded flit by flit once entirely stored (003 §1, "
+               "001's message step = L flit steps)",
+    .options = saf_flits_options,
+    .run = saf_flits_run,
+    .openloop = 1,
+};

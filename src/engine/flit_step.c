@@ -1,0 +1,342 @@
+/* One flit step of the flit engine (docs/model-flit.md, "One flit step"): the worms in the
+ * network in age order, then every source's oldest unstarted message; each worm moves its
+ * header, then each of its buffers passes its front flit on, from the head to the tail.
+ * State another worm may change this step is read through step stamps as it was at the
+ * start of the step. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/flit.h"
+
+/* The step's hot functions take part (cut_through_partial) and shared (link=shared) as
+ * arguments and are always inlined, so that rs__flit_step can instantiate them for the
+ * four combinations with those tests folded away (same decisions either way). */
+#define FLIT_HOT static inline __attribute__((always_inline))
+
+FLIT_HOT uint32_t count_p(const struct flit *f, uint32_t m, uint32_t x, int part)
+{
+    if (!part)
+        return f->vc[x].cnt;
+    const struct flit_fifo *q = &f->fifo[x];
+    uint32_t lo, hi;
+    if (f->vc[x].owner == m) { /* it still enters: its flits are the newest */
+        lo = q->lock_seq;
+        hi = q->in_seq;
+    } else { /* its tail VC after its tail entered: flits [tlo, thi) */
+        lo = f->w[m].tlo;
+        hi = f->w[m].thi;
+    }
+    uint32_t first = (int32_t)(q->out_seq - lo) > 0 ? q->out_seq : lo;
+    return hi - first;
+}
+
+uint32_t rs__flit_count(const struct flit *f, uint32_t m, uint32_t x)
+{
+    return count_p(f, m, x, f->mode == FLIT_PARTIAL);
+}
+
+/* Release VC x at this step: it can be allocated again from the next step. */
+static inline void release_vc(struct flit *f, uint32_t x)
+{
+    f->vc[x].owner = RS_NONE;
+    f->vc[x].t_free = f->step;
+}
+
+/* The tail of worm m (its last flit) moved from y (a VC, or RS_NONE for its source) across
+ * the channel of z into z's buffer, or was delivered (delivered = 1). */
+FLIT_HOT void tail_moved(struct flit *f, uint32_t m, uint32_t y, uint32_t z, int delivered,
+                         int part)
+{
+    struct flit_worm *w = &f->w[m];
+    if (y != RS_NONE) { /* y leaves the chain (partial: it was released when the tail entered) */
+        if (!part)
+            release_vc(f, y);
+        w->span--;
+    }
+    if (delivered) { /* the tail crossed the last channel: its VC is done with */
+        release_vc(f, z);
+        w->span--;
+    } else if (part) { /* the channel is free for the next message */
+        w->tlo = f->fifo[z].lock_seq;
+        w->thi = f->fifo[z].in_seq;
+        release_vc(f, z);
+    }
+}
+
+/* Move worm m's header if it wants to and can: returns 1 when it moved, 0 when it does not
+ * want to (delivered, or a store-and-forward message not yet entirely stored), -1 when it
+ * wanted to and could not (a blocked header step). */
+FLIT_HOT int move_header_p(struct flit *f, uint32_t m, struct rs_err *err, int *rc, int part,
+                           int shared)
+{
+    struct flit_worm *w = &f->w[m];
+    uint32_t t = f->step, h = w->head;
+    if (w->next_chan == RS_NONE)
+        return 0;
+    if (h != RS_NONE) {
+        const struct flit_vc *hv = &f->vc[h];
+        if ((f->mode == FLIT_SAF || w->held) && (w->src_left || w->span != 1))
+            return 0; /* forwarded only once the whole message is in this buffer */
+        if (hv->t_dep == t)
+            return -1; /* partial: another message's flit left the FIFO this step */
+        if (part &&
+            f->fifo[h].out_seq != (hv->owner == m ? f->fifo[h].lock_seq : w->tlo))
+            return -1; /* behind the tail of another message in the FIFO */
+    }
+    uint64_t c = w->next_chan;
+    if (shared && f->chan_used[c] == t)
+        return -1;
+    uint32_t x = RS_NONE;
+    for (uint32_t v = w->vc_lo; v < w->vc_hi; v++) { /* the lowest free VC of its class */
+        uint32_t y = flit_vc_id(f, c, v);
+        const struct flit_vc *yv = &f->vc[y];
+        if (yv->owner != RS_NONE || yv->t_free == t)
+            continue;
+        if (part && flit_cnt_start(f, y) >= f->depth)
+            continue; /* free, but still full of the previous message's flits */
+        x = y;
+        break;
+    }
+    if (x == RS_NONE)
+        return -1;
+    struct flit_vc *xv = &f->vc[x];
+    xv->owner = m;
+    xv->up = h;
+    if (part)
+        f->fifo[x].lock_seq = f->fifo[x].in_seq;
+    if (h != RS_NONE) {
+        struct flit_vc *hv = &f->vc[h];
+        hv->cnt--;
+        hv->t_dep = t;
+        if (part)
+            f->fifo[h].out_seq++;
+        f->in_net--;
+    } else {
+        w->src_left--;
+    }
+    if (shared)
+        f->chan_used[c] = t;
+    f->flit_hops++;
+    f->step_moves++;
+    w->hops++;
+    w->head = x;
+    w->span++;
+    w->held = 0;
+    w->t_move = t;
+    xv->t_arr = t;
+    if ((*rc = rs__flit_route(f, m, w->next_node, err)))
+        return 0;
+    int delivered = w->next_chan == RS_NONE;
+    if (delivered) {
+        w->done++;
+        f->step_accepted++;
+    } else {
+        xv->cnt++;
+        if (part)
+            f->fifo[x].in_seq++;
+        f->in_net++;
+        if (xv->cnt > f->max_buffer)
+            f->max_buffer = xv->cnt;
+    }
+    if (w->len == 1) /* the header is also the tail */
+        tail_moved(f, m, h, x, delivered, part);
+    return 1;
+}
+
+/* Move the front flit of worm m in y (a VC of its chain, or RS_NONE: its source) on into z,
+ * the next VC of its chain toward the head (or the delivery buffer when z is the head and
+ * the header has been delivered). y_last: y is the last element of the chain (its tail VC,
+ * or the source). header_moved: the header moved this step. */
+FLIT_HOT void move_flit(struct flit *f, uint32_t m, uint32_t y, uint32_t z, int y_last,
+                        int header_moved, int part, int shared)
+{
+    struct flit_worm *w = &f->w[m];
+    uint32_t t = f->step;
+    struct flit_vc *zv = &f->vc[z];
+    if (zv->t_arr == t)
+        return; /* one flit per virtual channel per step */
+    if (y != RS_NONE) {
+        const struct flit_vc *yv = &f->vc[y];
+        if (yv->t_dep == t || count_p(f, m, y, part) == 0)
+            return; /* it sent a flit already, or holds none of m's (a gap, link=shared) */
+    }
+    int deliver = z == w->head && w->next_chan == RS_NONE;
+    if (!deliver) {
+        /* room after m's own departure from z this step; another message's departure
+         * (the FIFO ahead of m's header) frees its slot only at the next step */
+        uint32_t occ = zv->cnt + (z == w->head && !header_moved && zv->t_dep == t);
+        if (occ >= f->depth)
+            return;
+    }
+    if (shared) {
+        uint32_t c = z / f->B;
+        if (f->chan_used[c] == t)
+            return;
+        f->chan_used[c] = t;
+    }
+    if (y != RS_NONE) {
+        struct flit_vc *yv = &f->vc[y];
+        yv->cnt--;
+        yv->t_dep = t;
+        if (part)
+            f->fifo[y].out_seq++;
+        f->in_net--;
+    } else {
+        w->src_left--;
+    }
+    zv->t_arr = t;
+    w->t_move = t;
+    f->flit_hops++;
+    f->step_moves++;
+    if (deliver) {
+        w->done++;
+        f->step_accepted++;
+    } else {
+        zv->cnt++;
+        if (part)
+            f->fifo[z].in_seq++;
+        f->in_net++;
+        if (zv->cnt > f->max_buffer)
+            f->max_buffer = zv->cnt;
+    }
+    if (y_last && w->src_left == 0 && (y == RS_NONE || count_p(f, m, y, part) == 0))
+        tail_moved(f, m, y, z, deliver, part);
+}
+
+/* The body of worm m: every buffer of its chain passes its front flit on, head to tail,
+ * then its source injects one flit. */
+FLIT_HOT void move_body(struct flit *f, uint32_t m, int header_moved, int part, int shared)
+{
+    struct flit_worm *w = &f->w[m];
+    uint32_t z = w->head, n = w->span;
+    for (uint32_t k = 1; k < n; k++) {
+        uint32_t y = f->vc[z].up;
+        move_flit(f, m, y, z, k == n - 1 && !w->src_left, header_moved, part, shared);
+        z = y;
+    }
+    if (w->src_left && n)
+        move_flit(f, m, RS_NONE, z, 1, header_moved, part, shared);
+}
+
+static int cmp_keyed(const void *a, const void *b)
+{
+    const struct flit_keyed *x = a, *y = b;
+    return (x->key > y->key) - (x->key < y->key);
+}
+
+/* Sort the worms started this step by key and merge them into the active list, dropping
+ * finished worms (RS_NONE entries). */
+static void merge_born(struct flit *f)
+{
+    struct flit_keyed *born = f->born_key;
+    uint32_t nb = f->n_born, i = 0, j = 0, n = 0;
+    int sorted = 1;
+    for (uint32_t k = 0; k < nb; k++) {
+        born[k].slot = f->born[k];
+        born[k].key = f->w[f->born[k]].key;
+        if (k && born[k].key < born[k - 1].key)
+            sorted = 0;
+    }
+    if (!sorted)
+        qsort(born, nb, sizeof *born, cmp_keyed);
+    while (i < f->n_act || j < nb) {
+        if (i < f->n_act && f->act[i] == RS_NONE) {
+            i++;
+            continue;
+        }
+        if (j >= nb || (i < f->n_act && f->w[f->act[i]].key < born[j].key))
+            f->act2[n++] = f->act[i++];
+        else
+            f->act2[n++] = born[j++].slot;
+    }
+    uint32_t *tmp = f->act;
+    f->act = f->act2;
+    f->act2 = tmp;
+    f->n_act = n;
+    f->n_born = 0;
+}
+
+/* The worms in the network, oldest first: header, then body. Sets *any_done when one
+ * finished or was discarded. */
+FLIT_HOT int step_worms_p(struct flit *f, struct rs_err *err, int *any_done, int part,
+                          int shared)
+{
+    int rc = 0;
+    for (uint32_t i = 0; i < f->n_act; i++) {
+        uint32_t m = f->act[i];
+        int r = move_header_p(f, m, err, &rc, part, shared);
+        if (rc)
+            return rc;
+        if (r < 0) {
+            f->blocked++;
+            f->w[m].held = f->collapse;
+            f->w[m].t_block = f->step;
+            if (f->discard) {
+                rs__flit_finish(f, m, 0);
+                f->act[i] = RS_NONE;
+                *any_done = 1;
+                continue;
+            }
+        }
+        move_body(f, m, r > 0, part, shared);
+        if (f->w[m].done == f->w[m].len) {
+            rs__flit_finish(f, m, 1);
+            f->act[i] = RS_NONE;
+            *any_done = 1;
+        }
+    }
+    return 0;
+}
+
+static int move_header(struct flit *f, uint32_t m, struct rs_err *err, int *rc)
+{
+    return move_header_p(f, m, err, rc, f->mode == FLIT_PARTIAL, f->link == FLIT_SHARED);
+}
+
+int rs__flit_step(struct flit *f, struct rs_err *err)
+{
+    int rc = 0, any_done = 0;
+    f->step_moves = 0;
+    f->step_accepted = 0;
+    f->n_born = 0;
+    if (f->mode == FLIT_PARTIAL)
+        rc = f->link == FLIT_SHARED ? step_worms_p(f, err, &any_done, 1, 1)
+                                    : step_worms_p(f, err, &any_done, 1, 0);
+    else
+        rc = f->link == FLIT_SHARED ? step_worms_p(f, err, &any_done, 0, 1)
+                                    : step_worms_p(f, err, &any_done, 0, 0);
+    if (rc)
+        return rc;
+    for (uint32_t i = 0; i < f->n_pend; i++) { /* then the sources, by terminal */
+        uint32_t t = f->pend[i], m;
+        while ((m = f->front[t]) != RS_NONE) {
+            int r = move_header(f, m, err, &rc);
+            if (rc)
+                return rc;
+            if (r > 0) {
+                f->front[t] = RS_NONE;
+                rs__flit_front_left(f, t);
+                if (f->w[m].done == f->w[m].len) /* one flit over one channel */
+                    rs__flit_finish(f, m, 1);
+                else
+                    f->born[f->n_born++] = m;
+                rs__flit_make_front(f, t, f->step - 1); /* the next may start as well */
+                if (f->rc)
+                    return f->rc;
+                continue;
+            }
+            if (r < 0) {
+                f->blocked++;
+                if (f->discard) {
+                    f->front[t] = RS_NONE;
+                    rs__flit_front_left(f, t);
+                    rs__flit_finish(f, m, 0);
+                }
+            }
+            break;
+        }
+    }
+    if (f->n_born || any_done)
+        merge_born(f);
+    return 0;
+}

@@ -1,0 +1,290 @@
+/* Open-loop injection (SPEC W4) and its statistics collector, shared by every engine that
+ * sets openloop in its ops. Contracts in include/routesim/openloop.h; the model and the
+ * saturation verdict in docs/openloop.md. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "routesim/openloop.h"
+#include "routesim/rng.h"
+
+const char *const rs_injection_names[] = {"batch", "bernoulli", NULL};
+
+const struct rs_optdef rs_openloop_options[] = {RS_OPENLOOP_OPTIONS,
+                                                {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+int rs_openloop_process(const struct rs_params *p, enum rs_injection *out, struct rs_err *err)
+{
+    int i, rc = rs_opt_choice(p, rs_openloop_options, "injection_process", &i, err);
+    if (!rc)
+        *out = (enum rs_injection)i;
+    return rc;
+}
+
+int rs_openloop_config(struct rs_openloop_cfg *cfg, const struct rs_params *p, uint32_t length,
+                       struct rs_err *err)
+{
+    int64_t w, m, d, lmax;
+    int rc;
+    memset(cfg, 0, sizeof *cfg);
+    if ((rc = rs_openloop_process(p, &cfg->process, err)) ||
+        (rc = rs_opt_double(p, rs_openloop_options, "injection_rate", &cfg->rate, err)) ||
+        (rc = rs_opt_bool(p, rs_openloop_options, "injection_rate_uses_flits",
+                          &cfg->rate_in_flits, err)) ||
+        (rc = rs_opt_int(p, rs_openloop_options, "warmup_steps", &w, err)) ||
+        (rc = rs_opt_int(p, rs_openloop_options, "measure_steps", &m, err)) ||
+        (rc = rs_opt_int(p, rs_openloop_options, "drain_steps", &d, err)) ||
+        (rc = rs_opt_int(p, rs_openloop_options, "length_max", &lmax, err)) ||
+        (rc = rs_opt_double(p, rs_openloop_options, "saturation_margin", &cfg->margin, err)))
+        return rc;
+    cfg->warmup = (uint32_t)w;
+    cfg->measure = (uint32_t)m;
+    cfg->drain = (uint32_t)d;
+    cfg->len_min = length;
+    cfg->len_max = lmax ? (uint32_t)lmax : length;
+    if (cfg->len_max < cfg->len_min)
+        return rs_err_set(err, RS_ECONSTRAINT,
+                          "length_max=%lld is below length=%u (0 means every packet has "
+                          "`length` flits)",
+                          (long long)lmax, length);
+    double mean_len = 0.5 * ((double)cfg->len_min + (double)cfg->len_max);
+    /* at most 1 packet per step: rate <= 1 and a packet has at least one flit */
+    cfg->packet_rate = cfg->rate_in_flits ? cfg->rate / mean_len : cfg->rate;
+    cfg->threshold = (uint64_t)llround(ldexp(cfg->packet_rate, 32));
+    return 0;
+}
+
+void rs_openloop_free(struct rs_openloop *ol)
+{
+    free(ol->tmpl_first);
+    free(ol->tmpl);
+    free(ol->term);
+    free(ol->lat_hist);
+    memset(ol, 0, sizeof *ol);
+}
+
+int rs_openloop_init(struct rs_openloop *ol, const struct rs_openloop_cfg *cfg,
+                     const struct rs_net *net, const struct rs_problem *pb,
+                     const struct rs_params *p, enum rs_routing routing, uint64_t seed,
+                     struct rs_err *err)
+{
+    int traffic, rc;
+    memset(ol, 0, sizeof *ol);
+    if ((rc = rs_opt_choice(p, rs_problem_options, "traffic", &traffic, err)))
+        return rc;
+    if (routing == RS_ROUTING_RANADE) /* 004 §5: one coin per 2x2 block for ONE problem */
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "routing=ranade sets the first butterfly once for one message per "
+                          "input (004 §5); it is not defined for open-loop injection (use "
+                          "routing=valiant)");
+    ol->cfg = *cfg;
+    ol->seed = seed;
+    ol->n_terminals = pb->n_terminals;
+    ol->uniform = rs_traffics[traffic] == rs_traffic_find("uniform");
+    ol->routing = routing;
+    ol->pb = pb;
+    uint32_t n = pb->n_terminals;
+    ol->tmpl_first = calloc((size_t)n + 1, sizeof *ol->tmpl_first);
+    ol->tmpl = malloc((size_t)pb->n_msgs * sizeof *ol->tmpl + 1);
+    ol->term = calloc((size_t)n + 1, sizeof *ol->term);
+    ol->lat_cap = cfg->measure + cfg->drain + 1;
+    ol->lat_hist = calloc(ol->lat_cap, sizeof *ol->lat_hist);
+    if (!ol->tmpl_first || !ol->tmpl || !ol->term || !ol->lat_hist) {
+        rs_openloop_free(ol);
+        return rs_err_set(err, RS_ENOMEM, "out of memory for open-loop injection");
+    }
+    /* counting sort of the messages by source, message order kept within a source */
+    for (uint64_t m = 0; m < pb->n_msgs; m++)
+        ol->tmpl_first[rs_problem_src(pb, m) + 1]++;
+    for (uint32_t t = 0; t < n; t++)
+        ol->tmpl_first[t + 1] += ol->tmpl_first[t];
+    for (uint64_t m = 0; m < pb->n_msgs; m++) {
+        uint32_t t = rs_problem_src(pb, m);
+        ol->tmpl[ol->tmpl_first[t] + ol->term[t].started++] = (uint32_t)m;
+    }
+    for (uint32_t t = 0; t < n; t++)
+        ol->term[t].started = 0;
+    return 0;
+}
+
+uint32_t rs_openloop_last_step(const struct rs_openloop *ol)
+{
+    return ol->cfg.warmup + ol->cfg.measure + ol->cfg.drain;
+}
+
+static int has_templates(const struct rs_openloop *ol, uint32_t t)
+{
+    return ol->tmpl_first[t + 1] > ol->tmpl_first[t];
+}
+
+int rs_openloop_arrival(const struct rs_openloop *ol, uint32_t t, uint32_t step)
+{
+    uint32_t blk[4];
+    if (!has_templates(ol, t))
+        return 0;
+    rs_rng_block(ol->seed, RS_STREAM_OL_ARRIVAL, t, step >> 2, blk);
+    return (uint64_t)blk[step & 3] < ol->cfg.threshold;
+}
+
+/* Length of the packet generated by t at gen. */
+static uint32_t packet_length(const struct rs_openloop *ol, uint32_t t, uint32_t gen)
+{
+    uint32_t span = ol->cfg.len_max - ol->cfg.len_min;
+    if (!span)
+        return ol->cfg.len_min;
+    return ol->cfg.len_min + rs_rand_below(ol->seed, RS_STREAM_OL_LENGTH, t, gen, span + 1);
+}
+
+static int in_window(const struct rs_openloop *ol, uint32_t step)
+{
+    return step > ol->cfg.warmup && step - ol->cfg.warmup <= ol->cfg.measure;
+}
+
+uint32_t rs_openloop_generate(struct rs_openloop *ol, uint32_t step, uint32_t *became_pending)
+{
+    uint32_t n_new = 0, b = (step >> 2) + 1;
+    int win = in_window(ol, step);
+    if (ol->cfg.threshold == 0)
+        return 0;
+    for (uint32_t t = 0; t < ol->n_terminals; t++) {
+        struct rs_ol_terminal *s = &ol->term[t];
+        if (s->blk_step != b) { /* one Philox block serves four consecutive steps */
+            if (!has_templates(ol, t))
+                continue;
+            rs_rng_block(ol->seed, RS_STREAM_OL_ARRIVAL, t, step >> 2, s->blk);
+            s->blk_step = b;
+        }
+        if ((uint64_t)s->blk[step & 3] >= ol->cfg.threshold)
+            continue;
+        if (win) {
+            ol->win_packets++;
+            ol->win_flits += packet_length(ol, t, step);
+        }
+        if (s->pending++ == 0) {
+            s->front = step;
+            became_pending[n_new++] = t;
+        }
+    }
+    return n_new;
+}
+
+void rs_openloop_front(const struct rs_openloop *ol, uint32_t t, struct rs_ol_packet *pkt)
+{
+    const struct rs_ol_terminal *s = &ol->term[t];
+    uint32_t first = ol->tmpl_first[t], count = ol->tmpl_first[t + 1] - first;
+    uint32_t msg = ol->tmpl[first + s->started % count];
+    pkt->src = t;
+    pkt->gen = s->front;
+    pkt->msg = msg;
+    pkt->dst = ol->uniform
+                   ? rs_rand_below(ol->seed, RS_STREAM_OL_DEST, t, s->front, ol->n_terminals)
+                   : ol->pb->dst[msg];
+    pkt->mid = ol->routing == RS_ROUTING_VALIANT
+                   ? rs_rand_below(ol->seed, RS_STREAM_OL_VALIANT, t, s->front, ol->n_terminals)
+                   : RS_NONE;
+    pkt->length = packet_length(ol, t, s->front);
+}
+
+void rs_openloop_start(struct rs_openloop *ol, uint32_t t)
+{
+    struct rs_ol_terminal *s = &ol->term[t];
+    s->started++;
+    if (--s->pending == 0)
+        return;
+    uint32_t g = s->front + 1; /* the next arrival is at most the last generated step */
+    while (!rs_openloop_arrival(ol, t, g))
+        g++;
+    s->front = g;
+}
+
+void rs_openloop_finish(struct rs_openloop *ol, uint32_t gen, uint32_t length, uint32_t step,
+                        int delivered)
+{
+    (void)length;
+    if (delivered)
+        ol->delivered++;
+    else
+        ol->dropped++;
+    if (!in_window(ol, gen))
+        return;
+    if (!delivered) {
+        ol->meas_dropped++;
+        return;
+    }
+    ol->meas_delivered++;
+    uint32_t lat = step - gen; /* < measure + drain: gen is in the window, step <= last */
+    ol->lat_hist[lat < ol->lat_cap ? lat : ol->lat_cap - 1]++;
+}
+
+void rs_openloop_accept(struct rs_openloop *ol, uint32_t step, uint64_t flits)
+{
+    if (in_window(ol, step))
+        ol->win_accepted += flits;
+}
+
+int rs_openloop_done(const struct rs_openloop *ol, uint32_t step)
+{
+    if (step >= rs_openloop_last_step(ol))
+        return 1;
+    return step >= ol->cfg.warmup + ol->cfg.measure &&
+           ol->meas_delivered + ol->meas_dropped == ol->win_packets;
+}
+
+void rs_openloop_stop(struct rs_openloop *ol)
+{
+    ol->stopped = 1;
+}
+
+int rs_openloop_saturated(const struct rs_openloop *ol)
+{
+    if (ol->stopped)
+        return 1;
+    if (ol->meas_delivered + ol->meas_dropped < ol->win_packets)
+        return 1;
+    return (double)ol->win_accepted < (1.0 - ol->cfg.margin) * (double)ol->win_flits;
+}
+
+/* Nearest-rank percentile of the latency histogram (the smallest latency by which at least
+ * frac of the delivered measured packets had arrived). */
+static uint32_t hist_percentile(const struct rs_openloop *ol, double frac)
+{
+    uint64_t need = (uint64_t)ceil(frac * (double)ol->meas_delivered), cum = 0;
+    if (need == 0)
+        need = 1;
+    for (uint32_t l = 0; l < ol->lat_cap; l++) {
+        cum += ol->lat_hist[l];
+        if (cum >= need)
+            return l;
+    }
+    return ol->lat_cap - 1;
+}
+
+int rs_openloop_record(const struct rs_openloop *ol, struct rs_record *out)
+{
+    double cells = (double)ol->n_terminals * (double)ol->cfg.measure;
+    int sat = rs_openloop_saturated(ol), rc = 0;
+    double mean = NAN, p99 = NAN, max = NAN;
+    if (!sat && ol->meas_delivered) {
+        double sum = 0;
+        uint32_t last = 0;
+        for (uint32_t l = 0; l < ol->lat_cap; l++)
+            if (ol->lat_hist[l]) {
+                sum += (double)l * (double)ol->lat_hist[l];
+                last = l;
+            }
+        mean = sum / (double)ol->meas_delivered;
+        p99 = hist_percentile(ol, 0.99);
+        max = last;
+    }
+    rc |= rs_record_double(out, "offered", (double)ol->win_flits / cells);
+    rc |= rs_record_double(out, "accepted", (double)ol->win_accepted / cells);
+    rc |= rs_record_int(out, "measured_packets", (int64_t)ol->win_packets);
+    rc |= rs_record_int(out, "measured_delivered", (int64_t)ol->meas_delivered);
+    rc |= rs_record_int(out, "saturated", sat);
+    rc |= rs_record_double(out, "latency_mean", mean);
+    rc |= rs_record_double(out, "latency_p99", p99);
+    rc |= rs_record_double(out, "latency_max", max);
+    rc |= rs_record_int(out, "delivered", (int64_t)ol->delivered);
+    rc |= rs_record_int(out, "dropped", (int64_t)ol->dropped);
+    return rc ? RS_ENOMEM : 0;
+}
