@@ -17,6 +17,22 @@
 #include "routesim/record.h"
 #include "routesim/run.h"
 
+/* kv with every "@/" replaced by $RS_TEST_DATA/ (the test data folder), into buf of n
+ * bytes; returns buf. */
+static inline const char *rs_test_with_data(const char *kv, char *buf, size_t n)
+{
+    const char *data = getenv("RS_TEST_DATA"), *at;
+    size_t used = 0;
+    assert_non_null(data);
+    while ((at = strstr(kv, "@/")) != NULL) {
+        used += (size_t)snprintf(buf + used, n - used, "%.*s%s/", (int)(at - kv), kv, data);
+        assert_true(used < n);
+        kv = at + 2;
+    }
+    snprintf(buf + used, n - used, "%s", kv);
+    return buf;
+}
+
 /* Fill p (initialised here) from space-separated KEY=VALUE words. */
 static inline void rs_test_params(struct rs_params *p, const char *kv)
 {

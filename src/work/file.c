@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/line_reader.h"
 #include "routesim/problem.h"
 
 static const char *const file_kinds[] = {"permutation", "any", NULL};
@@ -18,11 +19,6 @@ static const struct rs_optdef file_options[] = {
      "permutation: every terminal receives exactly per_input messages; any: no check"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
-
-static int is_blank(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
-}
 
 /* State of one pass over the file. */
 struct reader {
@@ -78,41 +74,14 @@ static int take(struct reader *r, const char *tok, uint64_t line, uint32_t *dst,
     return 0;
 }
 
-/* Read every line of f into dst. */
-static int read_lines(struct reader *r, FILE *f, uint32_t *dst, struct rs_err *err)
+/* Read every line with content of the open file into dst. */
+static int read_lines(struct reader *r, struct rs__lines *in, uint32_t *dst, struct rs_err *err)
 {
-    char *buf = NULL;
-    size_t cap = 0;
-    uint64_t line = 0;
-    int rc = 0;
-    for (;;) {
-        errno = 0;
-        ssize_t len = getline(&buf, &cap, f);
-        if (len < 0) {
-            if (ferror(f))
-                rc = errno == ENOMEM
-                         ? rs_err_set(err, RS_ENOMEM, "%s: out of memory reading a line", r->path)
-                         : rs_err_set(err, RS_EIO, "cannot read '%s': %s", r->path,
-                                      strerror(errno != 0 ? errno : EIO));
-            break;
-        }
-        line++;
-        char *s = buf, *e = buf + len;
-        for (char *c = s; c < e; c++)
-            if (*c == '\0')
-                *c = '?'; /* a NUL byte makes the line fail to parse, visibly */
-        while (s < e && is_blank(*s))
-            s++;
-        while (e > s && is_blank(e[-1]))
-            e--;
-        if (s == e || *s == '#')
-            continue;
-        *e = '\0';
-        rc = take(r, s, line, dst, err);
-        if (rc != 0)
-            break;
-    }
-    free(buf);
+    char *text;
+    int rc;
+    while ((rc = rs__lines_next(in, &text, err)) == 1)
+        if ((rc = take(r, text, in->line, dst, err)) != 0)
+            return rc;
     if (rc == 0 && r->count < r->total)
         rc = rs_err_set(err, RS_ECONSTRAINT,
                         "%s: has %llu destinations, expected %llu (N=%u x per_input=%u)", r->path,
@@ -152,13 +121,10 @@ static int file_generate(const struct rs_net *net, const struct rs_params *p, ui
         if (r.seen == NULL)
             return rs_err_set(err, RS_ENOMEM, "traffic=file: out of memory for N=%u", r.n);
     }
-    FILE *f = fopen(path, "r");
-    if (f == NULL) {
-        rc = rs_err_set(err, RS_EIO, "cannot open '%s': %s", path, strerror(errno));
-    } else {
-        rc = read_lines(&r, f, dst, err);
-        fclose(f);
-    }
+    struct rs__lines in;
+    if ((rc = rs__lines_open(&in, path, err)) == 0)
+        rc = read_lines(&r, &in, dst, err);
+    rs__lines_close(&in);
     free(r.seen);
     return rc;
 }

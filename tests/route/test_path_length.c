@@ -19,21 +19,6 @@ static const char *const instances[] = {
     "topology=graph graph_file=@/graph_small.txt paths_file=@/graph_small_paths.txt",
     "topology=cms_lower_bound B=2 C=6 D=12 L=13", NULL};
 
-/* kv with "@/" replaced by $RS_TEST_DATA/ into buf. */
-static const char *with_data(const char *kv, char *buf, size_t n)
-{
-    const char *data = getenv("RS_TEST_DATA"), *at;
-    size_t used = 0;
-    assert_non_null(data);
-    while ((at = strstr(kv, "@/")) != NULL) {
-        used += (size_t)snprintf(buf + used, n - used, "%.*s%s/", (int)(at - kv), kv, data);
-        assert_true(used < n);
-        kv = at + 2;
-    }
-    snprintf(buf + used, n - used, "%s", kv);
-    return buf;
-}
-
 /* Networks carrying explicit paths: the closed form against the walk for every message. */
 static void check_paths(const struct rs_net *net, const char *kv)
 {
@@ -56,7 +41,7 @@ static void check_instance(const char *kv)
     struct rs_net net;
     struct rs_err err;
     char buf[1024];
-    rs_test_params(&p, with_data(kv, buf, sizeof buf));
+    rs_test_params(&p, rs_test_with_data(kv, buf, sizeof buf));
     assert_int_equal(rs_net_build(&net, &p, &err), 0);
     if (!net.ops->path_length || net.paths) {
         if (net.paths)
@@ -92,7 +77,7 @@ static void check_next_hop(const char *kv)
     struct rs_net net;
     struct rs_err err;
     char buf[1024];
-    rs_test_params(&p, with_data(kv, buf, sizeof buf));
+    rs_test_params(&p, rs_test_with_data(kv, buf, sizeof buf));
     assert_int_equal(rs_net_build(&net, &p, &err), 0);
     if (net.ops->next_hop) {
         int valiant = !net.ops->valiant_ok || net.ops->valiant_ok(&net, &err) == 0;

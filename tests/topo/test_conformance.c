@@ -15,6 +15,7 @@
 #include "routesim/net.h"
 #include "routesim/params.h"
 #include "routesim/route.h"
+#include "rs_test.h"
 
 /* Parameters of an instance, as the formulas below read them. Networks given by data
  * (graph, cms_lower_bound) list their counts and degrees instead, worked by hand. */
@@ -89,21 +90,6 @@ static const struct inst instances[] = {
     {"topology=cms_lower_bound B=2 C=3 D=5 L=6 secondary=all", 0, 0, 0, 0, 0, {0}, {0}, 0, 8, 16, 3, 5,
      "13131313", "31313131"},
     {NULL, 0, 0, 0, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL}};
-
-/* kv with "@/" replaced by $RS_TEST_DATA/ into buf. */
-static const char *with_data(const char *kv, char *buf, size_t n)
-{
-    const char *data = getenv("RS_TEST_DATA"), *at;
-    size_t used = 0;
-    assert_non_null(data);
-    while ((at = strstr(kv, "@/")) != NULL) {
-        used += (size_t)snprintf(buf + used, n - used, "%.*s%s/", (int)(at - kv), kv, data);
-        assert_true(used < n);
-        kv = at + 2;
-    }
-    snprintf(buf + used, n - used, "%s", kv);
-    return buf;
-}
 
 static int data_family(const char *name)
 {
@@ -274,7 +260,7 @@ static void build(struct rs_net *net, struct rs_params *p, const char *kv)
     char buf[1024], *save = NULL;
     struct rs_err err;
     rs_params_init(p);
-    with_data(kv, buf, sizeof buf);
+    rs_test_with_data(kv, buf, sizeof buf);
     for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
         char *eq = strchr(w, '=');
         assert_non_null(eq);

@@ -1,9 +1,9 @@
-/* Reading a text input file line by line for the graph and paths parsers: blank lines and
+/* Reading a text input file line by line (traffic, graph and paths files): blank lines and
  * lines whose first non-blank character is '#' are skipped (they still count for line
  * numbers), surrounding blanks and CR line ends are stripped, and a NUL byte is shown as
  * '?' so that it fails to parse visibly. */
-#ifndef RS_TOPO_LINE_READER_H
-#define RS_TOPO_LINE_READER_H
+#ifndef RS_CORE_LINE_READER_H
+#define RS_CORE_LINE_READER_H
 
 #include <stdint.h>
 #include <stdio.h>
