@@ -20,6 +20,8 @@
     X(shuffle)                                                                 \
     X(bitcomp)                                                                 \
     X(bpc)                                                                     \
+    X(inverse_omega)                                                           \
+    X(linear)                                                                  \
     X(root)                                                                    \
     X(transpose)                                                               \
     X(tornado)                                                                 \
