@@ -1,11 +1,12 @@
 /* Edge colouring of k-regular bipartite multigraphs with k colours (König): Euler splits for
  * even degrees (the looping algorithm when k = 2) and, for odd degrees, a perfect matching by
- * Alon's halving of a 2^t-regular multiple of the graph. The colouring step of the
- * Lev-Pippenger-Valiant off-line router (lpv.c). */
+ * random walks (Goel-Kapralov-Khanna). The colouring step of the Lev-Pippenger-Valiant
+ * off-line router (lpv.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "algo/lcan_plan.h"
+#include "routesim/rng.h"
 
 int rs__colour_init(struct rs__colourer *c, uint32_t n, uint32_t k, struct rs_err *err)
 {
@@ -16,19 +17,21 @@ int rs__colour_init(struct rs__colourer *c, uint32_t n, uint32_t k, struct rs_er
     c->n = n;
     c->k = k;
     c->m = n * k;
-    size_t e = (size_t)c->m + n;
-    c->ids = malloc((size_t)c->m * sizeof *c->ids);
-    c->tmp = malloc(e * sizeof *c->tmp);
+    size_t m = c->m;
+    c->ids = malloc(m * sizeof *c->ids);
+    c->tmp = malloc(m * sizeof *c->tmp);
     c->off = malloc((2 * (size_t)n + 1) * sizeof *c->off);
     c->cur = malloc(2 * (size_t)n * sizeof *c->cur);
-    c->inc = malloc(2 * e * sizeof *c->inc);
-    c->lp = malloc(e * sizeof *c->lp);
-    c->rp = malloc(e * sizeof *c->rp);
-    c->w = malloc(e * sizeof *c->w);
-    c->lst = malloc(e * sizeof *c->lst);
-    c->side = malloc(e);
-    if (!c->ids || !c->tmp || !c->off || !c->cur || !c->inc || !c->lp || !c->rp || !c->w ||
-        !c->lst || !c->side)
+    c->inc = malloc(2 * m * sizeof *c->inc);
+    c->lp = malloc(m * sizeof *c->lp);
+    c->rp = malloc(m * sizeof *c->rp);
+    c->side = malloc(m);
+    c->mate = malloc(2 * (size_t)n * sizeof *c->mate);
+    c->via = malloc((size_t)n * sizeof *c->via);
+    c->pool = malloc((size_t)n * sizeof *c->pool);
+    c->where = malloc((size_t)n * sizeof *c->where);
+    if (!c->ids || !c->tmp || !c->off || !c->cur || !c->inc || !c->lp || !c->rp || !c->side ||
+        !c->mate || !c->via || !c->pool || !c->where)
         return rs_err_set(err, RS_ENOMEM, "out of memory for colouring %u edges", c->m);
     return 0;
 }
@@ -42,22 +45,12 @@ void rs__colour_free(struct rs__colourer *c)
     free(c->inc);
     free(c->lp);
     free(c->rp);
-    free(c->w);
-    free(c->lst);
     free(c->side);
+    free(c->mate);
+    free(c->via);
+    free(c->pool);
+    free(c->where);
     memset(c, 0, sizeof *c);
-}
-
-/* Endpoints of edge e: a graph edge (e < m), or the added edge m + v = (v, v) of the
- * matching search. */
-static uint32_t end_left(const struct rs__colourer *c, uint32_t e)
-{
-    return e < c->m ? c->left[e] : e - c->m;
-}
-
-static uint32_t end_right(const struct rs__colourer *c, uint32_t e)
-{
-    return e < c->m ? c->right[e] : e - c->m;
 }
 
 /* Euler split of the edges ids[0..cnt), every vertex of even degree among them: side[e] =
@@ -71,16 +64,16 @@ static void euler_split(struct rs__colourer *c, const uint32_t *ids, uint32_t cn
     uint32_t n = c->n, *off = c->off, *cur = c->cur, *inc = c->inc;
     memset(off, 0, (2 * (size_t)n + 1) * sizeof *off);
     for (uint32_t i = 0; i < cnt; i++) {
-        off[end_left(c, ids[i]) + 1]++;
-        off[n + end_right(c, ids[i]) + 1]++;
+        off[c->left[ids[i]] + 1]++;
+        off[n + c->right[ids[i]] + 1]++;
     }
     for (uint32_t v = 0; v < 2 * n; v++)
         off[v + 1] += off[v];
     memcpy(cur, off, 2 * (size_t)n * sizeof *cur);
     for (uint32_t i = 0; i < cnt; i++) {
         uint32_t e = ids[i];
-        inc[cur[end_left(c, e)]++] = e;
-        inc[cur[n + end_right(c, e)]++] = e;
+        inc[cur[c->left[e]]++] = e;
+        inc[cur[n + c->right[e]]++] = e;
         c->side[e] = 2;
     }
     for (uint32_t v = 0; v < 2 * n; v++) {
@@ -101,59 +94,63 @@ static void euler_split(struct rs__colourer *c, const uint32_t *ids, uint32_t cn
     }
 }
 
-/* Mark a perfect matching of the k-regular graph ids[0..cnt) (k odd, cnt = n k) with
- * side[e] = 1 (side[e] = 0 for the others). Alon: with 2^t >= cnt, a = 2^t div k and
- * b = 2^t - a k, the multigraph H = a G + b M0 (M0 = the added edges (v, v), "bad") is
- * 2^t-regular. t times: split H into two 2^(t-1)-regular halves (an edge of multiplicity w
- * gives w div 2 to each, and the odd ones are Euler-split) and keep the half holding fewer
- * bad edges. The bad multiplicity starts at b n < k n <= 2^t and at least halves every
- * time, so after t halvings it is 0 and H is a perfect matching of good edges. */
+/* Mark a perfect matching of the k-regular graph ids[0..cnt) (k odd >= 3, cnt = n k) with
+ * side[e] = 1 (side[e] = 0 for the others): Goel, Kapralov and Khanna's random walks
+ * ("Perfect matchings in O(n log n) time in regular bipartite graphs", STOC 2010). While a
+ * left vertex is free: start at a uniformly random free left vertex; at a left vertex take
+ * a uniformly random one of its k edges other than its matched one (k or k-1 choices) to
+ * a right vertex w, remembering it as the vertex's last exit; stop at a free w, else go on
+ * from w's mate. Following the last exits from the start is a simple augmenting path (the
+ * walk with its loops erased); flip it. The expected number of steps is O(n log n) in all
+ * (the i-th walk takes O(n / (n - i)) in expectation). Draws come from (seed,
+ * RS_STREAM_MATCHING, entity, step = the matching's number in this colouring). */
 static void perfect_matching(struct rs__colourer *c, const uint32_t *ids, uint32_t cnt,
                              uint32_t k)
 {
-    uint32_t n = c->n, t = 0, *wl = c->tmp, nw = 0;
-    while (((uint64_t)1 << t) < cnt)
-        t++;
-    uint64_t two_t = (uint64_t)1 << t;
-    uint32_t a = (uint32_t)(two_t / k), b = (uint32_t)(two_t - (uint64_t)a * k);
-    for (uint32_t i = 0; i < cnt; i++) {
-        wl[nw++] = ids[i];
-        c->w[ids[i]] = a;
-    }
-    for (uint32_t v = 0; b && v < n; v++) {
-        wl[nw++] = c->m + v;
-        c->w[c->m + v] = b;
-    }
-    for (uint32_t step = 0; step < t; step++) {
-        uint32_t *odd = c->lst, no = 0;
-        uint64_t bad[2] = {0, 0};
-        for (uint32_t i = 0; i < nw; i++)
-            if (c->w[wl[i]] & 1)
-                odd[no++] = wl[i];
-        euler_split(c, odd, no);
-        for (uint32_t i = 0; i < nw; i++) { /* half 0 gets w div 2, plus 1 if odd and side 0 */
-            uint32_t e = wl[i], h0 = c->w[e] / 2 + ((c->w[e] & 1) && c->side[e] == 0);
-            if (e >= c->m) {
-                bad[0] += h0;
-                bad[1] += c->w[e] - h0;
-            }
-        }
-        int half = bad[1] < bad[0];
-        uint32_t w2 = 0;
-        for (uint32_t i = 0; i < nw; i++) {
-            uint32_t e = wl[i], h0 = c->w[e] / 2 + ((c->w[e] & 1) && c->side[e] == 0);
-            uint32_t h = half ? c->w[e] - h0 : h0;
-            if (h) {
-                c->w[e] = h;
-                wl[w2++] = e;
-            }
-        }
-        nw = w2;
-    }
+    uint32_t n = c->n, *off = c->off, *inc = c->inc, *mate = c->mate, nfree = n;
+    memset(off, 0, ((size_t)n + 1) * sizeof *off);
     for (uint32_t i = 0; i < cnt; i++)
+        off[c->left[ids[i]] + 1]++;
+    for (uint32_t v = 0; v < n; v++)
+        off[v + 1] += off[v];
+    memcpy(c->cur, off, (size_t)n * sizeof *c->cur);
+    for (uint32_t i = 0; i < cnt; i++) {
+        inc[c->cur[c->left[ids[i]]]++] = ids[i];
         c->side[ids[i]] = 0;
-    for (uint32_t i = 0; i < nw; i++)
-        c->side[wl[i]] = 1;
+    }
+    for (uint32_t v = 0; v < n; v++) {
+        mate[v] = mate[n + v] = UINT32_MAX; /* left v's edge, right v's edge */
+        c->pool[v] = c->where[v] = v;       /* the free left vertices */
+    }
+    struct rs_rng r;
+    rs_rng_init(&r, c->seed, RS_STREAM_MATCHING, c->entity, c->matchings++);
+    while (nfree) {
+        uint32_t start = c->pool[rs_rng_below(&r, nfree)], v = start, w;
+        for (;;) {
+            uint32_t me = mate[v], x = rs_rng_below(&r, me == UINT32_MAX ? k : k - 1);
+            uint32_t e = inc[off[v] + x];
+            if (e == me)
+                e = inc[off[v] + k - 1]; /* the matched edge's slot stands for the last one */
+            c->via[v] = e;
+            w = c->right[e];
+            if (mate[n + w] == UINT32_MAX)
+                break;
+            v = c->left[mate[n + w]];
+        }
+        for (v = start;;) { /* augment along the last exits */
+            uint32_t e = c->via[v], old = mate[n + c->right[e]];
+            mate[v] = e;
+            mate[n + c->right[e]] = e;
+            if (old == UINT32_MAX)
+                break;
+            v = c->left[old];
+        }
+        uint32_t at = c->where[start], last = c->pool[--nfree];
+        c->pool[at] = last;
+        c->where[last] = at;
+    }
+    for (uint32_t v = 0; v < n; v++)
+        c->side[mate[v]] = 1;
 }
 
 /* Move the edges of ids[0..cnt) with side == 0 to the front (order kept); returns how
@@ -196,7 +193,7 @@ static void colour_rec(struct rs__colourer *c, uint32_t *ids, uint32_t cnt, uint
 }
 
 int rs__colour_run(struct rs__colourer *c, const uint32_t *left, const uint32_t *right,
-                   uint32_t *colour, struct rs_err *err)
+                   uint64_t seed, uint64_t entity, uint32_t *colour, struct rs_err *err)
 {
     uint32_t n = c->n;
     memset(c->cur, 0, 2 * (size_t)n * sizeof *c->cur);
@@ -215,6 +212,9 @@ int rs__colour_run(struct rs__colourer *c, const uint32_t *left, const uint32_t 
     c->left = left;
     c->right = right;
     c->colour = colour;
+    c->seed = seed;
+    c->entity = entity;
+    c->matchings = 0;
     for (uint32_t e = 0; e < c->m; e++)
         c->ids[e] = e;
     colour_rec(c, c->ids, c->m, c->k, 0);

@@ -19,17 +19,20 @@
 struct rs__colourer {
     uint32_t n, k, m;
     uint32_t *ids;   /* [m] edge ids, partitioned in place as the recursion splits them */
-    uint32_t *tmp;   /* [m + n] partition scratch; the matching's working list */
+    uint32_t *tmp;   /* [m] partition scratch */
     uint32_t *off;   /* [2n + 1] incidence offsets: left vertex v is v, right vertex v is n+v */
     uint32_t *cur;   /* [2n] fill cursors */
-    uint32_t *inc;   /* [2(m + n)] incident edge ids per vertex */
-    uint32_t *lp;    /* [m + n] the edge paired with e at its left end */
-    uint32_t *rp;    /* [m + n] the edge paired with e at its right end */
-    uint32_t *w;     /* [m + n] multiplicities in the perfect-matching search */
-    uint32_t *lst;   /* [m + n] the odd-multiplicity edges of one halving */
-    uint8_t *side;   /* [m + n] half of an Euler split; matched flags */
+    uint32_t *inc;   /* [2m] incident edge ids per vertex */
+    uint32_t *lp;    /* [m] the edge paired with e at its left end (Euler split) */
+    uint32_t *rp;    /* [m] the edge paired with e at its right end */
+    uint8_t *side;   /* [m] half of an Euler split; matched flags */
+    uint32_t *mate;  /* [2n] matched edge of left vertex v (v) and right vertex v (n + v) */
+    uint32_t *via;   /* [n] last exit of a left vertex in a random walk */
+    uint32_t *pool, *where; /* [n] the free left vertices and their places in pool */
     const uint32_t *left, *right; /* the graph being coloured (set by rs__colour_run) */
     uint32_t *colour;
+    uint64_t seed, entity;        /* key of the matchings' random walks */
+    uint32_t matchings;           /* matchings done in this colouring (their step) */
 };
 
 /* Allocate the scratch for n vertices per side and degree k (n, k >= 1, n k < 2^31).
@@ -41,13 +44,15 @@ void rs__colour_free(struct rs__colourer *c);
 /* Colour edge e = (left[e], right[e]), e < m = n k, of a k-regular bipartite multigraph
  * (left[e], right[e] < n; parallel edges allowed) with colour[e] in 0..k-1 such that every
  * vertex has exactly one edge of each colour. Even degrees are halved by Euler splits (the
- * looping algorithm when k = 2); an odd degree first removes a perfect matching found by
- * Alon's halving of a 2^t-regular multiple of the graph (N. Alon, "A simple algorithm for
- * edge-coloring bipartite multigraphs", IPL 85, 2003). Time O(m log m) at most (O(m log k)
- * when k is a power of two); no allocation. Returns 0, or RS_EINVARIANT when the graph is
- * not k-regular (nothing coloured then). Deterministic: a function of the edge lists. */
+ * looping algorithm when k = 2: time O(m) per halving); an odd degree first removes a
+ * perfect matching found by the random walks of Goel, Kapralov and Khanna (STOC 2010:
+ * expected time O(m + n log n)), keyed by (seed, RS_STREAM_MATCHING, entity, step = the
+ * matching's number). Expected time O(m log k + n log n log k); no allocation. Returns 0,
+ * or RS_EINVARIANT when the graph is not k-regular (nothing coloured then). The colours
+ * are a function of the edge lists, seed and entity (of the lists only when k is a power
+ * of two). */
 int rs__colour_run(struct rs__colourer *c, const uint32_t *left, const uint32_t *right,
-                   uint32_t *colour, struct rs_err *err);
+                   uint64_t seed, uint64_t entity, uint32_t *colour, struct rs_err *err);
 
 /* ---- lpv.c --------------------------------------------------------------------------- */
 
@@ -59,9 +64,10 @@ int rs__colour_run(struct rs__colourer *c, const uint32_t *left, const uint32_t 
  * gives k_j. top[s] gets the label of the top switch, sum_j k_j d^(l-2-j) (k_0 most
  * significant, as in 002 §2.1); every up channel (s div d^(j+1), k_0..k_j) and every down
  * channel (dst div d^(j+1), k_0..k_j) is then used by one message only. l = 1: top[s] = 0.
- * Returns 0, RS_ENOMEM, or RS_EINVARIANT when dst is not a permutation. */
-int rs__lpv_route(uint32_t N, uint32_t d, uint32_t l, const uint32_t *dst, uint32_t *top,
-                  struct rs_err *err);
+ * seed keys the random walks of odd d (the colouring of level j is entity j); even d does
+ * not use it. Returns 0, RS_ENOMEM, or RS_EINVARIANT when dst is not a permutation. */
+int rs__lpv_route(uint32_t N, uint32_t d, uint32_t l, const uint32_t *dst, uint64_t seed,
+                  uint32_t *top, struct rs_err *err);
 
 /* ---- lcan_plan.c --------------------------------------------------------------------- */
 

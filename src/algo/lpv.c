@@ -19,8 +19,8 @@
  * its edges is exactly a choice of k_j that respects both conditions. All classes of one
  * level together are one d-regular graph with N/d vertices per side: vertex
  * class * (N / d^(j+1)) + (s or dst) div d^(j+1). */
-int rs__lpv_route(uint32_t N, uint32_t d, uint32_t l, const uint32_t *dst, uint32_t *top,
-                  struct rs_err *err)
+int rs__lpv_route(uint32_t N, uint32_t d, uint32_t l, const uint32_t *dst, uint64_t seed,
+                  uint32_t *top, struct rs_err *err)
 {
     struct rs__colourer c;
     uint32_t *left = NULL, *right = NULL, *colour = NULL;
@@ -44,7 +44,7 @@ int rs__lpv_route(uint32_t N, uint32_t d, uint32_t l, const uint32_t *dst, uint3
             left[s] = top[s] * block + s / span;
             right[s] = top[s] * block + dst[s] / span;
         }
-        if ((rc = rs__colour_run(&c, left, right, colour, err))) {
+        if ((rc = rs__colour_run(&c, left, right, seed, j, colour, err))) {
             rs_err_set(err, RS_EINVARIANT,
                        "off-line router: level %u is not a d-regular graph (the destinations "
                        "are not a permutation)",

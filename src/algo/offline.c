@@ -100,7 +100,7 @@ static int offline_run(const struct rs_engine_input *in, const struct rs_engine_
     if (!top || !via || !rel)
         rc = rs_err_set(err, RS_ENOMEM, "out of memory for the plan of %u messages", N);
     if (!rc)
-        rc = rs__lpv_route(N, p.d, p.l, p.dst, top, err);
+        rc = rs__lpv_route(N, p.d, p.l, p.dst, in->seed, top, err);
     for (uint32_t s = 0; !rc && s < N; s++) {
         uint32_t real, m = p.msg[s], t = p.dst[s];
         uint32_t cycle = embed(top[s], p.d, p.u, p.l, (enum grouping)grouping, &real);

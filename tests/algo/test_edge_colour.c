@@ -32,7 +32,7 @@ static void test_hand_worked(void **state)
     const uint32_t left[4] = {0, 0, 1, 1}, right[4] = {1, 1, 0, 0};
     uint32_t colour[4];
     assert_int_equal(rs__colour_init(&c, 2, 2, &err), 0);
-    assert_int_equal(rs__colour_run(&c, left, right, colour, &err), 0);
+    assert_int_equal(rs__colour_run(&c, left, right, 5, 0, colour, &err), 0);
     const uint32_t want[4] = {0, 1, 0, 1};
     for (int e = 0; e < 4; e++)
         assert_int_equal(colour[e], want[e]);
@@ -48,7 +48,7 @@ static void test_parallel_edges(void **state)
         struct rs_err err;
         uint32_t left[13] = {0}, right[13] = {0}, colour[13];
         assert_int_equal(rs__colour_init(&c, 1, k, &err), 0);
-        assert_int_equal(rs__colour_run(&c, left, right, colour, &err), 0);
+        assert_int_equal(rs__colour_run(&c, left, right, 5, 0, colour, &err), 0);
         assert_true(proper(1, k, left, right, colour));
         rs__colour_free(&c);
     }
@@ -76,10 +76,10 @@ static void test_random_regular(void **state)
             struct rs__colourer c;
             struct rs_err err;
             assert_int_equal(rs__colour_init(&c, n, k, &err), 0);
-            assert_int_equal(rs__colour_run(&c, left, right, colour, &err), 0);
+            assert_int_equal(rs__colour_run(&c, left, right, 5, 0, colour, &err), 0);
             if (!proper(n, k, left, right, colour))
                 fail_msg("n=%u k=%u: not a proper colouring", n, k);
-            assert_int_equal(rs__colour_run(&c, left, right, again, &err), 0);
+            assert_int_equal(rs__colour_run(&c, left, right, 5, 0, again, &err), 0);
             assert_memory_equal(colour, again, m * sizeof *colour);
             rs__colour_free(&c);
             free(left);
@@ -99,9 +99,9 @@ static void test_not_regular(void **state)
     const uint32_t left[4] = {0, 0, 0, 1}, right[4] = {0, 1, 1, 0}, bad[4] = {0, 1, 2, 0};
     uint32_t colour[4];
     assert_int_equal(rs__colour_init(&c, 2, 2, &err), 0);
-    assert_int_equal(rs__colour_run(&c, left, right, colour, &err), RS_EINVARIANT);
+    assert_int_equal(rs__colour_run(&c, left, right, 5, 0, colour, &err), RS_EINVARIANT);
     assert_string_equal(err.msg, "edge colouring: left vertex 0 has degree 3, not 2");
-    assert_int_equal(rs__colour_run(&c, left, bad, colour, &err), RS_EINVARIANT);
+    assert_int_equal(rs__colour_run(&c, left, bad, 5, 0, colour, &err), RS_EINVARIANT);
     assert_string_equal(err.msg, "edge colouring: edge 2 has an end out of 0..1");
     rs__colour_free(&c);
     assert_int_equal(rs__colour_init(&c, 0, 2, &err), RS_ECONSTRAINT);

@@ -40,7 +40,7 @@ static void test_hand_worked(void **state)
     const uint32_t dst[4] = {2, 3, 0, 1}, want[4] = {0, 1, 0, 1};
     uint32_t top[4];
     struct rs_err err;
-    assert_int_equal(rs__lpv_route(4, 2, 2, dst, top, &err), 0);
+    assert_int_equal(rs__lpv_route(4, 2, 2, dst, 1, top, &err), 0);
     for (int s = 0; s < 4; s++)
         assert_int_equal(top[s], want[s]);
     assert_true(disjoint(4, 2, 2, dst, top));
@@ -57,7 +57,7 @@ static void all_permutations(uint32_t n, uint32_t d, uint32_t l)
     for (uint32_t i = 0; i < n; i++)
         p[i] = i;
     for (uint32_t i = 0;;) {
-        assert_int_equal(rs__lpv_route(n, d, l, p, top, &err), 0);
+        assert_int_equal(rs__lpv_route(n, d, l, p, 1, top, &err), 0);
         if (!disjoint(n, d, l, p, top))
             fail_msg("N=%u d=%u: permutation %u is not routed disjointly", n, d, count);
         count++;
@@ -98,7 +98,7 @@ static void test_random(void **state)
         for (uint64_t r = 0; r < 20; r++) {
             struct rs_err err;
             rs_random_permutation(dst, N, 11, RS_STREAM_TEST, (uint64_t)d << 32 | r);
-            assert_int_equal(rs__lpv_route(N, d, l, dst, top, &err), 0);
+            assert_int_equal(rs__lpv_route(N, d, l, dst, 1, top, &err), 0);
             if (!disjoint(N, d, l, dst, top))
                 fail_msg("N=%u d=%u: replication %llu not disjoint", N, d, (unsigned long long)r);
         }
@@ -114,10 +114,10 @@ static void test_edges(void **state)
     const uint32_t dst[4] = {3, 1, 2, 0}, bad[4] = {1, 1, 2, 0};
     uint32_t top[4] = {9, 9, 9, 9};
     struct rs_err err;
-    assert_int_equal(rs__lpv_route(4, 4, 1, dst, top, &err), 0);
+    assert_int_equal(rs__lpv_route(4, 4, 1, dst, 1, top, &err), 0);
     for (int s = 0; s < 4; s++)
         assert_int_equal(top[s], 0);
-    assert_int_equal(rs__lpv_route(4, 2, 2, bad, top, &err), RS_EINVARIANT);
+    assert_int_equal(rs__lpv_route(4, 2, 2, bad, 1, top, &err), RS_EINVARIANT);
     assert_string_equal(err.msg, "off-line router: level 0 is not a d-regular graph (the "
                                  "destinations are not a permutation)");
 }
