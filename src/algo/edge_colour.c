@@ -20,9 +20,9 @@ int rs__colour_init(struct rs__colourer *c, uint32_t n, uint32_t k, struct rs_er
     size_t m = c->m;
     c->ids = malloc(m * sizeof *c->ids);
     c->tmp = malloc(m * sizeof *c->tmp);
-    c->off = malloc((2 * (size_t)n + 1) * sizeof *c->off);
+    c->off = malloc(((size_t)n + 1) * sizeof *c->off);
     c->cur = malloc(2 * (size_t)n * sizeof *c->cur);
-    c->inc = malloc(2 * m * sizeof *c->inc);
+    c->inc = malloc(m * sizeof *c->inc);
     c->lp = malloc(m * sizeof *c->lp);
     c->rp = malloc(m * sizeof *c->rp);
     c->side = malloc(m);
@@ -55,33 +55,31 @@ void rs__colour_free(struct rs__colourer *c)
 
 /* Euler split of the edges ids[0..cnt), every vertex of even degree among them: side[e] =
  * 0 or 1 so that every vertex has as many edges on each side. The edges at each vertex
- * are paired in list order (lp at the left end, rp at the right end); the pairs chain the
- * edges into closed walks e, rp[e], lp[rp[e]], ..., which alternate sides (a walk crosses
- * from the left to the right side of the graph on side-0 edges and back on side-1 edges).
- * Time O(cnt + n). */
+ * are paired in list order (the 1st with the 2nd, the 3rd with the 4th, ...: lp at the left
+ * end, rp at the right end); the pairs chain the edges into closed walks e, rp[e],
+ * lp[rp[e]], ..., which alternate sides (a walk crosses from the left to the right side of
+ * the graph on side-0 edges and back on side-1 edges). Time O(cnt + n). */
 static void euler_split(struct rs__colourer *c, const uint32_t *ids, uint32_t cnt)
 {
-    uint32_t n = c->n, *off = c->off, *cur = c->cur, *inc = c->inc;
-    memset(off, 0, (2 * (size_t)n + 1) * sizeof *off);
+    uint32_t n = c->n, *pend = c->cur; /* the unpaired edge at each vertex */
+    memset(pend, 0xff, 2 * (size_t)n * sizeof *pend);
     for (uint32_t i = 0; i < cnt; i++) {
-        off[c->left[ids[i]] + 1]++;
-        off[n + c->right[ids[i]] + 1]++;
-    }
-    for (uint32_t v = 0; v < 2 * n; v++)
-        off[v + 1] += off[v];
-    memcpy(cur, off, 2 * (size_t)n * sizeof *cur);
-    for (uint32_t i = 0; i < cnt; i++) {
-        uint32_t e = ids[i];
-        inc[cur[c->left[e]]++] = e;
-        inc[cur[n + c->right[e]]++] = e;
-        c->side[e] = 2;
-    }
-    for (uint32_t v = 0; v < 2 * n; v++) {
-        uint32_t *pair = v < n ? c->lp : c->rp;
-        for (uint32_t x = off[v]; x + 1 < off[v + 1]; x += 2) {
-            pair[inc[x]] = inc[x + 1];
-            pair[inc[x + 1]] = inc[x];
+        uint32_t e = ids[i], *l = &pend[c->left[e]], *r = &pend[n + c->right[e]];
+        if (*l == UINT32_MAX) {
+            *l = e;
+        } else {
+            c->lp[e] = *l;
+            c->lp[*l] = e;
+            *l = UINT32_MAX;
         }
+        if (*r == UINT32_MAX) {
+            *r = e;
+        } else {
+            c->rp[e] = *r;
+            c->rp[*r] = e;
+            *r = UINT32_MAX;
+        }
+        c->side[e] = 2;
     }
     for (uint32_t i = 0; i < cnt; i++) {
         uint32_t e = ids[i];

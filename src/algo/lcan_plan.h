@@ -20,9 +20,9 @@ struct rs__colourer {
     uint32_t n, k, m;
     uint32_t *ids;   /* [m] edge ids, partitioned in place as the recursion splits them */
     uint32_t *tmp;   /* [m] partition scratch */
-    uint32_t *off;   /* [2n + 1] incidence offsets: left vertex v is v, right vertex v is n+v */
-    uint32_t *cur;   /* [2n] fill cursors */
-    uint32_t *inc;   /* [2m] incident edge ids per vertex */
+    uint32_t *off;   /* [n + 1] offsets of the left vertices' edges in inc (matching) */
+    uint32_t *cur;   /* [2n] fill cursors; unpaired edge per vertex (Euler split) */
+    uint32_t *inc;   /* [m] edge ids by left vertex (matching) */
     uint32_t *lp;    /* [m] the edge paired with e at its left end (Euler split) */
     uint32_t *rp;    /* [m] the edge paired with e at its right end */
     uint8_t *side;   /* [m] half of an Euler split; matched flags */
