@@ -108,7 +108,7 @@ static int parse_matrix(const char *text, unsigned b, uint32_t n, uint32_t *rows
 
 /* linear: the matrix of the `matrix` key, or when absent one drawn uniformly among the
  * invertible ones: b uniform rows from (seed, RS_STREAM_PERM, entity 2^32 + 2, step 0),
- * drawn again while singular (about 3.5 tries on average). dst = A s xor complement. */
+ * drawn again while singular (fewer than 3.5 tries on average). dst = A s xor complement. */
 static int linear_generate(const struct rs_net *net, const struct rs_params *p, uint64_t seed,
                            uint32_t per_input, uint32_t *dst, struct rs_err *err)
 {
