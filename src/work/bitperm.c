@@ -7,6 +7,7 @@
 
 #include "routesim/problem.h"
 #include "routesim/rng.h"
+#include "work/bits.h"
 
 /* Streams of the random BPC permutation: the bit positions come from the permutation
  * stream (entity 2^32 + 1, after qrelation's 2^32), the complement mask from the traffic
@@ -24,21 +25,6 @@ static const struct rs_optdef bpc_options[] = {
      "to destination bit j (complemented with ~); absent = random BPC"},
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
-
-/* b with N = 2^b, b >= 1, or an RS_ECONSTRAINT naming the traffic. */
-static int need_power_of_two(const struct rs_net *net, const char *name, unsigned *bits,
-                             struct rs_err *err)
-{
-    uint32_t n = net->n_terminals;
-    if (n < 2 || (n & (n - 1)) != 0)
-        return rs_err_set(err, RS_ECONSTRAINT, "traffic=%s needs N a power of two (got N=%u)",
-                          name, n);
-    unsigned b = 0;
-    while (((uint32_t)1 << b) != n)
-        b++;
-    *bits = b;
-    return 0;
-}
 
 /* Fill dst[s*q + k] = f(s) for every k, f given as a per-bit map: source bit i goes to
  * destination bit to[i], then the destination is XORed with mask. */
@@ -60,7 +46,7 @@ static int bitrev_generate(const struct rs_net *net, const struct rs_params *p, 
                            uint32_t per_input, uint32_t *dst, struct rs_err *err)
 {
     unsigned b = 0, to[RS__MAX_BITS];
-    int rc = need_power_of_two(net, "bitrev", &b, err);
+    int rc = rs__work_bits(net, "bitrev", &b, err);
     if (rc != 0)
         return rc;
     for (unsigned i = 0; i < b; i++)
@@ -75,7 +61,7 @@ static int shuffle_generate(const struct rs_net *net, const struct rs_params *p,
                             uint32_t per_input, uint32_t *dst, struct rs_err *err)
 {
     unsigned b = 0, to[RS__MAX_BITS];
-    int rc = need_power_of_two(net, "shuffle", &b, err);
+    int rc = rs__work_bits(net, "shuffle", &b, err);
     if (rc != 0)
         return rc;
     for (unsigned i = 0; i < b; i++)
@@ -89,7 +75,7 @@ static int bitcomp_generate(const struct rs_net *net, const struct rs_params *p,
                             uint32_t per_input, uint32_t *dst, struct rs_err *err)
 {
     unsigned b = 0, to[RS__MAX_BITS];
-    int rc = need_power_of_two(net, "bitcomp", &b, err);
+    int rc = rs__work_bits(net, "bitcomp", &b, err);
     if (rc != 0)
         return rc;
     for (unsigned i = 0; i < b; i++)
@@ -174,7 +160,7 @@ static int bpc_generate(const struct rs_net *net, const struct rs_params *p, uin
 {
     unsigned b = 0, to[RS__MAX_BITS];
     uint32_t mask = 0;
-    int rc = need_power_of_two(net, "bpc", &b, err);
+    int rc = rs__work_bits(net, "bpc", &b, err);
     if (rc != 0)
         return rc;
     const char *text = NULL;

@@ -9,7 +9,8 @@
 
 /* Every traffic, in `routesim list` order. The X-macro yields the registry, the CHOICE
  * list of the `traffic` key and the declarations of the ops structs defined in
- * random.c, digits.c, bitperm.c, root.c, file.c and paths.c, so that the three cannot drift
+ * random.c, digits.c, bitperm.c, linear.c, omega.c, root.c, file.c and paths.c, so that the
+ * three cannot drift
  * apart; the registry test checks that each ops->name equals its entry here. */
 #define RS__TRAFFIC_LIST(X)                                                    \
     X(uniform)                                                                 \
@@ -20,6 +21,8 @@
     X(shuffle)                                                                 \
     X(bitcomp)                                                                 \
     X(bpc)                                                                     \
+    X(inverse_omega)                                                           \
+    X(linear)                                                                  \
     X(root)                                                                    \
     X(transpose)                                                               \
     X(tornado)                                                                 \

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Permutation realization on CB-LCANs from the command line (002 §4): algorithm=offline
+# (Theorem 3) and algorithm=self_route, traffic=linear and traffic=inverse_omega, their
+# help, the errors (one line, exit 2), and the quick reproduction lcan-realization.
+. "$(dirname "$0")/lib.bash"
+
+# Off-line: one cycle for d <= u, (d/u)^(l-1) for d > u, no conflict.
+expect_ok '"cycles":1,.*"conflicts":0,.*"bound_cycles":1' run topology=baseline N=8 traffic=randperm switching=circuit algorithm=offline --format json
+expect_ok '"cycles":1,.*"conflicts":0,.*"bound_cycles":1' run topology=lcan N=27 d=3 u=3 traffic=randperm switching=circuit algorithm=offline --format json
+expect_ok '"cycles":4,.*"conflicts":0,.*"bound_cycles":4' run topology=lcan N=64 d=4 u=2 traffic=randperm switching=circuit algorithm=offline --format json
+expect_ok '"cycles":4,.*"conflicts":0,.*"bound_cycles":4' run topology=lcan N=64 d=4 u=2 traffic=randperm switching=circuit algorithm=offline grouping=blocks turn=top check=1 --format json
+expect_ok '"cycles":1,.*"conflicts":0' run topology=lcan N=16 d=2 u=4 traffic=bitrev switching=circuit algorithm=offline --format json
+expect_ok '"cycles":1,.*"conflicts":0' run topology=lcan N=64 d=4 u=2 traffic=identity switching=circuit algorithm=offline --format json
+expect_ok '"cycles":16,.*"conflicts":0,.*"bound_cycles":16' run topology=swbanyan N=64 f=4 s=1 traffic=root switching=circuit algorithm=offline --format json
+
+# Self-routing: the classes go through in one cycle; a random permutation does not.
+expect_ok '"cycles":1,.*"conflicts":0' run topology=baseline N=256 traffic=bpc switching=circuit algorithm=self_route --format json
+expect_ok '"cycles":1,.*"conflicts":0' run topology=baseline N=256 traffic=inverse_omega switching=circuit algorithm=self_route --format json
+expect_ok '"cycles":1,.*"conflicts":0' run topology=baseline N=256 traffic=linear switching=circuit algorithm=self_route priority=smaller_tag --format json
+expect_ok '"conflicts":[1-9]' run topology=baseline N=256 traffic=randperm switching=circuit algorithm=self_route --format json
+# matrix=4,5,2: (d0, d1, d2) = (s2, s0 ^ s2, s1), the permutation 0 2 4 6 3 1 7 5: linear,
+# so the smaller-destination rule realizes it; the lower-input rule refuses 2 circuits.
+expect_ok '^conflicts +2$' run topology=baseline N=8 traffic=linear matrix=4,5,2 switching=circuit algorithm=self_route priority=lower_input
+expect_ok '^conflicts +0$' run topology=baseline N=8 traffic=linear matrix=4,5,2 switching=circuit algorithm=self_route priority=smaller_tag
+
+# The traffics and their keys.
+expect_ok '^delivered +16$' run topology=butterfly N=16 traffic=linear matrix=1,3,7,15 complement=9
+expect_ok '^delivered +16$' run topology=butterfly N=16 traffic=inverse_omega
+expect_ok 'matrix +text' help linear
+expect_ok 'grouping +choice +default consecutive' help offline
+expect_ok 'priority +choice +default lower_input' help self_route
+expect_ok '^  self_route ' list
+
+# Errors: one line, exit 2.
+expect_fail 2 'algorithm=offline needs switching=circuit \(got store_forward\)' run topology=baseline N=8 traffic=randperm algorithm=offline
+expect_fail 2 'algorithm=offline needs d <= u or d a multiple of u' run topology=trac N=27 traffic=randperm switching=circuit algorithm=offline
+expect_fail 2 'algorithm=offline routes a permutation: PE [0-9]+ receives two messages' run topology=baseline N=64 traffic=uniform switching=circuit algorithm=offline
+expect_fail 2 "key 'grouping' has no effect with algorithm=offline" run topology=baseline N=8 traffic=randperm switching=circuit algorithm=offline grouping=blocks
+expect_fail 2 "unknown key 'priority'" run topology=baseline N=8 traffic=randperm switching=circuit algorithm=offline priority=smaller_tag
+expect_fail 2 'algorithm=self_route needs CB-LCAN\(N,2,2\)' run topology=lcan N=16 d=4 u=4 traffic=randperm switching=circuit algorithm=self_route
+expect_fail 2 "key 'matrix': row 2 is a XOR of earlier rows" run topology=baseline N=8 traffic=linear matrix=3,5,6
+expect_fail 2 'traffic=inverse_omega needs N a power of two \(got N=27\)' run topology=trac N=27 traffic=inverse_omega
+
+# The reproduction, quick: every claim holds.
+out=$("$RS" reproduce lcan-realization --quick --out "$TMP/lr" 2>&1)
+if ! grep -q ' hold, 0 do not hold, 0 inconclusive' <<<"$out"; then
+  echo "FAIL: reproduce lcan-realization --quick: $out"; FAILS=$((FAILS + 1))
+else
+  PASSES=$((PASSES + 1))
+fi
+finish
