@@ -2,7 +2,8 @@
  * unrouted message tries to lock a whole path (Scherson & Chien 002 §3 on LCANs), or one
  * pass with drops (BBN Butterfly, 004 §5), with `circuits` circuits per channel, the up
  * policies of 002 §3 and the conflict policies random / lower- / higher-LCA-first / rank.
- * Options, set-up, the cycle loop, plans and metrics; the model is docs/model-circuit.md. */
+ * Options, set-up, the cycle loop, plans and metrics of batch runs (open loop:
+ * circuit_openloop.c); the model is docs/model-circuit.md. */
 #include "engine/circuit.h"
 
 #include <math.h>
@@ -17,7 +18,7 @@ static const char *const up_names[] = {"random_per_cycle", "random_per_permutati
 static const char *const down_names[] = {"random", "lower_lca_first", "higher_lca_first",
                                          "rank", NULL};
 
-const struct rs_optdef rs__circ_options[] = {
+static const struct rs_optdef circuit_options[] = {
     {"circuits", RS_OPT_INT, "1", 1, 1024, NULL,
      "circuits one channel carries in a network cycle (q of 004 §5)"},
     {"passes", RS_OPT_INT, "0", 0, 2147483647.0, NULL,
@@ -64,11 +65,11 @@ int rs__circ_read_options(struct circ *c, const struct rs_engine_input *in, stru
     const struct rs_params *p = in->params;
     int64_t cap, passes, ranks;
     int up, down, rc;
-    if ((rc = rs_opt_int(p, rs__circ_options, "circuits", &cap, err)) ||
-        (rc = rs_opt_int(p, rs__circ_options, "passes", &passes, err)) ||
-        (rc = rs_opt_choice(p, rs__circ_options, "up", &up, err)) ||
-        (rc = rs_opt_choice(p, rs__circ_options, "down", &down, err)) ||
-        (rc = rs_opt_int(p, rs__circ_options, "ranks", &ranks, err)))
+    if ((rc = rs_opt_int(p, circuit_options, "circuits", &cap, err)) ||
+        (rc = rs_opt_int(p, circuit_options, "passes", &passes, err)) ||
+        (rc = rs_opt_choice(p, circuit_options, "up", &up, err)) ||
+        (rc = rs_opt_choice(p, circuit_options, "down", &down, err)) ||
+        (rc = rs_opt_int(p, circuit_options, "ranks", &ranks, err)))
         return rc;
     c->cap = (uint32_t)cap;
     c->passes = (uint32_t)passes;
@@ -376,7 +377,7 @@ const struct rs_engine_ops rs_engine_circuit = {
     .name = "circuit",
     .summary = "circuit switching in network cycles: lock whole paths, at most q circuits per "
                "channel (002 §3, 004 §5)",
-    .options = rs__circ_options,
+    .options = circuit_options,
     .run = circuit_run,
     .openloop = 1,
 };

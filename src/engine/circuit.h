@@ -186,9 +186,6 @@ int rs__circuit_run_plan(const struct rs_engine_input *in, const struct rs_circu
 
 /* ---- circuit.c, for the open-loop runner ------------------------------------------------ */
 
-/* The options of switching=circuit (NULL-terminated). */
-extern const struct rs_optdef rs__circ_options[];
-
 /* Read the options into c (net, lc set) and refuse the ones without meaning on its network.
  * Returns 0 or RS_E... */
 int rs__circ_read_options(struct circ *c, const struct rs_engine_input *in, struct rs_err *err);

@@ -1,7 +1,8 @@
 /* Store-and-forward packet engine (switching=store_forward): bounded or unbounded queues at
  * channel heads, channel tails or switches; FIFO, random, fixed-priority, furthest-first and
  * random-rank protocols with nonpredictive (sticky) selection; block or drop on a full queue.
- * Exact step semantics: docs/model-saf.md and the comment at the top of saf.h. */
+ * Exact step semantics: docs/model-saf.md and the comment at the top of saf.h. Batch runs
+ * here; open-loop runs (saf_openloop.c) use the same step. */
 #include "engine/saf.h"
 
 #include <stdio.h>
@@ -16,7 +17,7 @@ static const char *const protocol_names[] = {"fifo", "random", "priority", "furt
                                              "rank", NULL};
 static const char *const on_full_names[] = {"block", "drop", NULL};
 
-const struct rs_optdef rs__saf_options[] = {
+static const struct rs_optdef saf_options[] = {
     {"queue_at", RS_OPT_CHOICE, "input", 0, 0, queue_at_names,
      "where queues sit: head of each channel (input), tail of each channel (output), "
      "one per switch (switch)"},
@@ -823,11 +824,11 @@ static int saf_read_options(struct saf *s, const struct rs_params *p, struct rs_
 {
     int at, proto, on_full, rc;
     int64_t cap, ranks;
-    if ((rc = rs_opt_choice(p, rs__saf_options, "queue_at", &at, err)) ||
-        (rc = rs_opt_choice(p, rs__saf_options, "protocol", &proto, err)) ||
-        (rc = rs_opt_choice(p, rs__saf_options, "on_full", &on_full, err)) ||
-        (rc = rs_opt_int(p, rs__saf_options, "queue_size", &cap, err)) ||
-        (rc = rs_opt_int(p, rs__saf_options, "rank_levels", &ranks, err)))
+    if ((rc = rs_opt_choice(p, saf_options, "queue_at", &at, err)) ||
+        (rc = rs_opt_choice(p, saf_options, "protocol", &proto, err)) ||
+        (rc = rs_opt_choice(p, saf_options, "on_full", &on_full, err)) ||
+        (rc = rs_opt_int(p, saf_options, "queue_size", &cap, err)) ||
+        (rc = rs_opt_int(p, saf_options, "rank_levels", &ranks, err)))
         return rc;
     s->at = (enum saf_queue_at)at;
     s->proto = (enum saf_protocol)proto;
@@ -1110,7 +1111,7 @@ static int saf_run(const struct rs_engine_input *in, struct rs_record *out, char
 const struct rs_engine_ops rs_engine_store_forward = {
     .name = "store_forward",
     .summary = "store-and-forward packets with bounded queues (Maggs & Sitaraman 004 §1.2)",
-    .options = rs__saf_options,
+    .options = saf_options,
     .run = saf_run,
     .openloop = 1,
 };

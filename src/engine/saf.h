@@ -172,9 +172,6 @@ static inline uint32_t saf_queue_node(const struct saf *s, uint64_t q)
 
 /* ---- saf.c, for the open-loop runner (saf_openloop.c) --------------------------------- */
 
-/* The options of switching=store_forward (NULL-terminated). */
-extern const struct rs_optdef rs__saf_options[];
-
 /* Set up everything but the packets: options, queues, sources, the active set, with room
  * for n_pkt packet records (pkt, where, moves and the rank arrays are allocated for n_pkt,
  * zeroed). Returns 0 or RS_E... (then call rs__saf_free). */
