@@ -48,7 +48,7 @@ extern const char *const rs_injection_names[];
     {"length_max", RS_OPT_INT, "0", 0, 65535, NULL,                                           \
      "bernoulli: packet lengths uniform in [length, length_max] flits (0: all `length`)"},   \
     {"saturation_margin", RS_OPT_DOUBLE, "0.01", 0, 1, NULL,                                  \
-     "bernoulli: saturated when accepted < (1 - margin) x offered in the window"}
+     "bernoulli: saturated when accepted (+ dropped) < (1 - margin) x offered in the window"}
 
 /* The same entries as a table (NULL-terminated), read by rs_openloop_config. */
 extern const struct rs_optdef rs_openloop_options[];
