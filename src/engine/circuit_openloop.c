@@ -189,7 +189,8 @@ static int open_init(struct circ *c, struct circ_open *o, const struct rs_engine
 
 /* ---- one cycle ---------------------------------------------------------------------------- */
 
-/* Expand the route st into o->tmp (grown as needed); returns its length or -1. */
+/* Expand the route st into o->tmp (grown as needed); returns its length, -1 when the route
+ * does not end, -2 when out of memory. */
 static int64_t expand(struct circ *c, const struct rs_route_state *st)
 {
     struct circ_open *o = c->open;
