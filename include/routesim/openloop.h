@@ -48,7 +48,7 @@ extern const char *const rs_injection_names[];
     {"length_max", RS_OPT_INT, "0", 0, 65535, NULL,                                           \
      "bernoulli: packet lengths uniform in [length, length_max] flits (0: all `length`)"},   \
     {"saturation_margin", RS_OPT_DOUBLE, "0.01", 0, 1, NULL,                                  \
-     "bernoulli: saturated when accepted < (1 - margin) x offered in the window"}
+     "bernoulli: saturated when accepted (+ dropped) < (1 - margin) x offered in the window"}
 
 /* The same entries as a table (NULL-terminated), read by rs_openloop_config. */
 extern const struct rs_optdef rs_openloop_options[];
@@ -110,6 +110,7 @@ struct rs_openloop {
     /* statistics of the measurement window (steps warmup+1 .. warmup+measure) */
     uint64_t win_packets, win_flits;  /* generated in the window */
     uint64_t win_accepted;            /* flits delivered in the window (any packet) */
+    uint64_t win_dropped;             /* flits dropped in the window (any packet) */
     uint64_t meas_delivered, meas_dropped; /* of the packets generated in the window */
     uint64_t delivered, dropped;      /* all packets, whole run */
     uint64_t *lat_hist;               /* [lat_cap]: measured packets by latency */
@@ -153,7 +154,8 @@ void rs_openloop_front(const struct rs_openloop *ol, uint32_t t, struct rs_ol_pa
 void rs_openloop_start(struct rs_openloop *ol, uint32_t t);
 
 /* A packet generated at gen, of length flits, was delivered (its last flit, delivered=1)
- * or dropped (delivered=0) at step. */
+ * or dropped (delivered=0) at step. A drop during the measurement window counts its flits
+ * as leaving the network in the window (the saturation verdict of lossy models). */
 void rs_openloop_finish(struct rs_openloop *ol, uint32_t gen, uint32_t length, uint32_t step,
                         int delivered);
 
@@ -169,8 +171,9 @@ int rs_openloop_done(const struct rs_openloop *ol, uint32_t step);
 void rs_openloop_stop(struct rs_openloop *ol);
 
 /* 1 when the run is saturated (docs/openloop.md): it was stopped early, or a packet
- * generated in the window was neither delivered nor dropped by the end, or accepted <
- * (1 - margin) x offered. */
+ * generated in the window was neither delivered nor dropped by the end, or the flits that
+ * left the network during the window (accepted plus dropped) fall below (1 - margin) x
+ * offered. Without drops the last test is accepted < (1 - margin) x offered. */
 int rs_openloop_saturated(const struct rs_openloop *ol);
 
 /* Add the metrics (offered, accepted, measured_packets, measured_delivered, saturated,

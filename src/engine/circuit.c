@@ -2,7 +2,8 @@
  * unrouted message tries to lock a whole path (Scherson & Chien 002 §3 on LCANs), or one
  * pass with drops (BBN Butterfly, 004 §5), with `circuits` circuits per channel, the up
  * policies of 002 §3 and the conflict policies random / lower- / higher-LCA-first / rank.
- * Options, set-up, the cycle loop, plans and metrics; the model is docs/model-circuit.md. */
+ * Options, set-up, the cycle loop, plans and metrics of batch runs (open loop:
+ * circuit_openloop.c); the model is docs/model-circuit.md. */
 #include "engine/circuit.h"
 
 #include <math.h>
@@ -28,9 +29,10 @@ static const struct rs_optdef circuit_options[] = {
      "who wins a contended channel: random, lower or higher LCA level first, higher rank"},
     {"ranks", RS_OPT_INT, "0", 0, 4294967295.0, NULL,
      "down=rank: ranks 1..ranks drawn per message (0 = ceil(log2(N)^(1/circuits)))"},
+    RS_OPENLOOP_OPTIONS,
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
-static void circ_free(struct circ *c)
+void rs__circ_free(struct circ *c)
 {
     free(c->state);
     free(c->turn);
@@ -58,8 +60,7 @@ static void circ_free(struct circ *c)
     memset(c, 0, sizeof *c);
 }
 
-/* Read the options and refuse the ones that would have no effect or no meaning here. */
-static int read_options(struct circ *c, const struct rs_engine_input *in, struct rs_err *err)
+int rs__circ_read_options(struct circ *c, const struct rs_engine_input *in, struct rs_err *err)
 {
     const struct rs_params *p = in->params;
     int64_t cap, passes, ranks;
@@ -156,7 +157,7 @@ static int circ_init(struct circ *c, const struct rs_engine_input *in,
                           "nodes x %u ports is too large",
                           net->name, net->n_nodes, c->P);
     c->n = (uint32_t)pb->n_msgs;
-    if ((rc = read_options(c, in, err)))
+    if ((rc = rs__circ_read_options(c, in, err)))
         return rc;
     c->mode = c->lc ? CIRC_MODE_LCAN : net->n_levels ? CIRC_MODE_STAGED : CIRC_MODE_ALL_AT_ONCE;
     uint64_t n_ch = (uint64_t)net->n_nodes * c->P;
@@ -342,21 +343,33 @@ int rs__circuit_run(const struct rs_engine_input *in, const struct rs_circuit_pl
     }
     if (!rc && (rc = circ_record(&c, out)))
         rs_err_set(err, rc, "out of memory for the result record");
-    circ_free(&c);
+    rs__circ_free(&c);
     return rc;
 }
 
 int rs__circuit_run_plan(const struct rs_engine_input *in, const struct rs_circuit_plan *plan,
                          struct rs_record *out, struct rs_err *err)
 {
-    return rs__circuit_run(in, plan, 0, out, err);
+    struct rs_openloop_cfg cfg;
+    int rc = rs_openloop_config(&cfg, in->params, 1, err);
+    if (!rc && cfg.process == RS_INJECT_BERNOULLI)
+        rc = rs_err_set(err, RS_EUNSUPPORTED,
+                        "a circuit plan is for a static message set; it needs "
+                        "injection_process=batch");
+    return rc ? rc : rs__circuit_run(in, plan, 0, out, err);
 }
 
 static int circuit_run(const struct rs_engine_input *in, struct rs_record *out,
                        char *deadlock_msg, size_t deadlock_len, struct rs_err *err)
 {
+    struct rs_openloop_cfg cfg;
     if (deadlock_msg && deadlock_len)
         deadlock_msg[0] = '\0';
+    int rc = rs_openloop_config(&cfg, in->params, 1, err); /* a message is one unit */
+    if (rc)
+        return rc;
+    if (cfg.process == RS_INJECT_BERNOULLI)
+        return rs__circuit_run_open(in, &cfg, 0, out, err);
     return rs__circuit_run(in, NULL, 0, out, err);
 }
 
@@ -366,4 +379,5 @@ const struct rs_engine_ops rs_engine_circuit = {
                "channel (002 §3, 004 §5)",
     .options = circuit_options,
     .run = circuit_run,
+    .openloop = 1,
 };

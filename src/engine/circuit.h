@@ -11,7 +11,10 @@
  *     l-1..1, then the PE links; every contention but the up choice is decided by `down`;
  *   - fixed paths (004 §5): leveled networks lock hop by hop in path order; other networks
  *     resolve every channel of every path at once;
- *   - channels a failing message locked before it failed stay used for that cycle.
+ *   - channels a failing message locked before it failed stay used for that cycle;
+ *   - open loop (injection_process=bernoulli, circuit_openloop.c): one network cycle is one
+ *     step of the open-loop module; each cycle the oldest W packets waiting at every
+ *     terminal (W = circuits x the out-channels of its node) form the cycle's message set.
  * Every decision is a function of the set of requests (keys from Philox streams, ties by
  * message id), never of the order in which they are visited. */
 #ifndef RS_ENGINE_CIRCUIT_H
@@ -20,6 +23,7 @@
 #include <stdint.h>
 
 #include "routesim/engine.h"
+#include "routesim/openloop.h"
 #include "topo/lcan.h"
 
 enum circ_up { CIRC_UP_RANDOM_PER_CYCLE, CIRC_UP_RANDOM_PER_PERMUTATION, CIRC_UP_FIXED };
@@ -62,6 +66,8 @@ struct circ_ranked {
     uint32_t m;   /* message id: the last tie-break */
     uint32_t p;
 };
+
+struct circ_open;
 
 struct circ {
     const struct rs_net *net;
@@ -124,6 +130,38 @@ struct circ {
     uint32_t max_circ;
     uint32_t *per_cycle;
     uint32_t per_cycle_cap;
+
+    /* open loop only (NULL in batch runs): the injection process and the terminals'
+     * windows; pb then points at the cycle's message set and messages are its positions */
+    struct circ_open *open;
+};
+
+/* One packet waiting at a terminal (open loop). */
+struct circ_wait {
+    uint32_t dst, mid; /* destination, Valiant intermediate (RS_NONE: direct) */
+    uint32_t msg;      /* template message (rs_route_state.msg) */
+    uint32_t gen;      /* generation step = cycle */
+    uint32_t tries;    /* cycles in which it tried and failed */
+    uint32_t rank;     /* down=rank: 1..ranks */
+};
+
+/* The open-loop state (circuit_openloop.c). Terminal t's waiting packets that try in the
+ * next cycle are win[first[t] .. first[t] + n[t]), oldest first, at most first[t+1] -
+ * first[t] = W_t of them; the younger ones wait in the module's FIFO (rs_openloop). */
+struct circ_open {
+    struct rs_openloop ol;
+    uint32_t n_term;
+    uint32_t *first;        /* [n_term + 1] */
+    uint32_t *n;            /* [n_term] */
+    struct circ_wait *win;  /* [first[n_term]] */
+    uint32_t *pend, *pend2; /* terminals with waiting packets, increasing */
+    uint32_t n_pend;
+    uint32_t *newly;        /* [n_term] terminals whose module FIFO became non-empty */
+    struct rs_problem cyc;  /* the cycle's message set: src[k], dst[k] of position k */
+    uint64_t hop_cap;       /* room in c->hop and c->touched (and in the requests of the
+                               all-at-once mode) */
+    uint64_t *tmp;          /* one expanded route */
+    uint32_t tmp_cap;
 };
 
 /* Run the engine on in with plan (NULL = no plan) and add the metrics to out (as
@@ -134,10 +172,26 @@ struct circ {
 int rs__circuit_run(const struct rs_engine_input *in, const struct rs_circuit_plan *plan,
                     uint64_t shuffle, struct rs_record *out, struct rs_err *err);
 
+/* Run the engine with open-loop injection (cfg->process is bernoulli) and add the module's
+ * metrics (rs_openloop_record) and cycles, conflicts, max_circuits, locks, ranks_used to
+ * out. The time unit of the module (warm-up, measurement, drain, latency) is the network
+ * cycle. shuffle as for rs__circuit_run. Returns 0 or RS_E... */
+int rs__circuit_run_open(const struct rs_engine_input *in, const struct rs_openloop_cfg *cfg,
+                         uint64_t shuffle, struct rs_record *out, struct rs_err *err);
+
 /* The plan runner the off-line and on-line LCAN algorithms use: rs__circuit_run without
  * shuffling. */
 int rs__circuit_run_plan(const struct rs_engine_input *in, const struct rs_circuit_plan *plan,
                          struct rs_record *out, struct rs_err *err);
+
+/* ---- circuit.c, for the open-loop runner ------------------------------------------------ */
+
+/* Read the options into c (net, lc set) and refuse the ones without meaning on its network.
+ * Returns 0 or RS_E... */
+int rs__circ_read_options(struct circ *c, const struct rs_engine_input *in, struct rs_err *err);
+
+/* Release what c holds (not c->open) and zero it. */
+void rs__circ_free(struct circ *c);
 
 /* ---- circuit_arb.c ------------------------------------------------------------------- */
 
@@ -187,5 +241,12 @@ void rs__circ_paths_cycle(struct circ *c);
  * switch under a plan), every message is in exactly one state and the counts add up.
  * Returns 0 or RS_EINVARIANT describing the first violation. */
 int rs__circ_check(struct circ *c, uint32_t routed_now, struct rs_err *err);
+
+/* ---- circuit_openloop.c -------------------------------------------------------------- */
+
+/* Open loop, after a cycle: every terminal's window holds at most W_t packets in order of
+ * generation that have tried fewer than `passes` times, and the module counts as many
+ * delivered and dropped packets as the engine. Returns 0 or RS_EINVARIANT. */
+int rs__circ_open_check(const struct circ *c, struct rs_err *err);
 
 #endif

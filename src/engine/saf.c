@@ -1,7 +1,8 @@
 /* Store-and-forward packet engine (switching=store_forward): bounded or unbounded queues at
  * channel heads, channel tails or switches; FIFO, random, fixed-priority, furthest-first and
  * random-rank protocols with nonpredictive (sticky) selection; block or drop on a full queue.
- * Exact step semantics: docs/model-saf.md and the comment at the top of saf.h. */
+ * Exact step semantics: docs/model-saf.md and the comment at the top of saf.h. Batch runs
+ * here; open-loop runs (saf_openloop.c) use the same step. */
 #include "engine/saf.h"
 
 #include <stdio.h>
@@ -23,13 +24,14 @@ static const struct rs_optdef saf_options[] = {
     {"queue_size", RS_OPT_INT, "0", 0, 1e9, NULL,
      "capacity of each queue in packets (0 = unbounded)"},
     {"protocol", RS_OPT_CHOICE, "fifo", 0, 0, protocol_names,
-     "queueing protocol: oldest first, random, lowest message id first, most hops left "
-     "first, highest random rank first (004 §5)"},
+     "queueing protocol: oldest first, random, lowest message id (open loop: earliest "
+     "generated) first, most hops left first, highest random rank first (004 §5)"},
     {"on_full", RS_OPT_CHOICE, "block", 0, 0, on_full_names,
      "a packet whose next queue is full waits (block) or is discarded (drop)"},
     {"rank_levels", RS_OPT_INT, "0", 0, 65535, NULL,
      "protocol=rank: every packet draws a rank 1..r; 0 = the smallest r with r^q >= log2 N "
      "(004 §5's r = log^(1/q) N rounded up; q = queue_size, 1 when unbounded)"},
+    RS_OPENLOOP_OPTIONS,
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 /* ---- queues ---------------------------------------------------------------------- */
@@ -65,7 +67,8 @@ static void queue_unlink(struct saf_pkt *pkt, struct saf_queue *q, uint32_t m)
  * oldest, then the lowest id), all sticky: once selected, a packet stays selected until it
  * leaves (nonpredictive protocols, 004 §1.2). Furthest-first
  * offers the packet with most hops left (ties: oldest, then lowest id), re-chosen every
- * step. sel is the sticky slot (pkt+1, 0 = none); entity keys the random draw. */
+ * step. sel is the sticky slot (pkt+1, 0 = none); entity keys the random draw. "id" is
+ * saf_pkt_id: the message id, or (generation step, source) in open loop. */
 static inline __attribute__((always_inline)) uint32_t
 queue_select_p(struct saf *s, const struct saf_queue *q, uint32_t *sel, uint64_t entity,
                enum saf_protocol proto)
@@ -82,7 +85,7 @@ queue_select_p(struct saf *s, const struct saf_queue *q, uint32_t *sel, uint64_t
             return *sel - 1;
         best = q->head;
         for (m = pkt[best].next; m != RS_NONE; m = pkt[m].next)
-            if (m < best)
+            if (saf_pkt_id(s, m) < saf_pkt_id(s, best))
                 best = m;
         *sel = best + 1;
         return best;
@@ -102,7 +105,8 @@ queue_select_p(struct saf *s, const struct saf_queue *q, uint32_t *sel, uint64_t
         for (m = pkt[best].next; m != RS_NONE; m = pkt[m].next) {
             const struct saf_pkt *a = &pkt[m], *b = &pkt[best];
             if (a->rem > b->rem || (a->rem == b->rem && a->entered < b->entered) ||
-                (a->rem == b->rem && a->entered == b->entered && m < best))
+                (a->rem == b->rem && a->entered == b->entered &&
+                 saf_pkt_id(s, m) < saf_pkt_id(s, best)))
                 best = m;
         }
         return best;
@@ -113,7 +117,8 @@ queue_select_p(struct saf *s, const struct saf_queue *q, uint32_t *sel, uint64_t
         for (m = pkt[best].next; m != RS_NONE; m = pkt[m].next) {
             uint32_t ra = s->rank[m], rb = s->rank[best];
             if (ra > rb || (ra == rb && pkt[m].entered < pkt[best].entered) ||
-                (ra == rb && pkt[m].entered == pkt[best].entered && m < best))
+                (ra == rb && pkt[m].entered == pkt[best].entered &&
+                 saf_pkt_id(s, m) < saf_pkt_id(s, best)))
                 best = m;
         }
         *sel = best + 1;
@@ -145,23 +150,35 @@ static inline uint32_t msg_src(const struct saf *s, uint32_t m)
     return s->q_shift >= 0 ? m >> s->q_shift : m / s->pb->per_input;
 }
 
-static uint32_t route_port(const struct saf *s, uint32_t node, uint32_t m, uint32_t hops)
+/* The route state of packet m after hops channels: its source and route message are the
+ * message's (batch) or the slot's (open loop, ol = 1). */
+static inline __attribute__((always_inline)) struct rs_route_state
+route_state(const struct saf *s, uint32_t m, uint32_t hops, int ol)
 {
     const struct saf_pkt *p = &s->pkt[m];
-    struct rs_route_state st = {msg_src(s, m), p->dst, p->mid, hops, m};
+    struct rs_route_state st = {ol ? s->osrc[m] : msg_src(s, m), p->dst, p->mid, hops,
+                                ol ? s->omsg[m] : m};
+    return st;
+}
+
+static uint32_t route_port(const struct saf *s, uint32_t node, uint32_t m, uint32_t hops,
+                           int ol)
+{
+    struct rs_route_state st = route_state(s, m, hops, ol);
     return s->net->ops->route(s->net, node, &st);
 }
 
 /* Set pkt[m].port (its out-port at node) and pkt[m].tq (the queue it enters on its next
  * move, or SAF_DELIVER). Returns the queue it waits in at node: for output queues the
- * node's queue of that port, otherwise unused (RS_NONE). */
-static uint64_t place(struct saf *s, uint32_t m, uint32_t node)
+ * node's queue of that port, otherwise unused (RS_NONE). ol: m is an open-loop slot. */
+static inline __attribute__((always_inline)) uint64_t place_p(struct saf *s, uint32_t m,
+                                                              uint32_t node, int ol)
 {
     struct saf_pkt *p = &s->pkt[m];
     const struct rs_net *net = s->net;
     uint32_t slot, w, port;
     if (net->ops->next_hop && s->at != SAF_AT_OUTPUT) { /* one call instead of two */
-        struct rs_route_state st = {msg_src(s, m), p->dst, p->mid, p->hops, m};
+        struct rs_route_state st = route_state(s, m, p->hops, ol);
         w = net->ops->next_hop(net, node, &st, &port, &slot);
         p->port = (uint16_t)port;
         if (p->rem == 1)
@@ -172,7 +189,7 @@ static uint64_t place(struct saf *s, uint32_t m, uint32_t node)
             p->tq = s->at == SAF_AT_INPUT ? (uint32_t)((uint64_t)w * s->P + slot) : w;
         return RS_NONE;
     }
-    p->port = (uint16_t)route_port(s, node, m, p->hops);
+    p->port = (uint16_t)route_port(s, node, m, p->hops, ol);
     if (p->rem == 1) {
         p->tq = SAF_DELIVER;
     } else if (p->phase_a && p->hops + 1 == p->phase_a) {
@@ -184,9 +201,19 @@ static uint64_t place(struct saf *s, uint32_t m, uint32_t node)
         else if (s->at == SAF_AT_SWITCH)
             p->tq = w;
         else
-            p->tq = (uint32_t)((uint64_t)w * s->P + route_port(s, w, m, p->hops + 1));
+            p->tq = (uint32_t)((uint64_t)w * s->P + route_port(s, w, m, p->hops + 1, ol));
     }
     return s->at == SAF_AT_OUTPUT ? (uint64_t)node * s->P + p->port : RS_NONE;
+}
+
+static uint64_t place(struct saf *s, uint32_t m, uint32_t node)
+{
+    return place_p(s, m, node, 0);
+}
+
+void rs__saf_place_open(struct saf *s, uint32_t m, uint32_t node)
+{
+    place_p(s, m, node, 1);
 }
 
 /* ---- decide ------------------------------------------------------------------------ */
@@ -239,7 +266,7 @@ offer_key(const struct saf *s, uint32_t m, uint64_t entity, enum saf_protocol pr
     case SAF_FIFO: /* oldest arrival at this switch first */
         return UINT64_MAX - p->entered;
     case SAF_PRIORITY:
-        return UINT64_MAX - m;
+        return UINT64_MAX - saf_pkt_id(s, m);
     case SAF_RANDOM: {
         struct rs_rng r;
         rs_rng_init(&r, s->seed, RS_STREAM_ARBITER, entity, s->step);
@@ -314,8 +341,10 @@ decide_node_p(struct saf *s, uint32_t v, enum saf_queue_at at, enum saf_protocol
 
 /* decide_node_p specialised for the default configuration (input queues, FIFO), whose
  * protocol and placement tests then fold away; every other one goes through the general
- * copy. Same decisions either way. */
-static uint32_t decide_node(struct saf *s, uint32_t v)
+ * copy. Same decisions either way. Inlined into decide, its only caller: a call per active
+ * node costs 5% of the instructions of bench cases a and e (callgrind). */
+static inline __attribute__((always_inline)) uint32_t decide_node(struct saf *s,
+                                                                  uint32_t v)
 {
     if (s->at == SAF_AT_INPUT && s->proto == SAF_FIFO)
         return decide_node_p(s, v, SAF_AT_INPUT, SAF_FIFO);
@@ -536,8 +565,10 @@ static int record_latency(struct saf *s, uint32_t step)
 }
 
 /* Apply the step's moves: first every departure, then every arrival, so occupancies
- * (and max_queue) are those between steps. */
-static int commit(struct saf *s)
+ * (and max_queue) are those between steps. ol: open loop (packets are pool slots, handed
+ * back when delivered or dropped; a terminal whose own packet left its store is noted for
+ * a refill); ol = 0 is the batch engine, compiled without those branches. */
+static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
 {
     for (uint64_t i = 0; i < s->n_moves; i++) {
         const struct saf_move *mv = &s->moves[i];
@@ -552,6 +583,10 @@ static int commit(struct saf *s)
             queue_unlink(s->pkt, &s->src[t], mv->pkt);
             if (s->srcsel)
                 s->srcsel[t] = 0;
+            if (ol && s->own[t] == mv->pkt) { /* the next generated packet may come in */
+                s->own[t] = RS_NONE;
+                s->refill[s->n_refill++] = t;
+            }
         } else {
             queue_unlink(s->pkt, &s->q[mv->from], mv->pkt);
             if (s->qsel)
@@ -585,6 +620,8 @@ static int commit(struct saf *s)
             s->dropped++;
             s->remaining--;
             s->last_event = s->step;
+            if (ol)
+                rs__saf_open_finish(s, m, 0);
             continue;
         }
         p->hops++;
@@ -595,7 +632,9 @@ static int commit(struct saf *s)
             s->delivered++;
             s->remaining--;
             s->last_event = s->step;
-            if (record_latency(s, s->step))
+            if (ol)
+                rs__saf_open_finish(s, m, 1);
+            else if (record_latency(s, s->step))
                 return RS_ENOMEM;
             continue;
         }
@@ -603,7 +642,7 @@ static int commit(struct saf *s)
             uint32_t v = s->src_node[p->mid];
             p->entered = s->step;
             s->where[m] = SAF_IN_SOURCE;
-            place(s, m, v);
+            place_p(s, m, v, ol);
             if (s->src[p->mid].count == 0)
                 s->pend_dirty = 1;
             queue_push(s->pkt, &s->src[p->mid], m);
@@ -613,7 +652,7 @@ static int commit(struct saf *s)
         uint32_t w = saf_queue_node(s, mv->to);
         p->entered = s->step;
         s->where[m] = SAF_IN_QUEUE;
-        place(s, m, w);
+        place_p(s, m, w, ol);
         queue_push(s->pkt, &s->q[mv->to], m);
         if (s->q[mv->to].count > s->max_queue)
             s->max_queue = s->q[mv->to].count;
@@ -630,6 +669,11 @@ static int commit(struct saf *s)
                 s->active[v / 64] &= ~(1ull << (v % 64));
         }
     return 0;
+}
+
+static int commit(struct saf *s)
+{
+    return s->ol ? commit_p(s, 1) : commit_p(s, 0);
 }
 
 /* Keep in s->pend only the sources still holding packets (increasing terminal order). */
@@ -668,6 +712,10 @@ static uint32_t inject_output(struct saf *s)
         queue_unlink(s->pkt, &s->src[t], m);
         if (s->srcsel)
             s->srcsel[t] = 0;
+        if (s->own && s->own[t] == m) { /* open loop: its next packet comes in next step */
+            s->own[t] = RS_NONE;
+            s->refill[s->n_refill++] = t;
+        }
         s->pkt[m].entered = s->step;
         s->where[m] = SAF_IN_QUEUE;
         queue_push(s->pkt, &s->q[own], m);
@@ -678,11 +726,53 @@ static uint32_t inject_output(struct saf *s)
     return injected;
 }
 
+/* ---- the open-loop runner's view of a step (saf_openloop.c) ----------------------- */
+
+int rs__saf_step(struct saf *s)
+{
+    s->n_moves = 0;
+    decide(s);
+    return commit(s);
+}
+
+uint32_t rs__saf_inject_output(struct saf *s)
+{
+    return inject_output(s);
+}
+
+void rs__saf_compact_pending(struct saf *s)
+{
+    compact_pending(s);
+}
+
+void rs__saf_store_insert(struct saf *s, uint32_t t, uint32_t m)
+{
+    struct saf_queue *q = &s->src[t];
+    uint32_t prev = RS_NONE, x = q->count ? q->head : RS_NONE;
+    if (s->proto == SAF_FIFO) /* after every packet that entered no later */
+        while (x != RS_NONE && s->pkt[x].entered <= s->pkt[m].entered) {
+            prev = x;
+            x = s->pkt[x].next;
+        }
+    else /* the order matters to FIFO only: at the tail */
+        prev = q->count ? q->tail : RS_NONE;
+    if (prev == RS_NONE) { /* new head */
+        s->pkt[m].next = q->count ? q->head : RS_NONE;
+        q->head = m;
+    } else {
+        s->pkt[m].next = s->pkt[prev].next;
+        s->pkt[prev].next = m;
+    }
+    if (prev == q->tail || q->count == 0)
+        q->tail = m;
+    q->count++;
+}
+
 /* ---- set-up and teardown ------------------------------------------------------------ */
 
-static void saf_free(struct saf *s)
+void rs__saf_free(struct saf *s)
 {
-    rs__huge_free(s->pkt, s->pb ? s->pb->n_msgs * sizeof *s->pkt : 0);
+    rs__huge_free(s->pkt, s->n_pkt * sizeof *s->pkt);
     free(s->where);
     rs__huge_free(s->q, s->n_queues * sizeof *s->q);
     free(s->qsel);
@@ -702,6 +792,13 @@ static void saf_free(struct saf *s)
     free(s->cand);
     free(s->cnext);
     free(s->ckey);
+    free(s->osrc);
+    free(s->omsg);
+    free(s->ogen);
+    free(s->free_slot);
+    free(s->own);
+    free(s->refill);
+    free(s->newly);
 }
 
 /* 004 §5's r = log^(1/q) N, rounded up: the smallest r >= 1 with r^q >= log2 N, i.e.
@@ -744,7 +841,8 @@ static int saf_read_options(struct saf *s, const struct rs_params *p, struct rs_
     return 0;
 }
 
-static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_err *err)
+int rs__saf_init_common(struct saf *s, const struct rs_engine_input *in, uint64_t n_pkt,
+                        struct rs_err *err)
 {
     const struct rs_net *net = in->net;
     const struct rs_problem *pb = in->pb;
@@ -763,18 +861,19 @@ static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_e
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "switching=store_forward supports at most 32 ports per node (got %u)",
                           s->P);
-    if (pb->n_msgs >= SAF_SRC_BIT)
+    if (n_pkt >= SAF_SRC_BIT)
         return rs_err_set(err, RS_ECONSTRAINT, "too many messages (%llu) for one run",
-                          (unsigned long long)pb->n_msgs);
+                          (unsigned long long)n_pkt);
     s->n_queues = s->at == SAF_AT_SWITCH ? net->n_nodes : (uint64_t)net->n_nodes * s->P;
     if (s->n_queues + pb->n_terminals >= SAF_VOID)
         return rs_err_set(err, RS_ECONSTRAINT, "network too large (%llu queues) for one run",
                           (unsigned long long)s->n_queues);
     s->n_src = pb->n_terminals;
     s->n_words = (net->n_nodes + 63) / 64;
-    s->moves_cap = pb->n_msgs ? pb->n_msgs : 1;
-    s->pkt = rs__huge_alloc(pb->n_msgs * sizeof *s->pkt);
-    s->where = calloc(pb->n_msgs + 1, 1);
+    s->n_pkt = n_pkt;
+    s->moves_cap = n_pkt ? n_pkt : 1;
+    s->pkt = rs__huge_alloc(n_pkt * sizeof *s->pkt);
+    s->where = calloc(n_pkt + 1, 1);
     s->q = rs__huge_alloc(s->n_queues * sizeof *s->q);
     s->src = calloc(s->n_src, sizeof *s->src);
     s->src_node = malloc(s->n_src * sizeof *s->src_node + 1);
@@ -795,10 +894,8 @@ static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_e
     if (s->at != SAF_AT_INPUT && !(s->granted = calloc(s->n_queues, sizeof *s->granted)))
         return rs_err_set(err, RS_ENOMEM, "out of memory for queue admissions");
     if (s->proto == SAF_RANK) {
-        if (!(s->rank = malloc(pb->n_msgs * sizeof *s->rank + 1)))
+        if (!(s->rank = malloc(n_pkt * sizeof *s->rank + 1)))
             return rs_err_set(err, RS_ENOMEM, "out of memory for packet ranks");
-        for (uint64_t m = 0; m < pb->n_msgs; m++) /* once per packet, by message id */
-            s->rank[m] = (uint16_t)(1 + rs_rand_below(s->seed, RS_STREAM_RANK, m, 0, s->ranks));
         if (s->at != SAF_AT_INPUT &&
             (!(s->cand = calloc(s->n_queues, sizeof *s->cand)) ||
              !(s->cnext = malloc(s->moves_cap * sizeof *s->cnext)) ||
@@ -808,7 +905,7 @@ static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_e
     if (!s->pkt || !s->where || !s->q || !s->src || !s->src_node || !s->active || !s->moves ||
         !s->pend || !s->src_used || !s->act)
         return rs_err_set(err, RS_ENOMEM, "out of memory for %llu packets and %llu queues",
-                          (unsigned long long)pb->n_msgs, (unsigned long long)s->n_queues);
+                          (unsigned long long)n_pkt, (unsigned long long)s->n_queues);
 
     uint32_t max_node = 0;
     for (uint32_t t = 0; t < s->n_src; t++) {
@@ -827,6 +924,20 @@ static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_e
                               s->node_src[s->src_node[t]], t);
         s->node_src[s->src_node[t]] = t;
     }
+    return 0;
+}
+
+/* The batch run's packets: one per message, all in their sources' stores at step 0. */
+static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_err *err)
+{
+    const struct rs_net *net = in->net;
+    const struct rs_problem *pb = in->pb;
+    int rc = rs__saf_init_common(s, in, pb->n_msgs, err);
+    if (rc)
+        return rc;
+    if (s->rank)
+        for (uint64_t m = 0; m < pb->n_msgs; m++) /* once per packet, by message id */
+            s->rank[m] = (uint16_t)(1 + rs_rand_below(s->seed, RS_STREAM_RANK, m, 0, s->ranks));
 
     enum rs_routing routing = in->routing;
     uint32_t max_hops = 4 * net->n_nodes + 16;
@@ -947,7 +1058,7 @@ static int saf_record(const struct saf *s, struct rs_record *out, int deadlock)
 /* Debug builds check every step of small runs on their own (the checker walks the whole
  * state, so large runs would take hours under the sanitizers); check=1 checks any run. */
 #ifdef RS_ALWAYS_CHECK
-#define SAF_FORCE_CHECK(s) ((s)->n_queues + (s)->pb->n_msgs <= (1u << 16))
+#define SAF_FORCE_CHECK(s) ((s)->n_queues + (s)->n_pkt <= (1u << 16))
 #else
 #define SAF_FORCE_CHECK(s) 0
 #endif
@@ -956,7 +1067,13 @@ static int saf_run(const struct rs_engine_input *in, struct rs_record *out, char
                    size_t deadlock_len, struct rs_err *err)
 {
     struct saf s;
-    int rc = saf_init(&s, in, err);
+    struct rs_openloop_cfg cfg;
+    int rc = rs_openloop_config(&cfg, in->params, 1, err); /* a packet is one unit */
+    if (rc)
+        return rc;
+    if (cfg.process == RS_INJECT_BERNOULLI)
+        return rs__saf_run_open(in, &cfg, out, deadlock_msg, deadlock_len, err);
+    rc = saf_init(&s, in, err);
     int check = in->check || (!rc && SAF_FORCE_CHECK(&s));
     int deadlock = 0;
     if (deadlock_msg && deadlock_len)
@@ -989,7 +1106,7 @@ static int saf_run(const struct rs_engine_input *in, struct rs_record *out, char
     }
     if (!rc && (rc = saf_record(&s, out, deadlock)))
         rs_err_set(err, rc, "out of memory for the result record");
-    saf_free(&s);
+    rs__saf_free(&s);
     return rc;
 }
 
@@ -998,4 +1115,5 @@ const struct rs_engine_ops rs_engine_store_forward = {
     .summary = "store-and-forward packets with bounded queues (Maggs & Sitaraman 004 §1.2)",
     .options = saf_options,
     .run = saf_run,
+    .openloop = 1,
 };

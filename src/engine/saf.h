@@ -8,25 +8,36 @@
  *   - sources hold their messages outside the network (unbounded) and inject as room
  *     allows; a packet whose route ends at the node it enters is delivered at once;
  *   - with Valiant routing via a terminal, a packet ending phase A joins the (unbounded)
- *     source store of its intermediate terminal and is injected again from there. */
+ *     source store of its intermediate terminal and is injected again from there;
+ *   - open loop (injection_process=bernoulli, saf_openloop.c): packet records are a pool of
+ *     slots recycled after delivery or drop; each terminal's generated packets wait in the
+ *     open-loop module's FIFO and the oldest one sits in the terminal's store. */
 #ifndef RS_ENGINE_SAF_H
 #define RS_ENGINE_SAF_H
 
 #include <stdint.h>
 
 #include "routesim/engine.h"
+#include "routesim/openloop.h"
 
 enum saf_queue_at { SAF_AT_INPUT, SAF_AT_OUTPUT, SAF_AT_SWITCH };
 enum saf_protocol { SAF_FIFO, SAF_RANDOM, SAF_PRIORITY, SAF_FURTHEST_FIRST, SAF_RANK };
 enum saf_on_full { SAF_BLOCK, SAF_DROP };
 
 /* Where a packet is: in a queue of the network, waiting at its source, or gone. */
-enum saf_where { SAF_IN_SOURCE = 0, SAF_IN_QUEUE = 1, SAF_DELIVERED = 2, SAF_DROPPED = 3 };
+enum saf_where {
+    SAF_IN_SOURCE = 0,
+    SAF_IN_QUEUE = 1,
+    SAF_DELIVERED = 2,
+    SAF_DROPPED = 3,
+    SAF_FREE = 4 /* open loop: an unused slot of the pool */
+};
 
 #define SAF_DELIVER UINT32_MAX /* tq value: crossing the next channel delivers the packet */
 #define SAF_STORE (UINT32_MAX - 2) /* tq value: it ends Valiant phase A at terminal mid */
 
-/* One packet (= one message). 32 bytes, one per message, indexed by message id. */
+/* One packet (= one message). 32 bytes, one per message, indexed by message id (open
+ * loop: by slot of the pool). */
 struct saf_pkt {
     uint32_t next;    /* next packet in the same queue or source, RS_NONE at the tail */
     uint32_t dst;     /* destination terminal */
@@ -69,8 +80,9 @@ struct saf {
     int P_shift;           /* log2 P when P is a power of two, else -1 */
     int q_shift;           /* log2 per_input when a power of two, else -1 */
 
-    struct saf_pkt *pkt;   /* [n_msgs] */
-    uint8_t *where;        /* [n_msgs] enum saf_where */
+    uint64_t n_pkt;        /* packet records: n_msgs, or the open-loop pool's capacity */
+    struct saf_pkt *pkt;   /* [n_pkt] */
+    uint8_t *where;        /* [n_pkt] enum saf_where */
 
     uint64_t n_queues;
     struct saf_queue *q;   /* [n_queues] */
@@ -81,7 +93,7 @@ struct saf {
 
     /* protocol=rank only (NULL otherwise): 004 §5's random ranks and, with output or switch
      * queues, the admission of a step's candidates into each queue by rank */
-    uint16_t *rank;        /* [n_msgs] rank 1..ranks of each packet, drawn once */
+    uint16_t *rank;        /* [n_pkt] rank 1..ranks of each packet, drawn once */
     uint32_t ranks;        /* r: ranks are 1..r */
     uint32_t *cand;        /* [n_queues] first candidate move (index+1) into the queue, 0 = none */
     uint32_t *cnext;       /* [moves_cap] next candidate move into the same queue (index+1) */
@@ -115,7 +127,33 @@ struct saf {
     uint32_t last_event;   /* step of the last delivery or drop */
     uint64_t *lat_hist;    /* delivered per delivery step */
     uint32_t lat_cap;
+
+    /* open loop only (NULL / 0 in batch runs; saf_openloop.c): the injection process, the
+     * pool's free slots and what each slot's packet is (the route state and the ties of
+     * priority, furthest_first and rank need its source, template message and generation
+     * step: its identity is (generation step, source), unique because a terminal generates
+     * at most one packet per step) */
+    struct rs_openloop *ol;
+    uint32_t *osrc;         /* [n_pkt] source terminal */
+    uint32_t *omsg;         /* [n_pkt] template message (rs_route_state.msg) */
+    uint32_t *ogen;         /* [n_pkt] generation step */
+    uint32_t *free_slot;    /* [n_pkt] stack of free slots */
+    uint64_t n_free;
+    uint32_t *own;          /* [n_src] slot of the terminal's oldest generated packet, which
+                               waits in its store; RS_NONE when there is none */
+    uint32_t *refill;       /* [n_src] terminals whose own packet left the store this step */
+    uint32_t n_refill;
+    uint32_t *newly;        /* [n_src] terminals whose module FIFO became non-empty */
+    uint64_t step_accepted; /* packets delivered this step */
+    uint32_t made;          /* packets put into stores this step */
 };
+
+/* Identity of packet m for ties and fixed priorities: its message id in batch runs, (its
+ * generation step, its source) in open loop, the order in which packets were generated. */
+static inline uint64_t saf_pkt_id(const struct saf *s, uint32_t m)
+{
+    return s->osrc ? ((uint64_t)s->ogen[m] << 32) | s->osrc[m] : m;
+}
 
 /* Queue ids of the node: for input and output queues node*P + slot/port, for switch
  * queues the node id. */
@@ -131,6 +169,52 @@ static inline uint32_t saf_queue_node(const struct saf *s, uint64_t q)
         return (uint32_t)q;
     return (uint32_t)(s->P_shift >= 0 ? q >> s->P_shift : q / s->P);
 }
+
+/* ---- saf.c, for the open-loop runner (saf_openloop.c) --------------------------------- */
+
+/* Set up everything but the packets: options, queues, sources, the active set, with room
+ * for n_pkt packet records (pkt, where, moves and the rank arrays are allocated for n_pkt,
+ * zeroed). Returns 0 or RS_E... (then call rs__saf_free). */
+int rs__saf_init_common(struct saf *s, const struct rs_engine_input *in, uint64_t n_pkt,
+                        struct rs_err *err);
+
+/* Release everything s holds (safe on a partly set-up state). */
+void rs__saf_free(struct saf *s);
+
+/* Steps 1-5 of docs/model-saf.md for step s->step (already advanced): decide every move
+ * from the state at the start of the step, then commit them. Returns 0 or RS_ENOMEM. */
+int rs__saf_step(struct saf *s);
+
+/* Output queues only: the sources' end-of-step injections into their switch's queues.
+ * Returns how many packets entered. */
+uint32_t rs__saf_inject_output(struct saf *s);
+
+/* Keep in s->pend only the terminals whose store holds packets (rebuilt when pend_dirty). */
+void rs__saf_compact_pending(struct saf *s);
+
+/* Route packet m (open loop: slot m) at node: set its out-port and the queue it enters
+ * next (pkt.port, pkt.tq). */
+void rs__saf_place_open(struct saf *s, uint32_t m, uint32_t node);
+
+/* Put slot m (filled in, placed) into terminal t's store: after every packet that entered
+ * it no later than m (FIFO by entry, ties to the packets already there) with
+ * protocol=fifo, at the tail otherwise. */
+void rs__saf_store_insert(struct saf *s, uint32_t t, uint32_t m);
+
+/* ---- saf_openloop.c ------------------------------------------------------------------ */
+
+/* Open-loop packet m was delivered (delivered=1) or dropped at s->step: tell the module,
+ * count it, and return its slot to the pool. */
+void rs__saf_open_finish(struct saf *s, uint32_t m, int delivered);
+
+/* Run switching=store_forward with open-loop injection (cfg.process is bernoulli) and add
+ * the metrics to out: the module's (rs_openloop_record), then hops, max_queue, steps,
+ * deadlock, rank_levels_used. Returns 0 or RS_E... */
+int rs__saf_run_open(const struct rs_engine_input *in, const struct rs_openloop_cfg *cfg,
+                     struct rs_record *out, char *deadlock_msg, size_t deadlock_len,
+                     struct rs_err *err);
+
+/* ---- saf_check.c, saf_deadlock.c ------------------------------------------------------ */
 
 /* Check every invariant of the state between steps: each packet is in exactly one place,
  * queue counts match their lists, no queue exceeds its capacity, every node holding a

@@ -1,5 +1,6 @@
 /* Per-step invariant checker of the store-and-forward engine (tests and debug builds):
- * proves no packet is lost or duplicated and no queue exceeds its capacity. */
+ * proves no packet is lost or duplicated and no queue exceeds its capacity; in open loop
+ * also that the pool's free slots and each terminal's generated packet are consistent. */
 #include <stdlib.h>
 
 #include "engine/saf.h"
@@ -14,7 +15,7 @@ static int check_list(const struct saf *s, const struct saf_queue *q, uint8_t *s
     uint32_t n = 0, last = RS_NONE;
     uint32_t m = q->count ? q->head : RS_NONE;
     while (m != RS_NONE) {
-        if (m >= s->pb->n_msgs)
+        if (m >= s->n_pkt)
             return rs_err_set(err, RS_EINVARIANT, "step %u: %s %llu links to packet %u",
                               s->step, what, (unsigned long long)id, m);
         if (seen[m])
@@ -40,9 +41,48 @@ static int check_list(const struct saf *s, const struct saf_queue *q, uint8_t *s
     return 0;
 }
 
+/* Open loop: every slot is free (then on the free stack exactly once, and in no list) or
+ * holds a packet seen in one list; the packets in use are the ones in flight. */
+static int check_pool(const struct saf *s, uint8_t *seen, uint64_t in_flight, struct rs_err *err)
+{
+    uint64_t used = 0, n_free = 0;
+    for (uint64_t i = 0; i < s->n_free; i++) {
+        uint32_t m = s->free_slot[i];
+        if (m >= s->n_pkt || s->where[m] != SAF_FREE || seen[m])
+            return rs_err_set(err, RS_EINVARIANT,
+                              "step %u: free slot %u is in use or on the free stack twice",
+                              s->step, m);
+        seen[m] = 2;
+    }
+    for (uint64_t m = 0; m < s->n_pkt; m++) {
+        if (s->where[m] == SAF_FREE) {
+            n_free++;
+            if (seen[m] != 2)
+                return rs_err_set(err, RS_EINVARIANT, "step %u: slot %llu is lost", s->step,
+                                  (unsigned long long)m);
+            continue;
+        }
+        used++;
+        if (!seen[m])
+            return rs_err_set(err, RS_EINVARIANT, "step %u: packet %llu is lost", s->step,
+                              (unsigned long long)m);
+        if (s->rank && (s->rank[m] < 1 || s->rank[m] > s->ranks))
+            return rs_err_set(err, RS_EINVARIANT, "step %u: packet %llu has rank %u outside 1..%u",
+                              s->step, (unsigned long long)m, s->rank[m], s->ranks);
+    }
+    if (n_free != s->n_free || used != in_flight || in_flight != s->remaining)
+        return rs_err_set(err, RS_EINVARIANT,
+                          "step %u: %llu slots in use, %llu free (stack %llu), %llu in flight, "
+                          "%llu counted",
+                          s->step, (unsigned long long)used, (unsigned long long)n_free,
+                          (unsigned long long)s->n_free, (unsigned long long)in_flight,
+                          (unsigned long long)s->remaining);
+    return 0;
+}
+
 int rs__saf_check(struct saf *s, struct rs_err *err)
 {
-    uint8_t *seen = calloc(s->pb->n_msgs + 1, 1);
+    uint8_t *seen = calloc(s->n_pkt + 1, 1);
     int rc = 0;
     uint64_t in_flight = 0;
     if (!seen)
@@ -73,6 +113,22 @@ int rs__saf_check(struct saf *s, struct rs_err *err)
             rc = rs_err_set(err, RS_EINVARIANT, "step %u: source node %u holds packets but is idle",
                             s->step, v);
         in_flight += s->src[t].count;
+        if (!rc && s->own && s->own[t] != RS_NONE) { /* open loop: its packet, in its store */
+            uint32_t m = s->src[t].count ? s->src[t].head : RS_NONE;
+            while (m != RS_NONE && m != s->own[t])
+                m = s->pkt[m].next;
+            if (m == RS_NONE || s->osrc[m] != t)
+                rc = rs_err_set(err, RS_EINVARIANT,
+                                "step %u: the generated packet %u of terminal %u is not in its "
+                                "store",
+                                s->step, s->own[t], t);
+        }
+    }
+    if (s->ol && !rc)
+        rc = check_pool(s, seen, in_flight, err);
+    if (s->ol) {
+        free(seen);
+        return rc;
     }
     uint64_t delivered = 0, dropped = 0;
     for (uint64_t m = 0; m < s->pb->n_msgs && !rc; m++) {

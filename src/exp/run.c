@@ -140,14 +140,16 @@ static int select_modules(const struct rs_params *p, struct selection *sel, int 
 }
 
 /* Add every option of table to out with its resolved value (defaults included); options
- * without a value and without a default are skipped. */
+ * without a value and without a default are skipped, and so are those of skip (NULL: none).
+ */
 static int record_options(struct rs_record *out, const struct rs_params *p,
-                          const struct rs_optdef *table, struct rs_err *err)
+                          const struct rs_optdef *table, const struct rs_optdef *skip,
+                          struct rs_err *err)
 {
     for (const struct rs_optdef *d = table; d && d->name; d++) {
         const char *text = rs_params_text(p, d);
         int rc = 0;
-        if (!text)
+        if (!text || (skip && rs_optdef_find(skip, d->name)))
             continue;
         if (d->type == RS_OPT_INT) {
             int64_t v;
@@ -203,8 +205,20 @@ static int prepare(struct prepared *x, const struct rs_params *p, int with_engin
         return rc;
     x->routing = (enum rs_routing)routing;
     x->seed = (uint64_t)seed;
+    /* the open-loop keys describe open-loop runs only: a batch run refuses them (they would
+     * be ignored) and its record has none of them, so static records keep their columns */
+    enum rs_injection inj = RS_INJECT_BATCH;
+    if (with_engine && x->sel.engine->openloop && (rc = rs_openloop_process(p, &inj, err)))
+        return rc;
+    for (const struct rs_optdef *d = rs_openloop_options; inj == RS_INJECT_BATCH && d->name; d++)
+        if (strcmp(d->name, "injection_process") != 0 && rs_params_find(p, d->name))
+            return rs_err_set(err, RS_EUNSUPPORTED,
+                              "%s= is a key of open-loop injection: it needs "
+                              "injection_process=bernoulli",
+                              d->name);
+    const struct rs_optdef *skip = inj == RS_INJECT_BATCH ? rs_openloop_options : NULL;
     for (int i = 0; i < x->sel.ntables; i++)
-        if ((rc = record_options(out, p, x->sel.tables[i], err)))
+        if ((rc = record_options(out, p, x->sel.tables[i], skip, err)))
             return rc;
     out->n_params = out->n;
     if ((rc = rs_net_build(&x->net, p, err)))

@@ -200,11 +200,12 @@ void rs_openloop_start(struct rs_openloop *ol, uint32_t t)
 void rs_openloop_finish(struct rs_openloop *ol, uint32_t gen, uint32_t length, uint32_t step,
                         int delivered)
 {
-    (void)length;
     if (delivered)
         ol->delivered++;
     else
         ol->dropped++;
+    if (!delivered && in_window(ol, step)) /* left the network, as a delivery does */
+        ol->win_dropped += length;
     if (!in_window(ol, gen))
         return;
     if (!delivered) {
@@ -241,7 +242,10 @@ int rs_openloop_saturated(const struct rs_openloop *ol)
         return 1;
     if (ol->meas_delivered + ol->meas_dropped < ol->win_packets)
         return 1;
-    return (double)ol->win_accepted < (1.0 - ol->cfg.margin) * (double)ol->win_flits;
+    /* the backlog grew when fewer flits left the network (delivered or dropped) than
+     * entered it during the window */
+    return (double)(ol->win_accepted + ol->win_dropped) <
+           (1.0 - ol->cfg.margin) * (double)ol->win_flits;
 }
 
 /* Nearest-rank percentile of the latency histogram (the smallest latency by which at least

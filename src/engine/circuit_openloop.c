@@ -1,0 +1,444 @@
+/* Open-loop injection (injection_process=bernoulli, SPEC W4) for the circuit engine: one
+ * network cycle per step of the open-loop module; each cycle the oldest waiting packets of
+ * every terminal (a window of W = circuits x the out-channels of its node) try to lock
+ * their circuits through the engine's own cycle (LCAN or fixed paths), as the message set
+ * of that cycle. The model: docs/openloop.md ("Circuit switching"), docs/model-circuit.md. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/circuit.h"
+#include "routesim/rng.h"
+
+/* ---- set-up ------------------------------------------------------------------------------ */
+
+static void open_free(struct circ_open *o)
+{
+    rs_openloop_free(&o->ol);
+    free(o->first);
+    free(o->n);
+    free(o->win);
+    free(o->pend);
+    free(o->pend2);
+    free(o->newly);
+    free(o->cyc.src);
+    free(o->cyc.dst);
+    free(o->tmp);
+    memset(o, 0, sizeof *o);
+}
+
+/* W_t: at most `circuits` circuits leave the terminal's node on each of its out-channels
+ * in one cycle, so no more of its packets can be established together (LCAN: one PE link,
+ * W = circuits). At least 1, so that a packet to its own terminal is delivered anyway. */
+static uint32_t window_of(const struct circ *c, uint32_t t)
+{
+    const struct rs_net *net = c->net;
+    uint32_t v = net->ops->src_node(net, t), out = 0;
+    for (uint32_t p = 0; p < c->P; p++)
+        out += net->ops->neighbor(net, v, p, NULL) != RS_NONE;
+    return out ? out * c->cap : 1;
+}
+
+/* Grow the room for the cycle's path hops (fixed paths) to at least need: c->hop,
+ * c->touched and, in the all-at-once mode, the request arrays. Between cycles only. */
+static int grow_hops(struct circ *c, uint64_t need)
+{
+    struct circ_open *o = c->open;
+    uint64_t cap = 2 * o->hop_cap > need ? 2 * o->hop_cap : need;
+    uint32_t *hop = realloc(c->hop, (size_t)cap * sizeof *hop + 4);
+    if (hop)
+        c->hop = hop;
+    uint32_t *touched = realloc(c->touched, (size_t)cap * sizeof *touched + 4);
+    if (touched)
+        c->touched = touched;
+    if (!hop || !touched)
+        return RS_ENOMEM;
+    if (c->mode == CIRC_MODE_ALL_AT_ONCE && cap > c->req_cap) {
+        struct circ_req *req = realloc(c->req, (size_t)(cap + 1) * sizeof *req);
+        if (req)
+            c->req = req;
+        struct circ_req *grp = realloc(c->grp, (size_t)(cap + 1) * sizeof *grp);
+        if (grp)
+            c->grp = grp;
+        struct circ_ranked *run = realloc(c->run, (size_t)(cap + 1) * sizeof *run);
+        if (run)
+            c->run = run;
+        if (!req || !grp || !run)
+            return RS_ENOMEM;
+        c->req_cap = cap;
+    }
+    o->hop_cap = cap;
+    return 0;
+}
+
+static int open_init(struct circ *c, struct circ_open *o, const struct rs_engine_input *in,
+                     const struct rs_openloop_cfg *cfg, uint64_t shuffle, int check,
+                     struct rs_err *err)
+{
+    const struct rs_net *net = in->net;
+    int rc;
+    memset(c, 0, sizeof *c);
+    memset(o, 0, sizeof *o);
+    c->net = net;
+    c->pb = &o->cyc;
+    c->seed = in->seed;
+    c->shuffle = shuffle;
+    c->lc = rs__lcan_of(net);
+    c->P = net->max_ports;
+    c->open = o;
+    if (cfg->len_max != 1)
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "length_max=%u: a circuit carries one message per cycle (it has no "
+                          "length)",
+                          cfg->len_max);
+    if ((uint64_t)net->n_nodes * c->P >= UINT32_MAX)
+        return rs_err_set(err, RS_ECONSTRAINT,
+                          "switching=circuit numbers channels in 32 bits: topology=%s with %u "
+                          "nodes x %u ports is too large",
+                          net->name, net->n_nodes, c->P);
+    if ((rc = rs__circ_read_options(c, in, err)) ||
+        (rc = rs_openloop_init(&o->ol, cfg, net, in->pb, in->params, in->routing, in->seed,
+                               err)))
+        return rc;
+    c->mode = c->lc ? CIRC_MODE_LCAN : net->n_levels ? CIRC_MODE_STAGED : CIRC_MODE_ALL_AT_ONCE;
+    uint32_t N = in->pb->n_terminals;
+    o->n_term = N;
+    o->first = malloc(((size_t)N + 1) * sizeof *o->first);
+    o->n = calloc((size_t)N + 1, sizeof *o->n);
+    o->pend = malloc(((size_t)N + 1) * sizeof *o->pend);
+    o->pend2 = malloc(((size_t)N + 1) * sizeof *o->pend2);
+    o->newly = malloc(((size_t)N + 1) * sizeof *o->newly);
+    if (!o->first || !o->n || !o->pend || !o->pend2 || !o->newly)
+        return rs_err_set(err, RS_ENOMEM, "out of memory for %u terminals", N);
+    uint64_t K = 0;
+    for (uint32_t t = 0; t < N; t++) {
+        o->first[t] = (uint32_t)K;
+        K += window_of(c, t);
+        if (K >= UINT32_MAX / 2)
+            return rs_err_set(err, RS_ECONSTRAINT, "too many circuits per cycle for one run");
+    }
+    o->first[N] = (uint32_t)K;
+    c->n = (uint32_t)K; /* positions of a cycle */
+    o->win = malloc(((size_t)K + 1) * sizeof *o->win);
+    o->cyc.n_terminals = N;
+    o->cyc.per_input = 1;
+    o->cyc.src = malloc(((size_t)K + 1) * sizeof *o->cyc.src);
+    o->cyc.dst = malloc(((size_t)K + 1) * sizeof *o->cyc.dst);
+    c->act = malloc(((size_t)K + 1) * sizeof *c->act);
+    c->fail = malloc((size_t)K + 1);
+    if (!o->win || !o->cyc.src || !o->cyc.dst || !c->act || !c->fail)
+        return rs_err_set(err, RS_ENOMEM, "out of memory for %llu waiting packets",
+                          (unsigned long long)K);
+    uint64_t n_ch = (uint64_t)net->n_nodes * c->P, n_req = K;
+    if (c->lc) {
+        const struct rs_lcan *lc = c->lc;
+        uint32_t dmax = 1, umax = 1;
+        for (uint32_t i = 0; i < lc->l; i++) {
+            dmax = lc->d[i] > dmax ? lc->d[i] : dmax;
+            umax = lc->u[i] > umax ? lc->u[i] : umax;
+        }
+        c->turn = malloc((size_t)K + 1);
+        c->pos = malloc(((size_t)K + 1) * sizeof *c->pos);
+        c->slot = malloc(((size_t)K + 1) * sizeof *c->slot);
+        c->tb = malloc(((size_t)K + 1) * sizeof *c->tb);
+        c->sigma = malloc(dmax * sizeof *c->sigma);
+        c->ucnt = malloc(umax * sizeof *c->ucnt);
+        if (!c->turn || !c->pos || !c->slot || !c->tb || !c->sigma || !c->ucnt)
+            return rs_err_set(err, RS_ENOMEM, "out of memory for %llu waiting packets",
+                              (unsigned long long)K);
+        c->cp_max = 2 * lc->l + 2;
+    } else {
+        c->used = calloc(n_ch + 1, sizeof *c->used);
+        c->off = malloc(((size_t)K + 1) * sizeof *c->off);
+        o->tmp_cap = 64;
+        o->tmp = malloc(o->tmp_cap * sizeof *o->tmp);
+        if (!c->used || !c->off || !o->tmp)
+            return rs_err_set(err, RS_ENOMEM, "out of memory for %llu channels",
+                              (unsigned long long)n_ch);
+        /* room for paths of up to 8 hops per position to start with; grow_hops adds more
+         * before a cycle that needs it */
+        o->hop_cap = 8 * K + 64;
+        c->hop = malloc((size_t)o->hop_cap * sizeof *c->hop + 4);
+        c->touched = malloc((size_t)o->hop_cap * sizeof *c->touched + 4);
+        if (!c->hop || !c->touched)
+            return rs_err_set(err, RS_ENOMEM, "out of memory for the paths of a cycle");
+        if (c->mode == CIRC_MODE_ALL_AT_ONCE)
+            n_req = o->hop_cap;
+        c->cp_max = 8;
+    }
+    c->req_cap = n_req;
+    c->req = malloc((size_t)(n_req + 1) * sizeof *c->req);
+    c->grp = malloc((size_t)(n_req + 1) * sizeof *c->grp);
+    c->run = malloc((size_t)(n_req + 1) * sizeof *c->run);
+    uint64_t cc = 4 * n_req > (1u << 16) ? 4 * n_req : (1u << 16);
+    c->cnt_cap = (uint32_t)(cc < n_ch + 1 ? cc : n_ch + 1);
+    c->cnt = malloc((size_t)c->cnt_cap * sizeof *c->cnt);
+    if (!c->req || !c->grp || !c->run || !c->cnt)
+        return rs_err_set(err, RS_ENOMEM, "out of memory for %llu requests",
+                          (unsigned long long)n_req);
+    if (c->down == CIRC_DOWN_RANK && !(c->rank = malloc(((size_t)K + 1) * sizeof *c->rank)))
+        return rs_err_set(err, RS_ENOMEM, "out of memory for ranks");
+    if (check) {
+        c->cpath = malloc(((size_t)K + 1) * c->cp_max * sizeof *c->cpath + 4);
+        c->cplen = malloc((size_t)K + 1);
+        c->chk = calloc(n_ch + 1, sizeof *c->chk);
+        if (!c->cpath || !c->cplen || !c->chk)
+            return rs_err_set(err, RS_ENOMEM, "out of memory for the invariant checker");
+    }
+    return 0;
+}
+
+/* ---- one cycle ---------------------------------------------------------------------------- */
+
+/* Expand the route st into o->tmp (grown as needed); returns its length, -1 when the route
+ * does not end, -2 when out of memory. */
+static int64_t expand(struct circ *c, const struct rs_route_state *st)
+{
+    struct circ_open *o = c->open;
+    uint32_t max_hops = 4 * c->net->n_nodes + 16;
+    int64_t len = rs_route_expand(c->net, st, o->tmp, o->tmp_cap, max_hops, NULL);
+    if (len > (int64_t)o->tmp_cap) {
+        uint64_t *t = realloc(o->tmp, (size_t)len * 2 * sizeof *t);
+        if (!t)
+            return -2;
+        o->tmp = t;
+        o->tmp_cap = (uint32_t)len * 2;
+        len = rs_route_expand(c->net, st, o->tmp, o->tmp_cap, max_hops, NULL);
+    }
+    return len;
+}
+
+/* Fixed paths: write the channels of position k (packet e of terminal t) at c->hop[total..]
+ * and refuse a path that needs a channel more than `circuits` times (it could never be
+ * established; rs__circ_paths_init refuses it in a batch run). Returns its length, or a
+ * negative RS_E... with err set. */
+static int64_t add_path(struct circ *c, uint32_t t, const struct circ_wait *e, uint64_t total,
+                        struct rs_err *err)
+{
+    struct circ_open *o = c->open;
+    struct rs_route_state st = {t, e->dst, e->mid, 0, e->msg};
+    int64_t len = expand(c, &st);
+    if (len == -2)
+        return rs_err_set(err, RS_ENOMEM, "out of memory for a path");
+    if (len < 0)
+        return rs_err_set(err, RS_EINVARIANT,
+                          "route of a packet %u -> %u does not end at its destination", t,
+                          e->dst);
+    if (total + (uint64_t)len > o->hop_cap && grow_hops(c, total + (uint64_t)len))
+        return rs_err_set(err, RS_ENOMEM, "out of memory for the paths of a cycle");
+    int rc = 0;
+    for (int64_t h = 0; h < len; h++)
+        if (++c->used[o->tmp[h]] > c->cap && !rc)
+            rc = rs_err_set(err, RS_EUNSUPPORTED,
+                            "the path of a packet %u -> %u uses channel %llu more than "
+                            "circuits=%u times",
+                            t, e->dst, (unsigned long long)o->tmp[h], c->cap);
+    for (int64_t h = 0; h < len; h++) {
+        c->used[o->tmp[h]] = 0;
+        c->hop[total + (uint64_t)h] = (uint32_t)o->tmp[h];
+    }
+    return rc ? rc : len;
+}
+
+/* The cycle's message set: every waiting packet of every window, terminal by terminal,
+ * oldest first; position k is message k (its conflict keys are drawn per position, stage
+ * and cycle, and positions are a function of the state). Returns 0 or RS_E... */
+static int build_cycle(struct circ *c, struct rs_err *err)
+{
+    struct circ_open *o = c->open;
+    uint64_t total = 0;
+    uint32_t k = 0, max_len = 0;
+    for (uint32_t i = 0; i < o->n_pend; i++) {
+        uint32_t t = o->pend[i];
+        for (uint32_t j = 0; j < o->n[t]; j++, k++) {
+            const struct circ_wait *e = &o->win[o->first[t] + j];
+            o->cyc.src[k] = t;
+            o->cyc.dst[k] = e->dst;
+            c->act[k] = k;
+            if (c->rank)
+                c->rank[k] = e->rank;
+            if (c->lc) {
+                c->turn[k] = t == e->dst ? UINT8_MAX : (uint8_t)rs__lcan_lca_level(c->lc, t, e->dst);
+                continue;
+            }
+            c->off[k] = total;
+            int64_t len = add_path(c, t, e, total, err);
+            if (len < 0)
+                return (int)len;
+            total += (uint64_t)len;
+            max_len = (uint32_t)len > max_len ? (uint32_t)len : max_len;
+        }
+    }
+    c->n_act = k;
+    o->cyc.n_msgs = k;
+    if (c->lc)
+        return 0;
+    c->off[k] = total;
+    c->max_len = max_len;
+    if (c->cpath && max_len > c->cp_max) { /* the checker records every locked channel */
+        uint32_t *cp = realloc(c->cpath, ((size_t)c->n + 1) * max_len * sizeof *cp + 4);
+        if (!cp)
+            return rs_err_set(err, RS_ENOMEM, "out of memory for the invariant checker");
+        c->cpath = cp;
+        c->cp_max = max_len;
+    }
+    return 0;
+}
+
+/* After the cycle: routed packets are delivered at this cycle, failed ones tried once more
+ * and are dropped after `passes` tries; the windows keep the rest in order. Returns the
+ * number routed. */
+static uint32_t settle(struct circ *c)
+{
+    struct circ_open *o = c->open;
+    uint32_t k = 0, routed = 0;
+    for (uint32_t i = 0; i < o->n_pend; i++) {
+        uint32_t t = o->pend[i], kept = 0;
+        struct circ_wait *w = &o->win[o->first[t]];
+        for (uint32_t j = 0; j < o->n[t]; j++, k++) {
+            if (!c->fail[k]) {
+                rs_openloop_finish(&o->ol, w[j].gen, 1, c->cycle, 1);
+                routed++;
+            } else if (++w[j].tries == c->passes) { /* passes = 0: never */
+                rs_openloop_finish(&o->ol, w[j].gen, 1, c->cycle, 0);
+                c->dropped++;
+            } else {
+                w[kept++] = w[j];
+            }
+        }
+        o->n[t] = kept;
+    }
+    c->delivered += routed;
+    c->conflicts += c->n_act - routed;
+    return routed;
+}
+
+/* Fill terminal t's window from its module FIFO, oldest first. */
+static void refill(struct circ *c, uint32_t t)
+{
+    struct circ_open *o = c->open;
+    uint32_t room = o->first[t + 1] - o->first[t];
+    while (o->n[t] < room && o->ol.term[t].pending) {
+        struct rs_ol_packet pk;
+        struct circ_wait *e = &o->win[o->first[t] + o->n[t]++];
+        rs_openloop_front(&o->ol, t, &pk);
+        rs_openloop_start(&o->ol, t);
+        e->dst = pk.dst;
+        e->mid = pk.mid;
+        e->msg = pk.msg;
+        e->gen = pk.gen;
+        e->tries = 0;
+        /* down=rank: once per packet, keyed by its identity (source, generation cycle) */
+        e->rank = c->rank ? 1 + rs_rand_below(c->seed, RS_STREAM_CIRCUIT_RANK, t, pk.gen,
+                                              c->ranks)
+                          : 0;
+    }
+}
+
+/* End of cycle: the windows of the waiting terminals and of those with new arrivals
+ * (newly, increasing) are refilled; the list keeps the terminals with waiting packets. */
+static void refill_all(struct circ *c, const uint32_t *newly, uint32_t n_new)
+{
+    struct circ_open *o = c->open;
+    uint32_t i = 0, j = 0, n = 0;
+    while (i < o->n_pend || j < n_new) {
+        uint32_t t;
+        if (j >= n_new || (i < o->n_pend && o->pend[i] < newly[j]))
+            t = o->pend[i++];
+        else if (i < o->n_pend && o->pend[i] == newly[j])
+            t = (i++, newly[j++]);
+        else
+            t = newly[j++];
+        refill(c, t);
+        if (o->n[t])
+            o->pend2[n++] = t;
+    }
+    uint32_t *tmp = o->pend;
+    o->pend = o->pend2;
+    o->pend2 = tmp;
+    o->n_pend = n;
+}
+
+int rs__circ_open_check(const struct circ *c, struct rs_err *err)
+{
+    const struct circ_open *o = c->open;
+    for (uint32_t t = 0; t < o->n_term; t++) {
+        const struct circ_wait *w = &o->win[o->first[t]];
+        if (o->n[t] > o->first[t + 1] - o->first[t])
+            return rs_err_set(err, RS_EINVARIANT, "cycle %u: terminal %u has %u packets in a "
+                              "window of %u", c->cycle, t, o->n[t], o->first[t + 1] - o->first[t]);
+        for (uint32_t j = 0; j < o->n[t]; j++)
+            if ((j && w[j].gen < w[j - 1].gen) || (c->passes && w[j].tries >= c->passes) ||
+                w[j].gen >= c->cycle + 1)
+                return rs_err_set(err, RS_EINVARIANT,
+                                  "cycle %u: terminal %u: waiting packet %u (generated at %u, "
+                                  "%u tries) is out of order or over its passes",
+                                  c->cycle, t, j, w[j].gen, w[j].tries);
+    }
+    if (o->ol.delivered != c->delivered || o->ol.dropped != c->dropped)
+        return rs_err_set(err, RS_EINVARIANT,
+                          "cycle %u: the module counts %llu delivered and %llu dropped, the "
+                          "engine %llu and %llu",
+                          c->cycle, (unsigned long long)o->ol.delivered,
+                          (unsigned long long)o->ol.dropped, (unsigned long long)c->delivered,
+                          (unsigned long long)c->dropped);
+    return 0;
+}
+
+/* ---- the run -------------------------------------------------------------------------------- */
+
+static int open_record(const struct circ *c, struct rs_record *out)
+{
+    int rc = rs_openloop_record(&c->open->ol, out);
+    rc |= rs_record_int(out, "cycles", c->cycle);
+    rc |= rs_record_int(out, "conflicts", (int64_t)c->conflicts);
+    rc |= rs_record_int(out, "max_circuits", c->max_circ);
+    rc |= rs_record_int(out, "locks", (int64_t)c->locks);
+    rc |= rs_record_int(out, "ranks_used", c->ranks);
+    return rc ? RS_ENOMEM : 0;
+}
+
+/* Debug builds check every cycle of small, short runs on their own; check=1 any run. */
+#ifdef RS_ALWAYS_CHECK
+#define CIRC_OPEN_FORCE_CHECK(in, cfg)                                                         \
+    ((uint64_t)(in)->net->n_nodes * (in)->net->max_ports <= (1u << 16) &&                      \
+     (cfg)->warmup + (cfg)->measure + (cfg)->drain <= (1u << 15))
+#else
+#define CIRC_OPEN_FORCE_CHECK(in, cfg) 0
+#endif
+
+int rs__circuit_run_open(const struct rs_engine_input *in, const struct rs_openloop_cfg *cfg,
+                         uint64_t shuffle, struct rs_record *out, struct rs_err *err)
+{
+    struct circ c;
+    struct circ_open o;
+    int check = in->check || CIRC_OPEN_FORCE_CHECK(in, cfg);
+    int rc = open_init(&c, &o, in, cfg, shuffle, check, err);
+    while (!rc) {
+        c.cycle++;
+        if ((rc = build_cycle(&c, err)))
+            break;
+        if (c.mode == CIRC_MODE_LCAN)
+            rs__circ_lcan_cycle(&c);
+        else
+            rs__circ_paths_cycle(&c);
+        uint32_t routed = settle(&c);
+        /* no "routed none" invariant here: on a wrapped butterfly a Valiant path meets a
+         * level twice, and the channels of packets that fail later in the cycle can block
+         * every packet (it happens in batch runs too); the phases bound the run anyway */
+        if (check && (rc = rs__circ_check(&c, routed, err)))
+            break;
+        rs_openloop_accept(&o.ol, c.cycle, routed);
+        uint32_t n_new = c.cycle <= rs_openloop_last_step(&o.ol)
+                             ? rs_openloop_generate(&o.ol, c.cycle, o.newly)
+                             : 0;
+        refill_all(&c, o.newly, n_new);
+        if (rs_openloop_done(&o.ol, c.cycle))
+            break;
+    }
+    if (!rc && (rc = open_record(&c, out)))
+        rs_err_set(err, rc, "out of memory for the result record");
+    c.open = NULL;
+    rs__circ_free(&c);
+    open_free(&o);
+    return rc;
+}

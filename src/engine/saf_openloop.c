@@ -1,0 +1,273 @@
+/* Open-loop injection (injection_process=bernoulli, SPEC W4) for the store-and-forward
+ * engine: packet records from a pool of slots recycled after delivery or drop, each
+ * terminal's oldest generated packet in its store, the run loop and its record. The model:
+ * docs/openloop.md ("Store-and-forward") and docs/model-saf.md ("Open loop"). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/hugemem.h"
+#include "engine/saf.h"
+#include "routesim/rng.h"
+
+/* ---- the pool ------------------------------------------------------------------------ */
+
+/* Give the pool cap slots (cap > s->n_pkt). Called between steps only: the packets that
+ * exist are indices, so moving the arrays keeps every list valid. New slots are pushed so
+ * that the lowest is taken first. Returns 0 or RS_ENOMEM (s unchanged but for the arrays
+ * already grown, which stay valid). */
+static int pool_grow(struct saf *s, uint64_t cap)
+{
+    uint64_t old = s->n_pkt;
+    struct saf_pkt *pkt = rs__huge_alloc(cap * sizeof *pkt);
+    if (!pkt)
+        return RS_ENOMEM;
+    memcpy(pkt, s->pkt, old * sizeof *pkt);
+    rs__huge_free(s->pkt, old * sizeof *pkt);
+    s->pkt = pkt;
+    s->n_pkt = cap;
+    uint8_t *where = realloc(s->where, cap + 1);
+    uint32_t *osrc = realloc(s->osrc, cap * sizeof *osrc);
+    if (where)
+        s->where = where;
+    if (osrc)
+        s->osrc = osrc;
+    uint32_t *omsg = realloc(s->omsg, cap * sizeof *omsg);
+    if (omsg)
+        s->omsg = omsg;
+    uint32_t *ogen = realloc(s->ogen, cap * sizeof *ogen);
+    if (ogen)
+        s->ogen = ogen;
+    uint32_t *fs = realloc(s->free_slot, cap * sizeof *fs);
+    if (fs)
+        s->free_slot = fs;
+    struct saf_move *mv = realloc(s->moves, cap * sizeof *mv);
+    if (mv)
+        s->moves = mv;
+    if (!where || !osrc || !omsg || !ogen || !fs || !mv)
+        return RS_ENOMEM;
+    s->moves_cap = cap; /* a step moves each packet at most once */
+    if (s->rank) {
+        uint16_t *r = realloc(s->rank, cap * sizeof *r);
+        if (!r)
+            return RS_ENOMEM;
+        s->rank = r;
+    }
+    if (s->cnext) {
+        uint32_t *cn = realloc(s->cnext, cap * sizeof *cn);
+        if (cn)
+            s->cnext = cn;
+        uint64_t *ck = realloc(s->ckey, cap * sizeof *ck);
+        if (ck)
+            s->ckey = ck;
+        if (!cn || !ck)
+            return RS_ENOMEM;
+    }
+    memset(s->where + old, SAF_FREE, cap - old);
+    for (uint64_t m = cap; m-- > old;)
+        s->free_slot[s->n_free++] = (uint32_t)m;
+    return 0;
+}
+
+void rs__saf_open_finish(struct saf *s, uint32_t m, int delivered)
+{
+    rs_openloop_finish(s->ol, s->ogen[m], 1, s->step, delivered);
+    s->step_accepted += (uint64_t)delivered;
+    s->where[m] = SAF_FREE;
+    s->free_slot[s->n_free++] = m;
+}
+
+/* ---- sources --------------------------------------------------------------------------- */
+
+/* Hops of the route st (hops 0) from its source: the topology's closed form, else walked.
+ * -1 when it does not end. */
+static int64_t route_length(const struct saf *s, const struct rs_route_state *st)
+{
+    const struct rs_net *net = s->net;
+    return net->ops->path_length ? net->ops->path_length(net, st)
+                                 : rs_route_expand(net, st, NULL, 0, 4 * net->n_nodes + 16, NULL);
+}
+
+/* Terminal t has no generated packet in its store: take the oldest one of its FIFO in the
+ * module (rs_openloop_front / _start) and put it into the store, as the batch engine's
+ * set-up puts a message (entered = its generation step). A packet whose path is empty is
+ * delivered at once (latency: the current step minus its generation step) and the next one
+ * is taken. The pool grows here when it is empty. Returns 0 or RS_E... */
+static int refill_terminal(struct saf *s, uint32_t t, struct rs_err *err)
+{
+    struct rs_openloop *ol = s->ol;
+    while (s->own[t] == RS_NONE && ol->term[t].pending) {
+        struct rs_ol_packet pk;
+        rs_openloop_front(ol, t, &pk);
+        rs_openloop_start(ol, t);
+        struct rs_route_state st = {t, pk.dst, pk.mid, 0, pk.msg};
+        int64_t len = route_length(s, &st), la = 0;
+        if (len < 0)
+            return rs_err_set(err, RS_EINVARIANT,
+                              "route of a packet %u -> %u does not end at its destination", t,
+                              pk.dst);
+        if (len == 0) { /* source = destination: delivered without a move */
+            rs_openloop_finish(ol, pk.gen, 1, s->step, 1);
+            s->step_accepted++;
+            continue;
+        }
+        if (pk.mid != RS_NONE && s->net->ops->valiant_via_terminal) {
+            struct rs_route_state sa = {t, pk.mid, RS_NONE, 0, pk.msg};
+            if ((la = route_length(s, &sa)) < 0 || la > UINT16_MAX)
+                return rs_err_set(err, RS_EUNSUPPORTED,
+                                  "phase A of a packet %u -> %u is %lld hops (at most 65535 "
+                                  "supported)",
+                                  t, pk.mid, (long long)la);
+        }
+        if (!s->n_free) {
+            uint64_t cap = 2 * s->n_pkt < SAF_SRC_BIT - 1 ? 2 * s->n_pkt : SAF_SRC_BIT - 1;
+            if (cap <= s->n_pkt)
+                return rs_err_set(err, RS_ECONSTRAINT,
+                                  "more than %llu packets in the network at step %u",
+                                  (unsigned long long)s->n_pkt, s->step);
+            if (pool_grow(s, cap))
+                return rs_err_set(err, RS_ENOMEM, "out of memory for %llu packets",
+                                  (unsigned long long)cap);
+        }
+        uint32_t m = s->free_slot[--s->n_free], v = s->src_node[t];
+        struct saf_pkt *p = &s->pkt[m];
+        memset(p, 0, sizeof *p);
+        p->dst = pk.dst;
+        p->mid = pk.mid;
+        p->rem = (uint32_t)len;
+        p->entered = pk.gen; /* it joined its terminal's store when it was generated */
+        p->phase_a = (uint16_t)la; /* 0: direct, or src == mid (no holding) */
+        s->osrc[m] = t;
+        s->omsg[m] = pk.msg;
+        s->ogen[m] = pk.gen;
+        if (s->rank) /* once per packet, keyed by its identity (source, generation step) */
+            s->rank[m] = (uint16_t)(1 + rs_rand_below(s->seed, RS_STREAM_RANK, t, pk.gen,
+                                                      s->ranks));
+        s->where[m] = SAF_IN_SOURCE;
+        rs__saf_place_open(s, m, v);
+        if (s->src[t].count == 0)
+            s->pend_dirty = 1;
+        rs__saf_store_insert(s, t, m);
+        s->own[t] = m;
+        s->remaining++;
+        s->made++;
+        s->active[v / 64] |= 1ull << (v % 64);
+    }
+    return 0;
+}
+
+/* ---- set-up, record, run ----------------------------------------------------------------- */
+
+static int open_init(struct saf *s, struct rs_openloop *ol, const struct rs_engine_input *in,
+                     const struct rs_openloop_cfg *cfg, struct rs_err *err)
+{
+    uint32_t n = in->pb->n_terminals;
+    /* the pool starts with room for two packets per terminal and doubles when it runs
+     * dry (refill_terminal, between steps) */
+    uint64_t cap = 2 * (uint64_t)n + 64;
+    int rc;
+    if (cfg->len_max != 1)
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "length_max=%u: a store-and-forward packet has no length (it crosses "
+                          "a channel in one step); use switching=store_forward_flits for "
+                          "packets of several flits",
+                          cfg->len_max);
+    if ((rc = rs__saf_init_common(s, in, cap, err)) ||
+        (rc = rs_openloop_init(ol, cfg, in->net, in->pb, in->params, in->routing, in->seed,
+                               err)))
+        return rc;
+    s->ol = ol;
+    s->osrc = malloc(cap * sizeof *s->osrc);
+    s->omsg = malloc(cap * sizeof *s->omsg);
+    s->ogen = malloc(cap * sizeof *s->ogen);
+    s->free_slot = malloc(cap * sizeof *s->free_slot);
+    s->own = malloc((size_t)n * sizeof *s->own + 1);
+    s->refill = malloc((size_t)n * sizeof *s->refill + 1);
+    s->newly = malloc((size_t)n * sizeof *s->newly + 1);
+    if (!s->osrc || !s->omsg || !s->ogen || !s->free_slot || !s->own || !s->refill || !s->newly)
+        return rs_err_set(err, RS_ENOMEM, "out of memory for open-loop sources");
+    memset(s->where, SAF_FREE, cap);
+    for (uint64_t m = cap; m-- > 0;)
+        s->free_slot[s->n_free++] = (uint32_t)m;
+    for (uint32_t t = 0; t < n; t++)
+        s->own[t] = RS_NONE;
+    return 0;
+}
+
+static int open_record(const struct saf *s, struct rs_record *out, int deadlock)
+{
+    int rc = rs_openloop_record(s->ol, out);
+    rc |= rs_record_int(out, "hops", (int64_t)s->hops);
+    rc |= rs_record_int(out, "max_queue", s->max_queue);
+    rc |= rs_record_int(out, "steps", s->step);
+    rc |= rs_record_int(out, "deadlock", deadlock);
+    rc |= rs_record_int(out, "rank_levels_used", s->ranks);
+    return rc ? RS_ENOMEM : 0;
+}
+
+/* Debug builds check every step of small, short runs on their own; check=1 any run. */
+#ifdef RS_ALWAYS_CHECK
+#define SAF_OPEN_FORCE_CHECK(s)                                                                \
+    ((s)->n_queues + (s)->n_pkt <= (1u << 16) && rs_openloop_last_step((s)->ol) <= (1u << 15))
+#else
+#define SAF_OPEN_FORCE_CHECK(s) 0
+#endif
+
+int rs__saf_run_open(const struct rs_engine_input *in, const struct rs_openloop_cfg *cfg,
+                     struct rs_record *out, char *deadlock_msg, size_t deadlock_len,
+                     struct rs_err *err)
+{
+    struct saf s;
+    struct rs_openloop ol;
+    int deadlock = 0;
+    memset(&ol, 0, sizeof ol);
+    memset(&s, 0, sizeof s);
+    int rc = open_init(&s, &ol, in, cfg, err);
+    int check = !rc && (in->check || SAF_OPEN_FORCE_CHECK(&s));
+    if (deadlock_msg && deadlock_len)
+        deadlock_msg[0] = '\0';
+    while (!rc) {
+        s.step++;
+        s.made = 0;
+        s.step_accepted = 0;
+        if ((rc = rs__saf_step(&s))) {
+            rs_err_set(err, rc, "out of memory during the run");
+            break;
+        }
+        /* the step's arrivals, then the stores whose generated packet left (in the step,
+         * or at the end of the previous one with output queues) take their next one */
+        uint32_t n_new = s.step <= rs_openloop_last_step(&ol)
+                             ? rs_openloop_generate(&ol, s.step, s.newly)
+                             : 0;
+        for (uint32_t i = 0; i < s.n_refill && !rc; i++)
+            rc = refill_terminal(&s, s.refill[i], err);
+        for (uint32_t i = 0; i < n_new && !rc; i++)
+            rc = refill_terminal(&s, s.newly[i], err);
+        if (rc)
+            break;
+        s.n_refill = 0;
+        uint32_t injected = 0;
+        if (s.at == SAF_AT_OUTPUT) { /* the stores filled just now may inject too */
+            rs__saf_compact_pending(&s);
+            injected = rs__saf_inject_output(&s);
+        }
+        rs__saf_compact_pending(&s);
+        rs_openloop_accept(&ol, s.step, s.step_accepted);
+        if (s.n_moves == 0 && injected == 0 && s.made == 0 && s.remaining > 0) {
+            /* nothing moved and no store changed: a fixed point (docs/model-saf.md) */
+            deadlock = 1;
+            rs_openloop_stop(&ol);
+            if (deadlock_msg && deadlock_len)
+                rs__saf_describe_deadlock(&s, deadlock_msg, deadlock_len);
+            break;
+        }
+        if (check && (rc = rs__saf_check(&s, err)))
+            break;
+        if (rs_openloop_done(&ol, s.step))
+            break;
+    }
+    if (!rc && (rc = open_record(&s, out, deadlock)))
+        rs_err_set(err, rc, "out of memory for the result record");
+    rs__saf_free(&s);
+    rs_openloop_free(&ol);
+    return rc;
+}
