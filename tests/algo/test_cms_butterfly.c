@@ -54,29 +54,29 @@ static void test_constants(void **state)
 }
 
 /* q < log N with pad=1 (001 §3.1, last paragraph): ceil(log N / q) copies of every message
- * from round 0 and q_eff = q * that. N = 1024 (log 10): q = 1: 10 copies, q_eff 10; q = 3:
- * 4 copies, q_eff 12, Delta = 12 * 10 = 120; q = 10: no padding; pad=0: q as given. With
- * q = 1 on N = 1024 and pad, every message starts with 10 copies, so the first round sends
- * 10 * 1024 copies. */
+ * from round 0 and q_eff = q * that. N = 64 (log 6): q = 1: 6 copies, q_eff 6, Delta = 6 * 6
+ * = 36, rounds_paper 2 log2 log2 384 = 6.2 -> 7, + 1 = 8; q = 4: 2 copies, q_eff 8, Delta 48;
+ * q = 6: no padding; pad=0: q as given, Delta 6. With q = 1 and pad, the first round sends
+ * 6 * 64 copies. */
 static void test_padding(void **state)
 {
     struct rs_record r;
-    rs_test_run(CMS "N=1024 traffic=qrelation per_input=1 seed=2", &r);
-    assert_int_equal(rs_test_int(&r, "q_eff"), 10);
-    assert_int_equal(rs_test_int(&r, "colours"), 100);
-    assert_int_equal(rs_test_int(&r, "rounds_paper"), 9); /* 2 log2 log2 10240 = 7.47 -> 8 */
-    assert_true(rs_test_int(&r, "copies_sent") >= 10 * 1024);
+    rs_test_run(CMS "N=64 traffic=qrelation per_input=1 seed=2", &r);
+    assert_int_equal(rs_test_int(&r, "q_eff"), 6);
+    assert_int_equal(rs_test_int(&r, "colours"), 36);
+    assert_int_equal(rs_test_int(&r, "rounds_paper"), 8);
+    assert_true(rs_test_int(&r, "copies_sent") >= 6 * 64);
     rs_record_free(&r);
-    rs_test_run(CMS "N=1024 traffic=qrelation per_input=3 seed=2", &r);
-    assert_int_equal(rs_test_int(&r, "q_eff"), 12);
-    assert_int_equal(rs_test_int(&r, "colours"), 120);
+    rs_test_run(CMS "N=64 traffic=qrelation per_input=4 seed=2", &r);
+    assert_int_equal(rs_test_int(&r, "q_eff"), 8);
+    assert_int_equal(rs_test_int(&r, "colours"), 48);
     rs_record_free(&r);
-    rs_test_run(CMS "N=1024 traffic=qrelation per_input=10 seed=2", &r);
-    assert_int_equal(rs_test_int(&r, "q_eff"), 10);
+    rs_test_run(CMS "N=64 traffic=qrelation per_input=6 seed=2", &r);
+    assert_int_equal(rs_test_int(&r, "q_eff"), 6);
     rs_record_free(&r);
-    rs_test_run(CMS "N=1024 traffic=qrelation per_input=1 pad=0 seed=2", &r);
+    rs_test_run(CMS "N=64 traffic=qrelation per_input=1 pad=0 seed=2", &r);
     assert_int_equal(rs_test_int(&r, "q_eff"), 1);
-    assert_int_equal(rs_test_int(&r, "colours"), 10);
+    assert_int_equal(rs_test_int(&r, "colours"), 6);
     rs_record_free(&r);
 }
 
@@ -290,7 +290,7 @@ static void test_every_message_delivered(void **state)
 
 static void test_determinism(void **state)
 {
-    const char *kv = CMS "N=256 traffic=qrelation per_input=8 vcs=2 length=8 seed=5";
+    const char *kv = CMS "N=128 traffic=qrelation per_input=7 vcs=2 length=7 seed=5";
     struct rs_record a, b, c;
     rs_test_run(kv, &a);
     rs_test_run(kv, &b);
@@ -305,7 +305,7 @@ static void test_determinism(void **state)
         else
             assert_string_equal(a.f[i].s, b.f[i].s);
     }
-    rs_test_run(CMS "N=256 traffic=qrelation per_input=8 vcs=2 length=8 seed=6", &c);
+    rs_test_run(CMS "N=128 traffic=qrelation per_input=7 vcs=2 length=7 seed=6", &c);
     assert_true(rs_test_int(&a, "copies_discarded") != rs_test_int(&c, "copies_discarded") ||
                 rs_test_double(&a, "latency_mean") != rs_test_double(&c, "latency_mean"));
     rs_record_free(&a);
