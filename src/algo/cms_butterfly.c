@@ -8,7 +8,7 @@
 #include "routesim/algo.h"
 #include "routesim/rng.h"
 
-const struct rs_optdef rs__cms_options[] = {
+static const struct rs_optdef cms_options[] = {
     {"beta", RS_OPT_DOUBLE, "1", 0.001, 1e6, NULL,
      "the constant of Delta = ceil(beta q log^(1/B) N / B) colours, the subrounds of a round "
      "(001 §3.1 step 2)"},
@@ -55,7 +55,7 @@ int rs__cms_config(const struct rs_engine_input *in, const struct rs_engine_ops 
     const struct rs_params *p = in->params;
     const struct rs_param *od = rs_params_find(p, "on_delay");
     int64_t L, B, max_rounds;
-    int link, classes, pad, rc;
+    int link, classes, on_delay, pad, rc;
     memset(cfg, 0, sizeof *cfg);
     if (!net->wrap)
         return rs_err_set(err, RS_EUNSUPPORTED,
@@ -65,18 +65,19 @@ int rs__cms_config(const struct rs_engine_input *in, const struct rs_engine_ops 
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "algorithm=cms_butterfly draws its own intermediates (001 §3.1 step "
                           "3): routing must be direct");
-    if (od && strcmp(od->value, "discard") != 0)
+    if ((rc = rs_opt_choice(p, engine->options, "on_delay", &on_delay, err)))
+        return rc;
+    if (od && on_delay == 0) /* on_delay choices: wait, discard */
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "algorithm=cms_butterfly discards every delayed copy (001 §3.1 step "
-                          "4): on_delay=%s is not possible",
-                          od->value);
+                          "4): on_delay=wait is not possible");
     if ((rc = rs_opt_int(p, engine->options, "length", &L, err)) ||
         (rc = rs_opt_int(p, engine->options, "vcs", &B, err)) ||
         (rc = rs_opt_choice(p, engine->options, "link", &link, err)) ||
         (rc = rs_opt_choice(p, engine->options, "vc_classes", &classes, err)) ||
-        (rc = rs_opt_double(p, rs__cms_options, "beta", &cfg->beta, err)) ||
-        (rc = rs_opt_bool(p, rs__cms_options, "pad", &pad, err)) ||
-        (rc = rs_opt_int(p, rs__cms_options, "max_rounds", &max_rounds, err)))
+        (rc = rs_opt_double(p, cms_options, "beta", &cfg->beta, err)) ||
+        (rc = rs_opt_bool(p, cms_options, "pad", &pad, err)) ||
+        (rc = rs_opt_int(p, cms_options, "max_rounds", &max_rounds, err)))
         return rc;
     if (classes != 0)
         return rs_err_set(err, RS_EUNSUPPORTED,
@@ -117,7 +118,7 @@ const struct rs_algo_ops rs_algo_cms_butterfly = {
     .name = "cms_butterfly",
     .summary = "001 §3.1: rounds of Delta colour subrounds, copies doubling, two passes via "
                "random intermediates on the wrapped butterfly, delayed copies discarded",
-    .options = rs__cms_options,
+    .options = cms_options,
     .switching = cms_switching,
     .topologies = cms_topologies,
     .run = cms_run,

@@ -28,9 +28,6 @@ struct rs__cms_cfg {
                               step of a subround: B (link=per_vc), 1 (link=shared) */
 };
 
-/* The option table of algorithm=cms_butterfly (beta, pad, max_rounds). */
-extern const struct rs_optdef rs__cms_options[];
-
 /* Delta = ceil(beta * q * log_n^(1/B) / B), at least 1 (001 §3.1 step 2). log_n >= 1,
  * B >= 1. Returns 0 when the value exceeds 2^24 (too many subrounds). */
 uint32_t rs__cms_delta(double beta, uint32_t q, uint32_t log_n, uint32_t B);
@@ -63,7 +60,7 @@ int rs__cms_config(const struct rs_engine_input *in, const struct rs_engine_ops 
 /* Run the rounds of the algorithm with the constants cfg until every message of in->pb has
  * a delivered copy, and add the metrics to out (docs/cms-butterfly.md: makespan = the sum of
  * the subrounds' flit steps, rounds, copies, the bound of 001 Thm 3.1.1, ...). More than
- * cfg->max_rounds rounds, or a round of more copies than memory allows (max(2^24, 4 N q_eff),
+ * cfg->max_rounds rounds, or a round of more copies than memory allows (max(2^22, 4 N q_eff),
  * at most 2^31), is RS_EUNFINISHED naming the first undelivered messages. Returns 0 or
  * RS_E...; deadlock_msg as rs_engine_ops.run. */
 int rs__cms_rounds(const struct rs_engine_input *in, const struct rs_engine_ops *engine,

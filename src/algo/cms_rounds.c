@@ -18,7 +18,8 @@ struct cms_run {
     uint32_t *arrival;    /* [n_msgs] flit step of its first delivered copy, RS_NONE */
     /* copies of the current round: copy i is copy i mod k of message live[i / k] */
     uint32_t *cp_msg, *cp_mid, *cp_colour, *cp_finish, *order;
-    uint64_t *cp_key;     /* priority << 32 | i, sorted per colour */
+    uint64_t *cp_key;     /* priority << 32 | i */
+    uint64_t *sorted;     /* the keys by colour, by priority within a colour */
     uint64_t cp_cap;
     uint32_t *colour_first; /* [delta + 1] */
     uint32_t *load_in, *load_out; /* [N] copies per input / per output in this round */
@@ -40,6 +41,7 @@ static void run_free(struct cms_run *r)
     free(r->cp_finish);
     free(r->order);
     free(r->cp_key);
+    free(r->sorted);
     free(r->colour_first);
     free(r->load_in);
     free(r->load_out);
@@ -60,11 +62,14 @@ static int copies_reserve(struct cms_run *r, uint64_t n, struct rs_err *err)
                               (unsigned long long)n);
         *arrays[a] = x;
     }
-    uint64_t *key = realloc(r->cp_key, (size_t)n * sizeof *key);
-    if (!key)
-        return rs_err_set(err, RS_ENOMEM, "out of memory for %llu copies",
-                          (unsigned long long)n);
-    r->cp_key = key;
+    uint64_t **keys[] = {&r->cp_key, &r->sorted};
+    for (size_t a = 0; a < sizeof keys / sizeof *keys; a++) {
+        uint64_t *x = realloc(*keys[a], (size_t)n * sizeof *x);
+        if (!x)
+            return rs_err_set(err, RS_ENOMEM, "out of memory for %llu copies",
+                              (unsigned long long)n);
+        *keys[a] = x;
+    }
     r->cp_cap = n;
     return 0;
 }
@@ -91,8 +96,8 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* Steps 1-2 of round R: n copies (k of each live message), their draws, the loads of
- * Invariant 3.1.2, and r->order: the copies by colour, by priority within a colour. Returns
- * the size of the largest colour. */
+ * Invariant 3.1.2, and r->order: the copies by colour, by priority within a colour (the
+ * arrays reserved for n copies). Returns the size of the largest colour. */
 static uint32_t make_copies(struct cms_run *r, uint32_t R, uint64_t k, uint64_t n)
 {
     const struct rs__cms_cfg *c = r->cfg;
@@ -124,11 +129,9 @@ static uint32_t make_copies(struct cms_run *r, uint32_t R, uint64_t k, uint64_t 
             largest = r->colour_first[col + 1];
         r->colour_first[col + 1] += r->colour_first[col];
     }
-    /* bucket the keys by colour (into order's place, as 64-bit keys in a scratch), then sort
-     * each bucket: the keys are unique, so the order is a pure function of the draws */
-    uint64_t *sorted = (uint64_t *)malloc((size_t)n * sizeof *sorted + 1);
-    if (!sorted)
-        return RS_NONE;
+    /* bucket the keys by colour, then sort each bucket: the keys are unique, so the order is
+     * a pure function of the draws */
+    uint64_t *sorted = r->sorted;
     for (uint64_t i = 0; i < n; i++)
         sorted[r->colour_first[r->cp_colour[i]]++] = r->cp_key[i];
     for (uint32_t col = c->delta; col > 0; col--) /* back to the starts */
@@ -141,7 +144,6 @@ static uint32_t make_copies(struct cms_run *r, uint32_t R, uint64_t k, uint64_t 
     }
     for (uint64_t j = 0; j < n; j++)
         r->order[j] = (uint32_t)sorted[j];
-    free(sorted);
     return largest;
 }
 
@@ -178,7 +180,7 @@ static int run_round(struct cms_run *r, uint32_t R, char *dl, size_t dl_len, str
     const struct rs__cms_cfg *c = r->cfg;
     char names[128];
     double want = (double)r->n_live * c->pad * ldexp(1.0, (int)R);
-    double limit = fmin(fmax(16777216.0, 4.0 * c->N * c->q_eff), 2147483648.0);
+    double limit = fmin(fmax(4194304.0, 4.0 * c->N * c->q_eff), 2147483648.0);
     if (want > limit) {
         name_live(r, names, sizeof names);
         return rs_err_set(err, RS_EUNFINISHED,
@@ -193,9 +195,6 @@ static int run_round(struct cms_run *r, uint32_t R, char *dl, size_t dl_len, str
     if (rc)
         return rc;
     uint32_t largest = make_copies(r, R, k, n);
-    if (largest == RS_NONE)
-        return rs_err_set(err, RS_ENOMEM, "out of memory for %llu copies",
-                          (unsigned long long)n);
     if ((rc = rs__cms_sub_reserve(&r->sub, r->in->net, largest, err)))
         return rc;
     uint64_t start = r->steps;

@@ -53,7 +53,7 @@ int rs__cms_sub_reserve(struct rs__cms_sub *s, const struct rs_net *net, uint32_
     return 0;
 }
 
-/* Integer metric name of an engine record (0 when absent). */
+/* The integer metric `name` of an engine record (0 when absent). */
 static int64_t metric(const struct rs_record *r, const char *name)
 {
     const struct rs_field *f = rs_record_get(r, name);
