@@ -24,4 +24,11 @@ double rs_bound_colour_refine(double L, double C, double D, double B);
  * (L+D)*C*(D log D)^(1/B)/B (cases 2a and 2). B >= 1. */
 double rs_bound_colour_refine_thm(double L, double C, double D, double B);
 
+/* The randomized butterfly algorithm's upper bound (001 Thm 3.1.1 and the abstract), without
+ * its constant: L*(q + log n)*log^(1/B) n*log log(q*n)/B flit steps for a q-relation (or a
+ * random problem with q messages per input) of L-flit messages on an n-input butterfly with
+ * B virtual channels. n >= 2, q >= 1, B >= 1; log log(q*n) below 1 (q*n < 4) is read as 1,
+ * as the theorem's w_1(n, q) is a factor that never shrinks the bound. */
+double rs_bound_cms_butterfly(double L, double q, double n, double B);
+
 #endif

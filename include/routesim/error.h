@@ -18,7 +18,8 @@
     X(RS_EDEADLOCK, -7, "deadlock", 0)                                          \
     X(RS_EINVARIANT, -8, "invariant violated", 0)                               \
     X(RS_EUNSUPPORTED, -9, "unsupported combination", 1)                        \
-    X(RS_EINTERRUPTED, -10, "interrupted", 0)
+    X(RS_EINTERRUPTED, -10, "interrupted", 0)                                   \
+    X(RS_EUNFINISHED, -11, "did not finish", 0)
 
 enum rs_errcode {
 #define RS__ERR_ENUM(name, value, text, bad) name = value,

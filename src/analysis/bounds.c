@@ -33,3 +33,11 @@ double rs_bound_colour_refine_thm(double L, double C, double D, double B)
         return (L + D) * C * pow(D * C, 1.0 / B) / B;
     return rs_bound_colour_refine(L, C, D, B);
 }
+
+double rs_bound_cms_butterfly(double L, double q, double n, double B)
+{
+    double logn = log2(n), loglog = log2(log2(q * n));
+    if (!(loglog >= 1))
+        loglog = 1;
+    return L * (q + logn) * pow(logn, 1.0 / B) * loglog / B;
+}

@@ -38,11 +38,26 @@ static void test_colour_refine_bound(void **state)
     near(rs_bound_colour_refine_thm(8, 10, 16, 1), 15360);
 }
 
+static void test_cms_butterfly_bound(void **state)
+{
+    /* L (q + log n) log^(1/B) n log log(qn) / B, log = log2. n=16 q=16 L=2: q+log n = 20,
+     * log log 256 = 3; B=1: 2*20*4*3 = 480; B=2: 2*20*2*3/2 = 120; B=4: 2*20*sqrt(2)*3/4 =
+     * 30 sqrt(2) */
+    near(rs_bound_cms_butterfly(2, 16, 16, 1), 480);
+    near(rs_bound_cms_butterfly(2, 16, 16, 2), 120);
+    near(rs_bound_cms_butterfly(2, 16, 16, 4), 30 * sqrt(2.0));
+    /* n=4 q=1 L=3 B=1: log log 4 = 1: 3*3*2*1 = 18; n=2 q=1: log log 2 = 0 is read as 1:
+     * L=1: 1*2*1*1 = 2 */
+    near(rs_bound_cms_butterfly(3, 1, 4, 1), 18);
+    near(rs_bound_cms_butterfly(1, 1, 2, 1), 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lower_bound),
         cmocka_unit_test(test_colour_refine_bound),
+        cmocka_unit_test(test_cms_butterfly_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
