@@ -89,6 +89,7 @@ static int record_plan(struct rs_record *out, const struct rs__cr_plan *pl,
     for (int s = 0; s < pl->n_steps; s++)
         res += pl->steps[s].resamples;
     double bound = rs_bound_colour_refine(k->L, pl->congestion, pl->dilation, k->B);
+    double bound_thm = rs_bound_colour_refine_thm(k->L, pl->congestion, pl->dilation, k->B);
     const struct rs_field *mk = rs_record_get(out, "makespan");
     double makespan = mk && mk->type == RS_VAL_INT ? (double)mk->i : 0;
     rc |= rs_record_int(out, "refine_case", (int64_t)pl->thm_case);
@@ -103,6 +104,9 @@ static int record_plan(struct rs_record *out, const struct rs__cr_plan *pl,
     rc |= rs_record_double(out, "bound", bound);
     rc |= rs_record_double(out, "length_over_bound", (double)(pl->n_classes * period) / bound);
     rc |= rs_record_double(out, "makespan_over_bound", makespan / bound);
+    rc |= rs_record_double(out, "bound_thm", bound_thm);
+    rc |= rs_record_double(out, "length_over_bound_thm",
+                           (double)(pl->n_classes * period) / bound_thm);
     return rc ? RS_ENOMEM : 0;
 }
 
@@ -171,7 +175,8 @@ out:
 const struct rs_algo_ops rs_algo_colour_refine = {
     .name = "colour_refine",
     .summary = "off-line colour-refinement schedule of 001 §2.1: colour classes with at most "
-               "vcs messages per channel, released L+D-1 flit steps apart",
+               "vcs messages per channel, released L+D-1 flit steps apart (vcs(L+D-1) with "
+               "link=shared)",
     .options = colour_options,
     .switching = colour_engines,
     .topologies = NULL,

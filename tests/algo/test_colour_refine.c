@@ -13,8 +13,8 @@
 /* Run kv with algorithm=colour_refine and check every promise of the schedule: nothing
  * blocked, no worm late (each arrives D_m + L - 1 flit steps after its release), every
  * class inside its slot, everything delivered within the schedule, and the record's
- * arithmetic (period = L + D - 1 with D the dilation, schedule
- * = classes * period, bound = (L+D) C (D log D)^(1/B) / B). */
+ * arithmetic (period = L + D - 1 with D the dilation, schedule = classes * period, bound =
+ * (L+D) C (D log D)^(1/B) / B, bound_thm by the cases of Theorem 2.1.6). */
 static void expect_unblocked(const char *kv, struct rs_record *r)
 {
     char full[1024];
@@ -41,6 +41,8 @@ static void expect_unblocked(const char *kv, struct rs_record *r)
     assert_true(classes >= (C + B - 1) / B && classes <= M); /* C messages on one channel */
     double bound = rs_bound_colour_refine((double)L, (double)C, (double)D, (double)B);
     assert_true(rs_test_double(r, "bound") == bound);
+    bound = rs_bound_colour_refine_thm((double)L, (double)C, (double)D, (double)B);
+    assert_true(rs_test_double(r, "bound_thm") == bound);
 }
 
 /* Meshes, tori, a chain and a ring with their oblivious routes (dimension order: edge-
