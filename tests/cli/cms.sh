@@ -42,4 +42,11 @@ for c in lb_greedy_explicit_count lb_colour_explicit_count lb_greedy_omega lb_co
   got=$(verdicts "$c")
   check "claim $c holds (got $got)" test "$got" = "holds"
 done
+# the worst instance of a bound on the lower-bound network is a command that runs again
+# (its recorded per_input, given by the paths, is accepted)
+cmd=$(awk '/^### lb_greedy_explicit_count$/ {on = 1} on && /^Worst instance/ {print; exit}' "$TMP/cms/REPORT.md" |
+  sed -E 's/.*`routesim run ([^`]*)`.*/\1/')
+# shellcheck disable=SC2086
+"$RS" run $cmd --format csv >"$TMP/worst.csv" 2>"$TMP/worst.err"
+check "worst instance re-runs ($(cat "$TMP/worst.err"))" test "$(awk -F, -v c="$(csvcol makespan "$TMP/worst.csv")" 'NR == 2 {print $c}' "$TMP/worst.csv")" = 57
 finish
