@@ -109,6 +109,14 @@ struct rs_topo_ops {
      * classes read bit 0 only. NULL: the topology defines no classes. */
     uint32_t (*vc_class)(const struct rs_net *net, uint32_t node, uint32_t port,
                          const struct rs_route_state *st);
+    /* Engine keys that stand for construction parameters of this topology, as a
+     * NULL-terminated list of pairs {topology key, engine key, ...} (cms_lower_bound: B and
+     * vcs, L and length). When the chosen engine declares the engine key and the user sets
+     * only one of the pair, the other takes its value; when neither is set, the engine key
+     * takes the topology key's default; when both are set, each keeps its own value (a
+     * network built for one B run with another vcs). Applied by rs_run and rs_validate
+     * before anything is built or recorded. NULL: none. */
+    const char *const *linked_keys;
 };
 
 /* The registry: all topologies, NULL-terminated, in `routesim list` order. */

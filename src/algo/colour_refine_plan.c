@@ -38,7 +38,7 @@ static int add_step(struct rs__cr_step *steps, int *n, int condition, double m_s
     s->condition = condition;
     s->m_s = m_s;
     s->m_f = (uint32_t)floor(m_f);
-    s->r = (uint64_t)rr;
+    s->r = s->r_proof = (uint64_t)rr;
     return 0;
 }
 
@@ -436,6 +436,67 @@ static int refine(struct work *w, uint64_t seed, int s, struct rs__cr_step *st, 
     return 0;
 }
 
+/* The multiplex size of the current classes: the most messages of one class on an edge.
+ * Leaves nc[] = colour[]. */
+static int multiplex(struct work *w, uint32_t *out)
+{
+    for (uint64_t m = 0; m < w->n_msgs; m++)
+        w->nc[m] = w->colour[m];
+    if (recount(w))
+        return RS_ENOMEM;
+    *out = 0;
+    for (uint64_t j = 0; j < w->cnt.cap; j++)
+        if (w->cnt.colour[j] && w->cnt.count[j] > *out)
+            *out = w->cnt.count[j];
+    return 0;
+}
+
+/* RS__CR_TIGHT: the smallest r for step st that the search finds converging within cap
+ * resamplings. The lemma's r (st->r on entry) must converge (else the error of the proof's
+ * constants); fewer than ceil(multiplex / m_f) colours cannot (pigeonhole). Between the two
+ * the search takes geometric means while the bracket spans more than a factor 2, then
+ * halves it. Ends with the state of a run with the r found (nc[], counts), as refine does. */
+static int search_r(struct work *w, uint64_t seed, int s, struct rs__cr_step *st, uint64_t cap,
+                    struct rs_err *err)
+{
+    uint32_t mult;
+    int rc;
+    if ((rc = refine(w, seed, s, st, cap, err)))
+        return rc;
+    if (multiplex(w, &mult))
+        return rs_err_set(err, RS_ENOMEM, "out of memory for colour counts");
+    uint64_t hi = st->r, need = (mult + st->m_f - 1) / st->m_f;
+    uint64_t lo = need > 1 ? need - 1 : 0; /* r = lo is known to fail (0: none) */
+    if (lo >= hi)
+        lo = hi - 1;
+    while (hi - lo > 1) {
+        uint64_t base = lo ? lo : 1, mid;
+        if (hi > 2 * base)
+            mid = (uint64_t)sqrt((double)base * (double)hi);
+        else
+            mid = lo + (hi - lo) / 2;
+        if (mid <= lo)
+            mid = lo + 1;
+        if (mid >= hi)
+            mid = hi - 1;
+        struct rs__cr_step t = *st;
+        struct rs_err scratch;
+        t.r = mid;
+        t.resamples = 0;
+        st->trials++;
+        rc = refine(w, seed, s, &t, cap, &scratch);
+        if (rc == 0)
+            hi = mid;
+        else if (rc == RS_ECONSTRAINT) /* over the cap: too few colours */
+            lo = mid;
+        else
+            return rs_err_set(err, rc, "%s", scratch.msg);
+    }
+    st->r = hi;
+    st->resamples = 0;
+    return refine(w, seed, s, st, cap, err); /* the r found, once more: the plan's state */
+}
+
 /* Renumber the colours nc[] into classes 0..k-1 in increasing colour order. */
 static int compact(struct work *w, uint64_t *classes)
 {
@@ -497,7 +558,8 @@ int rs__cr_plan_build(struct rs__cr_plan *plan, const struct rs__cr_input *in,
     plan->kappa = 1;
     for (int s = 0; s < plan->n_steps; s++) {
         struct rs__cr_step *st = &plan->steps[s];
-        if ((rc = refine(&w, in->seed, s, st, cap, err)))
+        if ((rc = in->constants == RS__CR_TIGHT ? search_r(&w, in->seed, s, st, cap, err)
+                                                : refine(&w, in->seed, s, st, cap, err)))
             goto out;
         if ((rc = compact(&w, &classes))) {
             rc = rs_err_set(err, RS_ENOMEM, "out of memory for the colour classes");

@@ -549,26 +549,30 @@ static int flit_record(const struct flit *f, struct rs_record *out, int deadlock
 #define FLIT_STUCK_PERIOD 64
 
 /* Static runs with nothing in the network and nothing to start: jump to the step before
- * the next release. Returns 0, or RS_EINVARIANT if nothing is left to release. */
+ * the next release. Messages released there whose path is empty are delivered at once,
+ * without a move; while that leaves no message to start, jump again. Returns 0 (possibly
+ * with every message finished), or RS_EINVARIANT if nothing is left to release. */
 static int fast_forward(struct flit *f, struct rs_err *err)
 {
-    uint32_t next = UINT32_MAX;
-    for (uint32_t i = 0; i < f->n_pend; i++) {
-        uint32_t t = f->pend[i];
-        if (f->front[t] != RS_NONE)
-            return 0;
-        uint32_t r = static_release(f, f->by_src[f->src_pos[t]]);
-        if (r < next)
-            next = r;
-    }
-    if (next == UINT32_MAX)
-        return rs_err_set(err, RS_EINVARIANT, "%llu messages neither delivered nor pending",
-                          (unsigned long long)f->remaining);
-    if (next > f->step) {
+    while (f->remaining) {
+        uint32_t next = UINT32_MAX;
+        for (uint32_t i = 0; i < f->n_pend; i++) {
+            uint32_t t = f->pend[i];
+            if (f->front[t] != RS_NONE)
+                return 0;
+            uint32_t r = static_release(f, f->by_src[f->src_pos[t]]);
+            if (r < next)
+                next = r;
+        }
+        if (next == UINT32_MAX || next <= f->step) /* its front would have been made */
+            return rs_err_set(err, RS_EINVARIANT, "%llu messages neither delivered nor pending",
+                              (unsigned long long)f->remaining);
         f->step = next;
         refresh_sources(f, NULL, 0);
+        if (f->rc)
+            return f->rc;
     }
-    return f->rc;
+    return 0;
 }
 
 int rs__flit_run(const struct rs_engine_input *in, enum flit_mode mode,
@@ -587,9 +591,9 @@ int rs__flit_run(const struct rs_engine_input *in, enum flit_mode mode,
         rc = rs__flit_check(&f, err);
     while (!rc) {
         if (!f.ol) {
-            if (f.remaining == 0)
+            if (f.n_act == 0 && f.remaining && (rc = fast_forward(&f, err)))
                 break;
-            if (f.n_act == 0 && (rc = fast_forward(&f, err)))
+            if (f.remaining == 0)
                 break;
         }
         f.step++;

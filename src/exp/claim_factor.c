@@ -1,6 +1,6 @@
 /* Effect-size claims between two sides (see docs/reproduce.md): factor (the ratio of means
- * A / B about an expected factor, with its 95% interval by Fieller's theorem or the delta
- * method) and difference (mean(A) - mean(B) within at_most / at_least, with Welch's 95%
+ * A / B about an expected factor, or at least / at most a value, with its 95% interval by
+ * Fieller's theorem or the delta method) and difference (mean(A) - mean(B) within at_most / at_least, with Welch's 95%
  * interval). Judged on the point estimate; the interval is reported beside it. */
 #include <math.h>
 #include <stdio.h>
@@ -23,9 +23,14 @@ static const char *const methods[] = {"fieller", "delta", NULL};
 
 static const struct rs_optdef factor_options[] = {
     SIDE_OPTIONS,
-    {"expect", RS_OPT_DOUBLE, NULL, -1e300, 1e300, NULL, "the expected ratio mean(A) / mean(B)"},
+    {"expect", RS_OPT_DOUBLE, NULL, -1e300, 1e300, NULL,
+     "the expected ratio mean(A) / mean(B) (with tol; or give at_least / at_most)"},
     {"tol", RS_OPT_DOUBLE, NULL, 0, 1e6, NULL,
      "relative tolerance: the ratio must lie within expect * (1 -+ tol)"},
+    {"at_least", RS_OPT_DOUBLE, NULL, -1e300, 1e300, NULL,
+     "smallest allowed ratio mean(A) / mean(B), instead of expect and tol (optional)"},
+    {"at_most", RS_OPT_DOUBLE, NULL, -1e300, 1e300, NULL,
+     "largest allowed ratio mean(A) / mean(B), instead of expect and tol (optional)"},
     {"interval", RS_OPT_CHOICE, "fieller", 0, 0, methods,
      "95% interval of the ratio shown: Fieller's theorem or the delta method"},
     {NULL, RS_OPT_STRING, NULL, 0, 0, NULL, NULL},
@@ -63,11 +68,21 @@ static int prepare(struct rs__claim *c, void **state, int ratio)
     rc = rc ? rc : rs__claim_col(c, col, &k);
     if (rc)
         return rc;
-    if (ratio) {
+    int has_most, has_least;
+    e->lo = -INFINITY;
+    e->hi = INFINITY;
+    rc = rs__claim_double(c, table, "at_most", &e->hi, &has_most);
+    rc = rc ? rc : rs__claim_double(c, table, "at_least", &e->lo, &has_least);
+    if (rc)
+        return rc;
+    if (ratio && (rc = rs__claim_choice(c, table, "interval", &e->method)))
+        return rc;
+    const char *method =
+        e->method == RS_RATIO_FIELLER ? "Fieller's theorem" : "the delta method";
+    if (ratio && !has_most && !has_least) { /* expect and tol */
         double expect, tol;
         rc = rs__claim_double(c, table, "expect", &expect, NULL);
         rc = rc ? rc : rs__claim_double(c, table, "tol", &tol, NULL);
-        rc = rc ? rc : rs__claim_choice(c, table, "interval", &e->method);
         if (rc)
             return rc;
         e->lo = fmin(expect * (1 - tol), expect * (1 + tol));
@@ -79,17 +94,14 @@ static int prepare(struct rs__claim *c, void **state, int ratio)
                              "%g · (1 ± %g) = %s (judged on the point estimate; its 95%% "
                              "interval, by %s with Welch–Satterthwaite degrees of freedom, is "
                              "shown).\n\n",
-                      expect, tol, e->range,
-                      e->method == RS_RATIO_FIELLER ? "Fieller's theorem" : "the delta method");
+                      expect, tol, e->range, method);
         return 0;
     }
-    int has_most, has_least;
-    e->lo = -INFINITY;
-    e->hi = INFINITY;
-    rc = rs__claim_double(c, table, "at_most", &e->hi, &has_most);
-    rc = rc ? rc : rs__claim_double(c, table, "at_least", &e->lo, &has_least);
-    if (rc)
-        return rc;
+    if (ratio && (rs_params_find(c->keys, "expect") || rs_params_find(c->keys, "tol")))
+        return rs_err_set(c->err, RS_EINVAL,
+                          "claim '%s': a factor takes either expect and tol, or at_least / "
+                          "at_most",
+                          c->name);
     if (!has_most && !has_least)
         return rs_err_set(c->err, RS_EINVAL,
                           "claim '%s': a difference needs key 'at_most', 'at_least' or both",
@@ -104,9 +116,15 @@ static int prepare(struct rs__claim *c, void **state, int ratio)
                  has_most ? e->hi : e->lo);
     rs_buf_printf(c->md, ": `%s`, ", c->metric);
     rs__claim_sides_describe(c, &e->sides);
-    rs_buf_printf(c->md, "; test: in every pair mean(A) − mean(B) is %s (judged on the point "
-                         "estimate; its 95%% interval, Welch, is shown).\n\n",
-                  e->range);
+    if (ratio)
+        rs_buf_printf(c->md, "; test: in every pair the ratio mean(A) / mean(B) is %s (judged "
+                             "on the point estimate; its 95%% interval, by %s with "
+                             "Welch–Satterthwaite degrees of freedom, is shown).\n\n",
+                      e->range, method);
+    else
+        rs_buf_printf(c->md, "; test: in every pair mean(A) − mean(B) is %s (judged on the "
+                             "point estimate; its 95%% interval, Welch, is shown).\n\n",
+                      e->range);
     return 0;
 }
 
@@ -242,7 +260,7 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
         snprintf(tail, sizeof tail, "; the 95%% interval of %zu of them reaches outside", loose);
     else if (!bad && !no_iv)
         snprintf(tail, sizeof tail, "; every 95%% interval lies inside too");
-    const char *range_word = e->ratio ? "within " : "";
+    const char *range_word = e->range[0] == '[' ? "within " : "";
     size_t defined = np - undefined;
     if (defined == 1) { /* one pair: its estimate and interval */
         snprintf(why, wn, "%s = %s, 95%% interval %s (%s): %s%s%s", what, a, last_iv, la,
@@ -279,7 +297,9 @@ static int prepare_difference(struct rs__claim *c, void **state)
 }
 
 const struct rs__claim_kind rs__claim_factor = {
-    "factor", "the ratio of means between side A and side B within expect * (1 -+ tol)",
+    "factor",
+    "the ratio of means between side A and side B within expect * (1 -+ tol), or at least / at "
+    "most a value",
     factor_options, prepare_factor, judge, free};
 const struct rs__claim_kind rs__claim_difference = {
     "difference", "mean(A) - mean(B) at most / at least a value", difference_options,

@@ -175,9 +175,51 @@ static int record_options(struct rs_record *out, const struct rs_params *p,
     return 0;
 }
 
-/* Everything both run and analyze need: modules, net, problem, routing, seed. */
+/* Apply the chosen topology's linked keys (rs_topo_ops.linked_keys) to p, the run's own
+ * copy of the parameters: for each pair whose engine key the chosen engine declares, a key
+ * the user left out takes the value of its partner (or the engine key the topology key's
+ * default). The value added remembers where its partner came from, so that a range error
+ * names the key the user wrote. */
+static int link_keys(struct rs_params *p, const struct selection *sel, char *note, size_t nn,
+                     struct rs_err *err)
+{
+    const char *const *k = sel->topo->linked_keys;
+    for (; k && k[0] && k[1] && sel->engine; k += 2) {
+        const struct rs_optdef *td = rs_optdef_find(sel->topo->options, k[0]);
+        if (!td || !rs_optdef_find(sel->engine->options, k[1]))
+            continue;
+        const struct rs_param *pt = rs_params_find(p, k[0]), *pe = rs_params_find(p, k[1]);
+        if (pt && pe)
+            continue;
+        /* only the topology key, or neither: the engine key follows; only the engine key:
+         * the topology key follows */
+        const struct rs_param *from = pt ? pt : pe;
+        const char *fkey = pe ? k[1] : k[0], *tkey = pe ? k[0] : k[1];
+        char where[512], origin[768];
+        if (from) {
+            rs_param_where(from, where, sizeof where);
+            snprintf(origin, sizeof origin, "%s (%s follows %s=%s of topology=%s)", where, tkey,
+                     fkey, from->value, sel->topo->name);
+        } else {
+            snprintf(origin, sizeof origin, "topology=%s (%s follows the default %s=%s)",
+                     sel->topo->name, k[1], k[0], td->def);
+        }
+        if (rs_params_set(p, tkey, from ? from->value : td->def, origin, 0, err))
+            return rs_err_set(err, RS_ENOMEM, "out of memory for the parameters");
+        if (from && !pt) { /* a topology key the user did not write: say so if it fails */
+            size_t used = strlen(note);
+            snprintf(note + used, nn - used, "%s%s=%s follows %s=%s", used ? ", " : "", tkey,
+                     from->value, fkey, from->value);
+        }
+    }
+    return 0;
+}
+
+/* Everything both run and analyze need: modules, the parameters as the modules read them
+ * (linked keys applied), net, problem, routing, seed. */
 struct prepared {
     struct selection sel;
+    struct rs_params params;
     struct rs_net net;
     struct rs_problem pb;
     enum rs_routing routing;
@@ -189,16 +231,22 @@ static void prepared_free(struct prepared *x)
 {
     rs_problem_free(&x->pb);
     rs_net_free(&x->net);
+    rs_params_free(&x->params);
 }
 
-static int prepare(struct prepared *x, const struct rs_params *p, int with_engine,
-                   struct rs_record *out, struct rs_err *err)
+static int prepare_steps(struct prepared *x, const struct rs_params *user, int with_engine,
+                         struct rs_record *out, struct rs_err *err)
 {
     int rc, routing;
     int64_t seed;
-    memset(x, 0, sizeof *x);
-    if ((rc = select_modules(p, &x->sel, with_engine, err)))
+    if ((rc = select_modules(user, &x->sel, with_engine, err)))
         return rc;
+    if (rs_params_copy(&x->params, user))
+        return rs_err_set(err, RS_ENOMEM, "out of memory for the parameters");
+    char note[256] = "";
+    if ((rc = link_keys(&x->params, &x->sel, note, sizeof note, err)))
+        return rc;
+    const struct rs_params *p = &x->params;
     if ((rc = rs_opt_choice(p, rs_run_options, "routing", &routing, err)) ||
         (rc = rs_opt_int(p, rs_run_options, "seed", &seed, err)) ||
         (rc = rs_opt_bool(p, rs_run_options, "check", &x->check, err)))
@@ -221,22 +269,29 @@ static int prepare(struct prepared *x, const struct rs_params *p, int with_engin
         if ((rc = record_options(out, p, x->sel.tables[i], skip, err)))
             return rc;
     out->n_params = out->n;
-    if ((rc = rs_net_build(&x->net, p, err)))
-        return rc;
-    if ((rc = rs_route_check(&x->net, x->routing, err))) {
-        prepared_free(x);
-        return rc;
+    if ((rc = rs_net_build(&x->net, p, err)) && note[0]) {
+        size_t used = strlen(err->msg);
+        snprintf(err->msg + used, sizeof err->msg - used, " (%s)", note);
     }
-    if ((rc = rs_problem_build(&x->pb, &x->net, p, x->seed, err))) {
-        prepared_free(x);
+    if (rc || (rc = rs_route_check(&x->net, x->routing, err)) ||
+        (rc = rs_problem_build(&x->pb, &x->net, p, x->seed, err)))
         return rc;
-    }
     /* explicit sources (traffic=paths): per_input is the most messages one terminal sends */
-    if (x->pb.src && rs_record_int(out, "per_input", x->pb.per_input)) {
-        prepared_free(x);
+    if (x->pb.src && rs_record_int(out, "per_input", x->pb.per_input))
         return rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
-    }
     return 0;
+}
+
+/* Fill x (freed again on error) for run or analyze. */
+static int prepare(struct prepared *x, const struct rs_params *user, int with_engine,
+                   struct rs_record *out, struct rs_err *err)
+{
+    memset(x, 0, sizeof *x);
+    rs_params_init(&x->params);
+    int rc = prepare_steps(x, user, with_engine, out, err);
+    if (rc)
+        prepared_free(x);
+    return rc;
 }
 
 int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
@@ -247,12 +302,12 @@ int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
     int rc = prepare(&x, p, 1, out, err);
     if (rc)
         return rc;
-    struct rs_engine_input in = {&x.net, &x.pb, p, x.routing, x.seed, x.check, NULL};
+    struct rs_engine_input in = {&x.net, &x.pb, &x.params, x.routing, x.seed, x.check, NULL};
     enum rs_injection inj = RS_INJECT_BATCH;
     rc = x.sel.algo->run(&in, x.sel.engine, out, deadlock_msg, deadlock_len, err);
     /* congestion and dilation describe the static message set; open-loop runs have none */
     if (!rc && x.sel.engine->openloop)
-        rc = rs_openloop_process(p, &inj, err);
+        rc = rs_openloop_process(&x.params, &inj, err);
     if (!rc && inj == RS_INJECT_BATCH &&
         !(rc = rs_path_stats_compute(&ps, &x.net, &x.pb, x.routing, x.seed, err))) {
         if (rs_record_int(out, "congestion", ps.congestion) ||

@@ -15,14 +15,21 @@ static const char *const secondary_names[] = {"used", "all", NULL};
 enum { SECONDARY_USED, SECONDARY_ALL };
 
 static const struct rs_optdef cms_options[] = {
-    {"B", RS_OPT_INT, "1", 1, 64, NULL, "virtual channels per link the bound is built for"},
+    {"B", RS_OPT_INT, "1", 1, 64, NULL,
+     "virtual channels per link the bound is built for (a flit engine's vcs follows it unless "
+     "set)"},
     {"C", RS_OPT_INT, "2", 2, 1048576, NULL,
      "congestion of the message set (a multiple of B+1, >= B+1)"},
     {"D", RS_OPT_INT, "5", 2, 1048576, NULL, "dilation of the message set (>= B+1)"},
-    {"L", RS_OPT_INT, "10", 2, 1073741824, NULL, "message length in flits (> D)"},
+    {"L", RS_OPT_INT, "10", 2, 1073741824, NULL,
+     "message length in flits (> D; a flit engine's length follows it unless set)"},
     {"secondary", RS_OPT_CHOICE, "used", 0, 0, secondary_names,
      "secondary edges: only those a message takes (used) or every head-to-tail pair (all)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+/* The flit engines' vcs and length are the B and L the network is built for, unless the
+ * user sets both of a pair (net.h, linked_keys; applied by rs_run). */
+static const char *const cms_linked_keys[] = {"B", "vcs", "L", "length", NULL};
 
 /* Limits: primary edges (2 nodes each), all edges, and hops of all paths together. */
 #define CMS_MAX_PRIMARY (1u << 22)
@@ -291,4 +298,5 @@ const struct rs_topo_ops rs_topo_cms_lower_bound = {
     .valiant_ok = rs__graph_valiant_ok,
     .valiant_via_terminal = 1, /* never used: valiant_ok refuses explicit paths */
     .path_length = rs__graph_path_length,
+    .linked_keys = cms_linked_keys,
 };

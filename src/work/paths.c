@@ -10,7 +10,9 @@ static const struct rs_optdef paths_options[] = {{NULL, 0, NULL, 0, 0, NULL, NUL
 
 /* Fill pb from net->paths: src[m], dst[m] the ends of path m; per_input the largest
  * number of paths starting at one node. Errors: RS_EUNSUPPORTED when the network carries
- * no paths or per_input is given (the paths decide how many messages a terminal sends). */
+ * no paths or per_input is given with another value than that (the paths decide how many
+ * messages a terminal sends; the value itself is accepted, so that a run's recorded
+ * parameters, per_input included, run again: the worst instance of a claim). */
 static int paths_build(struct rs_problem *pb, const struct rs_net *net,
                        const struct rs_params *p, uint64_t seed, struct rs_err *err)
 {
@@ -21,9 +23,7 @@ static int paths_build(struct rs_problem *pb, const struct rs_net *net,
                           "topology=graph with paths_file=PATH, or topology=cms_lower_bound "
                           "(got topology=%s without paths)",
                           net->name);
-    if (rs_params_find(p, "per_input"))
-        return rs_err_set(err, RS_EUNSUPPORTED,
-                          "per_input does not apply to traffic=paths (one message per path)");
+    const struct rs_param *given = rs_params_find(p, "per_input");
     uint64_t n = mp->n_msgs;
     uint32_t *count = calloc(net->n_terminals, sizeof *count);
     pb->dst = malloc((size_t)n * sizeof *pb->dst);
@@ -41,6 +41,19 @@ static int paths_build(struct rs_problem *pb, const struct rs_net *net,
             most = count[pb->src[m]];
     }
     free(count);
+    if (given) {
+        char *end;
+        unsigned long long v = strtoull(given->value, &end, 10);
+        if (*end || end == given->value || v != most) {
+            free(pb->dst);
+            free(pb->src);
+            pb->dst = pb->src = NULL;
+            return rs_err_set(err, RS_EUNSUPPORTED,
+                              "per_input does not apply to traffic=paths (one message per "
+                              "path; these paths give per_input=%u, got %s)",
+                              most, given->value);
+        }
+    }
     pb->n_terminals = net->n_terminals;
     pb->per_input = most;
     pb->n_msgs = n;

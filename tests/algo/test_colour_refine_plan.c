@@ -164,7 +164,7 @@ static void check_plan(const struct rs_path_set *ps, const struct rs__cr_plan *p
 static void plan_of(const struct rs_path_set *ps, uint32_t B, uint32_t L, uint64_t seed,
                     struct rs__cr_plan *pl, const char *what)
 {
-    struct rs__cr_input in = {ps, B, L, seed, 0};
+    struct rs__cr_input in = {ps, B, L, seed, 0, RS__CR_PROOF};
     struct rs_err err;
     if (rs__cr_plan_build(pl, &in, &err)) {
         print_error("%s B=%u: %s\n", what, B, err.msg);
@@ -315,7 +315,7 @@ static void test_resampling_cap(void **state)
     struct rs__cr_plan pl;
     struct rs_err err;
     same_path(&ps, 2000, 1, 9);
-    struct rs__cr_input in = {&ps, 1, 4, 1, 1};
+    struct rs__cr_input in = {&ps, 1, 4, 1, 1, RS__CR_PROOF};
     assert_int_equal(rs__cr_plan_build(&pl, &in, &err), RS_ECONSTRAINT);
     assert_string_equal(err.msg, "colour refinement: step 1 (Lemma 2.1.5 condition 2, m_f=1, "
                                  "r=173971) still has a bad event after 1 resamplings "
@@ -361,7 +361,7 @@ static void test_input_errors(void **state)
     struct rs_err err;
     same_path(&ps, 2, 3, 5);
     ps.chan[5] = 5; /* message 1: channels 5 6 5 */
-    struct rs__cr_input in = {&ps, 1, 4, 1, 0};
+    struct rs__cr_input in = {&ps, 1, 4, 1, 0, RS__CR_PROOF};
     assert_int_equal(rs__cr_plan_build(&pl, &in, &err), RS_EINVAL);
     assert_string_equal(err.msg, "message 1 takes channel 5 twice: the colour-refinement "
                                  "schedule needs edge-simple paths (001 §1.4)");
@@ -370,6 +370,74 @@ static void test_input_errors(void **state)
     assert_string_equal(err.msg, "colour refinement needs B >= 1 and L >= 1 (got B=0 L=4)");
     assert_null(pl.release);
     rs_path_set_free(&ps);
+}
+
+/* colour_constants=tight on hand-made and real path sets: every step's r is at most the
+ * lemma's, the plan keeps every promise of check_plan, and it is a pure function of the
+ * seed.
+ * Two messages on one 16-hop path, B = 1: C = 2 <= log 16, case 1, the lemma's r = 3e (16 *
+ * 2)^1 * 2 = 521.9 -> 522. Two colours are the least (both messages share every edge), and
+ * Moser-Tardos with r = 2 only has to draw two different colours. The search: r = 522
+ * converges; the bracket (1, 522] narrows by geometric means to floor(sqrt(522)) = 22,
+ * floor(sqrt(22)) = 4, then halves: 2 converges, and (1, 2] is closed: r = 2, 3 trials,
+ * 2 classes. */
+static void test_tight_constants(void **state)
+{
+    struct rs_path_set ps;
+    struct rs__cr_plan pl;
+    struct rs_err err;
+    same_path(&ps, 2, 16, 3);
+    struct rs__cr_input in = {&ps, 1, 4, 9, 0, RS__CR_TIGHT};
+    assert_int_equal(rs__cr_plan_build(&pl, &in, &err), 0);
+    check_plan(&ps, &pl, 1, 4, "two on one path");
+    assert_int_equal(pl.n_steps, 1);
+    assert_int_equal(pl.steps[0].r_proof, 522);
+    assert_int_equal(pl.steps[0].r, 2);
+    assert_int_equal(pl.steps[0].trials, 3);
+    assert_int_equal(pl.n_classes, 2);
+    assert_true(pl.kappa == 2);
+    rs__cr_plan_free(&pl);
+    rs_path_set_free(&ps);
+
+    static const char *const kvs[] = {
+        "topology=mesh k=8 n=2 traffic=uniform per_input=4",
+        "topology=torus k=6 n=2 traffic=randperm per_input=2",
+        "topology=cms_lower_bound B=1 C=4 D=9 L=12 traffic=paths",
+        NULL};
+    for (int i = 0; kvs[i]; i++) {
+        struct inst x;
+        inst_build(&x, kvs[i]);
+        for (uint32_t B = 1; B <= 3; B++) {
+            struct rs__cr_plan proof, tight, again;
+            struct rs__cr_input ti = {&x.ps, B, 10, 5, 0, RS__CR_TIGHT};
+            plan_of(&x.ps, B, 10, 5, &proof, kvs[i]);
+            assert_int_equal(rs__cr_plan_build(&tight, &ti, &err), 0);
+            assert_int_equal(rs__cr_plan_build(&again, &ti, &err), 0);
+            check_plan(&x.ps, &tight, B, 10, kvs[i]);
+            assert_int_equal(tight.n_steps, proof.n_steps);
+            for (int s = 0; s < tight.n_steps; s++) {
+                const struct rs__cr_step *st = &tight.steps[s];
+                assert_int_equal(st->r_proof, proof.steps[s].r);
+                assert_true(st->r >= 1 && st->r <= st->r_proof);
+            }
+            assert_memory_equal(tight.colour, again.colour, tight.n_msgs * sizeof *tight.colour);
+            if (strstr(kvs[i], "cms_lower_bound") && B == 1) /* every pair shares an edge */
+                assert_int_equal(tight.n_classes, tight.n_msgs);
+            if (getenv("RS_TEST_VERBOSE")) {
+                print_message("| %s | %u | %u | %u | %llu |", kvs[i], B, tight.congestion,
+                              tight.dilation, (unsigned long long)proof.n_classes);
+                for (int s = 0; s < tight.n_steps; s++)
+                    print_message(" %llu->%llu (%u trials)",
+                                  (unsigned long long)tight.steps[s].r_proof,
+                                  (unsigned long long)tight.steps[s].r, tight.steps[s].trials);
+                print_message(" | %llu |\n", (unsigned long long)tight.n_classes);
+            }
+            rs__cr_plan_free(&proof);
+            rs__cr_plan_free(&tight);
+            rs__cr_plan_free(&again);
+        }
+        inst_free(&x);
+    }
 }
 
 int main(void)
@@ -383,6 +451,7 @@ int main(void)
         cmocka_unit_test(test_resampling_cap),
         cmocka_unit_test(test_few_and_none),
         cmocka_unit_test(test_input_errors),
+        cmocka_unit_test(test_tight_constants),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

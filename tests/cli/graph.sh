@@ -56,7 +56,7 @@ expect_fail 2 "traffic=paths needs a network that carries message paths: .* \(go
 expect_fail 2 "topology=graph gives its messages as explicit paths: use traffic=paths \(got traffic=uniform\)" run topology=graph graph_file="$G" paths_file="$P"
 expect_fail 2 "topology=cms_lower_bound gives its messages as explicit paths" analyze topology=cms_lower_bound
 expect_fail 2 "routing=valiant is not possible on topology=graph with explicit paths" run topology=graph graph_file="$G" paths_file="$P" traffic=paths routing=valiant
-expect_fail 2 "per_input does not apply to traffic=paths" run topology=cms_lower_bound traffic=paths per_input=2
+expect_fail 2 "per_input does not apply to traffic=paths \(one message per path; these paths give per_input=2, got 3\)" run topology=cms_lower_bound traffic=paths per_input=3
 expect_fail 2 "needs C a multiple of B\+1" analyze topology=cms_lower_bound B=2 C=4 traffic=paths
 expect_fail 2 "needs L > D" analyze topology=cms_lower_bound D=9 L=9 traffic=paths
 expect_fail 2 "traffic=transpose needs terminal addresses as digits" analyze topology=graph graph_file="$G" traffic=transpose

@@ -35,6 +35,48 @@ static void test_release_steps(void **state)
     rs_record_free(&r);
 }
 
+/* A message whose path is empty (source = destination) is delivered without a move when it
+ * reaches the front of its source: at its release step, also when the network is empty then
+ * (the engine jumps to that release, delivers it, and jumps on to the next; found by
+ * algorithm=colour_refine, whose classes can hold such messages), or, behind an older
+ * message of its source, in the step that message starts. Message 0 (0 -> 3, L = 2) is
+ * delivered at 4; message 1 (1 -> 1) at its release 10; message 2 (2 -> 2) at 20; message 3
+ * (0 -> 1) released at 30 crosses c01 at 31 and 32: delivered at 32, the makespan. */
+static void test_empty_paths_released_into_an_empty_network(void **state)
+{
+    static const uint32_t four[][2] = {{0, 3}, {1, 1}, {2, 2}, {0, 1}};
+    uint32_t rel[4] = {0, 10, 20, 30}, fin[4];
+    uint8_t fate[4];
+    struct rs_engine_plan plan = {.release = rel, .finish = fin, .fate = fate};
+    struct rs_record r;
+    flit_run(CHAIN4, "switching=wormhole length=2", four, 4, &plan, &r);
+    assert_int_equal(fin[0], 4);
+    assert_int_equal(fin[1], 10);
+    assert_int_equal(fin[2], 20);
+    assert_int_equal(fin[3], 32);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(fate[i], RS_FATE_DELIVERED);
+    assert_int_equal(rs_test_int(&r, "makespan"), 32);
+    rs_record_free(&r);
+    /* the last message has an empty path: the run ends with it, at its release */
+    uint32_t rel2[2] = {0, 10};
+    plan.release = rel2;
+    flit_run(CHAIN4, "switching=wormhole length=2", four, 2, &plan, &r);
+    assert_int_equal(fin[1], 10);
+    assert_int_equal(rs_test_int(&r, "makespan"), 10);
+    assert_int_equal(rs_test_int(&r, "delivered"), 2);
+    rs_record_free(&r);
+    /* an empty path behind an older message of its source, both released at 0: it reaches
+     * the front of the source when message 0 starts, at step 1, and is delivered then */
+    static const uint32_t behind[][2] = {{0, 3}, {0, 0}};
+    uint32_t rel3[2] = {0, 0};
+    plan.release = rel3;
+    flit_run(CHAIN4, "switching=wormhole length=2", behind, 2, &plan, &r);
+    assert_int_equal(fin[0], 4);
+    assert_int_equal(fin[1], 1);
+    rs_record_free(&r);
+}
+
 /* A = message 0 (0 -> 3) and B = message 1 (1 -> 3), L = 2, one VC (test_flit.c: released
  * together, A is blocked twice). B released at 0 holds c12 until its tail leaves it at
  * step 3, so c12 is free from step 4. A released at 2: header over c01 at 3, c12 at 4,
@@ -181,6 +223,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_release_steps),
+        cmocka_unit_test(test_empty_paths_released_into_an_empty_network),
         cmocka_unit_test(test_blocked_header_metric),
         cmocka_unit_test(test_discard_on_delay),
         cmocka_unit_test(test_plan_intermediates),

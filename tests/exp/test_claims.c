@@ -184,6 +184,14 @@ static void test_factor_edges(void **state)
     expect(f, "kind=factor;a=side=a;b=side=b;expect=2;tol=0.01", 1, 0, 0,
            "ratio A / B = 2, 95% interval — (runs < 2) (side=a against side=b): within [1.98, 2.02].");
     write_csv(f, rows, 4);
+    /* at_least / at_most instead of expect and tol: 10 / 1 = 10 is at least 10 (on the
+     * limit), not at least 10.5, and between 9 and 11 */
+    expect(f, "kind=factor;a=side=a;b=side=b;at_least=10;filter=N=16", 1, 0, 0,
+           "(side=a against side=b): at least 10;");
+    expect(f, "kind=factor;a=side=a;b=side=b;at_least=10.5;filter=N=16", 0, 1, 0,
+           "not at least 10.5");
+    expect(f, "kind=factor;a=side=a;b=side=b;at_least=9;at_most=11;filter=N=16", 1, 0, 0,
+           "the ratio mean(A) / mean(B) is between 9 and 11");
     /* difference 10 - 1 = 9: at least 9 and at most 9 holds exactly */
     expect(f, "kind=difference;a=side=a;b=side=b;at_least=9;at_most=9;filter=N=16", 1, 0, 0,
            "between 9 and 9");
@@ -226,6 +234,17 @@ static void test_key_errors(void **state)
     assert_int_equal(rs_claim_check("c", &p, f->dir, &md, &out, &err), RS_EINVAL);
     assert_string_equal(err.msg, "claim 'c': key 'value': cannot evaluate 'log2(side)' (row the "
                                  "only row): column 'side' is not a number ('x')");
+    rs_params_free(&p);
+    rs_test_params(&p, "experiment=e metric=m kind=factor a=side=x b=side=x at_least=2 "
+                       "expect=2 tol=0.1");
+    assert_int_equal(rs_claim_check("c", &p, f->dir, &md, &out, &err), RS_EINVAL);
+    assert_string_equal(err.msg, "claim 'c': a factor takes either expect and tol, or at_least "
+                                 "/ at_most");
+    rs_params_free(&p);
+    rs_test_params(&p, "experiment=e metric=m kind=factor a=side=x b=side=x tol=0.1");
+    assert_int_equal(rs_claim_check("c", &p, f->dir, &md, &out, &err), RS_EINVAL);
+    assert_string_equal(err.msg, "claim 'c': missing key 'expect' (the expected ratio mean(A) / "
+                                 "mean(B) (with tol; or give at_least / at_most))");
     rs_params_free(&p);
     rs_test_params(&p, "experiment=nope kind=report");
     assert_int_equal(rs_claim_check("c", &p, f->dir, &md, &out, &err), RS_EIO);

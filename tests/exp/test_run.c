@@ -77,12 +77,77 @@ static void test_analyze_fields(void **state)
     rs_record_free(&r);
 }
 
+/* topology=cms_lower_bound's B and L are the flit engines' vcs and length (linked keys):
+ * one of a pair set gives both its value; neither set gives the engine key the topology's
+ * default; both set keep their own values (a network built for B=1 run with vcs=3). An
+ * engine without the key (store_forward) links nothing. A linked value out of the engine's
+ * range names the key the user wrote, and a topology error caused by a linked value says
+ * where it came from. */
+static void test_linked_keys_of_the_lower_bound_network(void **state)
+{
+    static const struct {
+        const char *kv;
+        int64_t B, vcs, L, length;
+    } cases[] = {
+        {"B=2 C=3 D=5", 2, 2, 10, 10},          /* B alone: vcs = B, length = default L */
+        {"vcs=2 C=3 D=5", 2, 2, 10, 10},        /* vcs alone: the network is built for it */
+        {"L=12 D=5", 1, 1, 12, 12},             /* L alone */
+        {"length=12 D=5", 1, 1, 12, 12},        /* length alone: L follows */
+        {"B=1 vcs=3 D=5", 1, 3, 10, 10},        /* both: fix the network, vary vcs */
+        {"L=20 length=30 D=5", 1, 1, 20, 30},   /* both: as given */
+        {"", 1, 1, 10, 10},                     /* neither: the topology's defaults */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char kv[256];
+        struct rs_record r;
+        snprintf(kv, sizeof kv, "topology=cms_lower_bound traffic=paths switching=wormhole %s",
+                 cases[i].kv);
+        rs_test_run(kv, &r);
+        if (rs_test_int(&r, "B") != cases[i].B || rs_test_int(&r, "vcs") != cases[i].vcs ||
+            rs_test_int(&r, "L") != cases[i].L || rs_test_int(&r, "length") != cases[i].length) {
+            print_error("%s: B=%lld vcs=%lld L=%lld length=%lld\n", kv,
+                        (long long)rs_test_int(&r, "B"), (long long)rs_test_int(&r, "vcs"),
+                        (long long)rs_test_int(&r, "L"), (long long)rs_test_int(&r, "length"));
+            fail();
+        }
+        rs_record_free(&r);
+    }
+    /* the engine really runs with the linked values: B=2 D=5 gives M' = 4 base messages
+     * (2 binom(3,2) - 1 = 5 <= 5 < 2 binom(4,2) - 1 = 11), C/(B+1) = 1 copy each: 4 messages
+     * of length = L = 10 flits on 5 hops, 4 * 10 * 5 = 200 flit hops */
+    struct rs_record r;
+    rs_test_run("topology=cms_lower_bound traffic=paths switching=wormhole B=2 C=3 D=5", &r);
+    assert_int_equal(rs_test_int(&r, "messages"), 4);
+    assert_int_equal(rs_test_int(&r, "flit_hops"), 200);
+    rs_record_free(&r);
+    rs_test_run("topology=cms_lower_bound traffic=paths B=2 C=3", &r); /* store_forward */
+    assert_null(rs_record_get(&r, "vcs"));
+    assert_null(rs_record_get(&r, "length"));
+    rs_record_free(&r);
+    char msg[512];
+    assert_int_equal(rs_test_try("topology=cms_lower_bound traffic=paths switching=wormhole "
+                                 "D=5 L=70000",
+                                 1, &r, msg, sizeof msg),
+                     RS_ECONSTRAINT);
+    assert_string_equal(msg, "command line (length follows L=70000 of topology=cms_lower_bound):"
+                             " key 'length': expected an integer in [1, 65535], got '70000'");
+    rs_record_free(&r);
+    assert_int_equal(rs_test_try("topology=cms_lower_bound traffic=paths switching=wormhole "
+                                 "vcs=3",
+                                 1, &r, msg, sizeof msg),
+                     RS_ECONSTRAINT);
+    assert_string_equal(msg, "topology=cms_lower_bound needs C >= B+1 and D >= B+1 (001 Thm "
+                             "2.2.1; got B=3 C=2 D=5) (B=3 follows vcs=3)");
+    rs_record_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults_and_order),
         cmocka_unit_test(test_keys_follow_the_chosen_modules),
         cmocka_unit_test(test_analyze_fields),
+        cmocka_unit_test(test_linked_keys_of_the_lower_bound_network),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
