@@ -27,4 +27,10 @@
 int rs_plot_sweep(const struct rs_grid *g, const char *csv_path, const char *out_path,
                   char *notice, size_t n, struct rs_err *err);
 
+/* Check g's [plot] section without a statistics file: every key known, x resolvable, the
+ * series keys keys of the experiment (at most 64 series), filter items KEY=VALUE, no
+ * theory_title without its theory. Columns and theory expressions need the results and
+ * are checked by rs_plot_sweep. Returns 0 or RS_EINVAL as rs_plot_sweep would. */
+int rs_plot_check(const struct rs_grid *g, struct rs_err *err);
+
 #endif

@@ -390,18 +390,9 @@ static int write_script(const struct rs_grid *g, const char *csv, const char *ou
     return rc;
 }
 
-int rs_plot_sweep(const struct rs_grid *g, const char *csv_path, const char *out_path,
-                  char *notice, size_t n, struct rs_err *err)
+/* Every key of the [plot] section must be one of plot_keys. */
+static int check_keys(const struct rs_grid *g, struct rs_err *err)
 {
-    const char *dot = strrchr(out_path, '.');
-    const char *term;
-    if (dot && !strcmp(dot, ".png"))
-        term = "pngcairo size 900,600";
-    else if (dot && !strcmp(dot, ".svg"))
-        term = "svg size 900,600";
-    else
-        return rs_err_set(err, RS_EINVAL, "--plot: expected a file ending in .png or .svg, got '%s'",
-                          out_path);
     for (size_t i = 0; i < g->extra.n; i++) {
         const char *key = g->extra.v[i].key;
         if (strncmp(key, "plot.", 5))
@@ -418,11 +409,36 @@ int rs_plot_sweep(const struct rs_grid *g, const char *csv_path, const char *out
                               near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
         }
     }
+    return 0;
+}
+
+int rs_plot_check(const struct rs_grid *g, struct rs_err *err)
+{
+    struct plot p;
+    int rc = check_keys(g, err);
+    return rc ? rc : resolve(g, &p, err);
+}
+
+int rs_plot_sweep(const struct rs_grid *g, const char *csv_path, const char *out_path,
+                  char *notice, size_t n, struct rs_err *err)
+{
+    const char *dot = strrchr(out_path, '.');
+    const char *term;
+    if (dot && !strcmp(dot, ".png"))
+        term = "pngcairo size 900,600";
+    else if (dot && !strcmp(dot, ".svg"))
+        term = "svg size 900,600";
+    else
+        return rs_err_set(err, RS_EINVAL, "--plot: expected a file ending in .png or .svg, got '%s'",
+                          out_path);
+    int rc = check_keys(g, err);
+    if (rc)
+        return rc;
     char script[4096];
     snprintf(script, sizeof script, "%.*s.gp", (int)(dot - out_path), out_path);
     struct rs_buf b;
     rs_buf_init(&b);
-    int rc = write_script(g, csv_path, out_path, term, &b, err);
+    rc = write_script(g, csv_path, out_path, term, &b, err);
     if (!rc) {
         char *marker = strstr(b.data, "THIS_FILE");
         struct rs_buf fixed;
