@@ -20,7 +20,11 @@ static const char *const plot_keys[] = {
     "x",      "y",       "series",        "filter",        "logx",          "logy",
     "title",  "xlabel",  "ylabel",        "theory",        "theory2",       "theory3",
     "theory4", "theory_title", "theory_title2", "theory_title3", "theory_title4",
-    "theory_column", NULL};
+    "theory_column", "key", NULL};
+
+/* Legend positions of `key` (gnuplot's words); the first is the default. */
+static const char *const key_places[] = {"top left", "top right", "bottom left", "bottom right",
+                                         "outside", NULL};
 
 #define PLOT_MAX_Y 8       /* metrics in one plot */
 #define PLOT_MAX_SERIES 64 /* combinations of series values */
@@ -139,6 +143,7 @@ struct plot {
     int nt;
     char tcol[PLOT_MAX_THEORY][PLOT_ITEM];
     int ntc;
+    const char *key; /* one of key_places */
 };
 
 static int resolve(const struct rs_grid *g, struct plot *p, struct rs_err *err)
@@ -165,6 +170,18 @@ static int resolve(const struct rs_grid *g, struct plot *p, struct rs_err *err)
         p->nt++;
     }
     p->ntc = split_items(plot_value(g, "theory_column", ""), ',', p->tcol, PLOT_MAX_THEORY);
+    const char *key = plot_value(g, "key", key_places[0]);
+    for (int i = 0; key_places[i] && !p->key; i++)
+        if (!strcmp(key, key_places[i]))
+            p->key = key_places[i];
+    if (!p->key) {
+        char where[512];
+        rs_param_where(rs_params_find(&g->extra, "plot.key"), where, sizeof where);
+        return rs_err_set(err, RS_EINVAL,
+                          "%s: [plot] key 'key': expected top left, top right, bottom left, "
+                          "bottom right or outside, got '%s'",
+                          where, key);
+    }
     for (size_t i = 0; !p->x && i < g->n_axes; i++)
         if (g->axes[i].n > 1)
             p->x = g->axes[i].key;
@@ -360,7 +377,8 @@ static int write_script(const struct rs_grid *g, const char *csv, const char *ou
     if (!rc) {
         rc |= rs_buf_printf(b, "set terminal %s noenhanced\nset output ", term);
         rc |= gp_string(b, out);
-        rc |= rs_buf_puts(b, "\nset key top left\nset grid\nset offsets graph 0.03, graph 0.03, 0, 0\nset title ");
+        rc |= rs_buf_printf(b, "\nset key %s\nset grid\nset offsets graph 0.03, graph 0.03, 0, 0\nset title ",
+                            !strcmp(p.key, "outside") ? "outside right top" : p.key);
         rc |= gp_string(b, plot_value(g, "title", ytitle));
         rc |= rs_buf_puts(b, "\nset xlabel ");
         rc |= gp_string(b, plot_value(g, "xlabel", p.x));
