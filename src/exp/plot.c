@@ -24,7 +24,7 @@ static const char *const plot_keys[] = {
 
 /* Legend positions of `key` (gnuplot's words); the first is the default. */
 static const char *const key_places[] = {"top left", "top right", "bottom left", "bottom right",
-                                         "outside", NULL};
+                                         "below", NULL};
 
 #define PLOT_MAX_Y 8       /* metrics in one plot */
 #define PLOT_MAX_SERIES 64 /* combinations of series values */
@@ -179,7 +179,7 @@ static int resolve(const struct rs_grid *g, struct plot *p, struct rs_err *err)
         rs_param_where(rs_params_find(&g->extra, "plot.key"), where, sizeof where);
         return rs_err_set(err, RS_EINVAL,
                           "%s: [plot] key 'key': expected top left, top right, bottom left, "
-                          "bottom right or outside, got '%s'",
+                          "bottom right or below, got '%s'",
                           where, key);
     }
     for (size_t i = 0; !p->x && i < g->n_axes; i++)
@@ -377,8 +377,9 @@ static int write_script(const struct rs_grid *g, const char *csv, const char *ou
     if (!rc) {
         rc |= rs_buf_printf(b, "set terminal %s noenhanced\nset output ", term);
         rc |= gp_string(b, out);
-        rc |= rs_buf_printf(b, "\nset key %s\nset grid\nset offsets graph 0.03, graph 0.03, 0, 0\nset title ",
-                            !strcmp(p.key, "outside") ? "outside right top" : p.key);
+        rc |= rs_buf_printf(b, "\nset key %s\nset grid\nset offsets graph 0.03, graph 0.03, 0, "
+                               "0\nset title ",
+                            p.key);
         rc |= gp_string(b, plot_value(g, "title", ytitle));
         rc |= rs_buf_puts(b, "\nset xlabel ");
         rc |= gp_string(b, plot_value(g, "xlabel", p.x));

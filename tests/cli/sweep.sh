@@ -151,10 +151,10 @@ check "both metrics with error bars, per series" test "$(grep -c 'with yerrorlin
 check "legend where [plot] key puts it" grep -qx 'set key bottom right' theory.gp
 sed -i 's/^key = .*/key = middle/' theory.ini
 "$RS" sweep -c theory.ini -o theory.csv --resume --plot theory.png 2>err.txt
-check "a bad legend place is named" grep -qF "theory.ini:15: [plot] key 'key': expected top left, top right, bottom left, bottom right or outside, got 'middle'" err.txt
-sed -i 's/^key = .*/key = outside/' theory.ini
+check "a bad legend place is named" grep -qF "theory.ini:15: [plot] key 'key': expected top left, top right, bottom left, bottom right or below, got 'middle'" err.txt
+sed -i 's/^key = .*/key = below/' theory.ini
 "$RS" sweep -c theory.ini -o theory.csv --resume --plot theory.png 2>err.txt
-check "legend outside" grep -qx 'set key outside right top' theory.gp
+check "legend below" grep -qx 'set key below' theory.gp
 sed -i 's/^theory3 = .*/theory3 = log2(N) + queu_size/' theory.ini
 "$RS" sweep -c theory.ini -o theory.csv --resume --plot theory.png 2>err.txt
 st=$?
