@@ -36,6 +36,14 @@ struct rs_claim_outcome {
 int rs_claim_check(const char *name, const struct rs_params *c, const char *dir,
                    struct rs_buf *md, struct rs_claim_outcome *out, struct rs_err *err);
 
+/* Check claim name's keys without a statistics file: the kind exists, every key is one it
+ * or every claim declares (RS_EUNKNOWN with the nearest key), typed values (numbers,
+ * choices) parse, and 'experiment' is given; *experiment then points to its value (owned
+ * by c). Keys a kind requires, expressions and columns need the results: rs_claim_check
+ * judges them. Returns 0 or RS_E... with err naming the claim and key. */
+int rs_claim_validate(const char *name, const struct rs_params *c, const char **experiment,
+                      struct rs_err *err);
+
 /* Append the list of claim kinds with their keys (from their option tables) to out, for
  * `routesim help claims`. Returns 0 or RS_ENOMEM. */
 int rs_claim_help(struct rs_buf *out);

@@ -18,13 +18,20 @@
  * the experiment's single-valued keys, sampled over the plotted x range; or of columns of
  * the statistics file, evaluated at the rows; see src/exp/plot_theory.h) with their legend
  * titles theory_title, theory_title2 ..; theory_column (comma list of columns, e.g. a
- * predicted value a run writes) drawn as lines at the measured x. Writes the gnuplot
- * script to out_path with its extension replaced by .gp. When gnuplot is missing, *notice
+ * predicted value a run writes) drawn as lines at the measured x; key (where the legend
+ * goes: top left, the default, top right, bottom left, bottom right, or below the plot in
+ * columns). Writes the gnuplot script to out_path with its extension replaced by .gp. When gnuplot is missing, *notice
  * (n bytes) says how to render the script later and 0 is returned. Errors: RS_EINVAL for a
  * bad [plot] key, a column missing from the file, a bad theory expression (naming the
  * file and line of the key) or extension, RS_EIO when a file cannot be written or gnuplot
  * fails. */
 int rs_plot_sweep(const struct rs_grid *g, const char *csv_path, const char *out_path,
                   char *notice, size_t n, struct rs_err *err);
+
+/* Check g's [plot] section without a statistics file: every key known, x resolvable, the
+ * series keys keys of the experiment (at most 64 series), filter items KEY=VALUE, no
+ * theory_title without its theory, key a known place. Columns and theory expressions need the results and
+ * are checked by rs_plot_sweep. Returns 0 or RS_EINVAL as rs_plot_sweep would. */
+int rs_plot_check(const struct rs_grid *g, struct rs_err *err);
 
 #endif

@@ -29,6 +29,23 @@ struct rs_reproduce_opts {
 int rs_reproduce(const struct rs_reproduce_opts *o, struct rs_claim_outcome *out,
                  struct rs_err *err);
 
+/* What a reproduction would run (rs_reproduce_check). */
+struct rs_reproduce_size {
+    unsigned experiments;    /* sweep INIs */
+    unsigned long long points, runs; /* over all of them, in the chosen mode */
+    unsigned claims;
+};
+
+/* Check reproduction o->name without running it (a dry run): every experiment INI loads
+ * (with the [quick] values when o->quick), its grid expands, every point validates as a
+ * run would (rs_sweep_validate: network and workload built and freed), its [plot] section
+ * is well-formed (rs_plot_check), and every claim of claims.ini has a known kind, known
+ * keys with well-typed values (rs_claim_validate) and an experiment of the folder. Nothing
+ * is written; o->out, o->jobs, o->stop and o->resume are not used. Fills *size. Returns 0
+ * or the first problem's RS_E... with err naming the file, line and key. */
+int rs_reproduce_check(const struct rs_reproduce_opts *o, struct rs_reproduce_size *size,
+                       struct rs_err *err);
+
 /* Names of the reproductions under root (sub-folders holding claims.ini), sorted; *n gets
  * their number. The caller frees each name and the array. NULL with *n = 0 when none. */
 char **rs_reproduce_list(const char *root, size_t *n);

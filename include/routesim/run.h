@@ -9,12 +9,14 @@
 /* Options of a run itself: switching, routing, seed, check. */
 extern const struct rs_optdef rs_run_options[];
 
-/* Options of rs_analyze only: predict (no default; a run refuses the key). */
-extern const struct rs_optdef rs_analyze_options[];
+/* Options of rs_run and rs_analyze: predict (no default). With predict=lcan the record
+ * ends with the LCAN recurrence's predicted_cycles (network cycles), predicted_first_cycle
+ * (circuits) and the text predicted_per_cycle ("a;b;c"); the network must be a CB-LCAN. */
+extern const struct rs_optdef rs_predict_options[];
 
 /* Validate every key against the tables of the chosen topology, traffic and engine, run
  * the simulation and fill out (initialised by the caller) with every resolved parameter
- * (defaults included) followed by the metrics. On a deadlock the record is complete with
+ * (defaults included) followed by the metrics (and, with predict=lcan, the prediction's). On a deadlock the record is complete with
  * deadlock=1 and *deadlock_msg (if not NULL) describes the waiting cycle. Returns 0 or
  * RS_E... with err set; out is then incomplete and must not be written. */
 int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
@@ -23,7 +25,8 @@ int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
 /* Build net and problem only and fill out with the parameters and the path statistics
  * (congestion, dilation, per-level loads), and with predict=lcan the LCAN recurrence's
  * predicted_cycles, predicted_first_cycle and predicted_per_cycle ("a;b;c"). Same
- * validation and errors as rs_run, plus predict's (RS_EUNSUPPORTED off a CB-LCAN). */
+ * validation and errors as rs_run (predict=lcan off a CB-LCAN is RS_EUNSUPPORTED for
+ * both). */
 int rs_analyze(const struct rs_params *p, struct rs_record *out, struct rs_err *err);
 
 /* Check p as rs_run would (keys, values, constraints; network and workload are built and

@@ -16,7 +16,7 @@ static const struct flag_def flags[] = {
     {"-o", CLI_OUTPUT, 1},        {"--output", CLI_OUTPUT, 1}, {"--dot", CLI_DOT, 0},
     {"--jobs", CLI_JOBS, 1},      {"-j", CLI_JOBS, 1},         {"--per-run", CLI_PER_RUN, 1},
     {"--resume", CLI_RESUME, 0},  {"--plot", CLI_PLOT, 1},     {"--quick", CLI_QUICK, 0},
-    {"--out", CLI_OUTPUT, 1},     {NULL, 0, 0}};
+    {"--out", CLI_OUTPUT, 1},     {"--dry-run", CLI_DRY_RUN, 0}, {NULL, 0, 0}};
 
 static const struct flag_def *find_flag(const char *name)
 {
@@ -59,6 +59,9 @@ static int set_flag(struct cli_args *a, unsigned kind, const char *val, struct r
         return 0;
     case CLI_QUICK:
         a->quick = 1;
+        return 0;
+    case CLI_DRY_RUN:
+        a->dry_run = 1;
         return 0;
     case CLI_PER_RUN:
         a->per_run = val;

@@ -18,7 +18,8 @@ enum cli_flag {
     CLI_PER_RUN = 32,
     CLI_RESUME = 64,
     CLI_PLOT = 128,
-    CLI_QUICK = 256
+    CLI_QUICK = 256,
+    CLI_DRY_RUN = 512
 };
 
 struct cli_args {
@@ -32,6 +33,7 @@ struct cli_args {
     int resume;              /* --resume */
     const char *plot;        /* --plot FILE.png|FILE.svg */
     int quick;               /* --quick */
+    int dry_run;             /* --dry-run */
     const char *positional;  /* one bare word (help TOPIC), NULL if none */
 };
 

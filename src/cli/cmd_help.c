@@ -37,6 +37,8 @@ static int usage(struct rs_buf *out)
                          "  --quick             (reproduce) the small, fast version\n"
                          "  --out DIR           (reproduce) output folder (default "
                          "results/NAME)\n"
+                         "  --dry-run           (reproduce) check the experiments and claims; "
+                         "run nothing\n"
                          "\n`routesim list` shows every topology, workload, switching model and "
                          "algorithm with its keys;\n`routesim help NAME` shows one of them; "
                          "`routesim help claims` the kinds of claim of a\nreproduction. "

@@ -57,8 +57,8 @@ int cli_cmd_list(int argc, char **argv)
     rc = rc ? rc : rs_optdef_format(&out, rs_net_options, 2);
     rc = rc ? rc : rs_optdef_format(&out, rs_problem_options, 2);
     rc = rc ? rc : rs_optdef_format(&out, rs_run_options, 2);
-    rc = rc ? rc : rs_buf_puts(&out, "\nroutesim analyze only\n");
-    rc = rc ? rc : rs_optdef_format(&out, rs_analyze_options, 2);
+    rc = rc ? rc : rs_buf_puts(&out, "\npredictors (run and analyze)\n");
+    rc = rc ? rc : rs_optdef_format(&out, rs_predict_options, 2);
     if (!rc)
         rc = rs_buf_write_file(&out, NULL, &err);
     else

@@ -1,7 +1,8 @@
-/* `routesim reproduce NAME|all [--quick] [--out DIR] [--jobs N] [--resume]`: run shipped
- * reproductions (experiments/NAME/), keeping finished rows with --resume, and print where
- * their REPORT.md is; without NAME, list them. The folder of reproductions is
- * $RS_EXPERIMENTS, else the source tree's experiments/. */
+/* `routesim reproduce NAME|all [--quick] [--out DIR] [--jobs N] [--resume] [--dry-run]`:
+ * run shipped reproductions (experiments/NAME/), keeping finished rows with --resume, and
+ * print where their REPORT.md is; with --dry-run only check their definitions; without
+ * NAME, list them. The folder of reproductions is $RS_EXPERIMENTS, else the source tree's
+ * experiments/. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,16 @@ static int run_one(const char *root, const char *name, const char *out, const st
     struct rs_claim_outcome got;
     struct rs_err err;
     rs_err_clear(&err);
+    if (a->dry_run) { /* check the definitions; run nothing, write nothing */
+        struct rs_reproduce_size sz;
+        if (rs_reproduce_check(&o, &sz, &err))
+            return cli_fail(&err);
+        printf("%s (%s): %u experiments, %llu points, %llu runs, %u claims: valid (dry run, "
+               "nothing was run)\n",
+               name, a->quick ? "quick" : "full", sz.experiments, sz.points, sz.runs, sz.claims);
+        fflush(stdout);
+        return 0;
+    }
     fprintf(stderr, "routesim: reproducing %s (%s) ...\n", name, a->quick ? "quick" : "full");
     int rc = rs_reproduce(&o, &got, &err);
     if (rc)
@@ -49,7 +60,8 @@ int cli_cmd_reproduce(int argc, char **argv)
     struct cli_args a;
     struct rs_err err;
     rs_err_clear(&err);
-    int rc = cli_parse(argc, argv, CLI_OUTPUT | CLI_JOBS | CLI_QUICK | CLI_RESUME, 1, &a, &err);
+    int rc = cli_parse(argc, argv, CLI_OUTPUT | CLI_JOBS | CLI_QUICK | CLI_RESUME | CLI_DRY_RUN, 1,
+                       &a, &err);
     if (!rc && a.params.n)
         rc = rs_err_set(&err, RS_EPARSE, "command line: reproduce takes no KEY=VALUE");
     if (rc) {
@@ -79,7 +91,7 @@ int cli_cmd_reproduce(int argc, char **argv)
             snprintf(out, sizeof out, "%s/%s", a.output ? a.output : "results", names[i]);
             status = run_one(root, names[i], out, &a, command, &total);
         }
-        if (!status)
+        if (!status && !a.dry_run)
             printf("all: %d hold, %d do not hold, %d inconclusive\n", total.holds, total.fails,
                    total.inconclusive);
     } else {

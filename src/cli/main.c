@@ -12,7 +12,7 @@ const struct cli_command cli_commands[] = {
      "congestion, dilation and per-level load without simulating", cli_cmd_analyze},
     {"sweep", "-c FILE.ini [-o FILE.csv] [--jobs N] [--per-run FILE] [--resume] [--plot F]",
      "run an experiment grid with replications; statistics per point", cli_cmd_sweep},
-    {"reproduce", "NAME|all [--quick] [--out DIR] [--jobs N] [--resume]",
+    {"reproduce", "NAME|all [--quick] [--out DIR] [--jobs N] [--resume] [--dry-run]",
      "run a paper's shipped experiments and judge its claims (REPORT.md)", cli_cmd_reproduce},
     {"topo", "KEY=VALUE... [--dot] [--format F] [-o FILE]",
      "build a network; print its size or its Graphviz description", cli_cmd_topo},

@@ -1,6 +1,7 @@
 /* Claims on growth with size (see docs/reproduce.md): bounded_ratio (O(f): the ratio
- * metric / f(x) must not grow over the last doublings), exponent (Θ(x^a): the log-log
- * slope) and report (tabulated only). Least-squares fits with Student-t intervals (GSL). */
+ * metric / f must not grow over the last doublings), exponent (Θ(x^a): the log-log
+ * slope) and report (tabulated only); f is log2, sqrt or linear in x, or an expression
+ * over the row. Least-squares fits with Student-t intervals (GSL). */
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,7 +15,10 @@
 static const char *const f_names[] = {"log2", "sqrt", "linear", NULL};
 
 #define X_OPTION {"x", RS_OPT_STRING, "N", 0, 0, NULL, "the size column"}
-#define F_OPTION(help) {"f", RS_OPT_CHOICE, "log2", 0, 0, f_names, help}
+#define F_OPTION(help)                                                                    \
+    {"f", RS_OPT_STRING, "log2", 0, 0, NULL,                                              \
+     help "; log2, sqrt, linear (of x) or an expression over the row's columns, e.g. "   \
+          "log2(N)^(-1/circuits)"}
 #define END_OPTION {NULL, RS_OPT_STRING, NULL, 0, 0, NULL, NULL}
 
 static const struct rs_optdef ratio_options[] = {
@@ -43,6 +47,8 @@ enum growth_kind { GROWTH_RATIO, GROWTH_EXPONENT, GROWTH_REPORT };
 struct growth {
     enum growth_kind kind;
     const char *x, *f;
+    int named;       /* f is log2, sqrt or linear of x; else f is an expression */
+    char flabel[256]; /* "log2(N)", or "(EXPR)" */
     long cx, cmean, cci;
     int window;
     double expect, tol;
@@ -89,7 +95,7 @@ static double apply_f(const char *f, double x)
 }
 
 struct row {
-    double x, mean, ci, ratio;
+    double x, mean, ci, f, ratio;
 };
 
 static int cmp_row(const void *a, const void *b)
@@ -109,7 +115,7 @@ static void fmt_ci(char *buf, size_t n, double mean, double ci)
 /* bounded_ratio: ratio = mean / f(x); over the last window+1 sizes, fit the ratio against
  * log2 x; the claim holds when the growth over the window is under 10% of the mean ratio
  * or not significantly positive (95% interval of the slope reaches 0). */
-static int judge_ratio(struct row *rows, size_t n, const char *metric, const char *f,
+static int judge_ratio(struct row *rows, size_t n, const char *metric, const char *flabel,
                        const char *xcol, int window, char *why, size_t wn)
 {
     if (n < 4) {
@@ -130,9 +136,9 @@ static int judge_ratio(struct row *rows, size_t n, const char *metric, const cha
     int significant = ft.ci == ft.ci ? ft.slope - ft.ci > 0 : ft.slope > 0;
     int ok = growth < RATIO_GROWTH_LIMIT || !significant;
     snprintf(why, wn,
-             "ratio %s/%s(%s) from %.3f to %.3f over the last %zu sizes (%s = %.0f .. %.0f): "
+             "ratio %s/%s from %.3f to %.3f over the last %zu sizes (%s = %.0f .. %.0f): "
              "fitted growth %+.1f%% (slope %.4f ± %.4f per doubling of %s)%s",
-             metric, f, xcol, r[0], r[k - 1], k, xcol, rows[n - k].x, rows[n - 1].x,
+             metric, flabel, r[0], r[k - 1], k, xcol, rows[n - k].x, rows[n - 1].x,
              100 * growth, ft.slope, ft.ci, xcol,
              ok ? (growth < RATIO_GROWTH_LIMIT ? ", under 10%" : ", not significant")
                 : ", significant and over 10%");
@@ -171,8 +177,14 @@ static int prepare(struct rs__claim *c, void **state, enum growth_kind kind,
     *state = g;
     g->kind = kind;
     g->x = rs__claim_text(c, table, "x");
-    int fi = 0, rc = rs__claim_choice(c, table, "f", &fi);
-    g->f = f_names[fi];
+    g->f = rs__claim_text(c, table, "f");
+    int rc = 0;
+    for (int i = 0; f_names[i]; i++)
+        g->named |= !strcmp(g->f, f_names[i]);
+    if (g->named)
+        snprintf(g->flabel, sizeof g->flabel, "%s(%s)", g->f, g->x);
+    else
+        snprintf(g->flabel, sizeof g->flabel, "(%s)", g->f);
     if (!rc && kind == GROWTH_RATIO) {
         int64_t w = 3;
         rc = rs_params_int(c->keys, rs_optdef_find(table, "window"), &w, c->err);
@@ -192,10 +204,10 @@ static int prepare(struct rs__claim *c, void **state, enum growth_kind kind,
         return rc;
     rs_buf_printf(c->md, ": `%s` against `%s`", c->metric, g->x);
     if (kind == GROWTH_RATIO)
-        rs_buf_printf(c->md, "; test: the ratio %s / %s(%s) must not grow over the last %d "
+        rs_buf_printf(c->md, "; test: the ratio %s / %s must not grow over the last %d "
                              "doublings (fitted growth under 10%%, or a 95%% interval of its "
                              "slope that reaches 0).\n\n",
-                      c->metric, g->f, g->x, g->window);
+                      c->metric, g->flabel, g->window);
     else if (kind == GROWTH_EXPONENT)
         rs_buf_printf(c->md, "; test: the exponent of %s against %s on log-log axes (least "
                              "squares, 95%% Student-t interval) within %s ± %s.\n\n",
@@ -218,18 +230,32 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
         rows[i].mean = rs_table_num(&c->t, grp->rows[i], g->cmean);
         rows[i].ci = g->cci >= 0 ? rs_table_num(&c->t, grp->rows[i], g->cci) : NAN;
     }
+    for (size_t i = 0; i < grp->n; i++) { /* f at each row, before sorting by x */
+        int rc = 0;
+        if (g->named)
+            rows[i].f = apply_f(g->f, rows[i].x);
+        else
+            rc = rs__claim_eval(c, grp->rows[i], "f", g->f, &rows[i].f);
+        if (!rc && rows[i].f == 0)
+            rc = rs_err_set(c->err, RS_EINVAL, "claim '%s': key 'f': '%s' is 0 at %s = %.0f",
+                            c->name, g->f, g->x, rows[i].x);
+        if (rc) {
+            free(rows);
+            return rc;
+        }
+    }
     qsort(rows, grp->n, sizeof *rows, cmp_row);
-    rs_buf_printf(c->md, "| %s | %s | %s | %s(%s) | ratio |\n| --- | --- | --- | --- | --- |\n",
-                  grp->label, g->x, c->metric, g->f, g->x);
+    rs_buf_printf(c->md, "| %s | %s | %s | %s | ratio |\n| --- | --- | --- | --- | --- |\n",
+                  grp->label, g->x, c->metric, g->flabel);
     for (size_t i = 0; i < grp->n; i++) {
         char m[64];
-        rows[i].ratio = rows[i].mean / apply_f(g->f, rows[i].x);
+        rows[i].ratio = rows[i].mean / rows[i].f;
         fmt_ci(m, sizeof m, rows[i].mean, rows[i].ci);
-        rs_buf_printf(c->md, "| | %.0f | %s | %.3f | %.3f |\n", rows[i].x, m,
-                      apply_f(g->f, rows[i].x), rows[i].ratio);
+        rs_buf_printf(c->md, "| | %.0f | %s | %.3f | %.3f |\n", rows[i].x, m, rows[i].f,
+                      rows[i].ratio);
     }
     if (g->kind == GROWTH_RATIO) {
-        *verdict = judge_ratio(rows, grp->n, c->metric, g->f, g->x, g->window, why, wn);
+        *verdict = judge_ratio(rows, grp->n, c->metric, g->flabel, g->x, g->window, why, wn);
     } else if (g->kind == GROWTH_EXPONENT) {
         *verdict = judge_exponent(rows, grp->n, g->x, g->expect, g->tol, why, wn);
     } else {

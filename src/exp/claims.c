@@ -276,6 +276,39 @@ int rs_claim_check(const char *name, const struct rs_params *keys, const char *d
     return rc;
 }
 
+int rs_claim_validate(const char *name, const struct rs_params *keys, const char **experiment,
+                      struct rs_err *err)
+{
+    const struct rs__claim_kind *kind = NULL;
+    int rc = find_kind(name, keys, &kind, err);
+    rc = rc ? rc : check_keys(name, keys, kind, err);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < keys->n && !rc; i++) { /* typed values parse */
+        const struct rs_optdef *d = rs_optdef_find(kind->options, keys->v[i].key);
+        d = d ? d : rs_optdef_find(rs__claim_common_options, keys->v[i].key);
+        double x;
+        int64_t n;
+        int k;
+        if (d->type == RS_OPT_DOUBLE)
+            rc = rs_params_double(keys, d, &x, err);
+        else if (d->type == RS_OPT_INT)
+            rc = rs_params_int(keys, d, &n, err);
+        else if (d->type == RS_OPT_CHOICE)
+            rc = rs_params_choice(keys, d, &k, err);
+        else if (d->type == RS_OPT_BOOL)
+            rc = rs_params_bool(keys, d, &k, err);
+    }
+    if (rc)
+        return rc;
+    const struct rs_param *e = rs_params_find(keys, "experiment");
+    if (!e)
+        return rs_err_set(err, RS_EINVAL, "claim '%s': missing key 'experiment' (%s)", name,
+                          rs_optdef_find(rs__claim_common_options, "experiment")->help);
+    *experiment = e->value;
+    return 0;
+}
+
 int rs_claim_help(struct rs_buf *out)
 {
     int rc = rs_buf_puts(out, "claim kinds ([claim.NAME] sections of an experiment's "

@@ -20,7 +20,11 @@ static const char *const plot_keys[] = {
     "x",      "y",       "series",        "filter",        "logx",          "logy",
     "title",  "xlabel",  "ylabel",        "theory",        "theory2",       "theory3",
     "theory4", "theory_title", "theory_title2", "theory_title3", "theory_title4",
-    "theory_column", NULL};
+    "theory_column", "key", NULL};
+
+/* Legend positions of `key` (gnuplot's words); the first is the default. */
+static const char *const key_places[] = {"top left", "top right", "bottom left", "bottom right",
+                                         "below", NULL};
 
 #define PLOT_MAX_Y 8       /* metrics in one plot */
 #define PLOT_MAX_SERIES 64 /* combinations of series values */
@@ -139,6 +143,7 @@ struct plot {
     int nt;
     char tcol[PLOT_MAX_THEORY][PLOT_ITEM];
     int ntc;
+    const char *key; /* one of key_places */
 };
 
 static int resolve(const struct rs_grid *g, struct plot *p, struct rs_err *err)
@@ -165,6 +170,18 @@ static int resolve(const struct rs_grid *g, struct plot *p, struct rs_err *err)
         p->nt++;
     }
     p->ntc = split_items(plot_value(g, "theory_column", ""), ',', p->tcol, PLOT_MAX_THEORY);
+    const char *key = plot_value(g, "key", key_places[0]);
+    for (int i = 0; key_places[i] && !p->key; i++)
+        if (!strcmp(key, key_places[i]))
+            p->key = key_places[i];
+    if (!p->key) {
+        char where[512];
+        rs_param_where(rs_params_find(&g->extra, "plot.key"), where, sizeof where);
+        return rs_err_set(err, RS_EINVAL,
+                          "%s: [plot] key 'key': expected top left, top right, bottom left, "
+                          "bottom right or below, got '%s'",
+                          where, key);
+    }
     for (size_t i = 0; !p->x && i < g->n_axes; i++)
         if (g->axes[i].n > 1)
             p->x = g->axes[i].key;
@@ -360,7 +377,9 @@ static int write_script(const struct rs_grid *g, const char *csv, const char *ou
     if (!rc) {
         rc |= rs_buf_printf(b, "set terminal %s noenhanced\nset output ", term);
         rc |= gp_string(b, out);
-        rc |= rs_buf_puts(b, "\nset key top left\nset grid\nset offsets graph 0.03, graph 0.03, 0, 0\nset title ");
+        rc |= rs_buf_printf(b, "\nset key %s\nset grid\nset offsets graph 0.03, graph 0.03, 0, "
+                               "0\nset title ",
+                            p.key);
         rc |= gp_string(b, plot_value(g, "title", ytitle));
         rc |= rs_buf_puts(b, "\nset xlabel ");
         rc |= gp_string(b, plot_value(g, "xlabel", p.x));
@@ -390,18 +409,9 @@ static int write_script(const struct rs_grid *g, const char *csv, const char *ou
     return rc;
 }
 
-int rs_plot_sweep(const struct rs_grid *g, const char *csv_path, const char *out_path,
-                  char *notice, size_t n, struct rs_err *err)
+/* Every key of the [plot] section must be one of plot_keys. */
+static int check_keys(const struct rs_grid *g, struct rs_err *err)
 {
-    const char *dot = strrchr(out_path, '.');
-    const char *term;
-    if (dot && !strcmp(dot, ".png"))
-        term = "pngcairo size 900,600";
-    else if (dot && !strcmp(dot, ".svg"))
-        term = "svg size 900,600";
-    else
-        return rs_err_set(err, RS_EINVAL, "--plot: expected a file ending in .png or .svg, got '%s'",
-                          out_path);
     for (size_t i = 0; i < g->extra.n; i++) {
         const char *key = g->extra.v[i].key;
         if (strncmp(key, "plot.", 5))
@@ -418,11 +428,36 @@ int rs_plot_sweep(const struct rs_grid *g, const char *csv_path, const char *out
                               near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
         }
     }
+    return 0;
+}
+
+int rs_plot_check(const struct rs_grid *g, struct rs_err *err)
+{
+    struct plot p;
+    int rc = check_keys(g, err);
+    return rc ? rc : resolve(g, &p, err);
+}
+
+int rs_plot_sweep(const struct rs_grid *g, const char *csv_path, const char *out_path,
+                  char *notice, size_t n, struct rs_err *err)
+{
+    const char *dot = strrchr(out_path, '.');
+    const char *term;
+    if (dot && !strcmp(dot, ".png"))
+        term = "pngcairo size 900,600";
+    else if (dot && !strcmp(dot, ".svg"))
+        term = "svg size 900,600";
+    else
+        return rs_err_set(err, RS_EINVAL, "--plot: expected a file ending in .png or .svg, got '%s'",
+                          out_path);
+    int rc = check_keys(g, err);
+    if (rc)
+        return rc;
     char script[4096];
     snprintf(script, sizeof script, "%.*s.gp", (int)(dot - out_path), out_path);
     struct rs_buf b;
     rs_buf_init(&b);
-    int rc = write_script(g, csv_path, out_path, term, &b, err);
+    rc = write_script(g, csv_path, out_path, term, &b, err);
     if (!rc) {
         char *marker = strstr(b.data, "THIS_FILE");
         struct rs_buf fixed;

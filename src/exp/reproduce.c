@@ -145,9 +145,12 @@ static int run_experiment(const struct rs_reproduce_opts *o, const char *dir, co
     return rc;
 }
 
-/* Check every [claim.NAME] of claims.ini, in file order. */
-static int check_claims(const struct rs_reproduce_opts *o, const char *dir, struct rs_buf *md,
-                        struct rs_claim_outcome *out, struct rs_err *err)
+/* Call each(name, keys, ctx, err) for every [claim.NAME] of dir/claims.ini, in file order,
+ * with the claim's keys without the "claim.NAME." prefix; stops at the first error. */
+static int for_each_claim(const char *dir,
+                          int (*each)(const char *name, const struct rs_params *keys, void *ctx,
+                                      struct rs_err *err),
+                          void *ctx, struct rs_err *err)
 {
     char path[8192];
     struct rs_params all;
@@ -193,12 +196,33 @@ static int check_claims(const struct rs_reproduce_opts *o, const char *dir, stru
                 rc = rs_params_set(&c, all.v[j].key + plen, all.v[j].value, all.v[j].origin,
                                    all.v[j].line, err);
         if (!rc)
-            rc = rs_claim_check(name, &c, o->out, md, out, err);
+            rc = each(name, &c, ctx, err);
         rs_params_free(&c);
     }
     free(done);
     rs_params_free(&all);
     return rc;
+}
+
+struct judge_ctx {
+    const struct rs_reproduce_opts *o;
+    struct rs_buf *md;
+    struct rs_claim_outcome *out;
+};
+
+static int judge_one(const char *name, const struct rs_params *keys, void *ctx,
+                     struct rs_err *err)
+{
+    struct judge_ctx *j = ctx;
+    return rs_claim_check(name, keys, j->o->out, j->md, j->out, err);
+}
+
+/* Check every [claim.NAME] of claims.ini, in file order. */
+static int check_claims(const struct rs_reproduce_opts *o, const char *dir, struct rs_buf *md,
+                        struct rs_claim_outcome *out, struct rs_err *err)
+{
+    struct judge_ctx j = {o, md, out};
+    return for_each_claim(dir, judge_one, &j, err);
 }
 
 int rs_reproduce(const struct rs_reproduce_opts *o, struct rs_claim_outcome *out,
@@ -255,5 +279,66 @@ int rs_reproduce(const struct rs_reproduce_opts *o, struct rs_claim_outcome *out
     rs_buf_free(&md);
     rs_buf_free(&exps);
     rs_buf_free(&claims);
+    return rc;
+}
+
+struct dry_ctx {
+    const char *dir;
+    char *const *files; /* the experiments' INI names */
+    size_t nfiles;
+    struct rs_reproduce_size *size;
+};
+
+static int validate_one(const char *name, const struct rs_params *keys, void *ctx,
+                        struct rs_err *err)
+{
+    struct dry_ctx *d = ctx;
+    const char *exp = NULL;
+    int rc = rs_claim_validate(name, keys, &exp, err);
+    if (rc)
+        return rc;
+    for (size_t i = 0; i < d->nfiles; i++)
+        if (strlen(d->files[i]) == strlen(exp) + 4 && !strncmp(d->files[i], exp, strlen(exp)))
+            return d->size->claims++, 0;
+    char where[512];
+    rs_param_where(rs_params_find(keys, "experiment"), where, sizeof where);
+    return rs_err_set(err, RS_EINVAL, "%s: claim '%s': no experiment '%s' (no %s/%s.ini)", where,
+                      name, exp, d->dir, exp);
+}
+
+int rs_reproduce_check(const struct rs_reproduce_opts *o, struct rs_reproduce_size *size,
+                       struct rs_err *err)
+{
+    char dir[4096];
+    size_t n = 0;
+    memset(size, 0, sizeof *size);
+    snprintf(dir, sizeof dir, "%s/%s", o->root, o->name);
+    if (!is_reproduction(o->root, o->name))
+        return rs_err_set(err, RS_EUNKNOWN, "no reproduction '%s' in %s (see `routesim "
+                                            "reproduce --list`)",
+                          o->name, o->root);
+    char **files = list_dir(dir, is_experiment, &n);
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        char path[8192];
+        struct rs_params p;
+        struct rs_grid g;
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        rc = load_experiment(path, o->quick, &p, err);
+        rc = rc ? rc : rs_grid_build(&g, &p, err);
+        rs_params_free(&p);
+        if (rc)
+            break;
+        rc = rs_sweep_validate(&g, err);
+        rc = rc ? rc : rs_plot_check(&g, err);
+        size->experiments++;
+        size->points += g.n_points;
+        size->runs += g.n_points * g.runs;
+        rs_grid_free(&g);
+    }
+    struct dry_ctx d = {dir, files, n, size};
+    if (!rc)
+        rc = for_each_claim(dir, validate_one, &d, err);
+    free_names(files, n);
     return rc;
 }

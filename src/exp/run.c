@@ -29,9 +29,10 @@ const struct rs_optdef rs_run_options[] = {
 
 static const char *const predict_names[] = {"lcan", NULL};
 
-const struct rs_optdef rs_analyze_options[] = {
+const struct rs_optdef rs_predict_options[] = {
     {"predict", RS_OPT_CHOICE, NULL, 0, 0, predict_names,
-     "add a predictor: lcan = the root-permutation recurrence of 002 eq. 2-3 (CB-LCANs)"},
+     "add a predictor's metrics: lcan = the root-permutation recurrence of 002 eq. 2-3 "
+     "(CB-LCANs: predicted_cycles, predicted_first_cycle, predicted_per_cycle)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 /* The modules a parameter set selects, and their option tables. */
@@ -118,8 +119,7 @@ static int select_modules(const struct rs_params *p, struct selection *sel, int 
     sel->tables[sel->ntables++] = rs_problem_options;
     sel->tables[sel->ntables++] = sel->traffic->options;
     sel->tables[sel->ntables++] = rs_run_options;
-    if (!with_engine)
-        sel->tables[sel->ntables++] = rs_analyze_options;
+    sel->tables[sel->ntables++] = rs_predict_options;
     if (with_engine) {
         if ((rc = rs_opt_choice(p, rs_run_options, "switching", &i, err)))
             return rc;
@@ -225,10 +225,13 @@ struct prepared {
     enum rs_routing routing;
     uint64_t seed;
     int check;
+    int predict;                  /* predict=lcan given: pred holds the recurrence */
+    struct rs_lcan_prediction pred;
 };
 
 static void prepared_free(struct prepared *x)
 {
+    rs_lcan_prediction_free(&x->pred);
     rs_problem_free(&x->pb);
     rs_net_free(&x->net);
     rs_params_free(&x->params);
@@ -279,7 +282,30 @@ static int prepare_steps(struct prepared *x, const struct rs_params *user, int w
     /* explicit sources (traffic=paths): per_input is the most messages one terminal sends */
     if (x->pb.src && rs_record_int(out, "per_input", x->pb.per_input))
         return rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
+    /* the predictor is evaluated here, so that validation (sweeps) refuses a network it
+     * does not apply to before anything runs */
+    int which;
+    x->predict = rs_params_find(p, "predict") != NULL;
+    if (x->predict && ((rc = rs_opt_choice(p, rs_predict_options, "predict", &which, err)) ||
+                       (rc = rs_lcan_predict(&x->net, &x->pred, err))))
+        return rc; /* prepare frees x */
     return 0;
+}
+
+/* predict=lcan (the only predictor): the recurrence's cycles and successes per cycle. */
+static int record_prediction(struct rs_record *out, const struct rs_lcan_prediction *pr,
+                             struct rs_err *err)
+{
+    struct rs_buf b;
+    int rc = 0;
+    rs_buf_init(&b);
+    for (uint32_t i = 0; i < pr->n_cycles && !rc; i++)
+        rc = rs_buf_printf(&b, "%s%.6g", i ? ";" : "", pr->success[i]);
+    rc |= rs_record_double(out, "predicted_cycles", pr->cycles);
+    rc |= rs_record_double(out, "predicted_first_cycle", pr->n_cycles ? pr->success[0] : 0);
+    rc |= rs_record_string(out, "predicted_per_cycle", b.data ? b.data : "");
+    rs_buf_free(&b);
+    return rc ? rs_err_set(err, RS_ENOMEM, "out of memory for the result record") : 0;
 }
 
 /* Fill x (freed again on error) for run or analyze. */
@@ -315,27 +341,10 @@ int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
             rc = rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
         rs_path_stats_free(&ps);
     }
+    if (!rc && x.predict) /* after the metrics, beside the measurement */
+        rc = record_prediction(out, &x.pred, err);
     prepared_free(&x);
     return rc;
-}
-
-/* predict=lcan (the only predictor): the recurrence's cycles and successes per cycle. */
-static int record_prediction(struct rs_record *out, const struct rs_net *net, struct rs_err *err)
-{
-    struct rs_lcan_prediction pr;
-    struct rs_buf b;
-    int rc = rs_lcan_predict(net, &pr, err);
-    if (rc)
-        return rc;
-    rs_buf_init(&b);
-    for (uint32_t i = 0; i < pr.n_cycles && !rc; i++)
-        rc = rs_buf_printf(&b, "%s%.6g", i ? ";" : "", pr.success[i]);
-    rc |= rs_record_double(out, "predicted_cycles", pr.cycles);
-    rc |= rs_record_double(out, "predicted_first_cycle", pr.n_cycles ? pr.success[0] : 0);
-    rc |= rs_record_string(out, "predicted_per_cycle", b.data ? b.data : "");
-    rs_buf_free(&b);
-    rs_lcan_prediction_free(&pr);
-    return rc ? rs_err_set(err, RS_ENOMEM, "out of memory for the result record") : 0;
 }
 
 int rs_analyze(const struct rs_params *p, struct rs_record *out, struct rs_err *err)
@@ -363,8 +372,8 @@ int rs_analyze(const struct rs_params *p, struct rs_record *out, struct rs_err *
             rc = rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
         rs_path_stats_free(&ps);
     }
-    if (!rc && rs_params_find(p, "predict"))
-        rc = record_prediction(out, &x.net, err);
+    if (!rc && x.predict)
+        rc = record_prediction(out, &x.pred, err);
     prepared_free(&x);
     return rc;
 }

@@ -317,6 +317,21 @@ static int prepare_points(struct sweep *w)
     return 0;
 }
 
+int rs_sweep_validate(const struct rs_grid *g, struct rs_err *err)
+{
+    for (uint64_t i = 0; i < g->n_points; i++) {
+        struct rs_params p;
+        int rc = rs_grid_point(g, i, &p, err);
+        if (rc)
+            return rc;
+        rc = rs_validate(&p, NULL, err);
+        rs_params_free(&p);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 /* Resume: mark the points whose parameter cells match a row of the existing file. */
 static int mark_skips(struct sweep *w, const uint64_t *keys, size_t n_keys)
 {

@@ -30,9 +30,11 @@ expect_fail 2 'traffic=root needs an LCAN' run topology=butterfly traffic=root
 expect_ok '"cycles":1,.*"dropped":[1-9]' run topology=butterfly N=256 traffic=uniform switching=circuit passes=1 --format json
 expect_ok '"ranks_used":3,' run topology=benes N=256 traffic=bitrev switching=circuit passes=1 circuits=2 routing=ranade down=rank --format json
 
-# The predictor: analyze only.
+# The predictor, in analyze and beside a run's measurement (after its metrics).
 expect_ok '^predicted_first_cycle +10.9375$' analyze topology=lcan N=16 d=4 u=4 traffic=root predict=lcan
-expect_fail 2 "unknown key 'predict'" run topology=lcan N=16 d=4 u=4 switching=circuit predict=lcan
+expect_ok '"dilation":[0-9]+,"predicted_cycles":2.5696[0-9]*,"predicted_first_cycle":10.9375,' run topology=lcan N=16 d=4 u=4 traffic=root switching=circuit predict=lcan --format json
+expect_fail 2 "unknown value 'lcna' for key 'predict'" run topology=lcan N=16 d=4 u=4 switching=circuit predict=lcna
+expect_fail 2 'predict=lcan is the recurrence of CB-LCANs' run topology=butterfly N=16 switching=circuit predict=lcan
 expect_fail 2 'predict=lcan is the recurrence of CB-LCANs' analyze topology=lcan N=16 d=4 u=2 pi=tree predict=lcan
 
 # Bad LCANs name the rule; bad circuit options name the key.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Reproductions: a fixture with known verdicts (every kind of claim, holding and not: the
 # reasons are in tests/data/repro/fixture/claims.ini), the files a reproduction writes, bad
-# claims (one line, exit 2, no report), unknown names; and the shipped quick reproduction
-# runs end to end.
+# claims (one line, exit 2, no report), unknown names, dry runs; the shipped quick
+# reproduction of 004 §2 runs end to end; the other shipped reproductions validate in both
+# modes (dry run) and run end to end with a test-only override of their [quick] sizes.
 . "$(dirname "$0")/lib.bash"
 check() { local name=$1; shift; if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi; }
 
@@ -109,6 +110,60 @@ st=$?
 check "unknown reproduction exits 2 ($st)" test $st = 2
 check "... with a suggestion" grep -q "did you mean 'fixture'" "$TMP/err"
 check "list" grep -q "fixture" <<<"$(RS_EXPERIMENTS="$RS_TEST_DATA/repro" "$RS" reproduce)"
+
+# Dry runs: every point of every grid validated, claims' kinds and keys checked, nothing
+# written; a bad point of the full grid only, a bad claim key and a claim naming no
+# experiment are one line and exit 2.
+SHIPPED=$(realpath "$(dirname "$0")/../../experiments")
+for r in lcan koch; do # their full grids are validated nowhere else
+  for m in "" --quick; do
+    expect_ok "^$r \((full|quick)\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid" reproduce $r --dry-run $m
+  done
+done
+expect_ok '^maggs-sitaraman-greedy \(quick\): 3 experiments, [0-9]+ points, [0-9]+ runs, 5 claims: valid' reproduce maggs-sitaraman-greedy --dry-run --quick
+expect_ok '^lcan \(full\): 3 experiments, 45 points, 45000 runs, 17 claims: valid' reproduce lcan --dry-run
+expect_ok '^koch \(quick\): 3 experiments, 228 points, 1920 runs, 10 claims: valid' reproduce koch --dry-run --quick
+mkdir -p "$TMP/dry/fixture"
+cp "$RS_TEST_DATA"/repro/fixture/*.ini "$TMP/dry/fixture/"
+printf 'topology = butterfly\nN = 2^4..2^5\ntraffic = transpose\nruns = 2\n[quick]\nN = 16\n[plot]\nx = N\n' >"$TMP/dry/fixture/odd.ini"
+RS_EXPERIMENTS="$TMP/dry" expect_ok 'fixture \(quick\): 4 experiments' reproduce fixture --dry-run --quick
+RS_EXPERIMENTS="$TMP/dry" expect_fail 2 'traffic=transpose needs an even number of address digits \(got 5\)' reproduce fixture --dry-run
+rm "$TMP/dry/fixture/odd.ini"
+cp "$TMP/dry/fixture/claims.ini" "$TMP/claims.ini"
+printf '[claim.x]\nkind = range\nexperiment = exact\nhi = many\n' >>"$TMP/dry/fixture/claims.ini"
+RS_EXPERIMENTS="$TMP/dry" expect_fail 2 "claims.ini:[0-9]+: key 'hi': expected a number" reproduce fixture --dry-run
+cp "$TMP/claims.ini" "$TMP/dry/fixture/claims.ini"
+printf '[claim.x]\nkind = range\nexperiment = exakt\nhi = 1\n' >>"$TMP/dry/fixture/claims.ini"
+RS_EXPERIMENTS="$TMP/dry" expect_fail 2 "claims.ini:[0-9]+: claim 'x': no experiment 'exakt'" reproduce fixture --dry-run
+check "a dry run writes nothing" test ! -e results/fixture -a ! -e "$TMP/dry/out"
+
+# The shipped reproductions of 002 §3 and 004 §5 end to end, with their [quick] sizes cut
+# further by a [quick] section appended to copies of their INIs (a later value replaces an
+# earlier one): every claim is judged on the real columns, every plot drawn.
+for r in lcan koch; do
+  mkdir -p "$TMP/ship/$r"
+  cp "$SHIPPED/$r"/*.ini "$TMP/ship/$r/"
+done
+printf '\n[quick]\nruns = 3\n' | tee -a "$TMP"/ship/lcan/fig[567].ini "$TMP"/ship/koch/{random,permutations,atom}.ini >/dev/null
+printf 'N = 4^2..4^5\n' >>"$TMP/ship/lcan/fig7.ini"
+printf 'N = 2^4..2^8\n' >>"$TMP/ship/koch/random.ini"
+printf 'N = 4^3..4^4\n' | tee -a "$TMP/ship/koch/permutations.ini" "$TMP/ship/koch/atom.ini" >/dev/null
+sed -i 's/^filter = N=16384$/filter = N=256/' "$TMP/ship/koch/claims.ini"
+for r in lcan:60 koch:45; do
+  name=${r%%:*} verdicts=${r##*:}
+  out=$(RS_EXPERIMENTS="$TMP/ship" "$RS" reproduce "$name" --quick --jobs 2 --out "$TMP/ship/out-$name" 2>"$TMP/err")
+  check "$name smoke run ($(head -c 300 "$TMP/err"))" grep -q "^$name: [0-9]* hold, [0-9]* do not hold, [0-9]* inconclusive" <<<"$out"
+  n=$(grep -c '^\*\*Verdict' "$TMP/ship/out-$name/REPORT.md")
+  check "$name: $verdicts verdict lines (got $n)" test "$n" = "$verdicts"
+  claims=$(grep -c '^\[claim\.' "$SHIPPED/$name/claims.ini")
+  check "$name: every claim reported" test "$(grep -c '^### ' "$TMP/ship/out-$name/REPORT.md")" = "$claims"
+  for f in "$TMP/ship/$name"/*.ini; do
+    b=$(basename "$f" .ini)
+    [ "$b" = claims ] && continue
+    check "$name: $b.png" test -s "$TMP/ship/out-$name/$b.png" -o -s "$TMP/ship/out-$name/$b.gp"
+  done
+done
+check "lcan: the recurrence beside the measurement" grep -qF 'title "predicted_cycles_mean, traffic=root"' "$TMP/ship/out-lcan/fig6.gp"
 
 # The shipped first reproduction, quick, end to end.
 out=$("$RS" reproduce maggs-sitaraman-greedy --quick --out "$TMP/ms" 2>/dev/null)

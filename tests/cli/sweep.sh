@@ -130,6 +130,7 @@ theory2 = 2*log2(N)
 theory_title2 = twice the path
 theory3 = dilation_mean + 1
 theory_column = congestion_mean
+key = bottom right
 INI
 "$RS" sweep -c theory.ini -o theory.csv --plot theory.png 2>err.txt
 st=$?
@@ -147,6 +148,13 @@ check "shared theory title" grep -qF 'title "theory: twice the path" lc rgb "bla
 check "theory over columns, at the rows" test "$(block T0_2 | paste -sd' ')" = "16 5 32 6 64 7"
 check "theory column drawn" test "$(block C1_0 | wc -l)" = 3
 check "both metrics with error bars, per series" test "$(grep -c 'with yerrorlines' theory.gp)" = 4
+check "legend where [plot] key puts it" grep -qx 'set key bottom right' theory.gp
+sed -i 's/^key = .*/key = middle/' theory.ini
+"$RS" sweep -c theory.ini -o theory.csv --resume --plot theory.png 2>err.txt
+check "a bad legend place is named" grep -qF "theory.ini:15: [plot] key 'key': expected top left, top right, bottom left, bottom right or below, got 'middle'" err.txt
+sed -i 's/^key = .*/key = below/' theory.ini
+"$RS" sweep -c theory.ini -o theory.csv --resume --plot theory.png 2>err.txt
+check "legend below" grep -qx 'set key below' theory.gp
 sed -i 's/^theory3 = .*/theory3 = log2(N) + queu_size/' theory.ini
 "$RS" sweep -c theory.ini -o theory.csv --resume --plot theory.png 2>err.txt
 st=$?

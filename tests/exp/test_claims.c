@@ -209,6 +209,39 @@ static void test_range(void **state)
     expect(f, "kind=range;statistic=max;lo=6", 0, 1, 0, "1 of 3 rows break m_max ≥ 6 (the first: N=16)");
 }
 
+/* bounded_ratio with f an expression over the row: m = 8 / log2 N exactly (9 digits), so
+ * m / (1/log2(N)) is 8 at every size and holds; f = 1/N makes the ratio 8N/log2 N, which
+ * grows (51.2 at N = 32, 256 at N = 256) and fails; f may name statistics (m / m_mean = 1);
+ * an f of 0 or an unknown name is an error naming the key. The named f are unchanged. */
+static void test_ratio_expression(void **state)
+{
+    const struct fixture *f = *state;
+    const char *rows[] = {"16 x 5 2 0 2 2", "32 x 5 1.6 0 1.6 1.6", "64 x 5 1.33333333 0 1 2",
+                          "128 x 5 1.14285714 0 1 2", "256 x 5 1 0 1 1"};
+    write_csv(f, rows, 5);
+    expect(f, "kind=bounded_ratio;f=1/log2(N)", 1, 0, 0,
+           "ratio m/(1/log2(N)) from 8.000 to 8.000 over the last 4 sizes (N = 32 .. 256)");
+    expect(f, "kind=bounded_ratio;f=1/log2(N)", 1, 0, 0, "| | 16 | 2.000 ± 0.000 | 0.250 | 8.000 |");
+    expect(f, "kind=bounded_ratio;f=1/N", 0, 1, 0, "ratio m/(1/N) from 51.200 to 256.000");
+    expect(f, "kind=bounded_ratio;f=m_mean", 1, 0, 0, "from 1.000 to 1.000");
+    expect(f, "kind=bounded_ratio;f=log2", 1, 0, 0, "ratio m/log2(N) from 0.320 to 0.125");
+    expect(f, "kind=report;f=1/log2(N)", 0, 0, 0, "| m | (1/log2(N)) | ratio |");
+    struct rs_params p;
+    struct rs_err err;
+    struct rs_buf md;
+    struct rs_claim_outcome out = {0, 0, 0};
+    rs_buf_init(&md);
+    rs_test_params(&p, "experiment=e metric=m kind=bounded_ratio f=N-16");
+    assert_int_equal(rs_claim_check("c", &p, f->dir, &md, &out, &err), RS_EINVAL);
+    assert_string_equal(err.msg, "claim 'c': key 'f': 'N-16' is 0 at N = 16");
+    rs_params_free(&p);
+    rs_test_params(&p, "experiment=e metric=m kind=exponent expect=1 tol=1 f=log2(M)");
+    assert_int_equal(rs_claim_check("c", &p, f->dir, &md, &out, &err), RS_EINVAL);
+    assert_non_null(strstr(err.msg, "claim 'c': key 'f': cannot evaluate 'log2(M)' (row N=16): "));
+    rs_params_free(&p);
+    rs_buf_free(&md);
+}
+
 /* Key errors name the claim and the key. */
 static void test_key_errors(void **state)
 {
@@ -262,6 +295,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_compare, setup, teardown),
         cmocka_unit_test_setup_teardown(test_factor_edges, setup, teardown),
         cmocka_unit_test_setup_teardown(test_range, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ratio_expression, setup, teardown),
         cmocka_unit_test_setup_teardown(test_key_errors, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

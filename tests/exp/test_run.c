@@ -1,6 +1,9 @@
 /* rs_run / rs_analyze contract: every resolved parameter (defaults included) comes first,
  * in table order, then the metrics; keys are validated against the chosen modules' tables
  * only; errors leave a clear message. */
+#include <math.h>
+#include <string.h>
+
 #include "rs_test.h"
 
 static const char *const param_order[] = {"topology", "N",        "wrap",     "traffic",
@@ -141,6 +144,51 @@ static void test_linked_keys_of_the_lower_bound_network(void **state)
     rs_record_free(&r);
 }
 
+/* predict=lcan in a run: the recurrence's metrics come last, after the measured ones, and
+ * equal analyze's; a network the recurrence does not cover is refused by validation (so a
+ * sweep stops before writing anything). CB-LCAN(16,4,4) by hand: l = 2, the top level's
+ * 4 switches have 16 downers, all loaded (p = 16/16 = 1), so its down channels carry
+ * q = 1 - (1 - 1/4)^4 = 175/256, and the 16 channels into level 0 route 16 q = 10.9375
+ * circuits in the first cycle. */
+static void test_run_with_prediction(void **state)
+{
+    struct rs_record r, a;
+    char msg[512];
+    const char *kv = "topology=lcan N=16 d=4 u=4 traffic=root switching=circuit predict=lcan";
+    rs_test_run(kv, &r);
+    assert_string_equal(rs_record_get(&r, "predict")->s, "lcan");
+    assert_true(rs_record_get(&r, "predict") - r.f < (long)r.n_params); /* a parameter */
+    assert_string_equal(r.f[r.n - 4].name, "dilation");
+    assert_string_equal(r.f[r.n - 3].name, "predicted_cycles");
+    assert_string_equal(r.f[r.n - 2].name, "predicted_first_cycle");
+    assert_string_equal(r.f[r.n - 1].name, "predicted_per_cycle");
+    assert_true(fabs(rs_test_double(&r, "predicted_first_cycle") - 10.9375) < 1e-12);
+    assert_int_equal(rs_test_try("topology=lcan N=16 d=4 u=4 traffic=root predict=lcan", 0, &a,
+                                 msg, sizeof msg),
+                     0);
+    assert_true(rs_test_double(&r, "predicted_cycles") == rs_test_double(&a, "predicted_cycles"));
+    assert_string_equal(rs_record_get(&r, "predicted_per_cycle")->s,
+                        rs_record_get(&a, "predicted_per_cycle")->s);
+    rs_record_free(&r);
+    rs_record_free(&a);
+    rs_test_run("topology=lcan N=16 d=4 u=4 traffic=root switching=circuit", &r);
+    assert_null(rs_record_get(&r, "predicted_cycles"));
+    rs_record_free(&r);
+
+    struct rs_params p;
+    struct rs_err err;
+    rs_test_params(&p, "topology=butterfly N=16 switching=circuit predict=lcan");
+    rs_err_clear(&err);
+    assert_int_equal(rs_validate(&p, NULL, &err), RS_EUNSUPPORTED);
+    assert_non_null(strstr(err.msg, "predict=lcan is the recurrence of CB-LCANs"));
+    rs_params_free(&p);
+    assert_int_equal(rs_test_try("topology=lcan N=16 d=4 u=2 pi=tree switching=circuit "
+                                 "predict=lcan",
+                                 1, &r, msg, sizeof msg),
+                     RS_EUNSUPPORTED);
+    rs_record_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -148,6 +196,7 @@ int main(void)
         cmocka_unit_test(test_keys_follow_the_chosen_modules),
         cmocka_unit_test(test_analyze_fields),
         cmocka_unit_test(test_linked_keys_of_the_lower_bound_network),
+        cmocka_unit_test(test_run_with_prediction),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
