@@ -159,7 +159,7 @@ static int circ_init(struct circ *c, const struct rs_engine_input *in,
     c->n = (uint32_t)pb->n_msgs;
     if ((rc = rs__circ_read_options(c, in, err)))
         return rc;
-    c->mode = c->lc ? CIRC_MODE_LCAN : net->n_levels ? CIRC_MODE_STAGED : CIRC_MODE_ALL_AT_ONCE;
+    c->mode = rs__circ_mode(net, in->routing, c->lc != NULL);
     uint64_t n_ch = (uint64_t)net->n_nodes * c->P;
     c->state = calloc(c->n + 1, 1);
     c->pend = malloc(((size_t)c->n + 1) * sizeof *c->pend);

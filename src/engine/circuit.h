@@ -223,6 +223,15 @@ static inline void rs__circ_lock(struct circ *c, uint32_t p, uint32_t ch)
 
 /* ---- modes ------------------------------------------------------------------------- */
 
+/* How the cycles of net are decided under routing: LCAN cycles on an LCAN; hop by hop on a
+ * leveled network whose every path starts at level 0 and crosses each level at most once;
+ * every hop at once elsewhere — including a wrap-around network whose Valiant paths go
+ * round twice (hop h and hop h + n then share a level, so a message that fails late in a
+ * cycle could hold, from an earlier stage, the channel every other message needs: a cycle
+ * could route nothing, forever). Every hop at once routes at least the message with the
+ * best key in every cycle. */
+enum circ_mode rs__circ_mode(const struct rs_net *net, enum rs_routing routing, int lcan);
+
 /* One network cycle of an LCAN over the active list: fills c->fail. */
 void rs__circ_lcan_cycle(struct circ *c);
 

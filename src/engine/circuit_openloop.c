@@ -99,7 +99,7 @@ static int open_init(struct circ *c, struct circ_open *o, const struct rs_engine
         (rc = rs_openloop_init(&o->ol, cfg, net, in->pb, in->params, in->routing, in->seed,
                                err)))
         return rc;
-    c->mode = c->lc ? CIRC_MODE_LCAN : net->n_levels ? CIRC_MODE_STAGED : CIRC_MODE_ALL_AT_ONCE;
+    c->mode = rs__circ_mode(net, in->routing, c->lc != NULL);
     uint32_t N = in->pb->n_terminals;
     o->n_term = N;
     o->first = malloc(((size_t)N + 1) * sizeof *o->first);
@@ -422,11 +422,13 @@ int rs__circuit_run_open(const struct rs_engine_input *in, const struct rs_openl
         else
             rs__circ_paths_cycle(&c);
         uint32_t routed = settle(&c);
-        /* no "routed none" invariant here: on a wrapped butterfly a Valiant path meets a
-         * level twice, and the channels of packets that fail later in the cycle can block
-         * every packet (it happens in batch runs too); the phases bound the run anyway */
         if (check && (rc = rs__circ_check(&c, routed, err)))
             break;
+        if (!routed && c.n_act) { /* the best key always wins: see rs__circ_mode */
+            rc = rs_err_set(err, RS_EINVARIANT, "cycle %u routed none of %u packets", c.cycle,
+                            c.n_act);
+            break;
+        }
         rs_openloop_accept(&o.ol, c.cycle, routed);
         uint32_t n_new = c.cycle <= rs_openloop_last_step(&o.ol)
                              ? rs_openloop_generate(&o.ol, c.cycle, o.newly)

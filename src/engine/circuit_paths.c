@@ -8,6 +8,15 @@
 #include "engine/circuit.h"
 #include "routesim/rng.h"
 
+enum circ_mode rs__circ_mode(const struct rs_net *net, enum rs_routing routing, int lcan)
+{
+    if (lcan)
+        return CIRC_MODE_LCAN;
+    if (!net->n_levels || (net->wrap && routing != RS_ROUTING_DIRECT))
+        return CIRC_MODE_ALL_AT_ONCE;
+    return CIRC_MODE_STAGED;
+}
+
 int rs__circ_paths_init(struct circ *c, const struct rs_engine_input *in, struct rs_err *err)
 {
     const struct rs_net *net = c->net;
