@@ -134,6 +134,23 @@ static int read_plan(struct circ *c, const struct rs_circuit_plan *plan, struct 
     return 0;
 }
 
+int rs__circ_alloc_requests(struct circ *c, uint64_t n_req, uint64_t n_ch, struct rs_err *err)
+{
+    c->req_cap = n_req;
+    c->req = malloc((size_t)(n_req + 1) * sizeof *c->req);
+    c->grp = malloc((size_t)(n_req + 1) * sizeof *c->grp);
+    c->run = malloc((size_t)(n_req + 1) * sizeof *c->run);
+    /* counting sort while the resource ids of a stage span at most 4 per request (and at
+     * least 2^16): a level of an LCAN or a butterfly, the PE links */
+    uint64_t cc = 4 * n_req > (1u << 16) ? 4 * n_req : (1u << 16);
+    c->cnt_cap = (uint32_t)(cc < n_ch + 1 ? cc : n_ch + 1);
+    c->cnt = malloc((size_t)c->cnt_cap * sizeof *c->cnt);
+    if (!c->req || !c->grp || !c->run || !c->cnt)
+        return rs_err_set(err, RS_ENOMEM, "out of memory for %llu requests",
+                          (unsigned long long)n_req);
+    return 0;
+}
+
 static int circ_init(struct circ *c, const struct rs_engine_input *in,
                      const struct rs_circuit_plan *plan, uint64_t shuffle, int check,
                      struct rs_err *err)
@@ -206,18 +223,8 @@ static int circ_init(struct circ *c, const struct rs_engine_input *in,
             return rs_err_set(err, RS_ENOMEM, "out of memory for the channel list");
         c->cp_max = c->max_len;
     }
-    c->req_cap = n_req;
-    c->req = malloc((size_t)(n_req + 1) * sizeof *c->req);
-    c->grp = malloc((size_t)(n_req + 1) * sizeof *c->grp);
-    c->run = malloc((size_t)(n_req + 1) * sizeof *c->run);
-    /* counting sort while the resource ids of a stage span at most 4 per request (and at
-     * least 2^16): a level of an LCAN or a butterfly, the PE links */
-    uint64_t cc = 4 * n_req > (1u << 16) ? 4 * n_req : (1u << 16);
-    c->cnt_cap = (uint32_t)(cc < n_ch + 1 ? cc : n_ch + 1);
-    c->cnt = malloc((size_t)c->cnt_cap * sizeof *c->cnt);
-    if (!c->req || !c->grp || !c->run || !c->cnt)
-        return rs_err_set(err, RS_ENOMEM, "out of memory for %llu requests",
-                          (unsigned long long)n_req);
+    if ((rc = rs__circ_alloc_requests(c, n_req, n_ch, err)))
+        return rc;
     if (c->down == CIRC_DOWN_RANK) {
         if (!(c->rank = malloc(((size_t)c->n + 1) * sizeof *c->rank)))
             return rs_err_set(err, RS_ENOMEM, "out of memory for ranks");

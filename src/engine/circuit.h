@@ -223,6 +223,11 @@ static inline void rs__circ_lock(struct circ *c, uint32_t p, uint32_t ch)
 
 /* ---- modes ------------------------------------------------------------------------- */
 
+/* Allocate the request, group, run and counting-sort buffers of c for up to n_req
+ * requests per stage on a network of n_ch channel ids (batch and open-loop set-up).
+ * Returns 0 or RS_ENOMEM; what was allocated is freed with c. */
+int rs__circ_alloc_requests(struct circ *c, uint64_t n_req, uint64_t n_ch, struct rs_err *err);
+
 /* How the cycles of net are decided under routing: LCAN cycles on an LCAN; hop by hop on a
  * leveled network whose every path starts at level 0 and crosses each level at most once;
  * every hop at once elsewhere — including a wrap-around network whose Valiant paths go

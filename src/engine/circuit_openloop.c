@@ -165,16 +165,8 @@ static int open_init(struct circ *c, struct circ_open *o, const struct rs_engine
             n_req = o->hop_cap;
         c->cp_max = 8;
     }
-    c->req_cap = n_req;
-    c->req = malloc((size_t)(n_req + 1) * sizeof *c->req);
-    c->grp = malloc((size_t)(n_req + 1) * sizeof *c->grp);
-    c->run = malloc((size_t)(n_req + 1) * sizeof *c->run);
-    uint64_t cc = 4 * n_req > (1u << 16) ? 4 * n_req : (1u << 16);
-    c->cnt_cap = (uint32_t)(cc < n_ch + 1 ? cc : n_ch + 1);
-    c->cnt = malloc((size_t)c->cnt_cap * sizeof *c->cnt);
-    if (!c->req || !c->grp || !c->run || !c->cnt)
-        return rs_err_set(err, RS_ENOMEM, "out of memory for %llu requests",
-                          (unsigned long long)n_req);
+    if ((rc = rs__circ_alloc_requests(c, n_req, n_ch, err)))
+        return rc;
     if (c->down == CIRC_DOWN_RANK && !(c->rank = malloc(((size_t)K + 1) * sizeof *c->rank)))
         return rs_err_set(err, RS_ENOMEM, "out of memory for ranks");
     if (check) {
