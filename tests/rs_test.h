@@ -14,6 +14,7 @@
 
 #include "routesim/net.h"
 #include "routesim/params.h"
+#include "routesim/problem.h"
 #include "routesim/record.h"
 #include "routesim/run.h"
 
@@ -120,6 +121,32 @@ static inline double rs_test_double(const struct rs_record *rec, const char *nam
         fail();
     }
     return f->d;
+}
+
+/* Parameters, network and message set built from kv (workload seed seed), for tests that
+ * drive an engine or an algorithm through the library's internals. */
+struct rs_test_fixture {
+    struct rs_params p;
+    struct rs_net net;
+    struct rs_problem pb;
+};
+
+static inline void rs_test_fx_open(struct rs_test_fixture *f, const char *kv, uint64_t seed)
+{
+    struct rs_err err;
+    rs_test_params(&f->p, kv);
+    rs_test_net(&f->net, kv);
+    if (rs_problem_build(&f->pb, &f->net, &f->p, seed, &err)) {
+        print_error("%s: %s\n", kv, err.msg);
+        fail();
+    }
+}
+
+static inline void rs_test_fx_close(struct rs_test_fixture *f)
+{
+    rs_problem_free(&f->pb);
+    rs_net_free(&f->net);
+    rs_params_free(&f->p);
 }
 
 #endif

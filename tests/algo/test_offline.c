@@ -11,33 +11,9 @@
 #include "routesim/problem.h"
 #include "routesim/rng.h"
 
-struct fixture {
-    struct rs_params p;
-    struct rs_net net;
-    struct rs_problem pb;
-};
-
-static void fx_open(struct fixture *f, const char *kv)
-{
-    struct rs_err err;
-    rs_test_params(&f->p, kv);
-    rs_test_net(&f->net, kv);
-    if (rs_problem_build(&f->pb, &f->net, &f->p, 1, &err)) {
-        print_error("%s: %s\n", kv, err.msg);
-        fail();
-    }
-}
-
-static void fx_close(struct fixture *f)
-{
-    rs_problem_free(&f->pb);
-    rs_net_free(&f->net);
-    rs_params_free(&f->p);
-}
-
 /* Run the algorithm named in the fixture's parameters on its (possibly rewritten)
  * problem, checker on. */
-static int fx_run(struct fixture *f, const char *algo, struct rs_record *rec,
+static int fx_run(struct rs_test_fixture *f, const char *algo, struct rs_record *rec,
                   struct rs_err *err)
 {
     struct rs_engine_input in = {&f->net, &f->pb, &f->p, RS_ROUTING_DIRECT, 1, 1, NULL};
@@ -48,7 +24,7 @@ static int fx_run(struct fixture *f, const char *algo, struct rs_record *rec,
 
 /* Run and require: no conflict, everything delivered, cycles == want_cycles (0: at most
  * the bound), bound_cycles == bound. */
-static void expect_clean(struct fixture *f, uint32_t want_cycles, uint32_t bound,
+static void expect_clean(struct rs_test_fixture *f, uint32_t want_cycles, uint32_t bound,
                          const char *what)
 {
     struct rs_record r;
@@ -69,9 +45,10 @@ static void expect_clean(struct fixture *f, uint32_t want_cycles, uint32_t bound
 static void test_every_permutation_baseline8(void **state)
 {
     for (int top = 0; top < 2; top++) {
-        struct fixture f;
-        fx_open(&f, top ? "topology=baseline N=8 traffic=identity switching=circuit turn=top"
-                        : "topology=baseline N=8 traffic=identity switching=circuit");
+        struct rs_test_fixture f;
+        const char *kv = top ? "topology=baseline N=8 traffic=identity switching=circuit turn=top"
+                             : "topology=baseline N=8 traffic=identity switching=circuit";
+        rs_test_fx_open(&f, kv, 1);
         uint32_t *p = f.pb.dst, c[8] = {0}, count = 0;
         for (uint32_t i = 0;;) {
             expect_clean(&f, 1, 1, "baseline N=8");
@@ -89,7 +66,7 @@ static void test_every_permutation_baseline8(void **state)
             i = 1;
         }
         assert_int_equal(count, 40320);
-        fx_close(&f);
+        rs_test_fx_close(&f);
     }
 }
 
@@ -97,13 +74,13 @@ static void test_every_permutation_baseline8(void **state)
 static void random_permutations(const char *kv, uint32_t reps, uint32_t want_cycles,
                                 uint32_t bound)
 {
-    struct fixture f;
-    fx_open(&f, kv);
+    struct rs_test_fixture f;
+    rs_test_fx_open(&f, kv, 1);
     for (uint32_t r = 0; r < reps; r++) {
         rs_random_permutation(f.pb.dst, f.pb.n_terminals, 3, RS_STREAM_TEST, r);
         expect_clean(&f, want_cycles, bound, kv);
     }
-    fx_close(&f);
+    rs_test_fx_close(&f);
 }
 
 /* The issue's larger networks, 2000 random permutations each (the 10^5 of the acceptance
@@ -160,10 +137,10 @@ static void test_shapes(void **state)
  * (the destinations' level-0 switches 3-a are distinct). */
 static void test_hand_checked_plan(void **state)
 {
-    struct fixture f;
+    struct rs_test_fixture f;
     struct rs_record r;
     struct rs_err err;
-    fx_open(&f, "topology=lcan N=16 d=4 u=2 traffic=bitcomp switching=circuit");
+    rs_test_fx_open(&f, "topology=lcan N=16 d=4 u=2 traffic=bitcomp switching=circuit", 1);
     assert_int_equal(fx_run(&f, "offline", &r, &err), 0);
     assert_string_equal(rs_record_get(&r, "delivered_per_cycle")->s, "8;8");
     assert_int_equal(rs_test_int(&r, "conflicts"), 0);
@@ -171,7 +148,7 @@ static void test_hand_checked_plan(void **state)
     /* 16 circuits of 4 channels (PE link, up, down, PE link) */
     assert_int_equal(rs_test_int(&r, "locks"), 64);
     rs_record_free(&r);
-    fx_close(&f);
+    rs_test_fx_close(&f);
 }
 
 /* The identity needs no channel (002 §4.1: "the identity permutation requires exactly one
@@ -180,10 +157,10 @@ static void test_hand_checked_plan(void **state)
  * circuits go up to the top and back (2 x 6 channels). */
 static void test_identity_and_small(void **state)
 {
-    struct fixture f;
+    struct rs_test_fixture f;
     struct rs_record r;
     struct rs_err err;
-    fx_open(&f, "topology=lcan N=64 d=4 u=2 traffic=identity switching=circuit");
+    rs_test_fx_open(&f, "topology=lcan N=64 d=4 u=2 traffic=identity switching=circuit", 1);
     expect_clean(&f, 1, 4, "identity");
     f.pb.dst[0] = 1;
     f.pb.dst[1] = 0;
@@ -191,15 +168,15 @@ static void test_identity_and_small(void **state)
     assert_int_equal(rs_test_int(&r, "locks"), 4); /* LCA level 0: PE link up and down */
     assert_int_equal(rs_test_int(&r, "conflicts"), 0);
     rs_record_free(&r);
-    fx_close(&f);
-    fx_open(&f, "topology=lcan N=64 d=4 u=2 traffic=identity switching=circuit turn=top");
+    rs_test_fx_close(&f);
+    rs_test_fx_open(&f, "topology=lcan N=64 d=4 u=2 traffic=identity switching=circuit turn=top", 1);
     f.pb.dst[0] = 1;
     f.pb.dst[1] = 0;
     assert_int_equal(fx_run(&f, "offline", &r, &err), 0);
     assert_int_equal(rs_test_int(&r, "locks"), 12);
     assert_int_equal(rs_test_int(&r, "conflicts"), 0);
     rs_record_free(&r);
-    fx_close(&f);
+    rs_test_fx_close(&f);
 }
 
 static void expect_error(const char *kv, int code, const char *msg)

@@ -13,30 +13,8 @@
 #include "routesim/rng.h"
 #include "work/omega.h"
 
-struct fixture {
-    struct rs_params p;
-    struct rs_net net;
-    struct rs_problem pb;
-};
-
-static void fx_open(struct fixture *f, const char *kv, uint64_t seed)
-{
-    struct rs_err err;
-    rs_test_params(&f->p, kv);
-    rs_test_net(&f->net, kv);
-    if (rs_problem_build(&f->pb, &f->net, &f->p, seed, &err))
-        fail_msg("%s: %s", kv, err.msg);
-}
-
-static void fx_close(struct fixture *f)
-{
-    rs_problem_free(&f->pb);
-    rs_net_free(&f->net);
-    rs_params_free(&f->p);
-}
-
 /* Self-route the fixture's problem; returns its conflicts (and *cycles). */
-static int64_t conflicts(struct fixture *f, int64_t *cycles)
+static int64_t conflicts(struct rs_test_fixture *f, int64_t *cycles)
 {
     struct rs_engine_input in = {&f->net, &f->pb, &f->p, RS_ROUTING_DIRECT, 1, 1, NULL};
     struct rs_record r;
@@ -57,11 +35,11 @@ static const char *const configs[] = {
     "switching=circuit priority=lower_input", "switching=circuit priority=lower_input turn=top",
     "switching=circuit priority=smaller_tag", "switching=circuit priority=smaller_tag turn=top"};
 
-static void open_config(struct fixture *f, uint32_t N, const char *config)
+static void open_config(struct rs_test_fixture *f, uint32_t N, const char *config)
 {
     char kv[256];
     snprintf(kv, sizeof kv, "topology=baseline N=%u traffic=identity %s", N, config);
-    fx_open(f, kv, 1);
+    rs_test_fx_open(f, kv, 1);
 }
 
 /* N = 8, 3 -> 4, 4 -> 3, 5 -> 6, 6 -> 5, the others fixed (not affine, not inverse-omega).
@@ -78,13 +56,13 @@ static void test_counterexample(void **state)
 {
     const uint32_t dst[8] = {0, 1, 2, 4, 3, 6, 5, 7};
     for (int c = 0; c < 4; c++) {
-        struct fixture f;
+        struct rs_test_fixture f;
         int64_t cycles;
         open_config(&f, 8, configs[c]);
         memcpy(f.pb.dst, dst, sizeof dst);
         assert_int_equal(conflicts(&f, &cycles), 1);
         assert_int_equal(cycles, 2);
-        fx_close(&f);
+        rs_test_fx_close(&f);
     }
 }
 
@@ -96,7 +74,7 @@ static void all_bpc(uint32_t b)
     for (uint32_t i = 0; i < b; i++)
         to[i] = i;
     for (int k = 0; k < 4; k++) {
-        struct fixture f;
+        struct rs_test_fixture f;
         open_config(&f, N, configs[k]);
         memset(c, 0, sizeof c);
         for (uint32_t i = 0;;) {
@@ -124,7 +102,7 @@ static void all_bpc(uint32_t b)
             c[i]++;
             i = 1;
         }
-        fx_close(&f);
+        rs_test_fx_close(&f);
     }
     uint32_t want = 4 * N;
     for (uint32_t i = 2; i <= b; i++)
@@ -144,7 +122,7 @@ static void test_every_bpc(void **state)
 static void test_every_inverse_omega_n8(void **state)
 {
     for (int k = 0; k < 4; k++) {
-        struct fixture f;
+        struct rs_test_fixture f;
         uint32_t scratch[16];
         open_config(&f, 8, configs[k]);
         for (uint32_t set = 0; set < 4096; set++) {
@@ -153,7 +131,7 @@ static void test_every_inverse_omega_n8(void **state)
             if (conflicts(&f, NULL))
                 fail_msg("%s: inverse-omega setting %u conflicts", configs[k], set);
         }
-        fx_close(&f);
+        rs_test_fx_close(&f);
     }
 }
 
@@ -166,7 +144,7 @@ static void test_every_inverse_omega_n8(void **state)
 static void test_every_linear_n8(void **state)
 {
     uint32_t linear = 0, lower_bad = 0, lower_top_bad = 0;
-    struct fixture tag, low, low_top;
+    struct rs_test_fixture tag, low, low_top;
     open_config(&tag, 8, "switching=circuit priority=smaller_tag");
     open_config(&low, 8, "switching=circuit priority=lower_input");
     open_config(&low_top, 8, "switching=circuit priority=lower_input turn=top");
@@ -196,9 +174,9 @@ static void test_every_linear_n8(void **state)
     assert_int_equal(linear, 168);
     assert_int_equal(lower_bad, 24);
     assert_int_equal(lower_top_bad, 58);
-    fx_close(&tag);
-    fx_close(&low);
-    fx_close(&low_top);
+    rs_test_fx_close(&tag);
+    rs_test_fx_close(&low);
+    rs_test_fx_close(&low_top);
 }
 
 /* Random members on larger networks (seeds 1..100 for N = 64, 1..20 for N = 1024): BPC and
@@ -218,12 +196,12 @@ static void test_random_members(void **state)
         for (size_t n = 0; n < 2; n++)
             for (uint64_t seed = 1; seed <= seeds[n]; seed++) {
                 char kv[256];
-                struct fixture f;
+                struct rs_test_fixture f;
                 snprintf(kv, sizeof kv, "topology=baseline N=%u %s", sizes[n], cases[c]);
-                fx_open(&f, kv, seed);
+                rs_test_fx_open(&f, kv, seed);
                 if (conflicts(&f, NULL))
                     fail_msg("%s seed %llu conflicts", kv, (unsigned long long)seed);
-                fx_close(&f);
+                rs_test_fx_close(&f);
             }
 }
 
@@ -239,11 +217,11 @@ static void test_outside(void **state)
     for (int c = 0; c < 3; c++)
         for (uint64_t seed = 1; seed <= 20; seed++) {
             char kv[256];
-            struct fixture f;
+            struct rs_test_fixture f;
             snprintf(kv, sizeof kv, "topology=baseline N=64 %s", cases[c]);
-            fx_open(&f, kv, seed);
+            rs_test_fx_open(&f, kv, seed);
             bad[c] += conflicts(&f, NULL) > 0;
-            fx_close(&f);
+            rs_test_fx_close(&f);
         }
     assert_int_equal(bad[0], 20);
     assert_int_equal(bad[1], 20);

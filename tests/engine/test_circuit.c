@@ -16,33 +16,9 @@
 
 /* ---- helpers ----------------------------------------------------------------------- */
 
-/* A run through the library's internals: net, problem and params from kv, then the
- * circuit engine with plan and shuffle. dst, when not NULL, replaces the destinations. */
-struct fixture {
-    struct rs_params p;
-    struct rs_net net;
-    struct rs_problem pb;
-};
-
-static void fx_open(struct fixture *f, const char *kv)
-{
-    struct rs_err err;
-    rs_test_params(&f->p, kv);
-    rs_test_net(&f->net, kv);
-    if (rs_problem_build(&f->pb, &f->net, &f->p, 1, &err)) {
-        print_error("%s: %s\n", kv, err.msg);
-        fail();
-    }
-}
-
-static void fx_close(struct fixture *f)
-{
-    rs_problem_free(&f->pb);
-    rs_net_free(&f->net);
-    rs_params_free(&f->p);
-}
-
-static int fx_run(struct fixture *f, uint64_t seed, const struct rs_circuit_plan *plan,
+/* A run through the library's internals: net, problem and params from kv
+ * (rs_test_fx_open), then the circuit engine with plan and shuffle. */
+static int fx_run(struct rs_test_fixture *f, uint64_t seed, const struct rs_circuit_plan *plan,
                   uint64_t shuffle, int check, struct rs_record *rec, struct rs_err *err)
 {
     struct rs_engine_input in = {&f->net, &f->pb, &f->p, RS_ROUTING_DIRECT, seed, check, NULL};
@@ -255,10 +231,10 @@ static void test_order_independence(void **state)
         "topology=torus k=4 n=2 traffic=randperm switching=circuit down=rank",
         NULL};
     for (int i = 0; cases[i]; i++) {
-        struct fixture f;
+        struct rs_test_fixture f;
         struct rs_record a, b;
         struct rs_err err;
-        fx_open(&f, cases[i]);
+        rs_test_fx_open(&f, cases[i], 1);
         assert_int_equal(fx_run(&f, 11, NULL, 0, 1, &a, &err), 0);
         for (uint64_t sh = 1; sh <= 3; sh++) {
             if (fx_run(&f, 11, NULL, sh, 1, &b, &err)) {
@@ -269,7 +245,7 @@ static void test_order_independence(void **state)
             rs_record_free(&b);
         }
         rs_record_free(&a);
-        fx_close(&f);
+        rs_test_fx_close(&f);
     }
 }
 
@@ -298,10 +274,10 @@ static void test_determinism(void **state)
  * over all vectors must be 256 * 4 * 7/8 = 896 (the exact recurrence below: 7/8). */
 static void test_butterfly_exhaustive_n4(void **state)
 {
-    struct fixture f;
+    struct rs_test_fixture f;
     struct rs_record r;
     struct rs_err err;
-    fx_open(&f, "topology=butterfly N=4 traffic=uniform switching=circuit passes=1");
+    rs_test_fx_open(&f, "topology=butterfly N=4 traffic=uniform switching=circuit passes=1", 1);
     uint64_t total = 0;
     for (uint32_t v = 0; v < 256; v++) {
         uint32_t used = 0, want = 0;
@@ -320,7 +296,7 @@ static void test_butterfly_exhaustive_n4(void **state)
         rs_record_free(&r);
     }
     assert_int_equal(total, 896);
-    fx_close(&f);
+    rs_test_fx_close(&f);
 }
 
 /* Exact expected delivered fraction of one pass with random destinations and any rule that
@@ -371,7 +347,7 @@ static void test_butterfly_one_pass_fraction(void **state)
         for (uint32_t q = 1; q <= 2; q++)
             for (int rule = 0; rule < 2; rule++) {
                 char kv[256];
-                struct fixture f;
+                struct rs_test_fixture f;
                 uint32_t n = 0, R = Ns[i] >= 256 ? 400 : 2000;
                 while ((1u << n) < Ns[i])
                     n++;
@@ -379,7 +355,7 @@ static void test_butterfly_one_pass_fraction(void **state)
                          "topology=butterfly N=%u traffic=uniform switching=circuit passes=1 "
                          "circuits=%u%s",
                          Ns[i], q, rule ? " down=rank" : "");
-                fx_open(&f, kv);
+                rs_test_fx_open(&f, kv, 1);
                 double sum = 0, sum2 = 0;
                 for (uint32_t rep = 0; rep < R; rep++) {
                     struct rs_record r;
@@ -399,7 +375,7 @@ static void test_butterfly_one_pass_fraction(void **state)
                                 tol);
                     fail();
                 }
-                fx_close(&f);
+                rs_test_fx_close(&f);
             }
 }
 
@@ -445,11 +421,11 @@ static void test_ranade_first_stage(void **state)
  * switch 4 requests for upper 0, 3 refused; the run still finishes, counting conflicts. */
 static void test_plan(void **state)
 {
-    struct fixture f;
+    struct rs_test_fixture f;
     struct rs_record r;
     struct rs_err err;
     uint32_t via[16], rel[16];
-    fx_open(&f, "topology=lcan N=16 d=4 u=2 traffic=bitcomp switching=circuit");
+    rs_test_fx_open(&f, "topology=lcan N=16 d=4 u=2 traffic=bitcomp switching=circuit", 1);
     for (uint32_t s = 0; s < 16; s++) {
         via[s] = 16 + 4 + (s % 4) % 2;
         rel[s] = (s % 4) / 2;
@@ -491,13 +467,13 @@ static void test_plan(void **state)
     assert_string_equal(err.msg, "circuit plan: message 3 (3 -> 12) cannot go through node 16: "
                                  "not a switch above both terminals");
     rs_record_free(&r);
-    fx_close(&f);
+    rs_test_fx_close(&f);
     /* a via switch above the LCA level: PEs 0 <-> 1 share their level-0 switch but go
      * through top switch 21, up to level 1 and back down (4 channels each, the path checked
      * to pass 21). Both need upper 1 of that switch (21's base-u digit): one goes in cycle
      * 1, the other fails after its PE link and goes in cycle 2; the 14 others stay home:
      * "15;1", locks 4 + 1 + 4 = 9. */
-    fx_open(&f, "topology=lcan N=16 d=4 u=2 traffic=identity switching=circuit");
+    rs_test_fx_open(&f, "topology=lcan N=16 d=4 u=2 traffic=identity switching=circuit", 1);
     f.pb.dst[0] = 1;
     f.pb.dst[1] = 0;
     for (uint32_t s = 0; s < 16; s++) {
@@ -508,12 +484,12 @@ static void test_plan(void **state)
     assert_int_equal(rs_test_int(&r, "locks"), 9);
     assert_string_equal(text(&r, "delivered_per_cycle"), "15;1");
     rs_record_free(&r);
-    fx_close(&f);
+    rs_test_fx_close(&f);
     /* via switches off an LCAN */
-    fx_open(&f, "topology=butterfly N=16 traffic=bitrev switching=circuit");
+    rs_test_fx_open(&f, "topology=butterfly N=16 traffic=bitrev switching=circuit", 1);
     assert_int_equal(fx_run(&f, 5, &plan, 0, 1, &r, &err), RS_EUNSUPPORTED);
     rs_record_free(&r);
-    fx_close(&f);
+    rs_test_fx_close(&f);
 }
 
 /* ---- errors ---------------------------------------------------------------------------- */
@@ -575,10 +551,10 @@ static void test_rank_default(void **state)
 
 static void test_checker_detects(void **state)
 {
-    struct fixture f;
+    struct rs_test_fixture f;
     struct circ c;
     struct rs_err err;
-    fx_open(&f, "topology=baseline N=4 traffic=bitcomp");
+    rs_test_fx_open(&f, "topology=baseline N=4 traffic=bitcomp", 1);
     memset(&c, 0, sizeof c);
     uint32_t act[2] = {0, 1}, cpath[8] = {0}, per_cycle[1] = {1}, pend[1] = {0};
     uint8_t fail[2] = {0, 1}, cplen[2], st4[4] = {CIRC_ROUTED, CIRC_PENDING, CIRC_PENDING,
@@ -628,7 +604,7 @@ static void test_checker_detects(void **state)
     c.delivered = 2;
     assert_int_equal(rs__circ_check(&c, 1, &err), RS_EINVARIANT);
     assert_non_null(strstr(err.msg, "counts disagree"));
-    fx_close(&f);
+    rs_test_fx_close(&f);
 }
 
 /* A wrapped butterfly under routing=valiant: paths go round twice, so the engine decides
