@@ -123,6 +123,18 @@ static inline double rs_test_double(const struct rs_record *rec, const char *nam
     return f->d;
 }
 
+/* Run kv and write its record as CSV (header and row) into out (initialised here; the
+ * caller frees it): the bytes that determinism tests compare. */
+static inline void rs_test_csv(const char *kv, struct rs_buf *out)
+{
+    struct rs_record r;
+    struct rs_err err;
+    rs_test_run(kv, &r);
+    rs_buf_init(out);
+    assert_int_equal(rs_records_write(out, RS_FMT_CSV, &r, 1, &err), 0);
+    rs_record_free(&r);
+}
+
 /* Parameters, network and message set built from kv (workload seed seed), for tests that
  * drive an engine or an algorithm through the library's internals. */
 struct rs_test_fixture {

@@ -117,16 +117,6 @@ static void test_lengths_and_invariants(void **state)
         }
 }
 
-static void write_csv(const char *kv, struct rs_buf *out)
-{
-    struct rs_record r;
-    struct rs_err err;
-    rs_test_run(kv, &r);
-    rs_buf_init(out);
-    assert_int_equal(rs_records_write(out, RS_FMT_CSV, &r, 1, &err), 0);
-    rs_record_free(&r);
-}
-
 /* Same seed, same bytes; another seed, another result; open-loop runs carry no static
  * congestion or dilation. */
 static void test_determinism(void **state)
@@ -139,9 +129,9 @@ static void test_determinism(void **state)
     struct rs_record r;
     snprintf(a_kv, sizeof a_kv, kv, 8);
     snprintf(c_kv, sizeof c_kv, kv, 9);
-    write_csv(a_kv, &a);
-    write_csv(a_kv, &b);
-    write_csv(c_kv, &c);
+    rs_test_csv(a_kv, &a);
+    rs_test_csv(a_kv, &b);
+    rs_test_csv(c_kv, &c);
     assert_int_equal(a.len, b.len);
     assert_memory_equal(a.data, b.data, a.len);
     assert_true(a.len != c.len || memcmp(a.data, c.data, a.len) != 0);

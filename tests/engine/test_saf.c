@@ -201,24 +201,14 @@ static void test_valiant_needs_wrap(void **state)
     rs_record_free(&r);
 }
 
-static void write_csv(const char *kv, struct rs_buf *out)
-{
-    struct rs_record r;
-    struct rs_err err;
-    rs_test_run(kv, &r);
-    rs_buf_init(out);
-    assert_int_equal(rs_records_write(out, RS_FMT_CSV, &r, 1, &err), 0);
-    rs_record_free(&r);
-}
-
 /* Same seed, same bytes; another seed, another result (random destinations and random
  * protocol on 256 inputs make a coincidence of every metric practically impossible). */
 static void test_determinism(void **state)
 {
     struct rs_buf a, b, c;
-    write_csv("topology=butterfly N=256 traffic=uniform protocol=random queue_size=2 seed=11", &a);
-    write_csv("topology=butterfly N=256 traffic=uniform protocol=random queue_size=2 seed=11", &b);
-    write_csv("topology=butterfly N=256 traffic=uniform protocol=random queue_size=2 seed=12", &c);
+    rs_test_csv("topology=butterfly N=256 traffic=uniform protocol=random queue_size=2 seed=11", &a);
+    rs_test_csv("topology=butterfly N=256 traffic=uniform protocol=random queue_size=2 seed=11", &b);
+    rs_test_csv("topology=butterfly N=256 traffic=uniform protocol=random queue_size=2 seed=12", &c);
     assert_int_equal(a.len, b.len);
     assert_memory_equal(a.data, b.data, a.len);
     assert_true(a.len != c.len || memcmp(a.data, c.data, a.len) != 0);

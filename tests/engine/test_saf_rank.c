@@ -245,16 +245,6 @@ static void test_admission_tie(void **state)
     assert_true(wins0 > 0 && wins2 > 0);
 }
 
-static void write_csv(const char *kv, struct rs_buf *out)
-{
-    struct rs_record r;
-    struct rs_err err;
-    rs_test_run(kv, &r);
-    rs_buf_init(out);
-    assert_int_equal(rs_records_write(out, RS_FMT_CSV, &r, 1, &err), 0);
-    rs_record_free(&r);
-}
-
 /* Same seed, same bytes; another seed, another result, for every queue placement. */
 static void test_determinism(void **state)
 {
@@ -265,10 +255,10 @@ static void test_determinism(void **state)
         const char *base = "topology=benes N=256 routing=ranade traffic=bitrev queue_size=1 "
                            "protocol=rank on_full=drop";
         snprintf(kv, sizeof kv, "%s queue_at=%s seed=11", base, at[i]);
-        write_csv(kv, &a);
-        write_csv(kv, &b);
+        rs_test_csv(kv, &a);
+        rs_test_csv(kv, &b);
         snprintf(kv, sizeof kv, "%s queue_at=%s seed=12", base, at[i]);
-        write_csv(kv, &c);
+        rs_test_csv(kv, &c);
         assert_int_equal(a.len, b.len);
         assert_memory_equal(a.data, b.data, a.len);
         assert_true(a.len != c.len || memcmp(a.data, c.data, a.len) != 0);
