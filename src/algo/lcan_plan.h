@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "routesim/engine.h"
-#include "topo/lcan.h"
+#include "routesim/lcan.h"
 
 /* ---- edge_colour.c ------------------------------------------------------------------- */
 

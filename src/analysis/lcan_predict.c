@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "routesim/analysis.h"
-#include "topo/lcan.h"
+#include "routesim/lcan.h"
 
 /* The recurrence never needs more cycles than this (N <= 2^26 pairs, >= 1 routed each). */
 #define PREDICT_MAX_CYCLES 100000000u

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#include "core/hugemem.h"
+#include "routesim/hugemem.h"
 
 #define RS_HUGE_MIN ((size_t)1 << 21)
 

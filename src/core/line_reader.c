@@ -1,6 +1,6 @@
 /* Line-by-line reading of the traffic, graph and paths files (comments, blanks, CRLF) and the
  * decimal tokens they hold. Contracts in line_reader.h. */
-#include "core/line_reader.h"
+#include "routesim/line_reader.h"
 
 #include <errno.h>
 #include <stdlib.h>

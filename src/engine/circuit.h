@@ -24,7 +24,7 @@
 
 #include "routesim/engine.h"
 #include "routesim/openloop.h"
-#include "topo/lcan.h"
+#include "routesim/lcan.h"
 
 enum circ_up { CIRC_UP_RANDOM_PER_CYCLE, CIRC_UP_RANDOM_PER_PERMUTATION, CIRC_UP_FIXED };
 enum circ_down {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/hugemem.h"
+#include "routesim/hugemem.h"
 
 /* ---- routes --------------------------------------------------------------------------- */
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/hugemem.h"
+#include "routesim/hugemem.h"
 #include "routesim/rng.h"
 
 static const char *const queue_at_names[] = {"input", "output", "switch", NULL};

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/hugemem.h"
+#include "routesim/hugemem.h"
 #include "engine/saf.h"
 #include "routesim/rng.h"
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exp/expr.h"
+#include "routesim/expr.h"
 
 #define EXPR_MAX_DEPTH 64 /* nesting of parentheses, calls and unary signs */
 #define EXPR_MAX_ARGS 16

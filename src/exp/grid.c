@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exp/expr.h"
+#include "routesim/expr.h"
 #include "routesim/engine.h"
 #include "routesim/grid.h"
 #include "routesim/net.h"

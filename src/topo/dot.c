@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "routesim/net.h"
-#include "topo/lcan.h"
+#include "routesim/lcan.h"
 
 /* Output, in this order (deterministic; ids increasing):
  *   digraph "<name>" {

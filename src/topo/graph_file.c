@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "topo/graph_files.h"
-#include "core/line_reader.h"
+#include "routesim/line_reader.h"
 
 /* Growable edge list with the line each edge came from. */
 struct edges {

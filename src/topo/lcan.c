@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "routesim/net.h"
-#include "topo/lcan.h"
+#include "routesim/lcan.h"
 #include "topo/topologies.h"
 
 #define LCAN_MAX_N 67108864u /* 2^26 PEs */

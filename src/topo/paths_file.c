@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "topo/graph_files.h"
-#include "core/line_reader.h"
+#include "routesim/line_reader.h"
 
 /* Parse the node ids of one line into *nodes (grown as needed), their count into *k. */
 static int read_nodes(const struct rs__lines *r, char *text, uint32_t n, uint32_t **nodes,

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/line_reader.h"
+#include "routesim/line_reader.h"
 #include "routesim/problem.h"
 
 static const char *const file_kinds[] = {"permutation", "any", NULL};

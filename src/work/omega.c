@@ -7,7 +7,7 @@
 #include "routesim/problem.h"
 #include "routesim/rng.h"
 #include "work/bits.h"
-#include "work/omega.h"
+#include "routesim/omega.h"
 
 /* Entity of the permutation stream for the settings: after bpc's 2^32 + 1 and linear's
  * 2^32 + 2, below root's 2^33. */

@@ -8,7 +8,7 @@
 
 #include "routesim/problem.h"
 #include "routesim/rng.h"
-#include "topo/lcan.h"
+#include "routesim/lcan.h"
 #include "work/root.h"
 
 /* Entity of the permutation stream for the k-th root permutation: above randperm's

@@ -11,7 +11,7 @@
 #include "routesim/engine.h"
 #include "routesim/problem.h"
 #include "routesim/rng.h"
-#include "work/omega.h"
+#include "routesim/omega.h"
 
 /* Self-route the fixture's problem; returns its conflicts (and *cycles). */
 static int64_t conflicts(struct rs_test_fixture *f, int64_t *cycles)

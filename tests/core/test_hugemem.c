@@ -6,7 +6,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "core/hugemem.h"
+#include "routesim/hugemem.h"
 
 /* p[0..n) is all zero; then write a pattern over it and read it back. */
 static void check_block(unsigned char *p, size_t n)

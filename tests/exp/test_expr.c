@@ -4,7 +4,7 @@
 
 #include "rs_test.h"
 
-#include "exp/expr.h"
+#include "routesim/expr.h"
 
 /* Names for the tests: x = 3, big = 1e308; anything else is unknown. */
 static int lookup(void *ctx, const char *name, double *out, char *why, size_t n)

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "exp/expr.h"
+#include "routesim/expr.h"
 #include "routesim/engine.h"
 #include "routesim/grid.h"
 #include "routesim/net.h"

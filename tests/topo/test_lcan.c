@@ -5,7 +5,7 @@
 #include "rs_test.h"
 
 #include "routesim/route.h"
-#include "topo/lcan.h"
+#include "routesim/lcan.h"
 
 /* Switches reachable upwards from PE s (Lemma 1), as a 0/1 array over node ids. */
 static void up_reach(const struct rs_net *net, uint32_t s, uint8_t *mark)

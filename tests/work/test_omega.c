@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "work/fixture.h"
-#include "work/omega.h"
+#include "routesim/omega.h"
 
 /* pi is an inverse-omega permutation of N = 2^b exactly when pi^-1 passes the omega
  * network: for every j = 1..b-1 the windows (pi(x) mod 2^j, x div 2^j) are distinct (the

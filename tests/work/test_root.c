@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topo/lcan.h"
+#include "routesim/lcan.h"
 #include "work/fixture.h"
 #include "work/root.h"
 

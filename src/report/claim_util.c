@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exp/claim.h"
-#include "exp/expr.h"
+#include "report/claim.h"
+#include "routesim/expr.h"
 #include "routesim/params.h"
 
 const char *rs__claim_text(const struct rs__claim *c, const struct rs_optdef *table,

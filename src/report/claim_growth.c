@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exp/claim.h"
+#include "report/claim.h"
 
 #define RATIO_GROWTH_LIMIT 0.10 /* bounded_ratio: growth over the window counted as none */
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "exp/claim.h"
+#include "report/claim.h"
 
 static const struct rs_optdef prediction_options[] = {
     {"predicted", RS_OPT_STRING, NULL, 0, 0, NULL,

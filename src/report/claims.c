@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exp/claim.h"
+#include "report/claim.h"
 #include "routesim/claims.h"
 
 #define STATEMENT_HELP "continuation of statement (INI lines are limited in length)"

@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "exp/plot_theory.h"
+#include "report/plot_theory.h"
 #include "routesim/buf.h"
 #include "routesim/plot.h"
 #include "routesim/table.h"

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "exp/expr.h"
-#include "exp/plot_theory.h"
+#include "routesim/expr.h"
+#include "report/plot_theory.h"
 #include "routesim/options.h"
 
 #define SAMPLES_BETWEEN 64 /* points between two measured x values */

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "exp/claim.h"
+#include "report/claim.h"
 
 static const char *const statistics[] = {"mean", "var", "sd", "min", "max", "ci95", NULL};
 

@@ -1,6 +1,6 @@
 /* The registry of claim kinds: one line per kind (its ops struct lives in claim_*.c). The
  * order is the order of `routesim help claims`. */
-#include "exp/claim.h"
+#include "report/claim.h"
 
 const struct rs__claim_kind *const rs__claim_kinds[] = {
     &rs__claim_bounded_ratio,

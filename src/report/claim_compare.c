@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "exp/claim.h"
+#include "report/claim.h"
 #include "routesim/stats.h"
 
 static const char *const signs[] = {"less", "greater", NULL};

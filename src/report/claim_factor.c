@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exp/claim.h"
+#include "report/claim.h"
 #include "routesim/stats.h"
 
 static const char *const methods[] = {"fieller", "delta", NULL};

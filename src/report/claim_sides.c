@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "exp/claim.h"
+#include "report/claim.h"
 
 static int in_filter(const struct rs__claim_filter *f, long col)
 {

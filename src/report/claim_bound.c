@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exp/claim.h"
+#include "report/claim.h"
 
 #define END_OPTION {NULL, RS_OPT_STRING, NULL, 0, 0, NULL, NULL}
 
