@@ -27,7 +27,8 @@ enum rs_stream_id {
                                the level's bit cleared, step = level) */
     RS_STREAM_RANK = 41,    /* rank protocol: rank of a packet; entity = message */
     RS_STREAM_CMS_BUTTERFLY = 50, /* algorithm=cms_butterfly (001 §3.1): colour, then intermediate
-                                     of a copy; entity = message << 32 | copy, step = round;
+                                     of a copy; entity = (message mod 2^16) << 32 | copy,
+                                     step = round | (message >> 16) << 8;
                                      ids 51..59 are kept for its later uses */
     RS_STREAM_MATCHING = 60, /* off-line LCAN router: random walks of a perfect matching; entity = level */
     RS_STREAM_TEST = 99     /* tests only */

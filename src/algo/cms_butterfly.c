@@ -6,6 +6,7 @@
 
 #include "algo/cms_butterfly.h"
 #include "routesim/algo.h"
+#include "routesim/assert.h"
 #include "routesim/rng.h"
 
 static const struct rs_optdef cms_options[] = {
@@ -41,8 +42,15 @@ uint32_t rs__cms_rounds_paper(uint64_t nq)
 void rs__cms_draw(uint64_t seed, uint32_t round, uint32_t msg, uint32_t copy, uint32_t delta,
                   uint32_t N, struct rs__cms_draws *d)
 {
+    /* The Philox entity has 48 bits (src/core/rng.c): the low 16 bits of the message id
+     * and the copy form the entity, the high 16 bits of the message id go above the round
+     * (round <= max_rounds <= 64 < 2^8) in the step word. Messages below 2^16 get the same
+     * draws as the earlier layout (msg << 32 | copy), which silently dropped the bits of
+     * msg above 15, so messages m and m + 2^16 shared every draw. */
+    RS_ASSERT(round < 256);
     struct rs_rng r;
-    rs_rng_init(&r, seed, RS_STREAM_CMS_BUTTERFLY, (uint64_t)msg << 32 | copy, round);
+    rs_rng_init(&r, seed, RS_STREAM_CMS_BUTTERFLY, (uint64_t)(msg & 0xffffu) << 32 | copy,
+                round | (msg >> 16) << 8);
     d->colour = rs_rng_below(&r, delta);
     d->mid = rs_rng_below(&r, N);
     d->priority = rs_rng_u32(&r);

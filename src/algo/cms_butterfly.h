@@ -46,7 +46,8 @@ struct rs__cms_draws {
 };
 
 /* The draws of copy `copy` of message msg in round `round`, from the stream (seed,
- * RS_STREAM_CMS_BUTTERFLY, msg << 32 | copy, round): the colour (rs_rng_below, unbiased),
+ * RS_STREAM_CMS_BUTTERFLY, (msg mod 2^16) << 32 | copy, round | (msg >> 16) << 8), so
+ * that every message id below 2^32 has streams of its own: the colour (rs_rng_below, unbiased),
  * then the intermediate, then the priority (32 bits). */
 void rs__cms_draw(uint64_t seed, uint32_t round, uint32_t msg, uint32_t copy, uint32_t delta,
                   uint32_t N, struct rs__cms_draws *d);

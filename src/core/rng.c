@@ -12,6 +12,7 @@
  * above 47 and stream bits above 15 are ignored: callers keep within the ranges above. */
 #include <Random123/philox.h>
 
+#include "routesim/assert.h"
 #include "routesim/rng.h"
 
 /* Compute the next block into r->buf and advance the block counter. */
@@ -29,6 +30,7 @@ static void refill(struct rs_rng *r)
 void rs_rng_init(struct rs_rng *r, uint64_t seed, uint32_t stream, uint64_t entity,
                  uint32_t step)
 {
+    RS_DASSERT(stream < (1u << 16) && entity < (UINT64_C(1) << 48));
     r->key[0] = (uint32_t)seed;
     r->key[1] = (uint32_t)(seed >> 32);
     r->ctr[0] = (uint32_t)entity;

@@ -392,6 +392,22 @@ static void expect_error(const char *kv, int code, const char *part)
     }
 }
 
+/* Messages 2^16 apart have streams of their own (the Philox entity has 48 bits; the
+ * earlier layout msg << 32 | copy dropped the bits of msg above 15, so messages m and
+ * m + 2^16 drew the same colour, intermediate and priority in every round). */
+static void test_draws_distinct_above_2_16(void **state)
+{
+    (void)state;
+    unsigned same = 0;
+    for (uint32_t m = 0; m < 64; m++) {
+        struct rs__cms_draws a, b;
+        rs__cms_draw(5, 1, m, 0, 1, 1u << 20, &a);
+        rs__cms_draw(5, 1, m + (1u << 16), 0, 1, 1u << 20, &b);
+        same += a.priority == b.priority && a.mid == b.mid;
+    }
+    assert_int_equal(same, 0);
+}
+
 static void test_refused(void **state)
 {
     expect_error("topology=butterfly N=8 switching=wormhole algorithm=cms_butterfly",
@@ -428,6 +444,7 @@ int main(void)
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_round_cap),
         cmocka_unit_test(test_draws_uniform),
+        cmocka_unit_test(test_draws_distinct_above_2_16),
         cmocka_unit_test(test_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
