@@ -387,7 +387,7 @@ static int write_script(const struct rs_grid *g, const char *csv, const char *ou
         rc |= gp_string(b, plot_value(g, "ylabel", ytext));
         rc |= rs_buf_puts(b, "\n");
         if (!strcmp(plot_value(g, "logx", "0"), "1"))
-            rc |= rs_buf_puts(b, "set logscale x 2\n");
+            rc |= rs_buf_puts(b, "set logscale x 2\nset format x \"2^%L\"\n");
         if (!strcmp(plot_value(g, "logy", "0"), "1"))
             rc |= rs_buf_puts(b, "set logscale y\n");
         rc |= rs_buf_puts(b, "plot ");

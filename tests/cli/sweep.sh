@@ -149,6 +149,7 @@ check "theory over columns, at the rows" test "$(block T0_2 | paste -sd' ')" = "
 check "theory column drawn" test "$(block C1_0 | wc -l)" = 3
 check "both metrics with error bars, per series" test "$(grep -c 'with yerrorlines' theory.gp)" = 4
 check "legend where [plot] key puts it" grep -qx 'set key bottom right' theory.gp
+check "log2 x axis labelled as powers of two (2^20, not 1.04858e+06)" grep -qxF 'set format x "2^%L"' theory.gp
 sed -i 's/^key = .*/key = middle/' theory.ini
 "$RS" sweep -c theory.ini -o theory.csv --resume --plot theory.png 2>err.txt
 check "a bad legend place is named" grep -qF "theory.ini:15: [plot] key 'key': expected top left, top right, bottom left, bottom right or below, got 'middle'" err.txt
