@@ -1,7 +1,8 @@
 /* `routesim reproduce NAME|all [--quick] [--out DIR] [--jobs N] [--resume] [--dry-run]`:
  * run shipped reproductions (experiments/NAME/), keeping finished rows with --resume, and
  * print where their REPORT.md is; with --dry-run only check their definitions; without
- * NAME, list them. The folder of reproductions is $RS_EXPERIMENTS, else the source tree's
+ * NAME, list them; a former name (before one reproduction per paper) is an error naming the
+ * new one. The folder of reproductions is $RS_EXPERIMENTS, else the source tree's
  * experiments/. */
 #include <signal.h>
 #include <stdio.h>
