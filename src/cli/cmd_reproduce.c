@@ -1,7 +1,8 @@
 /* `routesim reproduce NAME|all [--quick] [--out DIR] [--jobs N] [--resume] [--dry-run]`:
  * run shipped reproductions (experiments/NAME/), keeping finished rows with --resume, and
  * print where their REPORT.md is; with --dry-run only check their definitions; without
- * NAME, list them. The folder of reproductions is $RS_EXPERIMENTS, else the source tree's
+ * NAME, list them; a former name (before one reproduction per paper) is an error naming the
+ * new one. The folder of reproductions is $RS_EXPERIMENTS, else the source tree's
  * experiments/. */
 #include <signal.h>
 #include <stdio.h>
@@ -16,6 +17,34 @@
 #endif
 
 static volatile sig_atomic_t stop_requested;
+
+/* The names shipped reproductions had before there was one per paper: asking for one is an
+ * error naming the reproduction that now holds its experiments (no silent alias). */
+static const struct renamed {
+    const char *old, *now;
+    int merged; /* 1: now part of a larger reproduction; 0: only renamed */
+} renamed[] = {
+    {"cms", "cole-maggs-sitaraman", 0},
+    {"koch", "maggs-sitaraman", 1},
+    {"maggs-sitaraman-greedy", "maggs-sitaraman", 1},
+    {"lcan", "scherson-chien", 1},
+    {"lcan-realization", "scherson-chien", 1},
+};
+
+/* Set err for the unknown reproduction name (known: names, n of them) and return its code. */
+static int unknown_reproduction(const char *name, char **names, size_t n, struct rs_err *err)
+{
+    for (size_t i = 0; i < sizeof renamed / sizeof *renamed; i++)
+        if (!strcmp(renamed[i].old, name))
+            return rs_err_set(err, RS_EUNKNOWN,
+                              "no reproduction '%s': it is now %s '%s' (one reproduction per "
+                              "paper; try `routesim reproduce %s`)",
+                              name, renamed[i].merged ? "part of" : "named", renamed[i].now,
+                              renamed[i].now);
+    const char *near = rs_suggest(name, (const char *const *)names, (int)n);
+    return rs_err_set(err, RS_EUNKNOWN, "no reproduction '%s'%s%s%s (try `routesim reproduce`)",
+                      name, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+}
 
 static void on_sigint(int sig)
 {
@@ -104,10 +133,7 @@ int cli_cmd_reproduce(int argc, char **argv)
         for (size_t i = 0; i < n; i++)
             known |= !strcmp(names[i], a.positional);
         if (!known) {
-            const char *near = rs_suggest(a.positional, (const char *const *)names, (int)n);
-            rs_err_set(&err, RS_EUNKNOWN, "no reproduction '%s'%s%s%s (try `routesim reproduce`)",
-                       a.positional, near ? " (did you mean '" : "", near ? near : "",
-                       near ? "'?)" : "");
+            unknown_reproduction(a.positional, names, n, &err);
             status = cli_fail(&err);
         } else {
             status = run_one(root, a.positional, out, &a, command, &total);

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Reproductions: a fixture with known verdicts (every kind of claim, holding and not: the
 # reasons are in tests/data/repro/fixture/claims.ini), the files a reproduction writes, bad
-# claims (one line, exit 2, no report), unknown names, dry runs; the shipped quick
-# reproduction of 004 §2 runs end to end; the other shipped reproductions validate in both
-# modes (dry run) and run end to end with a test-only override of their [quick] sizes.
+# claims (one line, exit 2, no report), unknown and former names, dry runs; the shipped
+# reproductions of 002 and 004 validate in both modes (dry run) and run end to end, their
+# largest experiments with a test-only override of their [quick] sizes (001: cole_maggs_sitaraman.sh).
 . "$(dirname "$0")/lib.bash"
 check() { local name=$1; shift; if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi; }
 
@@ -115,14 +115,16 @@ check "list" grep -q "fixture" <<<"$(RS_EXPERIMENTS="$RS_TEST_DATA/repro" "$RS" 
 # written; a bad point of the full grid only, a bad claim key and a claim naming no
 # experiment are one line and exit 2.
 SHIPPED=$(realpath "$(dirname "$0")/../../experiments")
-for r in lcan koch; do # their full grids are validated nowhere else
-  for m in "" --quick; do
-    expect_ok "^$r \((full|quick)\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid" reproduce $r --dry-run $m
-  done
-done
-expect_ok '^maggs-sitaraman-greedy \(quick\): 3 experiments, [0-9]+ points, [0-9]+ runs, 5 claims: valid' reproduce maggs-sitaraman-greedy --dry-run --quick
-expect_ok '^lcan \(full\): 3 experiments, 45 points, 45000 runs, 17 claims: valid' reproduce lcan --dry-run
-expect_ok '^koch \(quick\): 3 experiments, 228 points, 1920 runs, 10 claims: valid' reproduce koch --dry-run --quick
+# (their full grids are validated nowhere else; the quick one of 001 runs in cole_maggs_sitaraman.sh)
+expect_ok '^cole-maggs-sitaraman \(full\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid' reproduce cole-maggs-sitaraman --dry-run
+expect_ok '^maggs-sitaraman \(full\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid' reproduce maggs-sitaraman --dry-run
+expect_ok '^maggs-sitaraman \(quick\): 6 experiments, 459 points, 3075 runs, 15 claims: valid' reproduce maggs-sitaraman --dry-run --quick
+expect_ok '^scherson-chien \(full\): 6 experiments, 119 points, 389000 runs, 26 claims: valid' reproduce scherson-chien --dry-run
+expect_ok '^scherson-chien \(quick\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid' reproduce scherson-chien --dry-run --quick
+# One reproduction per paper: a former name is an error naming the reproduction that holds it.
+expect_fail 2 "^routesim: no reproduction 'koch': it is now part of 'maggs-sitaraman' \(one reproduction per paper; try \`routesim reproduce maggs-sitaraman\`\)$" reproduce koch --dry-run
+expect_fail 2 "no reproduction 'cms': it is now named 'cole-maggs-sitaraman'" reproduce cms
+expect_fail 2 "no reproduction 'lcan-realization': it is now part of 'scherson-chien'" reproduce lcan-realization --quick
 mkdir -p "$TMP/dry/fixture"
 cp "$RS_TEST_DATA"/repro/fixture/*.ini "$TMP/dry/fixture/"
 printf 'topology = butterfly\nN = 2^4..2^5\ntraffic = transpose\nruns = 2\n[quick]\nN = 16\n[plot]\nx = N\n' >"$TMP/dry/fixture/odd.ini"
@@ -137,19 +139,21 @@ printf '[claim.x]\nkind = range\nexperiment = exakt\nhi = 1\n' >>"$TMP/dry/fixtu
 RS_EXPERIMENTS="$TMP/dry" expect_fail 2 "claims.ini:[0-9]+: claim 'x': no experiment 'exakt'" reproduce fixture --dry-run
 check "a dry run writes nothing" test ! -e results/fixture -a ! -e "$TMP/dry/out"
 
-# The shipped reproductions of 002 §3 and 004 §5 end to end, with their [quick] sizes cut
-# further by a [quick] section appended to copies of their INIs (a later value replaces an
-# earlier one): every claim is judged on the real columns, every plot drawn.
-for r in lcan koch; do
+# The shipped reproductions of 002 and 004 end to end: 002 §4 (acceptance, offline,
+# selfroute) and 004 §2, §3, §6 (greedy, permutations, loaded) at their [quick] sizes; 002 §3
+# (fig5-7) and 004 §5 (drop_*) cut further by a [quick] section appended to copies of their
+# INIs (a later value replaces an earlier one): every claim is judged on the real columns,
+# every plot drawn.
+for r in scherson-chien maggs-sitaraman; do
   mkdir -p "$TMP/ship/$r"
   cp "$SHIPPED/$r"/*.ini "$TMP/ship/$r/"
 done
-printf '\n[quick]\nruns = 3\n' | tee -a "$TMP"/ship/lcan/fig[567].ini "$TMP"/ship/koch/{random,permutations,atom}.ini >/dev/null
-printf 'N = 4^2..4^5\n' >>"$TMP/ship/lcan/fig7.ini"
-printf 'N = 2^4..2^8\n' >>"$TMP/ship/koch/random.ini"
-printf 'N = 4^3..4^4\n' | tee -a "$TMP/ship/koch/permutations.ini" "$TMP/ship/koch/atom.ini" >/dev/null
-sed -i 's/^filter = N=16384$/filter = N=256/' "$TMP/ship/koch/claims.ini"
-for r in lcan:60 koch:45; do
+printf '\n[quick]\nruns = 3\n' | tee -a "$TMP"/ship/scherson-chien/fig[567].ini "$TMP"/ship/maggs-sitaraman/drop_{random,permutations,atom}.ini >/dev/null
+printf 'N = 4^2..4^5\n' >>"$TMP/ship/scherson-chien/fig7.ini"
+printf 'N = 2^4..2^8\n' >>"$TMP/ship/maggs-sitaraman/drop_random.ini"
+printf 'N = 4^3..4^4\n' | tee -a "$TMP/ship/maggs-sitaraman/drop_permutations.ini" "$TMP/ship/maggs-sitaraman/drop_atom.ini" >/dev/null
+sed -i 's/^filter = N=16384$/filter = N=256/' "$TMP/ship/maggs-sitaraman/claims.ini"
+for r in scherson-chien:116 maggs-sitaraman:70; do
   name=${r%%:*} verdicts=${r##*:}
   out=$(RS_EXPERIMENTS="$TMP/ship" "$RS" reproduce "$name" --quick --jobs 2 --out "$TMP/ship/out-$name" 2>"$TMP/err")
   check "$name smoke run ($(head -c 300 "$TMP/err"))" grep -q "^$name: [0-9]* hold, [0-9]* do not hold, [0-9]* inconclusive" <<<"$out"
@@ -163,10 +167,15 @@ for r in lcan:60 koch:45; do
     check "$name: $b.png" test -s "$TMP/ship/out-$name/$b.png" -o -s "$TMP/ship/out-$name/$b.gp"
   done
 done
-check "lcan: the recurrence beside the measurement" grep -qF 'title "predicted_cycles_mean, traffic=root"' "$TMP/ship/out-lcan/fig6.gp"
-
-# The shipped first reproduction, quick, end to end.
-out=$("$RS" reproduce maggs-sitaraman-greedy --quick --out "$TMP/ms" 2>/dev/null)
-check "maggs-sitaraman-greedy quick runs" grep -q "report: $TMP/ms/REPORT.md" <<<"$out"
-check "its report has verdicts" test "$(grep -c '^\*\*Verdict' "$TMP/ms/REPORT.md")" -ge 20
+check "scherson-chien: the recurrence beside the measurement" grep -qF 'title "predicted_cycles_mean, traffic=root"' "$TMP/ship/out-scherson-chien/fig6.gp"
+# 002 §4 at its real quick sizes: every claim of permutation realization holds in every group.
+ship_verdicts() { # ship_verdicts REPRODUCTION CLAIM: its verdict words, distinct, comma-separated
+  awk -v h="### $2" '$0 == h {on = 1; next} /^### / {on = 0} on && /^\*\*Verdict/' "$TMP/ship/out-$1/REPORT.md" |
+    sed -E 's/^\*\*Verdict \([^)]*\): ([a-z ]+)\*\*.*/\1/' | sort -u | paste -sd, -
+}
+for c in $(awk '/^experiment = (acceptance|offline|selfroute)$/ {print name} /^\[claim\./ {name = substr($0, 8, length($0) - 8)}' "$SHIPPED/scherson-chien/claims.ini"); do
+  got=$(ship_verdicts scherson-chien "$c")
+  check "scherson-chien: claim $c holds (got $got)" test "$got" = holds
+done
+check "scherson-chien: the nine claims of 002 §4" test "$(grep -cE '^experiment = (acceptance|offline|selfroute)$' "$SHIPPED/scherson-chien/claims.ini")" = 9
 finish

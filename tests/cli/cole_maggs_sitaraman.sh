@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Cole-Maggs-Sitaraman (001) through the binary: algorithm=colour_refine on good input (no
 # blocked header, the lower-bound network with its linked keys), its errors (one line, exit
-# 2, nothing written), and the reproduction `cms --quick` end to end: CSV, plots, a report
-# whose exact claims hold.
+# 2, nothing written), and the reproduction `cole-maggs-sitaraman --quick` end to end: CSV,
+# plots, a report whose exact claims hold.
 . "$(dirname "$0")/lib.bash"
 check() { local name=$1; shift; if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi; }
 
@@ -25,16 +25,16 @@ expect_fail 2 "unknown key 'colour_constants' for algorithm=greedy \(it is a key
 expect_fail 2 "command line \(length follows L=70000 of topology=cms_lower_bound\): key 'length'" run topology=cms_lower_bound L=70000 traffic=paths switching=wormhole
 
 # The reproduction, quick, end to end.
-out=$("$RS" reproduce cms --quick --out "$TMP/cms" 2>/dev/null)
-check "cms quick runs" grep -q "report: $TMP/cms/REPORT.md" <<<"$out"
+out=$("$RS" reproduce cole-maggs-sitaraman --quick --out "$TMP/cole-maggs-sitaraman" 2>/dev/null)
+check "cole-maggs-sitaraman quick runs" grep -q "report: $TMP/cole-maggs-sitaraman/REPORT.md" <<<"$out"
 for f in lb_greedy lb_colour vcs_lb_greedy vcs_lb_colour vcs_butterfly vct_butterfly vct_chunks_butterfly colour_paths; do
-  check "writes $f.csv" test -s "$TMP/cms/$f.csv"
-  check "writes $f-runs.csv" test -s "$TMP/cms/$f-runs.csv"
-  check "writes $f.gp" test -s "$TMP/cms/$f.gp"
-  if command -v gnuplot >/dev/null; then check "renders $f.png" test -s "$TMP/cms/$f.png"; fi
+  check "writes $f.csv" test -s "$TMP/cole-maggs-sitaraman/$f.csv"
+  check "writes $f-runs.csv" test -s "$TMP/cole-maggs-sitaraman/$f-runs.csv"
+  check "writes $f.gp" test -s "$TMP/cole-maggs-sitaraman/$f.gp"
+  if command -v gnuplot >/dev/null; then check "renders $f.png" test -s "$TMP/cole-maggs-sitaraman/$f.png"; fi
 done
 verdicts() {
-  awk -v h="### $1" '$0 == h {on = 1; next} /^### / {on = 0} on && /^\*\*Verdict/' "$TMP/cms/REPORT.md" |
+  awk -v h="### $1" '$0 == h {on = 1; next} /^### / {on = 0} on && /^\*\*Verdict/' "$TMP/cole-maggs-sitaraman/REPORT.md" |
     sed -E 's/^\*\*Verdict \([^)]*\): ([a-z ]+)\*\*.*/\1/' | sort -u | paste -sd, -
 }
 # the exact claims: the proof's count is a true lower bound; the schedule never blocks
@@ -44,7 +44,7 @@ for c in lb_greedy_explicit_count lb_colour_explicit_count lb_greedy_omega lb_co
 done
 # the worst instance of a bound on the lower-bound network is a command that runs again
 # (its recorded per_input, given by the paths, is accepted)
-cmd=$(awk '/^### lb_greedy_explicit_count$/ {on = 1} on && /^Worst instance/ {print; exit}' "$TMP/cms/REPORT.md" |
+cmd=$(awk '/^### lb_greedy_explicit_count$/ {on = 1} on && /^Worst instance/ {print; exit}' "$TMP/cole-maggs-sitaraman/REPORT.md" |
   sed -E 's/.*`routesim run ([^`]*)`.*/\1/')
 # shellcheck disable=SC2086
 "$RS" run $cmd --format csv >"$TMP/worst.csv" 2>"$TMP/worst.err"
