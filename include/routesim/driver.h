@@ -74,11 +74,21 @@ struct rs_engine_life {
     void (*free)(void *st);
 };
 
-/* Generate the open-loop arrivals of step (d->step's successor being run, >= 1) at every
- * terminal when step is within the injection phases (rs_openloop_last_step), and point
- * *newly at the terminals whose FIFO became non-empty, increasing. Returns their number: 0
- * in batch runs and after the last step. Called by an engine's step op. */
-uint32_t rs_driver_arrivals(struct rs_driver *d, uint32_t step, const uint32_t **newly);
+/* Generate the open-loop arrivals of step (the step being run, >= 1) at every terminal
+ * when step is within the injection phases (rs_openloop_last_step), and point *newly at
+ * the terminals whose FIFO became non-empty, increasing. Returns their number: 0 in batch
+ * runs (*newly NULL) and after the last step. Called once by an engine's step op. */
+uint32_t rs__driver_generate(struct rs_driver *d, uint32_t step, const uint32_t **newly);
+
+static inline uint32_t rs_driver_arrivals(struct rs_driver *d, uint32_t step,
+                                          const uint32_t **newly)
+{
+    if (!d->ol) { /* batch: nothing arrives */
+        *newly = NULL;
+        return 0;
+    }
+    return rs__driver_generate(d, step, newly);
+}
 
 /* rs_engine_run with an engine-specific set-up argument (d->extra): the circuit engine's
  * tests pass a shuffle seed (uint64_t). */

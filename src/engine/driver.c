@@ -51,13 +51,18 @@ static int admit_plan(const struct rs_driver *d, const struct rs_engine_life *li
 }
 
 /* The open-loop keys; the packet length is the engine's `length` key (1 for engines
- * without one: a packet is one unit). Starts the injection process in open loop. */
+ * without one: a packet is one unit; batch runs have no packets). Starts the injection
+ * process in open loop. */
 static int setup_openloop(struct rs_driver *d, struct rs_openloop *ol, struct rs_err *err)
 {
     const struct rs_engine_input *in = d->in;
     int64_t len = 1;
+    enum rs_injection process;
     int rc;
-    if (d->engine->options && rs_optdef_find(d->engine->options, "length") &&
+    if ((rc = rs_openloop_process(in->params, &process, err)))
+        return rc;
+    if (process == RS_INJECT_BERNOULLI && d->engine->options && /* batch: no packets */
+        rs_optdef_find(d->engine->options, "length") &&
         (rc = rs_opt_int(in->params, d->engine->options, "length", &len, err)))
         return rc;
     if ((rc = rs_openloop_config(&d->cfg, in->params, (uint32_t)len, err)))
@@ -76,10 +81,10 @@ static int setup_openloop(struct rs_driver *d, struct rs_openloop *ol, struct rs
     return 0;
 }
 
-uint32_t rs_driver_arrivals(struct rs_driver *d, uint32_t step, const uint32_t **newly)
+uint32_t rs__driver_generate(struct rs_driver *d, uint32_t step, const uint32_t **newly)
 {
     *newly = d->newly;
-    if (!d->ol || step > rs_openloop_last_step(d->ol))
+    if (step > rs_openloop_last_step(d->ol))
         return 0;
     return rs_openloop_generate(d->ol, step, d->newly);
 }
