@@ -1,8 +1,9 @@
 /* Store-and-forward packet engine (switching=store_forward): bounded or unbounded queues at
  * channel heads, channel tails or switches; FIFO, random, fixed-priority, furthest-first and
  * random-rank protocols with nonpredictive (sticky) selection; block or drop on a full queue.
- * Exact step semantics: docs/model-saf.md and the comment at the top of saf.h. Batch runs
- * here; open-loop runs (saf_openloop.c) use the same step. */
+ * Exact step semantics: docs/model-saf.md and the comment at the top of saf.h. The batch
+ * lifecycle is here (the loop is the driver's, driver.c); open-loop runs (saf_openloop.c)
+ * use the same step. */
 #include "engine/saf.h"
 
 #include <stdio.h>
@@ -1066,8 +1067,11 @@ static int saf_record(const struct saf *s, struct rs_record *out, int deadlock)
 
 static int saf_life_init(void *st, struct rs_driver *d, struct rs_err *err)
 {
-    struct saf *s = st;
-    int rc = saf_init(s, d->in, err);
+    struct saf *s = st, local;
+    /* set up in a local struct (its fields stay in registers in the per-message loop),
+     * then hand it over: also on error, for the free op */
+    int rc = saf_init(&local, d->in, err);
+    *s = local;
     if (rc)
         return rc;
     d->check |= SAF_FORCE_CHECK(s);

@@ -1,6 +1,7 @@
 /* Open-loop injection (injection_process=bernoulli, SPEC W4) for the store-and-forward
  * engine: packet records from a pool of slots recycled after delivery or drop, each
- * terminal's oldest generated packet in its store, the run loop and its record. The model:
+ * terminal's oldest generated packet in its store, the open-loop lifecycle (step, record; the
+ * loop is the driver's). The model:
  * docs/openloop.md ("Store-and-forward") and docs/model-saf.md ("Open loop"). */
 #include <stdlib.h>
 #include <string.h>
