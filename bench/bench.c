@@ -82,10 +82,11 @@ static int run_case(const struct bench_case *bc)
     }
     for (int r = 0; r < bc->reps; r++) {
         struct rs_record rec;
-        struct rs_engine_input in = {&net, &pb, &p, RS_ROUTING_DIRECT, 1, 0, NULL};
+        struct rs_engine_input in = {.net = &net, .pb = &pb, .params = &p,
+                                     .routing = RS_ROUTING_DIRECT, .seed = 1, .check = 0};
         rs_record_init(&rec);
         double t1 = now();
-        if (eng->run(&in, &rec, NULL, 0, &err)) {
+        if (rs_engine_run(eng, &in, &rec, NULL, 0, &err)) {
             fprintf(stderr, "bench: %s\n", err.msg);
             return 1;
         }

@@ -1,5 +1,6 @@
 /* Switching engines: a model that advances the whole network one step at a time until
- * every message is delivered or dropped. Registry of engines selected by `switching`. */
+ * every message is delivered or dropped. Registry of engines selected by `switching`; every
+ * engine runs on the one driver (rs_engine_run, include/routesim/driver.h). */
 #ifndef ROUTESIM_ENGINE_H
 #define ROUTESIM_ENGINE_H
 
@@ -14,10 +15,12 @@
  * rs_engine_input.plan, and the per-message outcome the engine hands back. Every pointer
  * may be NULL, meaning "the default" for an input and "not wanted" for an output; arrays
  * have n_msgs entries, indexed by message id. Caller-owned: the engine reads the inputs and
- * writes the outputs during run() and keeps no pointer afterwards. Engines that cannot
- * honour a field must reject it with RS_EUNSUPPORTED; the flit engines (switching=wormhole,
- * virtual_cut_through, cut_through_partial, store_forward_flits) honour all of them; the
- * store-and-forward engine does not read plans yet. */
+ * writes the outputs during rs_engine_run and keeps no pointer afterwards. Each engine
+ * declares the fields it honours (rs_engine_life.plan_fields) and the driver refuses any
+ * other non-NULL (non-zero) field with RS_EUNSUPPORTED naming it: the flit engines
+ * (switching=wormhole, virtual_cut_through, cut_through_partial, store_forward_flits)
+ * honour all but via; circuit honours release and via; store_forward honours none. A plan
+ * needs injection_process=batch. */
 struct rs_engine_plan {
     /* Release step of message m (UNITS: the engine's steps): it waits in its source until
      * then and its first move (header crossing its first channel) is at step release+1 at
@@ -36,6 +39,11 @@ struct rs_engine_plan {
     uint32_t *finish;
     /* Out: RS_FATE_... of message m. */
     uint8_t *fate;
+    /* LCAN circuits (002 §4): node id of the switch where message m's circuit turns down,
+     * a switch above both its source and its destination; the circuit goes up to it and
+     * down from it (on a CB-LCAN the up path is unique; on a T-LCAN only its level
+     * matters). NULL: the engine's up policy chooses. */
+    const uint32_t *via;
 };
 
 /* Outcome of a message in rs_engine_plan.fate. */
@@ -50,22 +58,40 @@ struct rs_engine_input {
     uint64_t seed;
     int check; /* run the per-step invariant checker */
     const struct rs_engine_plan *plan; /* NULL: no plan (the usual case) */
+    /* Optional progress report (NULL: none): the driver calls progress(progress_user, step,
+     * remaining) after every progress_every-th step (0: every 4096 steps), with the step
+     * just run (UNITS: the engine's steps) and, in batch runs, the messages neither
+     * delivered nor dropped (open loop: 0). A nonzero return stops the run with
+     * RS_EINTERRUPTED. The callback must not touch the run's inputs. */
+    int (*progress)(void *progress_user, uint32_t step, uint64_t remaining);
+    void *progress_user;
+    uint32_t progress_every;
 };
+
+struct rs_engine_life; /* include/routesim/driver.h */
 
 struct rs_engine_ops {
     const char *name;                /* value of `switching` */
     const char *summary;
     const struct rs_optdef *options; /* NULL-terminated */
-    /* Run to completion and add the metrics to out. A deadlock is not an error return: the
-     * engine records deadlock=1 and the step, and writes the waiting cycle into
-     * deadlock_msg (may be left empty). Returns 0 or RS_E... */
-    int (*run)(const struct rs_engine_input *in, struct rs_record *out, char *deadlock_msg,
-               size_t deadlock_len, struct rs_err *err);
+    /* The lifecycle of a batch run (the static message set) and of an open-loop run
+     * (injection_process=bernoulli; NULL when the engine has none). */
+    const struct rs_engine_life *batch, *open;
     /* 1 when the engine runs open-loop injection (injection_process=bernoulli, SPEC W4,
-     * include/routesim/openloop.h) besides the static message set; its options table then
-     * contains RS_OPENLOOP_OPTIONS. */
+     * include/routesim/openloop.h) besides the static message set: open is set and its
+     * options table contains RS_OPENLOOP_OPTIONS. */
     int openloop;
 };
+
+/* Run engine on in to completion through the driver (src/engine/driver.c) and add the
+ * metrics to out. A deadlock is not an error return: the engine records deadlock=1 and the
+ * step, and the waiting cycle is written into deadlock_msg (deadlock_len bytes; may be
+ * NULL; empty when there was no deadlock). Returns 0 or RS_E...: RS_EUNSUPPORTED for a
+ * plan field the engine does not honour (naming it) or a plan in an open-loop run,
+ * RS_EINTERRUPTED when the progress callback asked to stop. */
+int rs_engine_run(const struct rs_engine_ops *engine, const struct rs_engine_input *in,
+                  struct rs_record *out, char *deadlock_msg, size_t deadlock_len,
+                  struct rs_err *err);
 
 /* The registry (NULL-terminated) and its names in the same order (the choices of the
  * `switching` key). */

@@ -124,7 +124,7 @@ int rs__cms_subround(const struct rs_engine_input *in, const struct rs_engine_op
     sub.pb = &s->pb;
     sub.plan = &plan;
     rs_record_init(&rec);
-    int rc = engine->run(&sub, &rec, deadlock_msg, deadlock_len, err);
+    int rc = rs_engine_run(engine, &sub, &rec, deadlock_msg, deadlock_len, err);
     if (!rc && metric(&rec, "deadlock"))
         rc = rs_err_set(err, RS_EINVARIANT,
                         "a subround deadlocked although delayed copies are discarded");

@@ -154,10 +154,10 @@ static int colour_run(const struct rs_engine_input *in, const struct rs_engine_o
     }
     for (uint64_t m = 0; m < M; m++)
         release[m] = (uint32_t)(pl.colour[m] * period);
-    struct rs_engine_plan plan = {release, NULL, NULL, 0, finish, fate};
+    struct rs_engine_plan plan = {.release = release, .finish = finish, .fate = fate};
     struct rs_engine_input run = *in;
     run.plan = &plan;
-    if ((rc = engine->run(&run, out, deadlock_msg, deadlock_len, err)))
+    if ((rc = rs_engine_run(engine, &run, out, deadlock_msg, deadlock_len, err)))
         goto out;
     struct outcome o;
     judge(&ps, release, finish, fate, k.L, period, &o);

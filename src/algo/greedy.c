@@ -6,7 +6,7 @@ static int greedy_run(const struct rs_engine_input *in, const struct rs_engine_o
                       struct rs_record *out, char *deadlock_msg, size_t deadlock_len,
                       struct rs_err *err)
 {
-    return engine->run(in, out, deadlock_msg, deadlock_len, err);
+    return rs_engine_run(engine, in, out, deadlock_msg, deadlock_len, err);
 }
 
 const struct rs_algo_ops rs_algo_greedy = {

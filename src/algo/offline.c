@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "algo/lcan_plan.h"
-#include "engine/circuit.h"
 #include "routesim/algo.h"
 
 static const char *const grouping_names[] = {"consecutive", "blocks", NULL};
@@ -108,8 +107,10 @@ static int offline_run(const struct rs_engine_input *in, const struct rs_engine_
         rel[m] = s == t ? 0 : cycle; /* no channel: nothing to wait for */
     }
     if (!rc) {
-        struct rs_circuit_plan plan = {via, rel};
-        rc = rs__circuit_run_plan(in, &plan, out, err);
+        struct rs_engine_plan plan = {.release = rel, .via = via};
+        struct rs_engine_input with = *in;
+        with.plan = &plan;
+        rc = rs_engine_run(engine, &with, out, deadlock_msg, deadlock_len, err);
     }
     if (!rc && rs_record_int(out, "bound_cycles", bound_cycles(p.d, p.u, p.l)))
         rc = rs_err_set(err, RS_ENOMEM, "out of memory for the result record");

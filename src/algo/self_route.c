@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "algo/lcan_plan.h"
-#include "engine/circuit.h"
 #include "routesim/algo.h"
 
 static const char *const priority_names[] = {"lower_input", "smaller_tag", NULL};
@@ -84,8 +83,10 @@ static int self_route_run(const struct rs_engine_input *in, const struct rs_engi
         self_route_digits(N, p.l, p.dst, (enum priority)prio, top, at);
         for (uint32_t s = 0; s < N; s++)
             via[p.msg[s]] = rs__lcan_turn_switch(p.lc, s, p.dst[s], top[s], (enum rs__turn)turn);
-        struct rs_circuit_plan plan = {via, NULL};
-        rc = rs__circuit_run_plan(in, &plan, out, err);
+        struct rs_engine_plan plan = {.via = via};
+        struct rs_engine_input with = *in;
+        with.plan = &plan;
+        rc = rs_engine_run(engine, &with, out, deadlock_msg, deadlock_len, err);
     }
     free(top);
     free(via);

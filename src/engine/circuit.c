@@ -2,8 +2,9 @@
  * unrouted message tries to lock a whole path (Scherson & Chien 002 §3 on LCANs), or one
  * pass with drops (BBN Butterfly, 004 §5), with `circuits` circuits per channel, the up
  * policies of 002 §3 and the conflict policies random / lower- / higher-LCA-first / rank.
- * Options, set-up, the cycle loop, plans and metrics of batch runs (open loop:
- * circuit_openloop.c); the model is docs/model-circuit.md. */
+ * Options, set-up, one cycle, plans and metrics of batch runs (open loop:
+ * circuit_openloop.c; the loop is the driver's, driver.c); the model is
+ * docs/model-circuit.md. */
 #include "engine/circuit.h"
 
 #include <math.h>
@@ -106,12 +107,12 @@ int rs__circ_read_options(struct circ *c, const struct rs_engine_input *in, stru
 }
 
 /* Check the plan against the network and the messages (LCAN turn levels are set here). */
-static int read_plan(struct circ *c, const struct rs_circuit_plan *plan, struct rs_err *err)
+static int read_plan(struct circ *c, const struct rs_engine_plan *plan, struct rs_err *err)
 {
     if (!plan)
         return 0;
-    c->release = plan->release_cycle;
-    c->via = plan->via_switch;
+    c->release = plan->release;
+    c->via = plan->via;
     if (!c->via)
         return 0;
     if (!c->lc)
@@ -151,9 +152,8 @@ int rs__circ_alloc_requests(struct circ *c, uint64_t n_req, uint64_t n_ch, struc
     return 0;
 }
 
-static int circ_init(struct circ *c, const struct rs_engine_input *in,
-                     const struct rs_circuit_plan *plan, uint64_t shuffle, int check,
-                     struct rs_err *err)
+static int circ_init(struct circ *c, const struct rs_engine_input *in, uint64_t shuffle,
+                     int check, struct rs_err *err)
 {
     const struct rs_net *net = in->net;
     const struct rs_problem *pb = in->pb;
@@ -231,7 +231,7 @@ static int circ_init(struct circ *c, const struct rs_engine_input *in,
         for (uint32_t m = 0; m < c->n; m++)
             c->rank[m] = 1 + rs_rand_below(c->seed, RS_STREAM_CIRCUIT_RANK, m, 0, c->ranks);
     }
-    if ((rc = read_plan(c, plan, err)))
+    if ((rc = read_plan(c, in->plan, err)))
         return rc;
     uint64_t max_release = 0;
     for (uint32_t m = 0; c->release && m < c->n; m++)
@@ -283,14 +283,22 @@ static uint32_t run_cycle(struct circ *c)
     return routed;
 }
 
-/* Remove the routed messages from the pending list (order kept). */
-static void compact(struct circ *c)
+/* The end of a cycle, done when the next one starts (the checker reads the state before
+ * it) or when the run is collected: the routed messages leave the pending list (order
+ * kept); after `passes` cycles the rest are dropped. */
+static void settle_batch(struct circ *c)
 {
     uint32_t w = 0;
     for (uint32_t k = 0; k < c->n_pend; k++)
         if (c->state[c->pend[k]] == CIRC_PENDING)
             c->pend[w++] = c->pend[k];
     c->n_pend = w;
+    if (c->passes && c->cycle == c->passes && c->n_pend) { /* the rest are dropped */
+        for (uint32_t k = 0; k < c->n_pend; k++)
+            c->state[c->pend[k]] = CIRC_DROPPED;
+        c->dropped = c->n_pend;
+        c->n_pend = 0;
+    }
 }
 
 static int circ_record(const struct circ *c, struct rs_record *out)
@@ -326,58 +334,72 @@ static int circ_record(const struct circ *c, struct rs_record *out)
 #define CIRC_FORCE_CHECK(in) 0
 #endif
 
-int rs__circuit_run(const struct rs_engine_input *in, const struct rs_circuit_plan *plan,
-                    uint64_t shuffle, struct rs_record *out, struct rs_err *err)
+/* ---- the lifecycle of a batch run (the loop is the driver's, src/engine/driver.c) ----- */
+
+static int circ_life_init(void *st, struct rs_driver *d, struct rs_err *err)
 {
-    struct circ c;
-    int check = in->check || CIRC_FORCE_CHECK(in);
-    int rc = circ_init(&c, in, plan, shuffle, check, err);
-    while (!rc && c.n_pend > 0) {
-        c.cycle++;
-        uint32_t routed = run_cycle(&c);
-        if (check && (rc = rs__circ_check(&c, routed, err)))
-            break;
-        if (!routed && c.n_act)
-            rc = rs_err_set(err, RS_EINVARIANT, "cycle %u routed none of %u messages", c.cycle,
-                            c.n_act);
-        compact(&c);
-        if (c.passes && c.cycle == c.passes && c.n_pend) { /* the rest are dropped */
-            for (uint32_t k = 0; k < c.n_pend; k++)
-                c.state[c.pend[k]] = CIRC_DROPPED;
-            c.dropped = c.n_pend;
-            c.n_pend = 0;
-        }
-    }
-    if (!rc && (rc = circ_record(&c, out)))
-        rs_err_set(err, rc, "out of memory for the result record");
-    rs__circ_free(&c);
+    struct circ *c = st;
+    const uint64_t *shuffle = d->extra;
+    d->check |= CIRC_FORCE_CHECK(d->in);
+    int rc = circ_init(c, d->in, shuffle ? *shuffle : 0, d->check, err);
+    if (!rc)
+        d->remaining = c->n_pend;
     return rc;
 }
 
-int rs__circuit_run_plan(const struct rs_engine_input *in, const struct rs_circuit_plan *plan,
-                         struct rs_record *out, struct rs_err *err)
+static int circ_life_step(void *st, struct rs_driver *d, struct rs_err *err)
 {
-    struct rs_openloop_cfg cfg;
-    int rc = rs_openloop_config(&cfg, in->params, 1, err);
-    if (!rc && cfg.process == RS_INJECT_BERNOULLI)
-        rc = rs_err_set(err, RS_EUNSUPPORTED,
-                        "a circuit plan is for a static message set; it needs "
-                        "injection_process=batch");
-    return rc ? rc : rs__circuit_run(in, plan, 0, out, err);
+    struct circ *c = st;
+    settle_batch(c); /* the previous cycle's end */
+    c->cycle++;
+    uint32_t routed = run_cycle(c);
+    c->routed_now = routed;
+    if (!routed && c->n_act)
+        return rs_err_set(err, RS_EINVARIANT, "cycle %u routed none of %u messages", c->cycle,
+                          c->n_act);
+    d->step = c->cycle;
+    d->accepted = routed;
+    d->remaining = c->passes && c->cycle == c->passes ? 0 : c->n_pend - routed;
+    return 0;
 }
 
-static int circuit_run(const struct rs_engine_input *in, struct rs_record *out,
-                       char *deadlock_msg, size_t deadlock_len, struct rs_err *err)
+int rs__circ_life_check(void *st, struct rs_err *err)
 {
-    struct rs_openloop_cfg cfg;
-    if (deadlock_msg && deadlock_len)
-        deadlock_msg[0] = '\0';
-    int rc = rs_openloop_config(&cfg, in->params, 1, err); /* a message is one unit */
-    if (rc)
-        return rc;
-    if (cfg.process == RS_INJECT_BERNOULLI)
-        return rs__circuit_run_open(in, &cfg, 0, out, err);
-    return rs__circuit_run(in, NULL, 0, out, err);
+    struct circ *c = st;
+    return c->cycle ? rs__circ_check(c, c->routed_now, err) : 0; /* after a cycle */
+}
+
+static int circ_life_collect(void *st, struct rs_driver *d, struct rs_record *out, int deadlock)
+{
+    struct circ *c = st;
+    (void)d;
+    (void)deadlock; /* every cycle routes a message: no deadlock */
+    settle_batch(c); /* the last cycle's end */
+    return circ_record(c, out);
+}
+
+static void circ_life_free(void *st)
+{
+    rs__circ_free(st);
+}
+
+static const struct rs_engine_life circ_batch_life = {
+    .size = sizeof(struct circ),
+    .plan_fields = RS_PLAN_RELEASE | RS_PLAN_VIA,
+    .init = circ_life_init,
+    .step = circ_life_step,
+    .check = rs__circ_life_check,
+    .describe_deadlock = NULL,
+    .collect = circ_life_collect,
+    .free = circ_life_free,
+};
+
+int rs__circuit_run(const struct rs_engine_input *in, const struct rs_engine_plan *plan,
+                    uint64_t shuffle, struct rs_record *out, struct rs_err *err)
+{
+    struct rs_engine_input with = *in;
+    with.plan = plan;
+    return rs__driver_run(&rs_engine_circuit, &with, &shuffle, out, NULL, 0, err);
 }
 
 const struct rs_engine_ops rs_engine_circuit = {
@@ -385,6 +407,7 @@ const struct rs_engine_ops rs_engine_circuit = {
     .summary = "circuit switching in network cycles: lock whole paths, at most q circuits per "
                "channel (002 §3, 004 §5)",
     .options = circuit_options,
-    .run = circuit_run,
+    .batch = &circ_batch_life,
+    .open = &rs__circ_open_life,
     .openloop = 1,
 };

@@ -22,6 +22,7 @@
 
 #include <stdint.h>
 
+#include "routesim/driver.h"
 #include "routesim/engine.h"
 #include "routesim/openloop.h"
 #include "routesim/lcan.h"
@@ -39,19 +40,6 @@ enum circ_mode {
     CIRC_MODE_ALL_AT_ONCE /* fixed paths elsewhere: every hop contends at once */
 };
 enum circ_state { CIRC_PENDING = 0, CIRC_ROUTED = 1, CIRC_DROPPED = 2 };
-
-/* A plan handed to the engine by an algorithm (002 §4: off-line and on-line realization):
- * per message, the switch its circuit must turn at, and the first cycle it may try.
- *   via_switch: NULL (the up policy chooses), or for every message the node id of an LCAN
- *     switch above both its source and its destination (level >= its LCA level): the
- *     circuit goes up to that switch and down from it. On a CB-LCAN the up path to it is
- *     unique (its base-u digits are the uppers taken); on a T-LCAN only the level matters.
- *   release_cycle: NULL (all try from the first cycle), or for every message the index of
- *     its first cycle counted from 0 (0 = the first cycle, 2 = the third). */
-struct rs_circuit_plan {
-    const uint32_t *via_switch;
-    const uint32_t *release_cycle;
-};
 
 /* A request for one resource (a channel, a T-LCAN bundle, an LCAN switch's uppers) by the
  * message at position p of the cycle's active list. */
@@ -86,8 +74,9 @@ struct circ {
     uint8_t *state;       /* [n] enum circ_state */
     uint8_t *turn;        /* [n] LCAN: level where the circuit turns down; 255: empty path */
     uint32_t *rank;       /* [n] down=rank: 1..ranks, else NULL */
-    const uint32_t *release; /* [n] plan release cycles (0-based) or NULL */
-    const uint32_t *via;     /* [n] plan via switches or NULL */
+    const uint32_t *release; /* [n] plan release (rs_engine_plan.release): message m tries
+                                from cycle release[m] + 1 on; NULL: all from cycle 1 */
+    const uint32_t *via;     /* [n] plan via switches (rs_engine_plan.via) or NULL */
 
     /* fixed paths: message m's channels are hop[off[m] .. off[m+1]) */
     uint64_t *off;
@@ -99,6 +88,7 @@ struct circ {
 
     /* the cycle */
     uint32_t cycle;  /* 1-based number of the current cycle */
+    uint32_t routed_now; /* messages routed in that cycle */
     uint32_t *pend;  /* messages not yet routed or dropped, increasing */
     uint32_t n_pend;
     uint32_t *act;   /* this cycle's active messages (released pending), increasing */
@@ -149,14 +139,13 @@ struct circ_wait {
  * next cycle are win[first[t] .. first[t] + n[t]), oldest first, at most first[t+1] -
  * first[t] = W_t of them; the younger ones wait in the module's FIFO (rs_openloop). */
 struct circ_open {
-    struct rs_openloop ol;
+    struct rs_openloop *ol; /* the driver's injection process */
     uint32_t n_term;
     uint32_t *first;        /* [n_term + 1] */
     uint32_t *n;            /* [n_term] */
     struct circ_wait *win;  /* [first[n_term]] */
     uint32_t *pend, *pend2; /* terminals with waiting packets, increasing */
     uint32_t n_pend;
-    uint32_t *newly;        /* [n_term] terminals whose module FIFO became non-empty */
     struct rs_problem cyc;  /* the cycle's message set: src[k], dst[k] of position k */
     uint64_t hop_cap;       /* room in c->hop and c->touched (and in the requests of the
                                all-at-once mode) */
@@ -164,25 +153,24 @@ struct circ_open {
     uint32_t tmp_cap;
 };
 
-/* Run the engine on in with plan (NULL = no plan) and add the metrics to out (as
- * rs_engine_ops.run does, plus nothing else: refused circuits are the metric
- * `conflicts`). shuffle is 0 except in the order-independence test. Returns 0 or RS_E...:
+extern const struct rs_engine_ops rs_engine_circuit;
+
+/* Tests only: run the engine through the driver on in with plan (NULL = no plan) and
+ * shuffle (nonzero shuffles requests and visits runs backwards: the order-independence
+ * test), batch or open loop as the parameters say. Returns what rs_engine_run returns:
  * RS_EINVAL for a plan that names a switch not above both terminals of its message,
  * RS_EUNSUPPORTED for via switches off an LCAN. */
-int rs__circuit_run(const struct rs_engine_input *in, const struct rs_circuit_plan *plan,
+int rs__circuit_run(const struct rs_engine_input *in, const struct rs_engine_plan *plan,
                     uint64_t shuffle, struct rs_record *out, struct rs_err *err);
 
-/* Run the engine with open-loop injection (cfg->process is bernoulli) and add the module's
- * metrics (rs_openloop_record) and cycles, conflicts, max_circuits, locks, ranks_used to
- * out. The time unit of the module (warm-up, measurement, drain, latency) is the network
- * cycle. shuffle as for rs__circuit_run. Returns 0 or RS_E... */
-int rs__circuit_run_open(const struct rs_engine_input *in, const struct rs_openloop_cfg *cfg,
-                         uint64_t shuffle, struct rs_record *out, struct rs_err *err);
+/* The lifecycle of an open-loop run (circuit_openloop.c): one network cycle per step of the
+ * open-loop module; the record is the module's (rs_openloop_record) and cycles, conflicts,
+ * max_circuits, locks, ranks_used. The time unit of the module (warm-up, measurement,
+ * drain, latency) is the network cycle. */
+extern const struct rs_engine_life rs__circ_open_life;
 
-/* The plan runner the off-line and on-line LCAN algorithms use: rs__circuit_run without
- * shuffling. */
-int rs__circuit_run_plan(const struct rs_engine_input *in, const struct rs_circuit_plan *plan,
-                         struct rs_record *out, struct rs_err *err);
+/* The check op of both lifecycles: rs__circ_check after a cycle (none before the first). */
+int rs__circ_life_check(void *st, struct rs_err *err);
 
 /* ---- circuit.c, for the open-loop runner ------------------------------------------------ */
 

@@ -13,13 +13,11 @@
 
 static void open_free(struct circ_open *o)
 {
-    rs_openloop_free(&o->ol);
     free(o->first);
     free(o->n);
     free(o->win);
     free(o->pend);
     free(o->pend2);
-    free(o->newly);
     free(o->cyc.src);
     free(o->cyc.dst);
     free(o->tmp);
@@ -70,9 +68,9 @@ static int grow_hops(struct circ *c, uint64_t need)
     return 0;
 }
 
-static int open_init(struct circ *c, struct circ_open *o, const struct rs_engine_input *in,
-                     const struct rs_openloop_cfg *cfg, uint64_t shuffle, int check,
-                     struct rs_err *err)
+static int open_init(struct circ *c, struct circ_open *o, struct rs_openloop *ol,
+                     const struct rs_engine_input *in, const struct rs_openloop_cfg *cfg,
+                     uint64_t shuffle, int check, struct rs_err *err)
 {
     const struct rs_net *net = in->net;
     int rc;
@@ -95,10 +93,9 @@ static int open_init(struct circ *c, struct circ_open *o, const struct rs_engine
                           "switching=circuit numbers channels in 32 bits: topology=%s with %u "
                           "nodes x %u ports is too large",
                           net->name, net->n_nodes, c->P);
-    if ((rc = rs__circ_read_options(c, in, err)) ||
-        (rc = rs_openloop_init(&o->ol, cfg, net, in->pb, in->params, in->routing, in->seed,
-                               err)))
+    if ((rc = rs__circ_read_options(c, in, err)))
         return rc;
+    o->ol = ol;
     c->mode = rs__circ_mode(net, in->routing, c->lc != NULL);
     uint32_t N = in->pb->n_terminals;
     o->n_term = N;
@@ -106,8 +103,7 @@ static int open_init(struct circ *c, struct circ_open *o, const struct rs_engine
     o->n = calloc((size_t)N + 1, sizeof *o->n);
     o->pend = malloc(((size_t)N + 1) * sizeof *o->pend);
     o->pend2 = malloc(((size_t)N + 1) * sizeof *o->pend2);
-    o->newly = malloc(((size_t)N + 1) * sizeof *o->newly);
-    if (!o->first || !o->n || !o->pend || !o->pend2 || !o->newly)
+    if (!o->first || !o->n || !o->pend || !o->pend2)
         return rs_err_set(err, RS_ENOMEM, "out of memory for %u terminals", N);
     uint64_t K = 0;
     for (uint32_t t = 0; t < N; t++) {
@@ -288,10 +284,10 @@ static uint32_t settle(struct circ *c)
         struct circ_wait *w = &o->win[o->first[t]];
         for (uint32_t j = 0; j < o->n[t]; j++, k++) {
             if (!c->fail[k]) {
-                rs_openloop_finish(&o->ol, w[j].gen, 1, c->cycle, 1);
+                rs_openloop_finish(o->ol, w[j].gen, 1, c->cycle, 1);
                 routed++;
             } else if (++w[j].tries == c->passes) { /* passes = 0: never */
-                rs_openloop_finish(&o->ol, w[j].gen, 1, c->cycle, 0);
+                rs_openloop_finish(o->ol, w[j].gen, 1, c->cycle, 0);
                 c->dropped++;
             } else {
                 w[kept++] = w[j];
@@ -309,11 +305,11 @@ static void refill(struct circ *c, uint32_t t)
 {
     struct circ_open *o = c->open;
     uint32_t room = o->first[t + 1] - o->first[t];
-    while (o->n[t] < room && o->ol.term[t].pending) {
+    while (o->n[t] < room && o->ol->term[t].pending) {
         struct rs_ol_packet pk;
         struct circ_wait *e = &o->win[o->first[t] + o->n[t]++];
-        rs_openloop_front(&o->ol, t, &pk);
-        rs_openloop_start(&o->ol, t);
+        rs_openloop_front(o->ol, t, &pk);
+        rs_openloop_start(o->ol, t);
         e->dst = pk.dst;
         e->mid = pk.mid;
         e->msg = pk.msg;
@@ -366,12 +362,12 @@ int rs__circ_open_check(const struct circ *c, struct rs_err *err)
                                   "%u tries) is out of order or over its passes",
                                   c->cycle, t, j, w[j].gen, w[j].tries);
     }
-    if (o->ol.delivered != c->delivered || o->ol.dropped != c->dropped)
+    if (o->ol->delivered != c->delivered || o->ol->dropped != c->dropped)
         return rs_err_set(err, RS_EINVARIANT,
                           "cycle %u: the module counts %llu delivered and %llu dropped, the "
                           "engine %llu and %llu",
-                          c->cycle, (unsigned long long)o->ol.delivered,
-                          (unsigned long long)o->ol.dropped, (unsigned long long)c->delivered,
+                          c->cycle, (unsigned long long)o->ol->delivered,
+                          (unsigned long long)o->ol->dropped, (unsigned long long)c->delivered,
                           (unsigned long long)c->dropped);
     return 0;
 }
@@ -380,7 +376,7 @@ int rs__circ_open_check(const struct circ *c, struct rs_err *err)
 
 static int open_record(const struct circ *c, struct rs_record *out)
 {
-    int rc = rs_openloop_record(&c->open->ol, out);
+    int rc = rs_openloop_record(c->open->ol, out);
     rc |= rs_record_int(out, "cycles", c->cycle);
     rc |= rs_record_int(out, "conflicts", (int64_t)c->conflicts);
     rc |= rs_record_int(out, "max_circuits", c->max_circ);
@@ -398,41 +394,70 @@ static int open_record(const struct circ *c, struct rs_record *out)
 #define CIRC_OPEN_FORCE_CHECK(in, cfg) 0
 #endif
 
-int rs__circuit_run_open(const struct rs_engine_input *in, const struct rs_openloop_cfg *cfg,
-                         uint64_t shuffle, struct rs_record *out, struct rs_err *err)
-{
+/* ---- the lifecycle (the loop is the driver's, src/engine/driver.c) ------------------------ */
+
+/* The state of an open-loop run: the engine's (first, so that the check op of batch runs
+ * reads it) and the windows. */
+struct circ_run_open {
     struct circ c;
     struct circ_open o;
-    int check = in->check || CIRC_OPEN_FORCE_CHECK(in, cfg);
-    int rc = open_init(&c, &o, in, cfg, shuffle, check, err);
-    while (!rc) {
-        c.cycle++;
-        if ((rc = build_cycle(&c, err)))
-            break;
-        if (c.mode == CIRC_MODE_LCAN)
-            rs__circ_lcan_cycle(&c);
-        else
-            rs__circ_paths_cycle(&c);
-        uint32_t routed = settle(&c);
-        if (check && (rc = rs__circ_check(&c, routed, err)))
-            break;
-        if (!routed && c.n_act) { /* the best key always wins: see rs__circ_mode */
-            rc = rs_err_set(err, RS_EINVARIANT, "cycle %u routed none of %u packets", c.cycle,
-                            c.n_act);
-            break;
-        }
-        rs_openloop_accept(&o.ol, c.cycle, routed);
-        uint32_t n_new = c.cycle <= rs_openloop_last_step(&o.ol)
-                             ? rs_openloop_generate(&o.ol, c.cycle, o.newly)
-                             : 0;
-        refill_all(&c, o.newly, n_new);
-        if (rs_openloop_done(&o.ol, c.cycle))
-            break;
-    }
-    if (!rc && (rc = open_record(&c, out)))
-        rs_err_set(err, rc, "out of memory for the result record");
-    c.open = NULL;
-    rs__circ_free(&c);
-    open_free(&o);
-    return rc;
+};
+
+static int open_life_init(void *st, struct rs_driver *d, struct rs_err *err)
+{
+    struct circ_run_open *r = st;
+    const uint64_t *shuffle = d->extra;
+    d->check |= CIRC_OPEN_FORCE_CHECK(d->in, &d->cfg);
+    return open_init(&r->c, &r->o, d->ol, d->in, &d->cfg, shuffle ? *shuffle : 0, d->check,
+                     err);
 }
+
+static int open_life_step(void *st, struct rs_driver *d, struct rs_err *err)
+{
+    struct circ *c = &((struct circ_run_open *)st)->c;
+    int rc;
+    c->cycle++;
+    if ((rc = build_cycle(c, err)))
+        return rc;
+    if (c->mode == CIRC_MODE_LCAN)
+        rs__circ_lcan_cycle(c);
+    else
+        rs__circ_paths_cycle(c);
+    uint32_t routed = settle(c);
+    c->routed_now = routed;
+    if (!routed && c->n_act) /* the best key always wins: see rs__circ_mode */
+        return rs_err_set(err, RS_EINVARIANT, "cycle %u routed none of %u packets", c->cycle,
+                          c->n_act);
+    const uint32_t *newly;
+    uint32_t n_new = rs_driver_arrivals(d, c->cycle, &newly);
+    refill_all(c, newly, n_new);
+    d->step = c->cycle;
+    d->accepted = routed;
+    return 0;
+}
+
+static int open_life_collect(void *st, struct rs_driver *d, struct rs_record *out, int deadlock)
+{
+    (void)d;
+    (void)deadlock; /* every cycle routes a packet: no deadlock */
+    return open_record(&((struct circ_run_open *)st)->c, out);
+}
+
+static void open_life_free(void *st)
+{
+    struct circ_run_open *r = st;
+    r->c.open = NULL;
+    rs__circ_free(&r->c);
+    open_free(&r->o);
+}
+
+const struct rs_engine_life rs__circ_open_life = {
+    .size = sizeof(struct circ_run_open),
+    .plan_fields = 0,
+    .init = open_life_init,
+    .step = open_life_step,
+    .check = rs__circ_life_check,
+    .describe_deadlock = NULL,
+    .collect = open_life_collect,
+    .free = open_life_free,
+};

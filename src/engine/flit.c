@@ -1,6 +1,7 @@
-/* The flit engine's set-up, sources, run loop and record: switching=wormhole,
+/* The flit engine's set-up, sources, lifecycle ops and record: switching=wormhole,
  * virtual_cut_through, cut_through_partial and store_forward_flits share this code (the
- * ops structs are in flit_ops.c, one step in flit_step.c). The model: docs/model-flit.md. */
+ * ops structs are in flit_ops.c, one step in flit_step.c; the loop is the driver's,
+ * driver.c). The model: docs/model-flit.md. */
 #include "engine/flit.h"
 
 #include <math.h>
@@ -204,8 +205,9 @@ static void refresh_sources(struct flit *f, const uint32_t *newly, uint32_t n_ne
 
 /* ---- set-up ------------------------------------------------------------------------------ */
 
-static void flit_free(struct flit *f)
+void rs__flit_free(void *st)
 {
+    struct flit *f = st;
     rs__huge_free(f->vc, f->n_vc * sizeof *f->vc);
     rs__huge_free(f->fifo, f->fifo ? f->n_vc * sizeof *f->fifo : 0);
     free(f->chan_used);
@@ -219,7 +221,6 @@ static void flit_free(struct flit *f)
     free(f->front);
     free(f->pend);
     free(f->pend2);
-    free(f->newly);
     free(f->src_first);
     free(f->by_src);
     free(f->src_pos);
@@ -227,8 +228,6 @@ static void flit_free(struct flit *f)
     free(f->fate);
     free(f->stuck);
     free(f->stuck_front);
-    if (f->ol)
-        rs_openloop_free(f->ol);
 }
 
 struct by_release {
@@ -311,9 +310,11 @@ static int read_options(struct flit *f, const struct rs_params *p, const struct 
     return 0;
 }
 
-static int flit_init(struct flit *f, const struct rs_engine_input *in, enum flit_mode mode,
-                     const struct rs_optdef *opt, struct rs_openloop *ol, struct rs_err *err)
+static int flit_init(struct flit *f, struct rs_driver *d, enum flit_mode mode,
+                     const struct rs_optdef *opt, struct rs_err *err)
 {
+    const struct rs_engine_input *in = d->in;
+    const struct rs_openloop_cfg *cfg = &d->cfg;
     const struct rs_net *net = in->net;
     const struct rs_problem *pb = in->pb;
     const struct rs_engine_plan *pl = in->plan;
@@ -348,16 +349,8 @@ static int flit_init(struct flit *f, const struct rs_engine_input *in, enum flit
             if (pl->length[m] > max_len)
                 max_len = pl->length[m];
         }
-    struct rs_openloop_cfg cfg;
-    if ((rc = rs_openloop_config(&cfg, in->params, f->L, err)))
-        return rc;
-    if (cfg.process == RS_INJECT_BERNOULLI) {
-        if (pl)
-            return rs_err_set(err, RS_EUNSUPPORTED,
-                              "a plan (per-message schedule) needs injection_process=batch");
-        if (cfg.len_max > max_len)
-            max_len = cfg.len_max;
-    }
+    if (d->ol && cfg->len_max > max_len) /* a plan is refused in open loop (driver.c) */
+        max_len = cfg->len_max;
     switch (mode) {
     case FLIT_WORMHOLE:
         f->depth = (uint32_t)depth_opt;
@@ -390,7 +383,7 @@ static int flit_init(struct flit *f, const struct rs_engine_input *in, enum flit
 
     f->n_src = pb->n_terminals;
     uint64_t bound = mode == FLIT_PARTIAL ? f->n_vc * f->depth : f->n_vc;
-    if (cfg.process != RS_INJECT_BERNOULLI && bound > pb->n_msgs)
+    if (!d->ol && bound > pb->n_msgs)
         bound = pb->n_msgs;
     if (bound + f->n_src >= UINT32_MAX / 2)
         return rs_err_set(err, RS_ECONSTRAINT,
@@ -414,10 +407,9 @@ static int flit_init(struct flit *f, const struct rs_engine_input *in, enum flit
     f->front = malloc((size_t)f->n_src * sizeof *f->front + 1);
     f->pend = malloc((size_t)f->n_src * sizeof *f->pend + 1);
     f->pend2 = malloc((size_t)f->n_src * sizeof *f->pend2 + 1);
-    f->newly = malloc((size_t)f->n_src * sizeof *f->newly + 1);
     if (!f->vc || (mode == FLIT_PARTIAL && !f->fifo) || (f->link == FLIT_SHARED && !f->chan_used) ||
         !f->w || !f->free_slot || !f->act || !f->act2 || !f->born || !f->born_key ||
-        !f->src_node || !f->front || !f->pend || !f->pend2 || !f->newly)
+        !f->src_node || !f->front || !f->pend || !f->pend2)
         return rs_err_set(err, RS_ENOMEM,
                           "out of memory for %llu virtual channels and %u message slots",
                           (unsigned long long)f->n_vc, f->n_slots);
@@ -431,17 +423,13 @@ static int flit_init(struct flit *f, const struct rs_engine_input *in, enum flit
         f->front[t] = RS_NONE;
     }
 
-    if (cfg.process == RS_INJECT_BERNOULLI) {
-        if ((rc = rs_openloop_init(ol, &cfg, net, pb, in->params, f->routing, f->seed, err)))
-            return rc;
+    if (d->ol) { /* the injection process is the driver's */
         f->stuck = calloc(f->n_slots, 1);
         if (mode == FLIT_PARTIAL)
             f->stuck_front = malloc(f->n_vc * sizeof *f->stuck_front + 1);
-        if (!f->stuck || (mode == FLIT_PARTIAL && !f->stuck_front)) {
-            rs_openloop_free(ol);
+        if (!f->stuck || (mode == FLIT_PARTIAL && !f->stuck_front))
             return rs_err_set(err, RS_ENOMEM, "out of memory for the deadlock search");
-        }
-        f->ol = ol;
+        f->ol = d->ol;
         return 0;
     }
     f->release = pl ? pl->release : NULL;
@@ -575,76 +563,83 @@ static int fast_forward(struct flit *f, struct rs_err *err)
     return 0;
 }
 
-int rs__flit_run(const struct rs_engine_input *in, enum flit_mode mode,
-                 const struct rs_optdef *options, struct rs_record *out, char *deadlock_msg,
-                 size_t deadlock_len, struct rs_err *err)
+/* ---- the lifecycle (the loop is the driver's, src/engine/driver.c) -------------------- */
+
+int rs__flit_init(void *st, struct rs_driver *d, enum flit_mode mode,
+                  const struct rs_optdef *options, struct rs_err *err)
 {
-    struct flit f;
-    struct rs_openloop ol;
-    int deadlock = 0;
-    memset(&ol, 0, sizeof ol);
-    if (deadlock_msg && deadlock_len)
-        deadlock_msg[0] = '\0';
-    int rc = flit_init(&f, in, mode, options, &ol, err);
-    int check = !rc && (in->check || FLIT_FORCE_CHECK(&f));
-    if (!rc && check)
-        rc = rs__flit_check(&f, err);
-    while (!rc) {
-        if (!f.ol) {
-            if (f.n_act == 0 && f.remaining && (rc = fast_forward(&f, err)))
-                break;
-            if (f.remaining == 0)
-                break;
+    struct flit *f = st;
+    int rc = flit_init(f, d, mode, options, err);
+    if (rc)
+        return rc;
+    d->check |= FLIT_FORCE_CHECK(f);
+    d->remaining = f->remaining;
+    return 0;
+}
+
+int rs__flit_life_step(void *st, struct rs_driver *d, struct rs_err *err)
+{
+    struct flit *f = st;
+    int rc;
+    if (!f->ol && f->n_act == 0 && f->remaining) {
+        if ((rc = fast_forward(f, err)))
+            return rc;
+        if (f->remaining == 0) { /* the rest had empty paths: no step to run */
+            d->step = f->step;
+            d->remaining = 0;
+            return 0;
         }
-        f.step++;
-        if ((rc = rs__flit_step(&f, err)))
-            break;
-        uint32_t n_new = 0;
-        if (f.ol && f.step <= rs_openloop_last_step(f.ol))
-            n_new = rs_openloop_generate(f.ol, f.step, f.newly);
-        refresh_sources(&f, f.newly, n_new);
-        if ((rc = f.rc))
-            break;
-        if (f.ol)
-            rs_openloop_accept(f.ol, f.step, f.step_accepted);
-        uint32_t stuck = RS_NONE;
-        if (f.step_moves == 0 && f.n_act > 0) {
-            /* nothing moved: the network is at a fixed point (no VC was released, no
-             * buffer changed), and arrivals at the sources cannot free anything */
-            deadlock = 1;
-        } else if (f.ol && f.link == FLIT_PER_VC && f.step % FLIT_STUCK_PERIOD == 0) {
-            /* open loop: new packets may keep some of the network moving forever around
-             * a deadlocked part; look for it now and then */
-            stuck = rs__flit_stuck_set(&f);
-            deadlock = stuck != RS_NONE;
-        }
-        if (!deadlock && f.step_moves == 0 && f.n_act == 0 && !f.ol) {
-            /* static sources that cannot start into an empty network: impossible (every
-             * VC is free), but never loop on it */
-            rc = rs_err_set(err, RS_EINVARIANT, "step %u: no message can start into an empty "
-                            "network", f.step);
-            break;
-        }
-        if (deadlock) {
-            if (f.ol)
-                rs_openloop_stop(f.ol);
-            if (deadlock_msg && deadlock_len)
-                rs__flit_describe_deadlock(&f, stuck, deadlock_msg, deadlock_len);
-            break;
-        }
-        if (check && (rc = rs__flit_check(&f, err)))
-            break;
-        if (f.ol && rs_openloop_done(f.ol, f.step))
-            break;
     }
-    if (!rc && in->plan && !f.ol) {
-        if (in->plan->finish)
-            memcpy(in->plan->finish, f.finish, f.pb->n_msgs * sizeof *f.finish);
-        if (in->plan->fate)
-            memcpy(in->plan->fate, f.fate, f.pb->n_msgs);
+    f->step++;
+    if ((rc = rs__flit_step(f, err)))
+        return rc;
+    const uint32_t *newly;
+    uint32_t n_new = rs_driver_arrivals(d, f->step, &newly);
+    refresh_sources(f, newly, n_new);
+    if ((rc = f->rc))
+        return rc;
+    d->step = f->step;
+    d->accepted = f->step_accepted;
+    d->remaining = f->remaining;
+    f->stuck_start = RS_NONE;
+    if (f->step_moves == 0 && f->n_act > 0) {
+        /* nothing moved: the network is at a fixed point (no VC was released, no buffer
+         * changed), and arrivals at the sources cannot free anything */
+        d->deadlock = 1;
+    } else if (f->ol && f->link == FLIT_PER_VC && f->step % FLIT_STUCK_PERIOD == 0) {
+        /* open loop: new packets may keep some of the network moving forever around a
+         * deadlocked part; look for it now and then */
+        f->stuck_start = rs__flit_stuck_set(f);
+        d->deadlock = f->stuck_start != RS_NONE;
     }
-    if (!rc && (rc = flit_record(&f, out, deadlock)))
-        rs_err_set(err, rc, "out of memory for the result record");
-    flit_free(&f);
-    return rc;
+    if (!d->deadlock && f->step_moves == 0 && f->n_act == 0 && !f->ol)
+        /* static sources that cannot start into an empty network: impossible (every VC is
+         * free), but never loop on it */
+        return rs_err_set(err, RS_EINVARIANT,
+                          "step %u: no message can start into an empty network", f->step);
+    return 0;
+}
+
+int rs__flit_life_check(void *st, struct rs_err *err)
+{
+    return rs__flit_check(st, err);
+}
+
+void rs__flit_life_describe(void *st, char *buf, size_t n)
+{
+    struct flit *f = st;
+    rs__flit_describe_deadlock(f, f->stuck_start, buf, n);
+}
+
+int rs__flit_collect(void *st, struct rs_driver *d, struct rs_record *out, int deadlock)
+{
+    struct flit *f = st;
+    const struct rs_engine_plan *pl = d->in->plan;
+    if (pl && !f->ol) { /* the plan's outputs */
+        if (pl->finish)
+            memcpy(pl->finish, f->finish, f->pb->n_msgs * sizeof *f->finish);
+        if (pl->fate)
+            memcpy(pl->fate, f->fate, f->pb->n_msgs);
+    }
+    return flit_record(f, out, deadlock);
 }

@@ -18,6 +18,7 @@
 
 #include <stdint.h>
 
+#include "routesim/driver.h"
 #include "routesim/engine.h"
 #include "routesim/openloop.h"
 
@@ -127,7 +128,6 @@ struct flit {
     uint8_t *fate;          /* [n_msgs] (static) enum rs_fate */
     /* open loop */
     struct rs_openloop *ol; /* NULL for the static message set */
-    uint32_t *newly;        /* [n_src] scratch of rs_openloop_generate */
 
     uint32_t step;
     uint64_t remaining;     /* static: messages neither delivered nor dropped */
@@ -140,6 +140,7 @@ struct flit {
     uint32_t last_event;    /* step of the last delivery or discard */
     uint8_t *stuck;         /* [n_slots] scratch of rs__flit_stuck_set (open loop, per_vc) */
     uint32_t *stuck_front;  /* [n_vc] its FIFO fronts (partial cuts) */
+    uint32_t stuck_start;   /* a worm of the deadlocked set found this step, or RS_NONE */
     int rc;                 /* first error of a routing call made where no code can be
                                returned (making a source's front); err holds its message */
     struct rs_err *err;
@@ -158,11 +159,16 @@ static inline uint32_t flit_cnt_start(const struct flit *f, uint32_t x)
     return v->cnt + (v->t_dep == f->step) - (v->t_arr == f->step);
 }
 
-/* The shared run of the four flit engines: mode, and the option table of that engine
- * (flit_ops.c), as rs_engine_ops.run. */
-int rs__flit_run(const struct rs_engine_input *in, enum flit_mode mode,
-                 const struct rs_optdef *options, struct rs_record *out, char *deadlock_msg,
-                 size_t deadlock_len, struct rs_err *err);
+/* The lifecycle ops of the four flit engines (flit_ops.c builds one rs_engine_life per
+ * mode from them; batch and open loop share them, branching on f->ol). rs__flit_init sets
+ * up mode with the option table of that engine; the others are the rs_engine_life ops. */
+int rs__flit_init(void *st, struct rs_driver *d, enum flit_mode mode,
+                  const struct rs_optdef *options, struct rs_err *err);
+int rs__flit_life_step(void *st, struct rs_driver *d, struct rs_err *err);
+int rs__flit_life_check(void *st, struct rs_err *err);
+void rs__flit_life_describe(void *st, char *buf, size_t n);
+int rs__flit_collect(void *st, struct rs_driver *d, struct rs_record *out, int deadlock);
+void rs__flit_free(void *st);
 
 /* Run one flit step (f->step already advanced): every move of the step. Returns 0 or
  * RS_E... (only RS_EINVARIANT for an impossible route). */

@@ -47,35 +47,36 @@ static const struct rs_optdef partial_options[] = {
 static const struct rs_optdef saf_flits_options[] = {FLIT_COMMON_OPTIONS, RS_OPENLOOP_OPTIONS,
                                                      {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
-static int wormhole_run(const struct rs_engine_input *in, struct rs_record *out, char *dl,
-                        size_t dl_len, struct rs_err *err)
-{
-    return rs__flit_run(in, FLIT_WORMHOLE, wormhole_options, out, dl, dl_len, err);
-}
+/* The lifecycle of each mode: its set-up, then the shared ops (flit.c). Batch and open
+ * loop share it; every plan field but via is honoured. */
+#define FLIT_LIFE(name, mode, options)                                                         \
+    static int name##_init(void *st, struct rs_driver *d, struct rs_err *err)                  \
+    {                                                                                          \
+        return rs__flit_init(st, d, mode, options, err);                                       \
+    }                                                                                          \
+    static const struct rs_engine_life name##_life = {                                         \
+        .size = sizeof(struct flit),                                                           \
+        .plan_fields = RS_PLAN_RELEASE | RS_PLAN_MID | RS_PLAN_LENGTH | RS_PLAN_DISCARD |      \
+                       RS_PLAN_FINISH | RS_PLAN_FATE,                                          \
+        .init = name##_init,                                                                   \
+        .step = rs__flit_life_step,                                                            \
+        .check = rs__flit_life_check,                                                          \
+        .describe_deadlock = rs__flit_life_describe,                                           \
+        .collect = rs__flit_collect,                                                           \
+        .free = rs__flit_free,                                                                 \
+    };
 
-static int vct_run(const struct rs_engine_input *in, struct rs_record *out, char *dl,
-                   size_t dl_len, struct rs_err *err)
-{
-    return rs__flit_run(in, FLIT_VCT, vct_options, out, dl, dl_len, err);
-}
-
-static int partial_run(const struct rs_engine_input *in, struct rs_record *out, char *dl,
-                       size_t dl_len, struct rs_err *err)
-{
-    return rs__flit_run(in, FLIT_PARTIAL, partial_options, out, dl, dl_len, err);
-}
-
-static int saf_flits_run(const struct rs_engine_input *in, struct rs_record *out, char *dl,
-                         size_t dl_len, struct rs_err *err)
-{
-    return rs__flit_run(in, FLIT_SAF, saf_flits_options, out, dl, dl_len, err);
-}
+FLIT_LIFE(wormhole, FLIT_WORMHOLE, wormhole_options)
+FLIT_LIFE(vct, FLIT_VCT, vct_options)
+FLIT_LIFE(partial, FLIT_PARTIAL, partial_options)
+FLIT_LIFE(saf_flits, FLIT_SAF, saf_flits_options)
 
 const struct rs_engine_ops rs_engine_wormhole = {
     .name = "wormhole",
     .summary = "wormhole worms of L flits, B virtual channels of vc_depth flits (001 §1.1)",
     .options = wormhole_options,
-    .run = wormhole_run,
+    .batch = &wormhole_life,
+    .open = &wormhole_life,
     .openloop = 1,
 };
 
@@ -84,7 +85,8 @@ const struct rs_engine_ops rs_engine_virtual_cut_through = {
     .summary = "virtual cut-through: a virtual-channel buffer holds a whole message "
                "(collapse=1: 003's cut-through snakes)",
     .options = vct_options,
-    .run = vct_run,
+    .batch = &vct_life,
+    .open = &vct_life,
     .openloop = 1,
 };
 
@@ -93,7 +95,8 @@ const struct rs_engine_ops rs_engine_cut_through_partial = {
     .summary = "cut-through with partial cuts: a FIFO of k flits per channel, snakes never "
                "broken (003 §1)",
     .options = partial_options,
-    .run = partial_run,
+    .batch = &partial_life,
+    .open = &partial_life,
     .openloop = 1,
 };
 
@@ -102,6 +105,7 @@ const struct rs_engine_ops rs_engine_store_forward_flits = {
     .summary = "store-and-forward snakes: forwarded flit by flit once entirely stored (003 §1, "
                "001's message step = L flit steps)",
     .options = saf_flits_options,
-    .run = saf_flits_run,
+    .batch = &saf_flits_life,
+    .open = &saf_flits_life,
     .openloop = 1,
 };

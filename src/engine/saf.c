@@ -1,8 +1,9 @@
 /* Store-and-forward packet engine (switching=store_forward): bounded or unbounded queues at
  * channel heads, channel tails or switches; FIFO, random, fixed-priority, furthest-first and
  * random-rank protocols with nonpredictive (sticky) selection; block or drop on a full queue.
- * Exact step semantics: docs/model-saf.md and the comment at the top of saf.h. Batch runs
- * here; open-loop runs (saf_openloop.c) use the same step. */
+ * Exact step semantics: docs/model-saf.md and the comment at the top of saf.h. The batch
+ * lifecycle is here (the loop is the driver's, driver.c); open-loop runs (saf_openloop.c)
+ * use the same step. */
 #include "engine/saf.h"
 
 #include <stdio.h>
@@ -798,7 +799,6 @@ void rs__saf_free(struct saf *s)
     free(s->free_slot);
     free(s->own);
     free(s->refill);
-    free(s->newly);
 }
 
 /* 004 §5's r = log^(1/q) N, rounded up: the smallest r >= 1 with r^q >= log2 N, i.e.
@@ -1063,57 +1063,81 @@ static int saf_record(const struct saf *s, struct rs_record *out, int deadlock)
 #define SAF_FORCE_CHECK(s) 0
 #endif
 
-static int saf_run(const struct rs_engine_input *in, struct rs_record *out, char *deadlock_msg,
-                   size_t deadlock_len, struct rs_err *err)
+/* ---- the lifecycle of a batch run (the loop is the driver's, src/engine/driver.c) ----- */
+
+static int saf_life_init(void *st, struct rs_driver *d, struct rs_err *err)
 {
-    struct saf s;
-    struct rs_openloop_cfg cfg;
-    int rc = rs_openloop_config(&cfg, in->params, 1, err); /* a packet is one unit */
+    struct saf *s = st, local;
+    /* set up in a local struct (its fields stay in registers in the per-message loop),
+     * then hand it over: also on error, for the free op */
+    int rc = saf_init(&local, d->in, err);
+    *s = local;
     if (rc)
         return rc;
-    if (cfg.process == RS_INJECT_BERNOULLI)
-        return rs__saf_run_open(in, &cfg, out, deadlock_msg, deadlock_len, err);
-    rc = saf_init(&s, in, err);
-    int check = in->check || (!rc && SAF_FORCE_CHECK(&s));
-    int deadlock = 0;
-    if (deadlock_msg && deadlock_len)
-        deadlock_msg[0] = '\0';
-    if (!rc && check)
-        rc = rs__saf_check(&s, err);
-    if (!rc && s.at == SAF_AT_OUTPUT) {
-        inject_output(&s);
-        compact_pending(&s);
+    d->check |= SAF_FORCE_CHECK(s);
+    if (s->at == SAF_AT_OUTPUT) { /* the sources' injections before step 1 */
+        inject_output(s);
+        compact_pending(s);
     }
-    while (!rc && s.remaining > 0) {
-        s.step++;
-        s.n_moves = 0;
-        decide(&s);
-        if ((rc = commit(&s))) {
-            rs_err_set(err, rc, "out of memory during the run");
-            break;
-        }
-        uint32_t injected = s.at == SAF_AT_OUTPUT ? inject_output(&s) : 0;
-        compact_pending(&s);
-        if (s.n_moves == 0 && injected == 0) {
-            /* nothing moved: the state is a fixed point and nothing ever will */
-            deadlock = 1;
-            if (deadlock_msg && deadlock_len)
-                rs__saf_describe_deadlock(&s, deadlock_msg, deadlock_len);
-            break;
-        }
-        if (check)
-            rc = rs__saf_check(&s, err);
-    }
-    if (!rc && (rc = saf_record(&s, out, deadlock)))
-        rs_err_set(err, rc, "out of memory for the result record");
-    rs__saf_free(&s);
-    return rc;
+    d->remaining = s->remaining;
+    return 0;
 }
+
+static int saf_life_step(void *st, struct rs_driver *d, struct rs_err *err)
+{
+    struct saf *s = st;
+    s->step++;
+    s->n_moves = 0;
+    decide(s);
+    int rc = commit(s);
+    if (rc)
+        return rs_err_set(err, rc, "out of memory during the run");
+    uint32_t injected = s->at == SAF_AT_OUTPUT ? inject_output(s) : 0;
+    compact_pending(s);
+    d->step = s->step;
+    d->remaining = s->remaining;
+    /* nothing moved: the state is a fixed point and nothing ever will */
+    d->deadlock = s->n_moves == 0 && injected == 0;
+    return 0;
+}
+
+static int saf_life_check(void *st, struct rs_err *err)
+{
+    return rs__saf_check(st, err);
+}
+
+static void saf_life_describe(void *st, char *buf, size_t n)
+{
+    rs__saf_describe_deadlock(st, buf, n);
+}
+
+static int saf_life_collect(void *st, struct rs_driver *d, struct rs_record *out, int deadlock)
+{
+    (void)d;
+    return saf_record(st, out, deadlock);
+}
+
+void rs__saf_life_free(void *st)
+{
+    rs__saf_free(st);
+}
+
+static const struct rs_engine_life saf_batch_life = {
+    .size = sizeof(struct saf),
+    .plan_fields = 0,
+    .init = saf_life_init,
+    .step = saf_life_step,
+    .check = saf_life_check,
+    .describe_deadlock = saf_life_describe,
+    .collect = saf_life_collect,
+    .free = rs__saf_life_free,
+};
 
 const struct rs_engine_ops rs_engine_store_forward = {
     .name = "store_forward",
     .summary = "store-and-forward packets with bounded queues (Maggs & Sitaraman 004 §1.2)",
     .options = saf_options,
-    .run = saf_run,
+    .batch = &saf_batch_life,
+    .open = &rs__saf_open_life,
     .openloop = 1,
 };

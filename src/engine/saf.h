@@ -17,6 +17,7 @@
 
 #include <stdint.h>
 
+#include "routesim/driver.h"
 #include "routesim/engine.h"
 #include "routesim/openloop.h"
 
@@ -143,7 +144,6 @@ struct saf {
                                waits in its store; RS_NONE when there is none */
     uint32_t *refill;       /* [n_src] terminals whose own packet left the store this step */
     uint32_t n_refill;
-    uint32_t *newly;        /* [n_src] terminals whose module FIFO became non-empty */
     uint64_t step_accepted; /* packets delivered this step */
     uint32_t made;          /* packets put into stores this step */
 };
@@ -207,12 +207,13 @@ void rs__saf_store_insert(struct saf *s, uint32_t t, uint32_t m);
  * count it, and return its slot to the pool. */
 void rs__saf_open_finish(struct saf *s, uint32_t m, int delivered);
 
-/* Run switching=store_forward with open-loop injection (cfg.process is bernoulli) and add
- * the metrics to out: the module's (rs_openloop_record), then hops, max_queue, steps,
- * deadlock, rank_levels_used. Returns 0 or RS_E... */
-int rs__saf_run_open(const struct rs_engine_input *in, const struct rs_openloop_cfg *cfg,
-                     struct rs_record *out, char *deadlock_msg, size_t deadlock_len,
-                     struct rs_err *err);
+/* The lifecycle of an open-loop run (injection_process=bernoulli): its step adds the
+ * module's arrivals and refills the stores; its record is the module's
+ * (rs_openloop_record), then hops, max_queue, steps, deadlock, rank_levels_used. */
+extern const struct rs_engine_life rs__saf_open_life;
+
+/* The free op of both lifecycles (rs__saf_free). */
+void rs__saf_life_free(void *st);
 
 /* ---- saf_check.c, saf_deadlock.c ------------------------------------------------------ */
 

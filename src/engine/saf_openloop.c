@@ -1,6 +1,7 @@
 /* Open-loop injection (injection_process=bernoulli, SPEC W4) for the store-and-forward
  * engine: packet records from a pool of slots recycled after delivery or drop, each
- * terminal's oldest generated packet in its store, the run loop and its record. The model:
+ * terminal's oldest generated packet in its store, the open-loop lifecycle (step, record; the
+ * loop is the driver's). The model:
  * docs/openloop.md ("Store-and-forward") and docs/model-saf.md ("Open loop"). */
 #include <stdlib.h>
 #include <string.h>
@@ -171,9 +172,7 @@ static int open_init(struct saf *s, struct rs_openloop *ol, const struct rs_engi
                           "a channel in one step); use switching=store_forward_flits for "
                           "packets of several flits",
                           cfg->len_max);
-    if ((rc = rs__saf_init_common(s, in, cap, err)) ||
-        (rc = rs_openloop_init(ol, cfg, in->net, in->pb, in->params, in->routing, in->seed,
-                               err)))
+    if ((rc = rs__saf_init_common(s, in, cap, err)))
         return rc;
     s->ol = ol;
     s->osrc = malloc(cap * sizeof *s->osrc);
@@ -182,8 +181,7 @@ static int open_init(struct saf *s, struct rs_openloop *ol, const struct rs_engi
     s->free_slot = malloc(cap * sizeof *s->free_slot);
     s->own = malloc((size_t)n * sizeof *s->own + 1);
     s->refill = malloc((size_t)n * sizeof *s->refill + 1);
-    s->newly = malloc((size_t)n * sizeof *s->newly + 1);
-    if (!s->osrc || !s->omsg || !s->ogen || !s->free_slot || !s->own || !s->refill || !s->newly)
+    if (!s->osrc || !s->omsg || !s->ogen || !s->free_slot || !s->own || !s->refill)
         return rs_err_set(err, RS_ENOMEM, "out of memory for open-loop sources");
     memset(s->where, SAF_FREE, cap);
     for (uint64_t m = cap; m-- > 0;)
@@ -212,62 +210,73 @@ static int open_record(const struct saf *s, struct rs_record *out, int deadlock)
 #define SAF_OPEN_FORCE_CHECK(s) 0
 #endif
 
-int rs__saf_run_open(const struct rs_engine_input *in, const struct rs_openloop_cfg *cfg,
-                     struct rs_record *out, char *deadlock_msg, size_t deadlock_len,
-                     struct rs_err *err)
+/* ---- the lifecycle (the loop is the driver's, src/engine/driver.c) ---------------------- */
+
+static int open_life_init(void *st, struct rs_driver *d, struct rs_err *err)
 {
-    struct saf s;
-    struct rs_openloop ol;
-    int deadlock = 0;
-    memset(&ol, 0, sizeof ol);
-    memset(&s, 0, sizeof s);
-    int rc = open_init(&s, &ol, in, cfg, err);
-    int check = !rc && (in->check || SAF_OPEN_FORCE_CHECK(&s));
-    if (deadlock_msg && deadlock_len)
-        deadlock_msg[0] = '\0';
-    while (!rc) {
-        s.step++;
-        s.made = 0;
-        s.step_accepted = 0;
-        if ((rc = rs__saf_step(&s))) {
-            rs_err_set(err, rc, "out of memory during the run");
-            break;
-        }
-        /* the step's arrivals, then the stores whose generated packet left (in the step,
-         * or at the end of the previous one with output queues) take their next one */
-        uint32_t n_new = s.step <= rs_openloop_last_step(&ol)
-                             ? rs_openloop_generate(&ol, s.step, s.newly)
-                             : 0;
-        for (uint32_t i = 0; i < s.n_refill && !rc; i++)
-            rc = refill_terminal(&s, s.refill[i], err);
-        for (uint32_t i = 0; i < n_new && !rc; i++)
-            rc = refill_terminal(&s, s.newly[i], err);
-        if (rc)
-            break;
-        s.n_refill = 0;
-        uint32_t injected = 0;
-        if (s.at == SAF_AT_OUTPUT) { /* the stores filled just now may inject too */
-            rs__saf_compact_pending(&s);
-            injected = rs__saf_inject_output(&s);
-        }
-        rs__saf_compact_pending(&s);
-        rs_openloop_accept(&ol, s.step, s.step_accepted);
-        if (s.n_moves == 0 && injected == 0 && s.made == 0 && s.remaining > 0) {
-            /* nothing moved and no store changed: a fixed point (docs/model-saf.md) */
-            deadlock = 1;
-            rs_openloop_stop(&ol);
-            if (deadlock_msg && deadlock_len)
-                rs__saf_describe_deadlock(&s, deadlock_msg, deadlock_len);
-            break;
-        }
-        if (check && (rc = rs__saf_check(&s, err)))
-            break;
-        if (rs_openloop_done(&ol, s.step))
-            break;
-    }
-    if (!rc && (rc = open_record(&s, out, deadlock)))
-        rs_err_set(err, rc, "out of memory for the result record");
-    rs__saf_free(&s);
-    rs_openloop_free(&ol);
+    struct saf *s = st;
+    int rc = open_init(s, d->ol, d->in, &d->cfg, err);
+    if (!rc)
+        d->check |= SAF_OPEN_FORCE_CHECK(s);
     return rc;
 }
+
+static int open_life_step(void *st, struct rs_driver *d, struct rs_err *err)
+{
+    struct saf *s = st;
+    int rc;
+    s->step++;
+    s->made = 0;
+    s->step_accepted = 0;
+    if ((rc = rs__saf_step(s)))
+        return rs_err_set(err, rc, "out of memory during the run");
+    /* the step's arrivals, then the stores whose generated packet left (in the step, or at
+     * the end of the previous one with output queues) take their next one */
+    const uint32_t *newly;
+    uint32_t n_new = rs_driver_arrivals(d, s->step, &newly);
+    for (uint32_t i = 0; i < s->n_refill; i++)
+        if ((rc = refill_terminal(s, s->refill[i], err)))
+            return rc;
+    for (uint32_t i = 0; i < n_new; i++)
+        if ((rc = refill_terminal(s, newly[i], err)))
+            return rc;
+    s->n_refill = 0;
+    uint32_t injected = 0;
+    if (s->at == SAF_AT_OUTPUT) { /* the stores filled just now may inject too */
+        rs__saf_compact_pending(s);
+        injected = rs__saf_inject_output(s);
+    }
+    rs__saf_compact_pending(s);
+    d->step = s->step;
+    d->accepted = s->step_accepted;
+    /* nothing moved and no store changed: a fixed point (docs/model-saf.md) */
+    d->deadlock = s->n_moves == 0 && injected == 0 && s->made == 0 && s->remaining > 0;
+    return 0;
+}
+
+static int open_life_check(void *st, struct rs_err *err)
+{
+    return rs__saf_check(st, err);
+}
+
+static void open_life_describe(void *st, char *buf, size_t n)
+{
+    rs__saf_describe_deadlock(st, buf, n);
+}
+
+static int open_life_collect(void *st, struct rs_driver *d, struct rs_record *out, int deadlock)
+{
+    (void)d;
+    return open_record(st, out, deadlock);
+}
+
+const struct rs_engine_life rs__saf_open_life = {
+    .size = sizeof(struct saf),
+    .plan_fields = 0,
+    .init = open_life_init,
+    .step = open_life_step,
+    .check = open_life_check,
+    .describe_deadlock = open_life_describe,
+    .collect = open_life_collect,
+    .free = rs__saf_life_free,
+};

@@ -328,7 +328,8 @@ int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
     int rc = prepare(&x, p, 1, out, err);
     if (rc)
         return rc;
-    struct rs_engine_input in = {&x.net, &x.pb, &x.params, x.routing, x.seed, x.check, NULL};
+    struct rs_engine_input in = {.net = &x.net, .pb = &x.pb, .params = &x.params,
+                                 .routing = x.routing, .seed = x.seed, .check = x.check};
     enum rs_injection inj = RS_INJECT_BATCH;
     rc = x.sel.algo->run(&in, x.sel.engine, out, deadlock_msg, deadlock_len, err);
     /* congestion and dilation describe the static message set; open-loop runs have none */

@@ -197,7 +197,8 @@ static void test_discarded_never_blocks(void **state)
     pb.src = src;
     pb.dst = dst;
     const struct rs_engine_ops *eng = rs_engine_find("wormhole");
-    struct rs_engine_input in = {&net, &pb, &p, RS_ROUTING_DIRECT, 1, 1, NULL};
+    struct rs_engine_input in = {.net = &net, .pb = &pb, .params = &p,
+                                 .routing = RS_ROUTING_DIRECT, .seed = 1, .check = 1};
     struct rs__cms_cfg cfg = {.N = 8, .log_n = 3, .q = 1, .pad = 1, .q_eff = 1, .B = 1, .L = 2,
                               .beta = 1, .delta = 1, .rounds_paper = 5, .max_rounds = 32,
                               .start_cap = 1};

@@ -16,7 +16,8 @@
 /* Self-route the fixture's problem; returns its conflicts (and *cycles). */
 static int64_t conflicts(struct rs_test_fixture *f, int64_t *cycles)
 {
-    struct rs_engine_input in = {&f->net, &f->pb, &f->p, RS_ROUTING_DIRECT, 1, 1, NULL};
+    struct rs_engine_input in = {.net = &f->net, .pb = &f->pb, .params = &f->p,
+                                 .routing = RS_ROUTING_DIRECT, .seed = 1, .check = 1};
     struct rs_record r;
     struct rs_err err;
     rs_record_init(&r);

@@ -18,10 +18,11 @@
 
 /* A run through the library's internals: net, problem and params from kv
  * (rs_test_fx_open), then the circuit engine with plan and shuffle. */
-static int fx_run(struct rs_test_fixture *f, uint64_t seed, const struct rs_circuit_plan *plan,
+static int fx_run(struct rs_test_fixture *f, uint64_t seed, const struct rs_engine_plan *plan,
                   uint64_t shuffle, int check, struct rs_record *rec, struct rs_err *err)
 {
-    struct rs_engine_input in = {&f->net, &f->pb, &f->p, RS_ROUTING_DIRECT, seed, check, NULL};
+    struct rs_engine_input in = {.net = &f->net, .pb = &f->pb, .params = &f->p,
+                                 .routing = RS_ROUTING_DIRECT, .seed = seed, .check = check};
     rs_record_init(rec);
     rs_err_clear(err);
     return rs__circuit_run(&in, plan, shuffle, rec, err);
@@ -430,14 +431,16 @@ static void test_plan(void **state)
         via[s] = 16 + 4 + (s % 4) % 2;
         rel[s] = (s % 4) / 2;
     }
-    struct rs_circuit_plan plan = {via, rel};
+    struct rs_engine_plan plan = {.release = rel, .via = via};
     assert_int_equal(fx_run(&f, 5, &plan, 0, 1, &r, &err), 0);
     assert_int_equal(rs_test_int(&r, "conflicts"), 0);
     assert_string_equal(text(&r, "delivered_per_cycle"), "8;8");
     rs_record_free(&r);
-    struct rs_engine_input in = {&f.net, &f.pb, &f.p, RS_ROUTING_DIRECT, 5, 1, NULL};
+    struct rs_engine_input in = {.net = &f.net, .pb = &f.pb, .params = &f.p,
+                                 .routing = RS_ROUTING_DIRECT, .seed = 5, .check = 1,
+                                 .plan = &plan};
     rs_record_init(&r);
-    assert_int_equal(rs__circuit_run_plan(&in, &plan, &r, &err), 0); /* the public hook */
+    assert_int_equal(rs_engine_run(rs_engine_find("circuit"), &in, &r, NULL, 0, &err), 0);
     assert_int_equal(rs_test_int(&r, "conflicts"), 0);
     rs_record_free(&r);
     /* bad plan: one top switch for all, all at once; 4 per cycle get through (each of the
@@ -452,7 +455,7 @@ static void test_plan(void **state)
     assert_int_equal(rs_test_int(&r, "conflicts"), 12 + 8 + 4);
     rs_record_free(&r);
     /* releases only: nobody tries before cycle 3 */
-    struct rs_circuit_plan late = {NULL, rel};
+    struct rs_engine_plan late = {.release = rel};
     for (uint32_t s = 0; s < 16; s++)
         rel[s] = 2;
     assert_int_equal(fx_run(&f, 5, &late, 0, 1, &r, &err), 0);

@@ -194,9 +194,10 @@ static void run_open(const char *kv, enum rs_routing routing, uint64_t shuffle,
     rs_test_net(&net, kv);
     assert_int_equal(rs_problem_build(&pb, &net, &p, 1, &err), 0);
     assert_int_equal(rs_openloop_config(&cfg, &p, 1, &err), 0);
-    struct rs_engine_input in = {&net, &pb, &p, routing, 5, 1, NULL};
+    struct rs_engine_input in = {.net = &net, .pb = &pb, .params = &p, .routing = routing,
+                                 .seed = 5, .check = 1};
     rs_record_init(rec);
-    if (rs__circuit_run_open(&in, &cfg, shuffle, rec, &err)) {
+    if (cfg.process != RS_INJECT_BERNOULLI || rs__circuit_run(&in, NULL, shuffle, rec, &err)) {
         print_error("%s: %s\n", kv, err.msg);
         fail();
     }
@@ -341,13 +342,14 @@ static void test_refused(void **state)
     struct rs_net net;
     struct rs_problem pb;
     struct rs_err err;
-    struct rs_circuit_plan plan = {NULL, NULL};
+    struct rs_engine_plan plan = {0};
     rs_test_params(&p, "topology=lcan N=16 injection_process=bernoulli");
     rs_test_net(&net, "topology=lcan N=16");
     assert_int_equal(rs_problem_build(&pb, &net, &p, 1, &err), 0);
-    struct rs_engine_input in = {&net, &pb, &p, RS_ROUTING_DIRECT, 1, 0, NULL};
+    struct rs_engine_input in = {.net = &net, .pb = &pb, .params = &p,
+                                 .routing = RS_ROUTING_DIRECT, .seed = 1, .check = 0};
     rs_record_init(&r);
-    assert_int_equal(rs__circuit_run_plan(&in, &plan, &r, &err), RS_EUNSUPPORTED);
+    assert_int_equal(rs__circuit_run(&in, &plan, 0, &r, &err), RS_EUNSUPPORTED);
     assert_non_null(strstr(err.msg, "needs injection_process=batch"));
     rs_record_free(&r);
     rs_problem_free(&pb);

@@ -1,0 +1,99 @@
+/* The engine lifecycle and the one driver loop (src/engine/driver.c): an engine is a const
+ * struct of operations (set-up, one step, check, deadlock report, collect, free); the
+ * driver owns the loop, the plan's admission, open-loop injection and its phases, the stop
+ * conditions, the per-step checks and the progress callback. docs/ARCHITECTURE.md. */
+#ifndef ROUTESIM_DRIVER_H
+#define ROUTESIM_DRIVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "routesim/engine.h"
+#include "routesim/openloop.h"
+
+/* What the driver shares with the engine's operations during one run. The engine reads
+ * in, ol and cfg, may raise check in its set-up (Debug builds check small runs on their
+ * own), and reports every step through the four fields below `step`. */
+struct rs_driver {
+    const struct rs_engine_input *in;
+    const struct rs_engine_ops *engine;
+    struct rs_openloop_cfg cfg; /* the open-loop keys; cfg.process says batch or open loop */
+    struct rs_openloop *ol;     /* the injection process (owned by the driver), NULL in batch
+                                   runs */
+    const void *extra;          /* engine-specific set-up argument (tests' hooks), or NULL */
+    int check;                  /* call the check op after set-up and after every step */
+    /* The step's report, written by the step op (set-up writes remaining):
+     *   step      the step just run (UNITS: the engine's steps; circuit: network cycles). A
+     *             batch engine may jump over steps in which nothing can happen.
+     *   accepted  flits delivered at their destinations in this step (open loop: the
+     *             accepted throughput; packets of one flit for packet engines)
+     *   remaining batch: static messages neither delivered nor dropped (0 ends the run)
+     *   deadlock  1: nothing can ever move again; the run stops and is recorded as such */
+    uint32_t step;
+    uint64_t accepted;
+    uint64_t remaining;
+    int deadlock;
+    uint32_t *newly; /* [n_terminals] scratch of rs_driver_arrivals */
+};
+
+/* Plan fields (struct rs_engine_plan), as bits of rs_engine_life.plan_fields. */
+enum rs_plan_field {
+    RS_PLAN_RELEASE = 1u << 0,
+    RS_PLAN_MID = 1u << 1,
+    RS_PLAN_LENGTH = 1u << 2,
+    RS_PLAN_DISCARD = 1u << 3,
+    RS_PLAN_FINISH = 1u << 4,
+    RS_PLAN_FATE = 1u << 5,
+    RS_PLAN_VIA = 1u << 6,
+};
+
+/* The lifecycle of an engine in one injection mode. The state is an opaque block of size
+ * bytes that the driver allocates zeroed and frees. Every op returns 0 or RS_E... with err
+ * set, unless stated otherwise. */
+struct rs_engine_life {
+    size_t size;           /* bytes of the engine's state */
+    unsigned plan_fields;  /* RS_PLAN_... fields the engine honours; the driver refuses the
+                              others with RS_EUNSUPPORTED naming the field */
+    /* Set up the state from d->in (d->ol is initialised in open loop) and set
+     * d->remaining. On error the driver still calls free. */
+    int (*init)(void *st, struct rs_driver *d, struct rs_err *err);
+    /* Run one step and write the report fields of d. In open loop the engine calls
+     * rs_driver_arrivals once, at the point of its step where the step's new packets join
+     * the sources. */
+    int (*step)(void *st, struct rs_driver *d, struct rs_err *err);
+    /* Check every invariant of the state between steps: RS_EINVARIANT naming the first
+     * violation. NULL: the engine has no checker. */
+    int (*check)(void *st, struct rs_err *err);
+    /* Describe the waiting cycle of a deadlocked state into buf (one line, n bytes). NULL:
+     * the engine never deadlocks. */
+    void (*describe_deadlock)(void *st, char *buf, size_t n);
+    /* Write the run's metrics (and the plan's outputs) once the loop has ended; deadlock is
+     * 1 when it ended on a deadlock. Returns 0 or RS_ENOMEM (err not set). */
+    int (*collect)(void *st, struct rs_driver *d, struct rs_record *out, int deadlock);
+    /* Release what the state holds (safe on a partly set-up or zeroed state). */
+    void (*free)(void *st);
+};
+
+/* Generate the open-loop arrivals of step (the step being run, >= 1) at every terminal
+ * when step is within the injection phases (rs_openloop_last_step), and point *newly at
+ * the terminals whose FIFO became non-empty, increasing. Returns their number: 0 in batch
+ * runs (*newly NULL) and after the last step. Called once by an engine's step op. */
+uint32_t rs__driver_generate(struct rs_driver *d, uint32_t step, const uint32_t **newly);
+
+static inline uint32_t rs_driver_arrivals(struct rs_driver *d, uint32_t step,
+                                          const uint32_t **newly)
+{
+    if (!d->ol) { /* batch: nothing arrives */
+        *newly = NULL;
+        return 0;
+    }
+    return rs__driver_generate(d, step, newly);
+}
+
+/* rs_engine_run with an engine-specific set-up argument (d->extra): the circuit engine's
+ * tests pass a shuffle seed (uint64_t). */
+int rs__driver_run(const struct rs_engine_ops *engine, const struct rs_engine_input *in,
+                   const void *extra, struct rs_record *out, char *deadlock_msg,
+                   size_t deadlock_len, struct rs_err *err);
+
+#endif

@@ -1,0 +1,171 @@
+/* The one run loop of every engine: admits the plan field by field, sets up open-loop
+ * injection and its phases, calls the engine's step until a stop condition (all delivered,
+ * deadlock, the open-loop drain over), checks the invariants, reports progress, and has
+ * the engine collect its metrics. Contracts in include/routesim/driver.h. */
+#include "routesim/driver.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "routesim/assert.h"
+#include "routesim/options.h"
+
+/* Steps between two progress reports when rs_engine_input.progress_every is 0. */
+#define RS_DRIVER_PROGRESS_EVERY 4096u
+
+/* The plan's fields in declaration order, with the test of "given". */
+static const struct {
+    unsigned bit;
+    const char *name;
+} plan_fields[] = {
+    {RS_PLAN_RELEASE, "release"}, {RS_PLAN_MID, "mid"},       {RS_PLAN_LENGTH, "length"},
+    {RS_PLAN_DISCARD, "discard_on_delay"}, {RS_PLAN_FINISH, "finish"}, {RS_PLAN_FATE, "fate"},
+    {RS_PLAN_VIA, "via"},
+};
+
+static unsigned plan_given(const struct rs_engine_plan *pl)
+{
+    return (pl->release ? RS_PLAN_RELEASE : 0) | (pl->mid ? RS_PLAN_MID : 0) |
+           (pl->length ? RS_PLAN_LENGTH : 0) | (pl->discard_on_delay ? RS_PLAN_DISCARD : 0) |
+           (pl->finish ? RS_PLAN_FINISH : 0) | (pl->fate ? RS_PLAN_FATE : 0) |
+           (pl->via ? RS_PLAN_VIA : 0);
+}
+
+/* Refuse a plan in open loop, and every field the lifecycle does not honour. */
+static int admit_plan(const struct rs_driver *d, const struct rs_engine_life *life,
+                      struct rs_err *err)
+{
+    const struct rs_engine_plan *pl = d->in->plan;
+    if (!pl)
+        return 0;
+    if (d->ol)
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "a plan (per-message schedule) needs injection_process=batch");
+    unsigned refused = plan_given(pl) & ~life->plan_fields;
+    for (size_t i = 0; i < sizeof plan_fields / sizeof plan_fields[0]; i++)
+        if (refused & plan_fields[i].bit)
+            return rs_err_set(err, RS_EUNSUPPORTED,
+                              "switching=%s does not honour the plan field `%s`",
+                              d->engine->name, plan_fields[i].name);
+    return 0;
+}
+
+/* The open-loop keys; the packet length is the engine's `length` key (1 for engines
+ * without one: a packet is one unit; batch runs have no packets). Starts the injection
+ * process in open loop. */
+static int setup_openloop(struct rs_driver *d, struct rs_openloop *ol, struct rs_err *err)
+{
+    const struct rs_engine_input *in = d->in;
+    int64_t len = 1;
+    enum rs_injection process;
+    int rc;
+    if ((rc = rs_openloop_process(in->params, &process, err)))
+        return rc;
+    if (process == RS_INJECT_BERNOULLI && d->engine->options && /* batch: no packets */
+        rs_optdef_find(d->engine->options, "length") &&
+        (rc = rs_opt_int(in->params, d->engine->options, "length", &len, err)))
+        return rc;
+    if ((rc = rs_openloop_config(&d->cfg, in->params, (uint32_t)len, err)))
+        return rc;
+    if (d->cfg.process != RS_INJECT_BERNOULLI)
+        return 0;
+    if (!d->engine->open)
+        return rs_err_set(err, RS_EUNSUPPORTED, "switching=%s has no open-loop injection",
+                          d->engine->name);
+    if ((rc = rs_openloop_init(ol, &d->cfg, in->net, in->pb, in->params, in->routing, in->seed,
+                               err)))
+        return rc;
+    d->ol = ol;
+    if (!(d->newly = malloc((size_t)in->pb->n_terminals * sizeof *d->newly + 1)))
+        return rs_err_set(err, RS_ENOMEM, "out of memory for open-loop sources");
+    return 0;
+}
+
+uint32_t rs__driver_generate(struct rs_driver *d, uint32_t step, const uint32_t **newly)
+{
+    *newly = d->newly;
+    if (step > rs_openloop_last_step(d->ol))
+        return 0;
+    return rs_openloop_generate(d->ol, step, d->newly);
+}
+
+/* The loop: one step, then the stop conditions, the check and the progress report. */
+static int drive(const struct rs_engine_life *life, void *st, struct rs_driver *d,
+                 int *deadlock, char *deadlock_msg, size_t deadlock_len, struct rs_err *err)
+{
+    const struct rs_engine_input *in = d->in;
+    uint32_t every = in->progress_every ? in->progress_every : RS_DRIVER_PROGRESS_EVERY;
+    uint64_t n_steps = 0;
+    int rc = 0;
+    if (d->check && life->check && (rc = life->check(st, err)))
+        return rc;
+    for (;;) {
+        if (!d->ol && d->remaining == 0)
+            return 0; /* every static message delivered or dropped */
+        d->accepted = 0;
+        d->deadlock = 0;
+        if ((rc = life->step(st, d, err)))
+            return rc;
+        if (d->ol)
+            rs_openloop_accept(d->ol, d->step, d->accepted);
+        if (d->deadlock) {
+            *deadlock = 1;
+            if (d->ol) /* stopped before the drain ended: saturated */
+                rs_openloop_stop(d->ol);
+            if (deadlock_msg && deadlock_len && life->describe_deadlock)
+                life->describe_deadlock(st, deadlock_msg, deadlock_len);
+            return 0;
+        }
+        if (d->check && life->check && (rc = life->check(st, err)))
+            return rc;
+        if (in->progress && ++n_steps % every == 0 &&
+            in->progress(in->progress_user, d->step, d->ol ? 0 : d->remaining))
+            return rs_err_set(err, RS_EINTERRUPTED, "interrupted at step %u", d->step);
+        if (d->ol && rs_openloop_done(d->ol, d->step))
+            return 0; /* the window is over and its packets are accounted for */
+    }
+}
+
+int rs__driver_run(const struct rs_engine_ops *engine, const struct rs_engine_input *in,
+                   const void *extra, struct rs_record *out, char *deadlock_msg,
+                   size_t deadlock_len, struct rs_err *err)
+{
+    RS_ASSERT(engine && engine->batch && in && in->net && in->pb && in->params && out);
+    struct rs_driver d;
+    struct rs_openloop ol;
+    int deadlock = 0;
+    memset(&d, 0, sizeof d);
+    memset(&ol, 0, sizeof ol);
+    d.in = in;
+    d.engine = engine;
+    d.extra = extra;
+    d.check = in->check;
+    if (deadlock_msg && deadlock_len)
+        deadlock_msg[0] = '\0';
+    int rc = setup_openloop(&d, &ol, err);
+    const struct rs_engine_life *life = d.ol ? engine->open : engine->batch;
+    if (!rc)
+        rc = admit_plan(&d, life, err);
+    void *st = NULL;
+    if (!rc && !(st = calloc(1, life->size)))
+        rc = rs_err_set(err, RS_ENOMEM, "out of memory for the engine's state");
+    if (!rc)
+        rc = life->init(st, &d, err);
+    if (!rc)
+        rc = drive(life, st, &d, &deadlock, deadlock_msg, deadlock_len, err);
+    if (!rc && (rc = life->collect(st, &d, out, deadlock)))
+        rs_err_set(err, rc, "out of memory for the result record");
+    if (st)
+        life->free(st);
+    free(st);
+    free(d.newly);
+    rs_openloop_free(&ol);
+    return rc;
+}
+
+int rs_engine_run(const struct rs_engine_ops *engine, const struct rs_engine_input *in,
+                  struct rs_record *out, char *deadlock_msg, size_t deadlock_len,
+                  struct rs_err *err)
+{
+    return rs__driver_run(engine, in, NULL, out, deadlock_msg, deadlock_len, err);
+}
