@@ -107,10 +107,10 @@ int cli_cmd_sweep(int argc, char **argv)
         default_output(a.config, out, sizeof out);
     int jobs = a.jobs > 0 ? a.jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
     snprintf(stop_msg, sizeof stop_msg,
-             "\nroutesim: interrupted: no new run starts; waiting for the runs in progress (at "
+             "%sroutesim: interrupted: no new run starts; waiting for the runs in progress (at "
              "most %d, one per thread) to finish, then writing their points; Ctrl-C again stops "
              "at once, keeping whole rows\n",
-             jobs > 0 ? jobs : 1);
+             isatty(2) ? "\n" : "", jobs > 0 ? jobs : 1);
     stop_len = strlen(stop_msg);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -118,7 +118,7 @@ int cli_cmd_sweep(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     clock_gettime(CLOCK_MONOTONIC, &pr.start);
-    struct rs_sweep_opts o = {out,      a.per_run, a.jobs, a.resume, &stop_requested,
+    struct rs_sweep_opts o = {out, a.per_run, a.jobs, a.resume, &stop_requested,
                               isatty(2) ? show_progress : NULL, &pr, &writing_rows, halt_now};
     struct rs_sweep_result res;
     rc = rs_sweep_run(&g, &o, &res, &err);
@@ -141,7 +141,7 @@ int cli_cmd_sweep(int argc, char **argv)
     if (res.saturated_runs)
         fprintf(stderr,
                 "routesim: warning: %llu runs saturated without deadlocking: their latency "
-                "metrics are nan, and so are the latency statistics of their points (see "
+                "metrics are nan, and so are the latency means of their points (see "
                 "runs_saturated)\n",
                 (unsigned long long)res.saturated_runs);
     if (rc) {
@@ -150,7 +150,8 @@ int cli_cmd_sweep(int argc, char **argv)
             fprintf(stderr, "routesim: %s\n", err.msg);
         goto done;
     }
-    fprintf(stderr, "routesim: %llu points x %u runs: %s (%llu written, %llu kept from before%s%s%s)\n",
+    fprintf(stderr,
+            "routesim: %llu points x %u runs: %s (%llu written, %llu kept from before%s%s%s)\n",
             (unsigned long long)res.points, g.runs, out, (unsigned long long)res.written,
             (unsigned long long)res.skipped,
             res.skipped ? ": their parameters, runs and seed match this sweep" : "",

@@ -335,7 +335,8 @@ static int point_ident(void *ctx, uint64_t i, struct rs_buf *stats, struct rs_bu
     rs_params_free(&p);
     if (!rc && ((rc = point_params(w, &params, &row)) ||
                 (rc = rs_record_int(&row, "runs", g->runs)) ||
-                (rc = rs_record_csv_row(&b, &row)) || (rc = rs_buf_append(stats, b.data, b.len - 1))))
+                (rc = rs_record_csv_row(&b, &row)) ||
+                (rc = rs_buf_append(stats, b.data, b.len - 1))))
         rs_err_set(err, rc, "out of memory");
     for (uint32_t r = 0; !rc && runs && r < g->runs; r++) {
         rs_record_free(&row);
