@@ -20,7 +20,9 @@
  * titles theory_title, theory_title2 ..; theory_column (comma list of columns, e.g. a
  * predicted value a run writes) drawn as lines at the measured x; key (where the legend
  * goes: top left, the default, top right, bottom left, bottom right, or below the plot in
- * columns). Writes the gnuplot script to out_path with its extension replaced by .gp. When gnuplot is missing, *notice
+ * columns). Rows with deadlocked runs (columns runs_deadlocked, runs_used) are marked: a
+ * circle at the mean when some runs deadlocked, a gap in the line and a cross on the x axis
+ * when every run did. Writes the gnuplot script to out_path with its extension replaced by .gp. When gnuplot is missing, *notice
  * (n bytes) says how to render the script later and 0 is returned. Errors: RS_EINVAL for a
  * bad [plot] key, a column missing from the file, a bad theory expression (naming the
  * file and line of the key) or extension, RS_EIO when a file cannot be written or gnuplot

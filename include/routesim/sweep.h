@@ -20,20 +20,44 @@ struct rs_sweep_opts {
     /* Called (serialised) after each point is written, with points done and total. */
     void (*progress)(void *ctx, uint64_t done, uint64_t total);
     void *ctx;
+    /* Stopping at once (a second Ctrl-C): the sweep sets *writing to 1 while it writes a
+     * point's rows (per-run rows, then the statistics row) and to 0 after, so that a signal
+     * handler that sets *stop to 2 may end the process itself when *writing is 0 (set *stop
+     * first, then read *writing: both sides use sequentially consistent fences). When
+     * *stop >= 2 the sweep calls halt(ctx) (serialised) before starting or right after
+     * finishing a point's rows, where both files hold whole rows; halt must not return
+     * (e.g. _exit). Both may be NULL (then *stop >= 2 is *stop == 1). */
+    volatile sig_atomic_t *writing;
+    void (*halt)(void *ctx);
 };
 
 struct rs_sweep_result {
     uint64_t points;  /* in the grid */
     uint64_t skipped; /* already in the file (resume) */
     uint64_t written; /* rows written by this call */
+    /* Rows written by this call (not those kept): runs with deadlock=1, points with at least
+     * one and points where every run deadlocked; runs with saturated=1 (open loop) that did
+     * not deadlock (they are in the statistics, with nan latencies). */
+    uint64_t deadlocked_runs, deadlocked_points, dead_points, saturated_runs;
+    uint64_t first_dead_point; /* grid index of the first point with a deadlocked run */
+    /* Resume: what was repaired in the files ("" when nothing): torn lines cut, per-run
+     * rows of points without a statistics row cut. */
+    char resume_note[768];
 };
 
 /* Validate every point first (nothing is written if one is bad), then run. Columns of the
  * statistics file: the parameters of the points (union over the points, in order of first
  * appearance; `seed` is the experiment seed), `runs`, then for every metric
- * <metric>_mean, _var, _sd, _min, _max, _ci95. Columns of the per-run file: the run's
- * parameters (its own derived `seed`), `replication`, the metrics. Returns 0;
- * RS_EINTERRUPTED when *stop was raised (finished points are kept); or RS_E... */
+ * <metric>_mean, _var, _sd, _min, _max, _ci95, then runs_deadlocked, runs_saturated,
+ * runs_with_drops (runs with dropped > 0) and runs_used. The flags deadlock and saturated
+ * are summarised over every run (their mean is the fraction of runs); every other metric
+ * over the runs_used runs that did not deadlock (all six nan when every run deadlocked).
+ * Columns of the per-run file: the run's parameters (its own derived `seed`),
+ * `replication`, the metrics. Each point's per-run rows are written before its statistics
+ * row, each by one write. With o->resume the files are checked and repaired first (see
+ * docs/sweeps.md; foreign or damaged rows: RS_EINVAL naming file:line, nothing changed).
+ * Returns 0; RS_EINTERRUPTED when *stop was raised (finished points are kept); or
+ * RS_E... */
 int rs_sweep_run(const struct rs_grid *g, const struct rs_sweep_opts *o,
                  struct rs_sweep_result *res, struct rs_err *err);
 

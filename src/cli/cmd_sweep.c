@@ -2,6 +2,7 @@
  * [--plot FILE.png|.svg]`: expand an experiment grid, run it in parallel, write statistics
  * per point as points finish; Ctrl-C stops cleanly, keeping every finished point. */
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -12,12 +13,37 @@
 #include "routesim/plot.h"
 #include "routesim/sweep.h"
 
-static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t stop_requested, writing_rows;
+static char stop_msg[320];
+static size_t stop_len;
 
+/* Second interrupt, where the files hold whole rows (see rs_sweep_opts.halt). */
+static void halt_now(void *ctx)
+{
+    static const char msg[] = "routesim: stopped at once; the files hold whole rows only (run "
+                              "again with --resume to finish)\n";
+    (void)ctx;
+    ssize_t n = write(2, msg, sizeof msg - 1);
+    (void)n;
+    _exit(130);
+}
+
+/* First Ctrl-C (or SIGTERM): no new run starts, say what is awaited; second: stop at once,
+ * here when no row is being written, else right after the rows (rs_sweep_run calls
+ * halt_now). */
 static void on_sigint(int sig)
 {
     (void)sig;
+    if (stop_requested) {
+        stop_requested = 2;
+        atomic_thread_fence(memory_order_seq_cst);
+        if (!writing_rows)
+            halt_now(NULL);
+        return;
+    }
     stop_requested = 1;
+    ssize_t n = write(2, stop_msg, stop_len);
+    (void)n;
 }
 
 struct progress {
@@ -79,6 +105,13 @@ int cli_cmd_sweep(int argc, char **argv)
         snprintf(out, sizeof out, "%s", a.output);
     else
         default_output(a.config, out, sizeof out);
+    int jobs = a.jobs > 0 ? a.jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    snprintf(stop_msg, sizeof stop_msg,
+             "%sroutesim: interrupted: no new run starts; waiting for the runs in progress (at "
+             "most %d, one per thread) to finish, then writing their points; Ctrl-C again stops "
+             "at once, keeping whole rows\n",
+             isatty(2) ? "\n" : "", jobs > 0 ? jobs : 1);
+    stop_len = strlen(stop_msg);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
@@ -86,20 +119,43 @@ int cli_cmd_sweep(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
     clock_gettime(CLOCK_MONOTONIC, &pr.start);
     struct rs_sweep_opts o = {out, a.per_run, a.jobs, a.resume, &stop_requested,
-                              isatty(2) ? show_progress : NULL, &pr};
+                              isatty(2) ? show_progress : NULL, &pr, &writing_rows, halt_now};
     struct rs_sweep_result res;
     rc = rs_sweep_run(&g, &o, &res, &err);
     if (pr.shown)
         fputc('\n', stderr);
+    if (res.deadlocked_points) {
+        char all[160] = "";
+        if (res.dead_points)
+            snprintf(all, sizeof all, "; in %llu of them every run deadlocked: nan statistics",
+                     (unsigned long long)res.dead_points);
+        fprintf(stderr,
+                "routesim: warning: %llu of %llu runs deadlocked, in %llu points (the first is "
+                "point %llu in grid order)%s; their metrics are left out of the statistics of %s "
+                "(see runs_deadlocked, runs_used)\n",
+                (unsigned long long)res.deadlocked_runs,
+                (unsigned long long)(res.written * g.runs),
+                (unsigned long long)res.deadlocked_points,
+                (unsigned long long)res.first_dead_point + 1, all, out);
+    }
+    if (res.saturated_runs)
+        fprintf(stderr,
+                "routesim: warning: %llu runs saturated without deadlocking: their latency "
+                "metrics are nan, and so are the latency means of their points (see "
+                "runs_saturated)\n",
+                (unsigned long long)res.saturated_runs);
     if (rc) {
         status = rc == RS_EINTERRUPTED ? 130 : cli_fail(&err);
         if (rc == RS_EINTERRUPTED)
             fprintf(stderr, "routesim: %s\n", err.msg);
         goto done;
     }
-    fprintf(stderr, "routesim: %llu points x %u runs: %s (%llu written, %llu kept from before)\n",
+    fprintf(stderr,
+            "routesim: %llu points x %u runs: %s (%llu written, %llu kept from before%s%s%s)\n",
             (unsigned long long)res.points, g.runs, out, (unsigned long long)res.written,
-            (unsigned long long)res.skipped);
+            (unsigned long long)res.skipped,
+            res.skipped ? ": their parameters, runs and seed match this sweep" : "",
+            res.resume_note[0] ? "; " : "", res.resume_note);
     if (a.plot) {
         char notice[1024] = "";
         rc = rs_plot_sweep(&g, out, a.plot, notice, sizeof notice, &err);

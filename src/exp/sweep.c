@@ -1,14 +1,17 @@
 /* Sweep runner: validation of every point, parallel runs (OpenMP) with per-point seeds,
- * ordered appending of statistics rows, resume and interruption (see sweep.h). */
+ * ordered appending of per-run and statistics rows (deadlocked runs kept out of the
+ * statistics), resume (sweep_resume.c) and interruption (see sweep.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <omp.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "exp/sweep_resume.h"
 #include "routesim/run.h"
 #include "routesim/stats.h"
 #include "routesim/sweep.h"
@@ -26,7 +29,10 @@ struct sweep {
     uint64_t written;
     int fd, fd_runs;
     int header_written, runs_header_written;
+    int runs_append;          /* resume: the per-run file is appended to */
     struct rs_buf expected_header; /* header already in the file when resuming */
+    struct rs_buf runs_header;     /* header already in the per-run file when appending */
+    struct rs_sweep_result *res;   /* deadlock counts (critical) */
     char **mnames;            /* metric names, from the first point written */
     size_t n_mnames;
     _Atomic int failed;       /* an error stops every worker (read without the lock) */
@@ -71,97 +77,6 @@ static int point_params(struct sweep *w, const struct rs_record *params, struct 
     return rc;
 }
 
-static uint64_t fnv(const char *s, size_t n)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
-}
-
-/* Length of the first k CSV cells of line (up to, not including, the k-th separator). */
-static size_t csv_prefix_len(const char *line, size_t len, size_t k)
-{
-    int quoted = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (line[i] == '"')
-            quoted = !quoted;
-        else if (line[i] == ',' && !quoted && --k == 0)
-            return i;
-    }
-    return len;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Resume: read out_path, drop a trailing partial line, remember its header and the keys
- * (hash of the parameter cells and `runs`: the first n_pnames + 1 cells, so the columns
- * must be known) of its rows. */
-static int read_existing(struct sweep *w, uint64_t **keys, size_t *n_keys)
-{
-    const char *path = w->o->out_path;
-    FILE *f = fopen(path, "r");
-    *keys = NULL;
-    *n_keys = 0;
-    if (!f)
-        return errno == ENOENT ? 0
-                               : rs_err_set(&w->err, RS_EIO, "cannot open '%s': %s", path,
-                                            strerror(errno));
-    struct rs_buf all;
-    rs_buf_init(&all);
-    char chunk[65536];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
-        if (rs_buf_append(&all, chunk, got)) {
-            fclose(f);
-            rs_buf_free(&all);
-            return rs_err_set(&w->err, RS_ENOMEM, "out of memory reading '%s'", path);
-        }
-    fclose(f);
-    if (all.len == 0) { /* an empty file (interrupted before its first row): start afresh */
-        rs_buf_free(&all);
-        return 0;
-    }
-    size_t complete = 0; /* bytes up to the last newline */
-    for (size_t i = all.len; i > 0; i--)
-        if (all.data[i - 1] == '\n') {
-            complete = i;
-            break;
-        }
-    if (complete < all.len && truncate(path, (off_t)complete)) {
-        rs_buf_free(&all);
-        return rs_err_set(&w->err, RS_EIO, "cannot truncate '%s': %s", path, strerror(errno));
-    }
-    size_t pos = 0, cap = 0;
-    while (pos < complete) {
-        const char *line = all.data + pos;
-        size_t len = (size_t)((const char *)memchr(line, '\n', complete - pos) - line);
-        if (pos == 0) {
-            rs_buf_append(&w->expected_header, line, len + 1);
-        } else {
-            if (*n_keys == cap) {
-                cap = cap ? 2 * cap : 1024;
-                uint64_t *nk = realloc(*keys, cap * sizeof *nk);
-                if (!nk) {
-                    rs_buf_free(&all);
-                    return rs_err_set(&w->err, RS_ENOMEM, "out of memory");
-                }
-                *keys = nk;
-            }
-            (*keys)[(*n_keys)++] = fnv(line, csv_prefix_len(line, len, w->n_pnames + 1));
-        }
-        pos += len + 1;
-    }
-    rs_buf_free(&all);
-    if (*n_keys)
-        qsort(*keys, *n_keys, sizeof **keys, cmp_u64);
-    return 0;
-}
-
 static int write_all(int fd, const struct rs_buf *b, const char *path, struct rs_err *err)
 {
     size_t off = 0;
@@ -176,17 +91,141 @@ static int write_all(int fd, const struct rs_buf *b, const char *path, struct rs
     return 0;
 }
 
-/* Statistics row of point i from its finished runs; writes the header first if needed.
- * Called in the critical section. */
+/* The integer metric name of rec (0 when absent or not an integer). */
+static int64_t int_metric(const struct rs_record *rec, const char *name)
+{
+    const struct rs_field *f = rs_record_get(rec, name);
+    return f && f->type == RS_VAL_INT ? f->i : 0;
+}
+
+/* The flags summarised over every run, deadlocked or not: their mean is a fraction of runs. */
+static const char *const all_run_metrics[] = {"deadlock", "saturated", NULL};
+
+static int over_all_runs(const char *metric)
+{
+    for (int k = 0; all_run_metrics[k]; k++)
+        if (!strcmp(metric, all_run_metrics[k]))
+            return 1;
+    return 0;
+}
+
+/* The statistics row of point i (parameters, runs, six statistics per metric, run counts).
+ * Deadlocked runs are left out of every metric but the flags; counts go to w->res. */
+static int stats_row(struct sweep *w, uint64_t i, struct rs_record *row)
+{
+    const struct rs_grid *g = w->g;
+    struct rs_record *runs = &w->runs[i * g->runs];
+    uint32_t dead = 0, sat = 0, drops = 0, sat_alive = 0;
+    for (uint32_t r = 0; r < g->runs; r++) {
+        int d = int_metric(&runs[r], "deadlock") == 1, s = int_metric(&runs[r], "saturated") == 1;
+        dead += d;
+        sat += s;
+        sat_alive += s && !d;
+        drops += int_metric(&runs[r], "dropped") > 0;
+    }
+    double *x = malloc(g->runs * sizeof *x);
+    int rc = x ? point_params(w, &runs[0], row) : RS_ENOMEM;
+    rc = rc ? rc : rs_record_int(row, "runs", g->runs);
+    for (size_t k = 0; k < w->n_mnames && !rc; k++) {
+        const struct rs_field *f0 = rs_record_get(&runs[0], w->mnames[k]);
+        if (f0 && f0->type == RS_VAL_STRING) /* text metrics: in the per-run rows only */
+            continue;
+        int all = over_all_runs(w->mnames[k]);
+        uint32_t n = 0;
+        for (uint32_t r = 0; r < g->runs; r++) {
+            const struct rs_field *f = rs_record_get(&runs[r], w->mnames[k]);
+            if (!f || f->type == RS_VAL_STRING || runs[r].n - runs[r].n_params != w->n_mnames) {
+                free(x);
+                return rs_err_set(&w->err, RS_EUNSUPPORTED,
+                                  "points of one sweep must report the same metrics (point %llu "
+                                  "differs in '%s'); sweep one switching model per file",
+                                  (unsigned long long)i, w->mnames[k]);
+            }
+            if (all || int_metric(&runs[r], "deadlock") != 1)
+                x[n++] = f->type == RS_VAL_INT ? (double)f->i : f->d;
+        }
+        struct rs_summary s = {0, NAN, NAN, NAN, NAN, NAN, NAN};
+        char name[256];
+        if (n)
+            rs_summarize(x, n, &s);
+        const char *suffix[6] = {"mean", "var", "sd", "min", "max", "ci95"};
+        const double val[6] = {s.mean, s.var, s.sd, s.min, s.max, s.ci95};
+        for (int j = 0; j < 6 && !rc; j++) {
+            snprintf(name, sizeof name, "%s_%s", w->mnames[k], suffix[j]);
+            rc = rs_record_double(row, name, val[j]);
+        }
+    }
+    free(x);
+    rc = rc ? rc : rs_record_int(row, "runs_deadlocked", dead);
+    rc = rc ? rc : rs_record_int(row, "runs_saturated", sat);
+    rc = rc ? rc : rs_record_int(row, "runs_with_drops", drops);
+    rc = rc ? rc : rs_record_int(row, "runs_used", g->runs - dead);
+    if (!rc && dead) {
+        if (!w->res->deadlocked_points++)
+            w->res->first_dead_point = i;
+        w->res->deadlocked_runs += dead;
+        w->res->dead_points += dead == g->runs;
+    }
+    w->res->saturated_runs += sat_alive;
+    return rc ? (w->err.code ? w->err.code : rs_err_set(&w->err, rc, "out of memory")) : 0;
+}
+
+/* The per-run rows of point i: the run's own parameters (its seed), replication, metrics. */
+static int run_rows(struct sweep *w, uint64_t i, struct rs_buf *buf)
+{
+    const struct rs_grid *g = w->g;
+    struct rs_record *runs = &w->runs[i * g->runs];
+    int rc = 0;
+    for (uint32_t r = 0; r < g->runs && !rc; r++) {
+        struct rs_record row;
+        rs_record_init(&row);
+        for (size_t k = 0; k < w->n_pnames && !rc; k++)
+            rc = copy_field(&row, &runs[r], w->pnames[k]);
+        rc = rc ? rc : rs_record_int(&row, "replication", r);
+        for (size_t k = 0; k < w->n_mnames && !rc; k++)
+            rc = copy_field(&row, &runs[r], w->mnames[k]);
+        if (!rc && !w->runs_header_written) {
+            struct rs_buf h;
+            rs_buf_init(&h);
+            rc = rs_record_csv_header(&h, &row);
+            if (!rc && w->runs_header.len &&
+                (h.len != w->runs_header.len || memcmp(h.data, w->runs_header.data, h.len)))
+                rc = rs_err_set(&w->err, RS_EINVAL,
+                                "'%s' holds per-run results of another experiment (its header "
+                                "differs); remove it or write elsewhere",
+                                w->o->per_run_path);
+            else if (!rc && !w->runs_header.len)
+                rc = rs_buf_append(buf, h.data, h.len);
+            rs_buf_free(&h);
+            w->runs_header_written = 1;
+        }
+        rc = rc ? rc : rs_record_csv_row(buf, &row);
+        rs_record_free(&row);
+    }
+    return rc ? (w->err.code ? w->err.code : rs_err_set(&w->err, rc, "out of memory")) : 0;
+}
+
+/* Stop at once (o->stop >= 2) where the files hold whole rows: o->halt does not return. */
+static void halt_if_asked(const struct rs_sweep_opts *o, int writing)
+{
+    if (!o->writing || !o->halt || !o->stop)
+        return;
+    *o->writing = writing;
+    atomic_thread_fence(memory_order_seq_cst);
+    if (*o->stop >= 2)
+        o->halt(o->ctx);
+}
+
+/* Rows of point i from its finished runs: per-run rows first, then the statistics row
+ * (header first when the file is new), each by one write, so that a statistics row in the
+ * file means its per-run rows are there too. Called in the critical section. */
 static int write_point(struct sweep *w, uint64_t i)
 {
     const struct rs_grid *g = w->g;
     struct rs_record *runs = &w->runs[i * g->runs];
     struct rs_record row;
-    struct rs_buf buf;
+    struct rs_buf buf, rbuf;
     int rc = 0;
-    rs_record_init(&row);
-    rs_buf_init(&buf);
     if (!w->mnames) { /* metric names from the first point written */
         w->n_mnames = runs[0].n - runs[0].n_params;
         w->mnames = calloc(w->n_mnames + 1, sizeof *w->mnames);
@@ -195,36 +234,10 @@ static int write_point(struct sweep *w, uint64_t i)
     }
     if (!w->mnames)
         return rs_err_set(&w->err, RS_ENOMEM, "out of memory");
-    double *x = malloc(g->runs * sizeof *x);
-    rc = x ? point_params(w, &runs[0], &row) : RS_ENOMEM;
-    rc = rc ? rc : rs_record_int(&row, "runs", g->runs);
-    for (size_t k = 0; k < w->n_mnames && !rc; k++) {
-        const struct rs_field *f0 = rs_record_get(&runs[0], w->mnames[k]);
-        if (f0 && f0->type == RS_VAL_STRING) /* text metrics: in the per-run rows only */
-            continue;
-        for (uint32_t r = 0; r < g->runs; r++) {
-            const struct rs_field *f = rs_record_get(&runs[r], w->mnames[k]);
-            if (!f || f->type == RS_VAL_STRING || runs[r].n - runs[r].n_params != w->n_mnames) {
-                free(x);
-                rs_record_free(&row);
-                return rs_err_set(&w->err, RS_EUNSUPPORTED,
-                                  "points of one sweep must report the same metrics (point %llu "
-                                  "differs in '%s'); sweep one switching model per file",
-                                  (unsigned long long)i, w->mnames[k]);
-            }
-            x[r] = f->type == RS_VAL_INT ? (double)f->i : f->d;
-        }
-        struct rs_summary s;
-        char name[256];
-        rs_summarize(x, g->runs, &s);
-        const char *suffix[6] = {"mean", "var", "sd", "min", "max", "ci95"};
-        const double val[6] = {s.mean, s.var, s.sd, s.min, s.max, s.ci95};
-        for (int j = 0; j < 6 && !rc; j++) {
-            snprintf(name, sizeof name, "%s_%s", w->mnames[k], suffix[j]);
-            rc = rs_record_double(&row, name, val[j]);
-        }
-    }
-    free(x);
+    rs_record_init(&row);
+    rs_buf_init(&buf);
+    rs_buf_init(&rbuf);
+    rc = stats_row(w, i, &row);
     if (!rc && !w->header_written) {
         struct rs_buf h;
         rs_buf_init(&h);
@@ -241,35 +254,19 @@ static int write_point(struct sweep *w, uint64_t i)
         w->header_written = 1;
     }
     rc = rc ? rc : rs_record_csv_row(&buf, &row);
-    if (!rc)
-        rc = write_all(w->fd, &buf, w->o->out_path, &w->err);
-    rs_buf_free(&buf);
     rs_record_free(&row);
-    if (rc || w->fd_runs < 0)
-        return rc ? (w->err.code ? w->err.code : rs_err_set(&w->err, rc, "out of memory")) : 0;
-
-    /* per-run rows: the run's own parameters (its seed), replication, metrics */
-    rs_buf_init(&buf);
-    for (uint32_t r = 0; r < g->runs && !rc; r++) {
-        rs_record_init(&row);
-        for (size_t k = 0; k < w->n_pnames && !rc; k++)
-            rc = copy_field(&row, &runs[r], w->pnames[k]);
-        rc = rc ? rc : rs_record_int(&row, "replication", r);
-        for (size_t k = 0; k < w->n_mnames && !rc; k++)
-            rc = copy_field(&row, &runs[r], w->mnames[k]);
-        if (!rc && !w->runs_header_written) {
-            rc = rs_record_csv_header(&buf, &row);
-            w->runs_header_written = 1;
-        }
-        rc = rc ? rc : rs_record_csv_row(&buf, &row);
-        rs_record_free(&row);
+    if (!rc && w->fd_runs >= 0)
+        rc = run_rows(w, i, &rbuf);
+    if (!rc) {
+        halt_if_asked(w->o, 1);
+        if (w->fd_runs >= 0)
+            rc = write_all(w->fd_runs, &rbuf, w->o->per_run_path, &w->err);
+        rc = rc ? rc : write_all(w->fd, &buf, w->o->out_path, &w->err);
+        halt_if_asked(w->o, 0);
     }
-    if (!rc)
-        rc = write_all(w->fd_runs, &buf, w->o->per_run_path, &w->err);
-    else
-        rs_err_set(&w->err, rc, "out of memory");
     rs_buf_free(&buf);
-    return rc;
+    rs_buf_free(&rbuf);
+    return rc ? (w->err.code ? w->err.code : rs_err_set(&w->err, rc, "out of memory")) : 0;
 }
 
 /* Write every point that is complete and next in grid order. Critical section. */
@@ -317,6 +314,82 @@ static int prepare_points(struct sweep *w)
     return 0;
 }
 
+/* Resume (sweep_resume.h): the identity cells of point i's statistics row (parameters with
+ * the experiment seed, runs) and of its per-run rows (parameters with the run's seed,
+ * replication), as write_point writes them. */
+static int point_ident(void *ctx, uint64_t i, struct rs_buf *stats, struct rs_buf *runs,
+                       struct rs_err *err)
+{
+    struct sweep *w = ctx;
+    const struct rs_grid *g = w->g;
+    struct rs_params p;
+    struct rs_record params, row;
+    struct rs_buf b;
+    rs_record_init(&params);
+    rs_record_init(&row);
+    rs_buf_init(&b);
+    int rc = rs_grid_point(g, i, &p, err);
+    if (rc)
+        return rc;
+    rc = rs_validate(&p, &params, err);
+    rs_params_free(&p);
+    if (!rc && ((rc = point_params(w, &params, &row)) ||
+                (rc = rs_record_int(&row, "runs", g->runs)) ||
+                (rc = rs_record_csv_row(&b, &row)) ||
+                (rc = rs_buf_append(stats, b.data, b.len - 1))))
+        rs_err_set(err, rc, "out of memory");
+    for (uint32_t r = 0; !rc && runs && r < g->runs; r++) {
+        rs_record_free(&row);
+        rs_record_init(&row);
+        for (size_t k = 0; k < w->n_pnames && !rc; k++)
+            rc = !strcmp(w->pnames[k], "seed")
+                     ? rs_record_int(&row, "seed", (int64_t)rs_grid_seed(g, i, r))
+                     : copy_field(&row, &params, w->pnames[k]);
+        rc = rc ? rc : rs_record_int(&row, "replication", r);
+        rc = rc ? rc : rs_record_csv_row(runs, &row);
+        if (rc)
+            rs_err_set(err, rc, "out of memory");
+    }
+    rs_record_free(&params);
+    rs_record_free(&row);
+    rs_buf_free(&b);
+    return rc;
+}
+
+/* Resume: check and repair the files (sweep_resume.c), mark the points kept. */
+static int resume(struct sweep *w, struct rs_sweep_result *res)
+{
+    struct rs_buf sp, rp;
+    int rc = 0;
+    rs_buf_init(&sp);
+    rs_buf_init(&rp);
+    for (size_t k = 0; k < w->n_pnames && !rc; k++)
+        rc = rs_buf_printf(&sp, "%s,", w->pnames[k]) || rs_buf_printf(&rp, "%s,", w->pnames[k]);
+    rc = rc || rs_buf_puts(&sp, "runs,") || rs_buf_puts(&rp, "replication,");
+    if (rc) {
+        rs_buf_free(&sp);
+        rs_buf_free(&rp);
+        return rs_err_set(&w->err, RS_ENOMEM, "out of memory");
+    }
+    struct rs__resume_in in = {w->o->out_path, w->o->per_run_path, sp.data, rp.data,
+                               w->n_pnames + 1, w->g->n_points, w->g->runs, point_ident, w};
+    struct rs__resume_out out;
+    memset(&out, 0, sizeof out);
+    out.skip = w->skip;
+    rs_buf_init(&out.header);
+    rs_buf_init(&out.runs_header);
+    rc = rs__sweep_resume(&in, &out, &w->err);
+    rs_buf_free(&sp);
+    rs_buf_free(&rp);
+    rs_buf_free(&w->expected_header);
+    rs_buf_free(&w->runs_header);
+    w->expected_header = out.header;
+    w->runs_header = out.runs_header;
+    w->runs_append = out.runs_append;
+    snprintf(res->resume_note, sizeof res->resume_note, "%s", out.note);
+    return rc;
+}
+
 int rs_sweep_validate(const struct rs_grid *g, struct rs_err *err)
 {
     for (uint64_t i = 0; i < g->n_points; i++) {
@@ -328,54 +401,6 @@ int rs_sweep_validate(const struct rs_grid *g, struct rs_err *err)
         rs_params_free(&p);
         if (rc)
             return rc;
-    }
-    return 0;
-}
-
-/* Resume: mark the points whose parameter cells match a row of the existing file. */
-static int mark_skips(struct sweep *w, const uint64_t *keys, size_t n_keys)
-{
-    const struct rs_grid *g = w->g;
-    if (w->expected_header.len) { /* the parameter columns must be this experiment's */
-        struct rs_buf h;
-        rs_buf_init(&h);
-        int rc = 0;
-        for (size_t k = 0; k < w->n_pnames && !rc; k++)
-            rc = rs_buf_printf(&h, "%s,", w->pnames[k]);
-        rc = rc ? rc : rs_buf_puts(&h, "runs,");
-        int same = !rc && w->expected_header.len > h.len &&
-                   !memcmp(w->expected_header.data, h.data, h.len);
-        rs_buf_free(&h);
-        if (!same)
-            return rs_err_set(&w->err, RS_EINVAL,
-                              "'%s' holds results of another experiment (its columns differ); "
-                              "remove it or write elsewhere",
-                              w->o->out_path);
-    }
-    if (!n_keys)
-        return 0;
-    for (uint64_t i = 0; i < g->n_points; i++) {
-        struct rs_params p;
-        struct rs_record params, row;
-        struct rs_buf b;
-        rs_buf_init(&b);
-        rs_record_init(&params);
-        rs_record_init(&row);
-        int rc = rs_grid_point(g, i, &p, &w->err);
-        rc = rc ? rc : rs_validate(&p, &params, &w->err);
-        rc = rc ? rc : point_params(w, &params, &row);
-        rc = rc ? rc : rs_record_int(&row, "runs", g->runs);
-        rc = rc ? rc : rs_record_csv_row(&b, &row);
-        if (!rc) {
-            uint64_t h = fnv(b.data, b.len - 1); /* without the newline */
-            w->skip[i] = bsearch(&h, keys, n_keys, sizeof *keys, cmp_u64) != NULL;
-        }
-        rs_params_free(&p);
-        rs_record_free(&params);
-        rs_record_free(&row);
-        rs_buf_free(&b);
-        if (rc)
-            return w->err.code ? rc : rs_err_set(&w->err, rc, "out of memory");
     }
     return 0;
 }
@@ -431,6 +456,7 @@ static void sweep_free(struct sweep *w)
     free(w->skip);
     free(w->done);
     rs_buf_free(&w->expected_header);
+    rs_buf_free(&w->runs_header);
     if (w->fd >= 0)
         close(w->fd);
     if (w->fd_runs >= 0)
@@ -441,15 +467,15 @@ int rs_sweep_run(const struct rs_grid *g, const struct rs_sweep_opts *o,
                  struct rs_sweep_result *res, struct rs_err *err)
 {
     struct sweep w;
-    uint64_t *keys = NULL;
-    size_t n_keys = 0;
     int rc;
     memset(&w, 0, sizeof w);
     memset(res, 0, sizeof *res);
     w.g = g;
     w.o = o;
     w.fd = w.fd_runs = -1;
+    w.res = res;
     rs_buf_init(&w.expected_header);
+    rs_buf_init(&w.runs_header);
     rs_err_clear(&w.err);
     res->points = g->n_points;
     uint64_t n_tasks = g->n_points * g->runs;
@@ -465,8 +491,7 @@ int rs_sweep_run(const struct rs_grid *g, const struct rs_sweep_opts *o,
         rs_record_init(&w.runs[t]);
     if ((rc = prepare_points(&w)))
         goto out;
-    if (o->resume && ((rc = read_existing(&w, &keys, &n_keys)) ||
-                      (rc = mark_skips(&w, keys, n_keys))))
+    if (o->resume && (rc = resume(&w, res)))
         goto out;
     for (uint64_t i = 0; i < g->n_points; i++)
         res->skipped += w.skip[i];
@@ -476,7 +501,7 @@ int rs_sweep_run(const struct rs_grid *g, const struct rs_sweep_opts *o,
         goto out;
     }
     if (o->per_run_path) {
-        int append = o->resume && w.expected_header.len && access(o->per_run_path, F_OK) == 0;
+        int append = o->resume && w.runs_append;
         if ((w.fd_runs = open_out(o->per_run_path, append, &w.err)) < 0) {
             rc = RS_EIO;
             goto out;
@@ -504,7 +529,6 @@ int rs_sweep_run(const struct rs_grid *g, const struct rs_sweep_opts *o,
 out:
     if (rc && err)
         *err = w.err;
-    free(keys);
     sweep_free(&w);
     return rc;
 }

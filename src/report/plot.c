@@ -231,16 +231,46 @@ static void series_conds(const struct plot *p, size_t k, struct rs__plot_conds *
                                 cd->key[cd->n - 1 - i], cd->value[cd->n - 1 - i]);
 }
 
-/* "$D3 << EOD" ... "EOD" of the series' mean and ci95 of metric y. */
+/* Deadlocked runs of row r: 0 none, 1 some (the mean is over the others), 2 every run (no
+ * value). cd, cu: columns runs_deadlocked and runs_used (-1 in files without them). */
+static int dead_kind(const struct rs_table *t, size_t r, long cd, long cu)
+{
+    if (cd < 0 || cu < 0 || !(rs_table_num(t, r, cd) > 0))
+        return 0;
+    return rs_table_num(t, r, cu) > 0 ? 1 : 2;
+}
+
+/* "$D3 << EOD" ... "EOD" of the series' mean and ci95 of metric y; a point where every run
+ * deadlocked is a blank line (a gap in the line), never a value. *some, *every: the number
+ * of points with some / every run deadlocked. */
 static int data_block(struct rs_buf *b, const char *name, const struct rs__plot_series *s,
-                      long cy, long cc)
+                      long cy, long cc, long cd, long cu, size_t *some, size_t *every)
 {
     int rc = rs_buf_printf(b, "$%s << EOD\n", name);
+    *some = *every = 0;
     for (size_t i = 0; i < s->n && !rc; i++) {
         double ci = rs_table_num(s->t, s->rows[i], cc);
-        rc = rs_buf_printf(b, "%.10g %.10g %.10g\n", rs_table_num(s->t, s->rows[i], s->cx),
-                           rs_table_num(s->t, s->rows[i], cy), ci == ci ? ci : 0.0);
+        int dead = dead_kind(s->t, s->rows[i], cd, cu);
+        *some += dead == 1;
+        *every += dead == 2;
+        rc = dead == 2 ? rs_buf_puts(b, "\n")
+                       : rs_buf_printf(b, "%.10g %.10g %.10g\n",
+                                       rs_table_num(s->t, s->rows[i], s->cx),
+                                       rs_table_num(s->t, s->rows[i], cy), ci == ci ? ci : 0.0);
     }
+    return rc ? rc : rs_buf_puts(b, "EOD\n");
+}
+
+/* "$name << EOD" of the series' points with deadlocked runs of kind (1: at their mean, 2:
+ * at height 0.03 of the y2 axis, i.e. on the x axis). */
+static int dead_block(struct rs_buf *b, const char *name, const struct rs__plot_series *s,
+                      long cy, long cd, long cu, int kind)
+{
+    int rc = rs_buf_printf(b, "$%s << EOD\n", name);
+    for (size_t i = 0; i < s->n && !rc; i++)
+        if (dead_kind(s->t, s->rows[i], cd, cu) == kind)
+            rc = rs_buf_printf(b, "%.10g %.10g\n", rs_table_num(s->t, s->rows[i], s->cx),
+                               kind == 1 ? rs_table_num(s->t, s->rows[i], cy) : 0.03);
     return rc ? rc : rs_buf_puts(b, "EOD\n");
 }
 
@@ -286,7 +316,9 @@ static int write_script(const struct rs_grid *g, const char *csv, const char *ou
         rs_table_free(&t);
         return rc;
     }
-    size_t maxlines = p.nseries * (size_t)(p.ny + p.nt + p.ntc);
+    size_t maxlines = p.nseries * (size_t)(3 * p.ny + p.nt + p.ntc);
+    long cdead = rs_table_col(&t, "runs_deadlocked"), cused = rs_table_col(&t, "runs_used");
+    int y2 = 0; /* points where every run deadlocked are marked on the x axis (y2 axis) */
     struct xrow *tmp = malloc((t.nrows + 1) * sizeof *tmp);
     size_t *rows = malloc((t.nrows + 1) * sizeof *rows);
     struct line *lines = calloc(maxlines + 1, sizeof *lines);
@@ -314,7 +346,24 @@ static int write_script(const struct rs_grid *g, const char *csv, const char *ou
                 snprintf(l->title, sizeof l->title, "%s, %s", p.y[i], title);
             else
                 snprintf(l->title, sizeof l->title, "%s", p.ns ? title : p.y[i]);
-            rc = data_block(b, l->block, &s, cy[i], cc[i]);
+            size_t some, every;
+            rc = data_block(b, l->block, &s, cy[i], cc[i], cdead, cused, &some, &every);
+            char base[800];
+            snprintf(base, sizeof base, "%.780s", l->title);
+            for (int kind = 1; kind <= 2 && !rc; kind++) { /* deadlocked points, marked */
+                if (!(kind == 1 ? some : every))
+                    continue;
+                struct line *m = &lines[nl++];
+                snprintf(m->block, sizeof m->block, "%s%zu_%d", kind == 1 ? "P" : "X", k, i);
+                snprintf(m->style, sizeof m->style, "1:2 %swith points",
+                         kind == 1 ? "" : "axes x1y2 ");
+                snprintf(m->look, sizeof m->look, "lc %d pt %d ps 2", lt, kind == 1 ? 6 : 2);
+                snprintf(m->title, sizeof m->title, "%s: %s", base,
+                         kind == 1 ? "some runs deadlocked (mean of the others)"
+                                   : "every run deadlocked (no value; marked on the x axis)");
+                y2 |= kind == 2;
+                rc = dead_block(b, m->block, &s, cy[i], cdead, cused, kind);
+            }
         }
         for (int i = 0; i < p.nt && !rc; i++) { /* theory expressions */
             if (shared_theory[i])
@@ -390,6 +439,8 @@ static int write_script(const struct rs_grid *g, const char *csv, const char *ou
             rc |= rs_buf_puts(b, "set logscale x 2\nset format x \"2^%L\"\n");
         if (!strcmp(plot_value(g, "logy", "0"), "1"))
             rc |= rs_buf_puts(b, "set logscale y\n");
+        if (y2)
+            rc |= rs_buf_puts(b, "set y2range [0:1]\nunset y2tics\n");
         rc |= rs_buf_puts(b, "plot ");
         for (size_t i = 0; i < nl; i++) {
             rc |= rs_buf_printf(b, "%s$%s using %s title ", i ? ", \\\n     " : "",

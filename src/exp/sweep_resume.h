@@ -1,0 +1,54 @@
+/* Resume of a sweep (used by sweep.c only): the rows already in the statistics and per-run
+ * files are checked against the identity of every point, and the two files are repaired
+ * to the points whose statistics row and per-run rows are both whole. */
+#ifndef ROUTESIM_EXP_SWEEP_RESUME_H
+#define ROUTESIM_EXP_SWEEP_RESUME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "routesim/buf.h"
+#include "routesim/error.h"
+
+struct rs__resume_in {
+    const char *out_path;     /* the statistics file */
+    const char *per_run_path; /* the per-run file, or NULL */
+    const char *stats_prefix; /* its header must begin with this: "p1,...,pn,runs," */
+    const char *runs_prefix;  /* the per-run header must begin with "p1,...,pn,replication," */
+    size_t n_id;              /* identity cells of a row: the parameters and runs/replication */
+    uint64_t n_points;
+    uint32_t runs;
+    /* Append to stats the first n_id cells of point i's statistics row (no newline) and, when
+     * runs is not NULL, those of its per-run rows, replication 0 first, each ending in a
+     * newline. Returns 0 or RS_E... with err set. Called for every point when a file holds
+     * rows (so it may be as slow as validating the point), again on an error's path. */
+    int (*ident)(void *ctx, uint64_t i, struct rs_buf *stats, struct rs_buf *runs,
+                 struct rs_err *err);
+    void *ctx;
+};
+
+struct rs__resume_out {
+    uint8_t *skip;            /* [n_points], zeroed by the caller: 1 for every point kept */
+    uint64_t kept;            /* points kept */
+    struct rs_buf header;     /* the statistics file's header line (with '\n'), or empty */
+    struct rs_buf runs_header; /* the per-run file's header line when it is appended to */
+    int runs_append;          /* 1: append to the per-run file; 0: start it afresh */
+    char note[768];           /* what was repaired ("" when nothing): for the summary line */
+};
+
+/* Read in->out_path (and in->per_run_path), check every row and repair the files:
+ * - a row whose identity cells match no point, a second row of a point, a row whose number
+ *   of cells differs from its header's, a statistics header whose parameter columns differ:
+ *   RS_EINVAL naming file:line (nothing is changed);
+ * - a torn last line (no newline) is cut;
+ * - per-run rows of points without a statistics row (written first, the statistics row not
+ *   yet) are cut: they must follow every row of a kept point; the point is run again;
+ * - a kept point must have all its per-run rows when a per-run file is given (and the file
+ *   must exist): otherwise RS_EINVAL (the per-run file is behind or missing).
+ * When no point is kept the per-run file is started afresh. out->skip marks the kept
+ * points; out->note says what was cut. Files are changed only when every check passed.
+ * Returns 0, RS_EINVAL, RS_EIO or RS_ENOMEM with err set. */
+int rs__sweep_resume(const struct rs__resume_in *in, struct rs__resume_out *out,
+                     struct rs_err *err);
+
+#endif
