@@ -82,7 +82,7 @@ static int run_case(const struct bench_case *bc)
     }
     for (int r = 0; r < bc->reps; r++) {
         struct rs_record rec;
-        struct rs_engine_input in = {&net, &pb, &p, RS_ROUTING_DIRECT, 1, 0, NULL};
+        struct rs_engine_input in = {&net, &pb, &p, RS_ROUTING_DIRECT, 1, 0, NULL, NULL};
         rs_record_init(&rec);
         double t1 = now();
         if (eng->run(&in, &rec, NULL, 0, &err)) {

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "routesim/metrics.h"
 #include "routesim/net.h"
 #include "routesim/problem.h"
 #include "routesim/record.h"
@@ -50,6 +51,9 @@ struct rs_engine_input {
     uint64_t seed;
     int check; /* run the per-step invariant checker */
     const struct rs_engine_plan *plan; /* NULL: no plan (the usual case) */
+    /* Out: NULL, or the run's typed result (include/routesim/metrics.h), the same values the
+     * engine adds to the record; algorithms read these fields, never record keys. */
+    struct rs_result *result;
 };
 
 struct rs_engine_ops {

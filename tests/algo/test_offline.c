@@ -16,7 +16,7 @@
 static int fx_run(struct rs_test_fixture *f, const char *algo, struct rs_record *rec,
                   struct rs_err *err)
 {
-    struct rs_engine_input in = {&f->net, &f->pb, &f->p, RS_ROUTING_DIRECT, 1, 1, NULL};
+    struct rs_engine_input in = {&f->net, &f->pb, &f->p, RS_ROUTING_DIRECT, 1, 1, NULL, NULL};
     rs_record_init(rec);
     rs_err_clear(err);
     return rs_algo_find(algo)->run(&in, rs_engine_find("circuit"), rec, NULL, 0, err);

@@ -16,7 +16,7 @@
 /* Self-route the fixture's problem; returns its conflicts (and *cycles). */
 static int64_t conflicts(struct rs_test_fixture *f, int64_t *cycles)
 {
-    struct rs_engine_input in = {&f->net, &f->pb, &f->p, RS_ROUTING_DIRECT, 1, 1, NULL};
+    struct rs_engine_input in = {&f->net, &f->pb, &f->p, RS_ROUTING_DIRECT, 1, 1, NULL, NULL};
     struct rs_record r;
     struct rs_err err;
     rs_record_init(&r);

@@ -50,7 +50,7 @@ static inline int flit_try(const char *net_kv, const char *kv, const uint32_t (*
     for (size_t i = 0; i < p.n; i++)
         if (strcmp(p.v[i].key, "switching") != 0)
             assert_int_equal(rs_params_set(&q, p.v[i].key, p.v[i].value, NULL, 0, &err), 0);
-    struct rs_engine_input in = {&net, &pb, &q, routing, 1, 1, plan};
+    struct rs_engine_input in = {&net, &pb, &q, routing, 1, 1, plan, NULL};
     int rc = eng->run(&in, rec, dl, sizeof dl, &err);
     if (msg && msg_len)
         rs_test_copy(msg, msg_len, rc ? err.msg : dl);

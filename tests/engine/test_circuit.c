@@ -21,7 +21,7 @@
 static int fx_run(struct rs_test_fixture *f, uint64_t seed, const struct rs_circuit_plan *plan,
                   uint64_t shuffle, int check, struct rs_record *rec, struct rs_err *err)
 {
-    struct rs_engine_input in = {&f->net, &f->pb, &f->p, RS_ROUTING_DIRECT, seed, check, NULL};
+    struct rs_engine_input in = {&f->net, &f->pb, &f->p, RS_ROUTING_DIRECT, seed, check, NULL, NULL};
     rs_record_init(rec);
     rs_err_clear(err);
     return rs__circuit_run(&in, plan, shuffle, rec, err);
@@ -435,7 +435,7 @@ static void test_plan(void **state)
     assert_int_equal(rs_test_int(&r, "conflicts"), 0);
     assert_string_equal(text(&r, "delivered_per_cycle"), "8;8");
     rs_record_free(&r);
-    struct rs_engine_input in = {&f.net, &f.pb, &f.p, RS_ROUTING_DIRECT, 5, 1, NULL};
+    struct rs_engine_input in = {&f.net, &f.pb, &f.p, RS_ROUTING_DIRECT, 5, 1, NULL, NULL};
     rs_record_init(&r);
     assert_int_equal(rs__circuit_run_plan(&in, &plan, &r, &err), 0); /* the public hook */
     assert_int_equal(rs_test_int(&r, "conflicts"), 0);

@@ -194,7 +194,7 @@ static void run_open(const char *kv, enum rs_routing routing, uint64_t shuffle,
     rs_test_net(&net, kv);
     assert_int_equal(rs_problem_build(&pb, &net, &p, 1, &err), 0);
     assert_int_equal(rs_openloop_config(&cfg, &p, 1, &err), 0);
-    struct rs_engine_input in = {&net, &pb, &p, routing, 5, 1, NULL};
+    struct rs_engine_input in = {&net, &pb, &p, routing, 5, 1, NULL, NULL};
     rs_record_init(rec);
     if (rs__circuit_run_open(&in, &cfg, shuffle, rec, &err)) {
         print_error("%s: %s\n", kv, err.msg);
@@ -345,7 +345,7 @@ static void test_refused(void **state)
     rs_test_params(&p, "topology=lcan N=16 injection_process=bernoulli");
     rs_test_net(&net, "topology=lcan N=16");
     assert_int_equal(rs_problem_build(&pb, &net, &p, 1, &err), 0);
-    struct rs_engine_input in = {&net, &pb, &p, RS_ROUTING_DIRECT, 1, 0, NULL};
+    struct rs_engine_input in = {&net, &pb, &p, RS_ROUTING_DIRECT, 1, 0, NULL, NULL};
     rs_record_init(&r);
     assert_int_equal(rs__circuit_run_plan(&in, &plan, &r, &err), RS_EUNSUPPORTED);
     assert_non_null(strstr(err.msg, "needs injection_process=batch"));
