@@ -153,7 +153,7 @@ extern const char *const rs_metric_stat_suffixes[];
 
 /* Check that name is a metric or the statistics column of one (makespan, makespan_mean);
  * what names the place for the message ("[plot] y", "claim 'X'"). Returns 0, or RS_EUNKNOWN
- * with "WHAT: unknown metric 'NAME' (did you mean 'M'?)". */
+ * with "WHAT: unknown metric 'NAME' (did you mean 'M'?)" (the nearest name of the table). */
 int rs_metric_check_name(const char *name, const char *what, struct rs_err *err);
 
 /* Append `routesim list metrics`: one entry per metric, name, unit, producers, meaning.

@@ -16,8 +16,8 @@
 #define D RS_METRIC_DOUBLE
 #define S RS_METRIC_STRING
 
-#define ENGINES "saf, flit engines, circuit"
-#define FLIT "wormhole, virtual_cut_through, cut_through_partial, store_forward_flits"
+#define ENGINES "store_forward, flit engines, circuit"
+#define FLIT "flit engines"
 
 const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
     [RS_M_MAKESPAN] = {"makespan", I, "steps", ENGINES ", cms_butterfly (batch runs)",
@@ -30,7 +30,7 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
                         "messages (open loop: packets) delivered", F(delivered)},
     [RS_M_DROPPED] = {"dropped", I, "messages", ENGINES ", open loop",
                       "messages (open loop: packets) dropped or discarded", F(dropped)},
-    [RS_M_DELIVERED_FRACTION] = {"delivered_fraction", D, "1", "saf, circuit (batch runs)",
+    [RS_M_DELIVERED_FRACTION] = {"delivered_fraction", D, "1", "store_forward, circuit (batch runs)",
                                  "delivered / messages (1 when there are none)",
                                  F(delivered_fraction)},
     [RS_M_LATENCY_MEAN] = {"latency_mean", D, "steps", ENGINES ", cms_butterfly, open loop",
@@ -45,33 +45,33 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
     [RS_M_LATENCY_MAX] = {"latency_max", D, "steps", ENGINES ", cms_butterfly, open loop",
                           "largest latency of a delivered message; NaN as latency_mean",
                           F(latency_max)},
-    [RS_M_STEPS] = {"steps", I, "steps", "saf, " FLIT,
+    [RS_M_STEPS] = {"steps", I, "steps", "store_forward, " FLIT,
                     "steps simulated (makespan unless deadlocked; open loop: the last step)",
                     F(steps)},
-    [RS_M_DEADLOCK] = {"deadlock", I, "0/1", "saf, " FLIT,
+    [RS_M_DEADLOCK] = {"deadlock", I, "0/1", "store_forward, " FLIT,
                        "1 when the run stopped in a deadlock (messages left, none can move)",
                        F(deadlock)},
-    [RS_M_MAX_QUEUE] = {"max_queue", I, "packets", "saf",
-                        "largest occupancy of one queue between steps", F(max_queue)},
-    [RS_M_HOPS] = {"hops", I, "packet-hops", "saf", "channel crossings of all packets",
+    [RS_M_MAX_QUEUE] = {"max_queue", I, "packets", "store_forward",
+                        "largest occupancy an in-network queue reached (sources excluded)", F(max_queue)},
+    [RS_M_HOPS] = {"hops", I, "packet-hops", "store_forward", "channel crossings of all packets",
                    F(hops)},
-    [RS_M_RANK_LEVELS_USED] = {"rank_levels_used", I, "ranks", "saf",
+    [RS_M_RANK_LEVELS_USED] = {"rank_levels_used", I, "ranks", "store_forward",
                                "ranks drawn from (protocol=rank; 0 otherwise)",
                                F(rank_levels_used)},
-    [RS_M_TOP_RANK_MESSAGES] = {"top_rank_messages", I, "messages", "saf (batch runs)",
+    [RS_M_TOP_RANK_MESSAGES] = {"top_rank_messages", I, "messages", "store_forward (batch runs)",
                                 "messages of the highest rank (protocol=rank)",
                                 F(top_rank_messages)},
-    [RS_M_TOP_RANK_DELIVERED] = {"top_rank_delivered", I, "messages", "saf (batch runs)",
+    [RS_M_TOP_RANK_DELIVERED] = {"top_rank_delivered", I, "messages", "store_forward (batch runs)",
                                  "delivered messages of the highest rank (protocol=rank)",
                                  F(top_rank_delivered)},
     [RS_M_FLIT_HOPS] = {"flit_hops", I, "flit-hops", FLIT ", cms_butterfly",
                         "channel crossings of all flits", F(flit_hops)},
     [RS_M_BLOCKED_HEADER_STEPS] = {"blocked_header_steps", I, "steps", FLIT,
-                                   "steps in which a header flit wanted to move and could not, "
-                                   "summed over messages",
+                                   "(message, step) pairs in which a message's header wanted "
+                                   "to move and could not",
                                    F(blocked_header_steps)},
     [RS_M_MAX_BUFFER] = {"max_buffer", I, "flits", FLIT ", cms_butterfly",
-                         "largest occupancy of one virtual-channel buffer", F(max_buffer)},
+                         "most flits one virtual-channel buffer held", F(max_buffer)},
     [RS_M_CYCLES] = {"cycles", I, "cycles", "circuit",
                      "network cycles run (batch: until every message is routed or dropped)",
                      F(cycles)},
@@ -80,12 +80,12 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
                                     "messages routed in the first network cycle",
                                     F(delivered_first_cycle)},
     [RS_M_CONFLICTS] = {"conflicts", I, "requests", "circuit",
-                        "circuit attempts that failed (a message retried in k cycles counts k)",
+                        "circuit attempts refused, summed over cycles (attempts minus delivered)",
                         F(conflicts)},
     [RS_M_MAX_CIRCUITS] = {"max_circuits", I, "circuits", "circuit",
                            "most circuits one channel carried in a cycle", F(max_circuits)},
     [RS_M_LOCKS] = {"locks", I, "channel locks", "circuit",
-                    "channels locked by all attempts, routed or failed", F(locks)},
+                    "channels locked, summed over cycles, including those of attempts that failed", F(locks)},
     [RS_M_RANKS_USED] = {"ranks_used", I, "ranks", "circuit",
                          "ranks drawn from (down=rank; 0 otherwise)", F(ranks_used)},
     [RS_M_DELIVERED_PER_CYCLE] = {"delivered_per_cycle", S, "messages", "circuit (batch runs)",
@@ -117,9 +117,9 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
     [RS_M_TOTAL_HOPS] = {"total_hops", I, "channels", "analyze", "sum of the path lengths",
                          NO},
     [RS_M_LEVEL_MAX] = {"level<l>_max", I, "messages", "analyze (leveled networks)",
-                        "most paths crossing one channel out of level l", NO},
+                        "most paths crossing one channel of level l", NO},
     [RS_M_LEVEL_MSGS] = {"level<l>_msgs", I, "messages", "analyze (leveled networks)",
-                         "paths crossing a channel out of level l", NO},
+                         "path hops on the channels of level l", NO},
     [RS_M_PREDICTED_CYCLES] = {"predicted_cycles", D, "cycles", "predict=lcan",
                                "cycles the LCAN recurrence predicts", NO},
     [RS_M_PREDICTED_FIRST_CYCLE] = {"predicted_first_cycle", D, "messages", "predict=lcan",
@@ -127,18 +127,19 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
     [RS_M_PREDICTED_PER_CYCLE] = {"predicted_per_cycle", S, "messages", "predict=lcan",
                                   "predicted successes of each cycle, ';'-separated", NO},
     [RS_M_BOUND] = {"bound", D, "steps", "colour_refine, cms_butterfly",
-                    "the algorithm's bound on the makespan (docs/papers)", NO},
+                    "the algorithm's bound on the makespan without its constant (colour_refine: "
+                    "(L+D)C(D log D)^(1/B)/B; cms_butterfly: Theorem 3.1.1's expression)", NO},
     [RS_M_MEASURED_OVER_BOUND] = {"measured_over_bound", D, "1", "cms_butterfly",
                                   "makespan / bound", NO},
     [RS_M_BOUND_CYCLES] = {"bound_cycles", I, "cycles", "offline",
                            "cycles the off-line realization needs (002 §4)", NO},
     [RS_M_REFINE_CASE] = {"refine_case", I, "case", "colour_refine",
-                          "case of Lemma 2.1.5 the refinement took", NO},
+                          "case of Lemma 2.1.5: 0 = C <= B, 1, 2 = 2a, 3 = case 2", NO},
     [RS_M_REFINE_STEPS] = {"refine_steps", I, "steps", "colour_refine",
                            "refinement steps of the schedule", NO},
     [RS_M_RESAMPLES] = {"resamples", I, "resamples", "colour_refine",
                         "Moser-Tardos resamplings over all refinement steps", NO},
-    [RS_M_KAPPA] = {"kappa", D, "1", "colour_refine", "the refinement's kappa", NO},
+    [RS_M_KAPPA] = {"kappa", D, "1", "colour_refine", "kappa of the refinement (docs/colour-refine.md)", NO},
     [RS_M_CLASSES] = {"classes", I, "classes", "colour_refine",
                       "colour classes of the schedule", NO},
     [RS_M_PERIOD] = {"period", I, "steps", "colour_refine", "steps between two classes", NO},
@@ -153,19 +154,19 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
     [RS_M_MAKESPAN_OVER_BOUND] = {"makespan_over_bound", D, "1", "colour_refine",
                                   "makespan / bound", NO},
     [RS_M_BOUND_THM] = {"bound_thm", D, "steps", "colour_refine",
-                        "the theorem's bound with its constants", NO},
+                        "the bound by the cases of Theorem 2.1.6", NO},
     [RS_M_LENGTH_OVER_BOUND_THM] = {"length_over_bound_thm", D, "1", "colour_refine",
                                     "schedule_length / bound_thm", NO},
     [RS_M_ROUNDS] = {"rounds", I, "rounds", "cms_butterfly", "rounds run", NO},
     [RS_M_ROUNDS_PAPER] = {"rounds_paper", I, "rounds", "cms_butterfly",
-                           "rounds of the paper's schedule", NO},
+                           "the paper's 2 log log(N q_eff) + 1", NO},
     [RS_M_COLOURS] = {"colours", I, "colours", "cms_butterfly",
-                      "colours of the rounds' edge colouring", NO},
-    [RS_M_Q_EFF] = {"q_eff", I, "copies", "cms_butterfly", "copies per message in effect",
+                      "Delta: colours (subrounds) of a round", NO},
+    [RS_M_Q_EFF] = {"q_eff", I, "copies", "cms_butterfly", "the q of Delta (q ceil(log N / q) when padded)",
                     NO},
     [RS_M_SUBROUNDS] = {"subrounds", I, "subrounds", "cms_butterfly",
-                        "engine runs (subrounds) of all rounds", NO},
-    [RS_M_COPIES_SENT] = {"copies_sent", I, "copies", "cms_butterfly", "copies sent", NO},
+                        "non-empty subrounds run", NO},
+    [RS_M_COPIES_SENT] = {"copies_sent", I, "copies", "cms_butterfly", "copies routed in all rounds", NO},
     [RS_M_COPIES_DELIVERED] = {"copies_delivered", I, "copies", "cms_butterfly",
                                "copies delivered", NO},
     [RS_M_COPIES_DISCARDED] = {"copies_discarded", I, "copies", "cms_butterfly",
@@ -173,15 +174,15 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
     [RS_M_COPIES_DISCARDED_AT_INPUT] = {"copies_discarded_at_input", I, "copies",
                                         "cms_butterfly", "copies discarded at the inputs", NO},
     [RS_M_DUPLICATES] = {"duplicates", I, "copies", "cms_butterfly",
-                         "copies delivered after the first of their message", NO},
+                         "copies delivered for a message that already had one", NO},
     [RS_M_MAX_INPUT_COPIES] = {"max_input_copies", I, "copies", "cms_butterfly",
-                               "most copies one input sent in a subround", NO},
+                               "most copies of one round at one input", NO},
     [RS_M_MAX_OUTPUT_COPIES] = {"max_output_copies", I, "copies", "cms_butterfly",
-                                "most copies one output received", NO},
+                                "most copies of one round for one output", NO},
     [RS_M_DELIVERED_PER_ROUND] = {"delivered_per_round", S, "messages", "cms_butterfly",
-                                  "messages delivered in each round, ';'-separated", NO},
+                                  "messages first delivered in each round, ';'-separated", NO},
     [RS_M_STEPS_PER_ROUND] = {"steps_per_round", S, "steps", "cms_butterfly",
-                              "steps of each round, ';'-separated", NO},
+                              "flit steps of each round, ';'-separated", NO},
 };
 
 const char *const rs_metric_stat_suffixes[] = {"mean", "var", "sd", "min", "max", "ci95", NULL};
@@ -291,17 +292,24 @@ int rs_metric_check_name(const char *name, const char *what, struct rs_err *err)
     for (int i = 0; i < RS_M__COUNT; i++)
         names[i] = rs_metric_defs[i].name;
     const char *near = rs_suggest(name, names, RS_M__COUNT);
-    return rs_err_set(err, RS_EUNKNOWN, "%s: unknown metric '%s'%s%s%s (routesim list metrics)",
-                      what, name, near ? " (did you mean '" : "", near ? near : "",
-                      near ? "'?)" : "");
+    if (near)
+        return rs_err_set(err, RS_EUNKNOWN, "%s: unknown metric '%s' (did you mean '%s'?)",
+                          what, name, near);
+    return rs_err_set(err, RS_EUNKNOWN,
+                      "%s: unknown metric '%s' (`routesim list metrics` lists them)", what,
+                      name);
 }
 
 static const char *const type_names[] = {"int", "real", "text"};
 
 int rs_metric_format_list(struct rs_buf *out)
 {
-    int rc = rs_buf_puts(out, "metrics (record keys and CSV columns; a sweep's statistics file "
-                              "has <metric>_mean, _var, _sd, _min, _max, _ci95)\n");
+    int rc = rs_buf_puts(out,
+                         "metrics (record keys and CSV columns; a sweep's statistics file has "
+                         "<metric>_mean, _var, _sd, _min, _max, _ci95; flit engines: wormhole, "
+                         "virtual_cut_through, cut_through_partial, store_forward_flits; open "
+                         "loop: injection_process=bernoulli; NaN is written nan in tables and "
+                         "CSV, null in JSON)\n");
     for (int i = 0; i < RS_M__COUNT && !rc; i++) {
         const struct rs_metric_def *d = &rs_metric_defs[i];
         rc = rs_buf_printf(out, "  %-26s %s, %s; from %s\n      %s\n", d->name,
