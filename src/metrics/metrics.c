@@ -291,7 +291,21 @@ int rs_metric_check_name(const char *name, const char *what, struct rs_err *err)
     const char *names[RS_M__COUNT];
     for (int i = 0; i < RS_M__COUNT; i++)
         names[i] = rs_metric_defs[i].name;
-    const char *near = rs_suggest(name, names, RS_M__COUNT);
+    const char *near = NULL;
+    char stat[256];
+    if (us) { /* bound_maen: a metric with a misspelled statistic */
+        snprintf(stat, sizeof stat, "%.*s", (int)(us - name), name);
+        int ns = 0;
+        while (rs_metric_stat_suffixes[ns])
+            ns++;
+        const char *suf = rs_suggest(us + 1, rs_metric_stat_suffixes, ns);
+        if (rs_metric_find(stat) && suf) {
+            size_t len = strlen(stat);
+            snprintf(stat + len, sizeof stat - len, "_%s", suf);
+            near = stat;
+        }
+    }
+    near = near ? near : rs_suggest(name, names, RS_M__COUNT);
     if (near)
         return rs_err_set(err, RS_EUNKNOWN, "%s: unknown metric '%s' (did you mean '%s'?)",
                           what, name, near);
