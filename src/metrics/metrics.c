@@ -30,7 +30,8 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
                         "messages (open loop: packets) delivered", F(delivered)},
     [RS_M_DROPPED] = {"dropped", I, "messages", ENGINES ", open loop",
                       "messages (open loop: packets) dropped or discarded", F(dropped)},
-    [RS_M_DELIVERED_FRACTION] = {"delivered_fraction", D, "1", "store_forward, circuit (batch runs)",
+    [RS_M_DELIVERED_FRACTION] = {"delivered_fraction", D, "1",
+                                 "store_forward, circuit (batch runs)",
                                  "delivered / messages (1 when there are none)",
                                  F(delivered_fraction)},
     [RS_M_LATENCY_MEAN] = {"latency_mean", D, "steps", ENGINES ", cms_butterfly, open loop",
@@ -52,7 +53,8 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
                        "1 when the run stopped in a deadlock (messages left, none can move)",
                        F(deadlock)},
     [RS_M_MAX_QUEUE] = {"max_queue", I, "packets", "store_forward",
-                        "largest occupancy an in-network queue reached (sources excluded)", F(max_queue)},
+                        "largest occupancy an in-network queue reached (sources excluded)",
+                        F(max_queue)},
     [RS_M_HOPS] = {"hops", I, "packet-hops", "store_forward", "channel crossings of all packets",
                    F(hops)},
     [RS_M_RANK_LEVELS_USED] = {"rank_levels_used", I, "ranks", "store_forward",
@@ -75,8 +77,7 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
     [RS_M_CYCLES] = {"cycles", I, "cycles", "circuit",
                      "network cycles run (batch: until every message is routed or dropped)",
                      F(cycles)},
-    [RS_M_DELIVERED_FIRST_CYCLE] = {"delivered_first_cycle", I, "messages",
-                                    "circuit (batch runs)",
+    [RS_M_DELIVERED_FIRST_CYCLE] = {"delivered_first_cycle", I, "messages", "circuit (batch runs)",
                                     "messages routed in the first network cycle",
                                     F(delivered_first_cycle)},
     [RS_M_CONFLICTS] = {"conflicts", I, "requests", "circuit",
@@ -85,7 +86,8 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
     [RS_M_MAX_CIRCUITS] = {"max_circuits", I, "circuits", "circuit",
                            "most circuits one channel carried in a cycle", F(max_circuits)},
     [RS_M_LOCKS] = {"locks", I, "channel locks", "circuit",
-                    "channels locked, summed over cycles, including those of attempts that failed", F(locks)},
+                    "channels locked, summed over cycles, including those of attempts that failed",
+                    F(locks)},
     [RS_M_RANKS_USED] = {"ranks_used", I, "ranks", "circuit",
                          "ranks drawn from (down=rank; 0 otherwise)", F(ranks_used)},
     [RS_M_DELIVERED_PER_CYCLE] = {"delivered_per_cycle", S, "messages", "circuit (batch runs)",
@@ -98,10 +100,8 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
                        "flits delivered in the measurement window per terminal and step",
                        F(accepted)},
     [RS_M_MEASURED_PACKETS] = {"measured_packets", I, "packets", "open loop (every engine)",
-                               "packets generated in the measurement window",
-                               F(measured_packets)},
-    [RS_M_MEASURED_DELIVERED] = {"measured_delivered", I, "packets",
-                                 "open loop (every engine)",
+                               "packets generated in the measurement window", F(measured_packets)},
+    [RS_M_MEASURED_DELIVERED] = {"measured_delivered", I, "packets", "open loop (every engine)",
                                  "measured packets delivered by the end of the run",
                                  F(measured_delivered)},
     [RS_M_SATURATED] = {"saturated", I, "0/1", "open loop (every engine)",
@@ -112,10 +112,8 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
                         "most messages one terminal sends", NO},
     [RS_M_CONGESTION] = {"congestion", I, "messages", "run (batch runs), analyze",
                          "most paths crossing one channel", NO},
-    [RS_M_DILATION] = {"dilation", I, "channels", "run (batch runs), analyze",
-                       "longest path", NO},
-    [RS_M_TOTAL_HOPS] = {"total_hops", I, "channels", "analyze", "sum of the path lengths",
-                         NO},
+    [RS_M_DILATION] = {"dilation", I, "channels", "run (batch runs), analyze", "longest path", NO},
+    [RS_M_TOTAL_HOPS] = {"total_hops", I, "channels", "analyze", "sum of the path lengths", NO},
     [RS_M_LEVEL_MAX] = {"level<l>_max", I, "messages", "analyze (leveled networks)",
                         "most paths crossing one channel of level l", NO},
     [RS_M_LEVEL_MSGS] = {"level<l>_msgs", I, "messages", "analyze (leveled networks)",
@@ -128,7 +126,8 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
                                   "predicted successes of each cycle, ';'-separated", NO},
     [RS_M_BOUND] = {"bound", D, "steps", "colour_refine, cms_butterfly",
                     "the algorithm's bound on the makespan without its constant (colour_refine: "
-                    "(L+D)C(D log D)^(1/B)/B; cms_butterfly: Theorem 3.1.1's expression)", NO},
+                    "(L+D)C(D log D)^(1/B)/B; cms_butterfly: Theorem 3.1.1's expression)",
+                    NO},
     [RS_M_MEASURED_OVER_BOUND] = {"measured_over_bound", D, "1", "cms_butterfly",
                                   "makespan / bound", NO},
     [RS_M_BOUND_CYCLES] = {"bound_cycles", I, "cycles", "offline",
@@ -139,12 +138,13 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
                            "refinement steps of the schedule", NO},
     [RS_M_RESAMPLES] = {"resamples", I, "resamples", "colour_refine",
                         "Moser-Tardos resamplings over all refinement steps", NO},
-    [RS_M_KAPPA] = {"kappa", D, "1", "colour_refine", "kappa of the refinement (docs/colour-refine.md)", NO},
-    [RS_M_CLASSES] = {"classes", I, "classes", "colour_refine",
-                      "colour classes of the schedule", NO},
+    [RS_M_KAPPA] = {"kappa", D, "1", "colour_refine",
+                    "kappa of the refinement (docs/colour-refine.md)", NO},
+    [RS_M_CLASSES] = {"classes", I, "classes", "colour_refine", "colour classes of the schedule",
+                      NO},
     [RS_M_PERIOD] = {"period", I, "steps", "colour_refine", "steps between two classes", NO},
-    [RS_M_SCHEDULE_LENGTH] = {"schedule_length", I, "steps", "colour_refine",
-                              "classes x period", NO},
+    [RS_M_SCHEDULE_LENGTH] = {"schedule_length", I, "steps", "colour_refine", "classes x period",
+                              NO},
     [RS_M_LATE_MESSAGES] = {"late_messages", I, "messages", "colour_refine",
                             "worms not delivered exactly D + L - 1 steps after release", NO},
     [RS_M_SLOT_OVERRUNS] = {"slot_overruns", I, "messages", "colour_refine",
@@ -162,17 +162,18 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
                            "the paper's 2 log log(N q_eff) + 1", NO},
     [RS_M_COLOURS] = {"colours", I, "colours", "cms_butterfly",
                       "Delta: colours (subrounds) of a round", NO},
-    [RS_M_Q_EFF] = {"q_eff", I, "copies", "cms_butterfly", "the q of Delta (q ceil(log N / q) when padded)",
-                    NO},
-    [RS_M_SUBROUNDS] = {"subrounds", I, "subrounds", "cms_butterfly",
-                        "non-empty subrounds run", NO},
-    [RS_M_COPIES_SENT] = {"copies_sent", I, "copies", "cms_butterfly", "copies routed in all rounds", NO},
-    [RS_M_COPIES_DELIVERED] = {"copies_delivered", I, "copies", "cms_butterfly",
-                               "copies delivered", NO},
+    [RS_M_Q_EFF] = {"q_eff", I, "copies", "cms_butterfly",
+                    "the q of Delta (q ceil(log N / q) when padded)", NO},
+    [RS_M_SUBROUNDS] = {"subrounds", I, "subrounds", "cms_butterfly", "non-empty subrounds run",
+                        NO},
+    [RS_M_COPIES_SENT] = {"copies_sent", I, "copies", "cms_butterfly",
+                          "copies routed in all rounds", NO},
+    [RS_M_COPIES_DELIVERED] = {"copies_delivered", I, "copies", "cms_butterfly", "copies delivered",
+                               NO},
     [RS_M_COPIES_DISCARDED] = {"copies_discarded", I, "copies", "cms_butterfly",
                                "copies discarded (at the inputs or delayed)", NO},
-    [RS_M_COPIES_DISCARDED_AT_INPUT] = {"copies_discarded_at_input", I, "copies",
-                                        "cms_butterfly", "copies discarded at the inputs", NO},
+    [RS_M_COPIES_DISCARDED_AT_INPUT] = {"copies_discarded_at_input", I, "copies", "cms_butterfly",
+                                        "copies discarded at the inputs", NO},
     [RS_M_DUPLICATES] = {"duplicates", I, "copies", "cms_butterfly",
                          "copies delivered for a message that already had one", NO},
     [RS_M_MAX_INPUT_COPIES] = {"max_input_copies", I, "copies", "cms_butterfly",
@@ -307,27 +308,26 @@ int rs_metric_check_name(const char *name, const char *what, struct rs_err *err)
     }
     near = near ? near : rs_suggest(name, names, RS_M__COUNT);
     if (near)
-        return rs_err_set(err, RS_EUNKNOWN, "%s: unknown metric '%s' (did you mean '%s'?)",
-                          what, name, near);
+        return rs_err_set(err, RS_EUNKNOWN, "%s: unknown metric '%s' (did you mean '%s'?)", what,
+                          name, near);
     return rs_err_set(err, RS_EUNKNOWN,
-                      "%s: unknown metric '%s' (`routesim list metrics` lists them)", what,
-                      name);
+                      "%s: unknown metric '%s' (`routesim list metrics` lists them)", what, name);
 }
 
 static const char *const type_names[] = {"int", "real", "text"};
 
 int rs_metric_format_list(struct rs_buf *out)
 {
-    int rc = rs_buf_puts(out,
-                         "metrics (record keys and CSV columns; a sweep's statistics file has "
+    int rc =
+        rs_buf_puts(out, "metrics (record keys and CSV columns; a sweep's statistics file has "
                          "<metric>_mean, _var, _sd, _min, _max, _ci95; flit engines: wormhole, "
                          "virtual_cut_through, cut_through_partial, store_forward_flits; open "
                          "loop: injection_process=bernoulli; NaN is written nan in tables and "
                          "CSV, null in JSON)\n");
     for (int i = 0; i < RS_M__COUNT && !rc; i++) {
         const struct rs_metric_def *d = &rs_metric_defs[i];
-        rc = rs_buf_printf(out, "  %-26s %s, %s; from %s\n      %s\n", d->name,
-                           type_names[d->type], d->unit, d->producers, d->meaning);
+        rc = rs_buf_printf(out, "  %-26s %s, %s; from %s\n      %s\n", d->name, type_names[d->type],
+                           d->unit, d->producers, d->meaning);
     }
     return rc ? RS_ENOMEM : 0;
 }

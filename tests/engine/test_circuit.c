@@ -21,7 +21,8 @@
 static int fx_run(struct rs_test_fixture *f, uint64_t seed, const struct rs_circuit_plan *plan,
                   uint64_t shuffle, int check, struct rs_record *rec, struct rs_err *err)
 {
-    struct rs_engine_input in = {&f->net, &f->pb, &f->p, RS_ROUTING_DIRECT, seed, check, NULL, NULL};
+    struct rs_engine_input in = {&f->net, &f->pb, &f->p, RS_ROUTING_DIRECT,
+                                 seed,    check,  NULL,  NULL};
     rs_record_init(rec);
     rs_err_clear(err);
     return rs__circuit_run(&in, plan, shuffle, rec, err);

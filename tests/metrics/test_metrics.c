@@ -58,22 +58,43 @@ static void run_declared(const char *kv)
     rs_record_free(&r);
 }
 
+/* The engine's run of kv writes only metrics whose declared producers name it ("flit
+ * engines" for the flit family, "open loop" for the module's metrics, "run" for those the
+ * run appends). */
+static void producers_honest(const char *kv, const char *engine, int openloop)
+{
+    struct rs_record r;
+    rs_test_run(kv, &r);
+    int flit = strcmp(engine, "store_forward") && strcmp(engine, "circuit");
+    for (size_t i = r.n_params; i < r.n; i++) {
+        const char *p = rs_metric_find(r.f[i].name)->producers;
+        if (!strstr(p, engine) && !(flit && strstr(p, "flit engines")) &&
+            !(openloop && strstr(p, "open loop")) && !strstr(p, "run")) {
+            print_error("%s: writes '%s', declared as from %s\n", kv, r.f[i].name, p);
+            fail();
+        }
+    }
+    rs_record_free(&r);
+}
+
 /* Every engine on a small batch run (and open-loop run where it has one), every algorithm,
- * the predictor and analyze: no undeclared key. */
+ * the predictor and analyze: no undeclared key, and an engine writes only metrics declared
+ * as its own. */
 static void test_every_key_declared(void **state)
 {
     (void)state;
     char kv[512];
     for (int i = 0; rs_engines[i]; i++) {
-        snprintf(kv, sizeof kv, "topology=butterfly N=8 switching=%s check=1",
-                 rs_engines[i]->name);
+        snprintf(kv, sizeof kv, "topology=butterfly N=8 switching=%s check=1", rs_engines[i]->name);
         run_declared(kv);
+        producers_honest(kv, rs_engines[i]->name, 0);
         if (rs_engines[i]->openloop) {
             snprintf(kv, sizeof kv,
                      "topology=butterfly N=8 switching=%s injection_process=bernoulli "
                      "injection_rate=0.2 warmup_steps=20 measure_steps=50 drain_steps=200 check=1",
                      rs_engines[i]->name);
             run_declared(kv);
+            producers_honest(kv, rs_engines[i]->name, 1);
         }
     }
     run_declared("topology=butterfly N=8 switching=store_forward protocol=rank check=1");
@@ -137,8 +158,7 @@ static void test_lat_hist(void **state)
     assert_true(h.cap > 1000 && h.n == 3 && h.count[1000] == 1 && h.count[0] == 1);
     rs_result_init(&r);
     rs_hist_summary(h.count, h.cap, &r);
-    assert_true(r.latency_mean == 1003.0 / 3 && r.latency_p99 == 1000.0 &&
-                r.latency_max == 1000.0);
+    assert_true(r.latency_mean == 1003.0 / 3 && r.latency_p99 == 1000.0 && r.latency_max == 1000.0);
     rs_lat_hist_free(&h);
     assert_true(h.count == NULL && h.n == 0);
 }
@@ -161,9 +181,9 @@ static void test_nan_on_deadlock(void **state)
     struct rs_buf b;
     struct rs_err err;
     char msg[2048];
-    assert_int_equal(rs_test_try("topology=ring k=8 traffic=tornado switching=wormhole", 1, &r,
-                                 msg, sizeof msg),
-                     0);
+    assert_int_equal(
+        rs_test_try("topology=ring k=8 traffic=tornado switching=wormhole", 1, &r, msg, sizeof msg),
+        0);
     assert_int_equal(rs_test_int(&r, "deadlock"), 1);
     assert_int_equal(rs_test_int(&r, "delivered"), 0);
     assert_latency_nan(&r);
@@ -177,9 +197,8 @@ static void test_nan_on_deadlock(void **state)
     assert_non_null(strstr(b.data, ",nan,nan,nan,"));
     rs_buf_free(&b);
     rs_record_free(&r);
-    assert_int_equal(rs_test_try("topology=ring k=7 traffic=tornado queue_size=1", 1, &r, msg,
-                                 sizeof msg),
-                     0);
+    assert_int_equal(
+        rs_test_try("topology=ring k=7 traffic=tornado queue_size=1", 1, &r, msg, sizeof msg), 0);
     assert_int_equal(rs_test_int(&r, "deadlock"), 1);
     assert_latency_nan(&r);
     rs_record_free(&r);

@@ -206,12 +206,14 @@ static void test_range(void **state)
     expect(f, "kind=range;statistic=var;lo=0.02;hi=0.28;filter=N=16", 1, 0, 0, NULL);
     expect(f, "kind=range;statistic=var;lo=0.02;hi=0.28", 0, 1, 0,
            "1 of 3 rows break 0.02 ≤ makespan_var ≤ 0.28 (the first: N=64)");
-    expect(f, "kind=range;statistic=max;lo=6", 0, 1, 0, "1 of 3 rows break makespan_max ≥ 6 (the first: N=16)");
+    expect(f, "kind=range;statistic=max;lo=6", 0, 1, 0,
+           "1 of 3 rows break makespan_max ≥ 6 (the first: N=16)");
 }
 
 /* bounded_ratio with f an expression over the row: makespan = 8 / log2 N exactly (9 digits), so
  * makespan / (1/log2(N)) is 8 at every size and holds; f = 1/N makes the ratio 8N/log2 N, which
- * grows (51.2 at N = 32, 256 at N = 256) and fails; f may name statistics (makespan / makespan_mean = 1);
+ * grows (51.2 at N = 32, 256 at N = 256) and fails; f may name statistics
+ * (makespan / makespan_mean = 1);
  * an f of 0 or an unknown name is an error naming the key. The named f are unchanged. */
 static void test_ratio_expression(void **state)
 {

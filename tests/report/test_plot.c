@@ -39,8 +39,7 @@ static void test_plot_metrics(void **state)
     assert_int_equal(check("N=8,16;plot.y=makespan,latncy_p99", msg, sizeof msg), RS_EUNKNOWN);
     assert_string_equal(msg, "command line: [plot] key 'y': unknown metric 'latncy_p99' (did "
                              "you mean 'latency_p99'?)");
-    assert_int_equal(check("N=8,16;plot.theory_column=bound_maen", msg, sizeof msg),
-                     RS_EUNKNOWN);
+    assert_int_equal(check("N=8,16;plot.theory_column=bound_maen", msg, sizeof msg), RS_EUNKNOWN);
     assert_string_equal(msg, "command line: [plot] key 'theory_column': unknown metric "
                              "'bound_maen' (did you mean 'bound_mean'?)");
     assert_int_equal(check("N=8,16;plot.y=zzzzzzzzzzzz", msg, sizeof msg), RS_EUNKNOWN);
