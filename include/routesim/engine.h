@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "routesim/metrics.h"
 #include "routesim/net.h"
 #include "routesim/problem.h"
 #include "routesim/record.h"
@@ -66,6 +67,9 @@ struct rs_engine_input {
     int (*progress)(void *progress_user, uint32_t step, uint64_t remaining);
     void *progress_user;
     uint32_t progress_every;
+    /* Out: NULL, or the run's typed result (include/routesim/metrics.h), the same values the
+     * engine adds to the record; algorithms read these fields, never record keys. */
+    struct rs_result *result;
 };
 
 struct rs_engine_life; /* include/routesim/driver.h */

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "routesim/error.h"
+#include "routesim/metrics.h"
 #include "routesim/net.h"
 #include "routesim/options.h"
 #include "routesim/params.h"
@@ -176,10 +177,21 @@ void rs_openloop_stop(struct rs_openloop *ol);
  * offered. Without drops the last test is accepted < (1 - margin) x offered. */
 int rs_openloop_saturated(const struct rs_openloop *ol);
 
-/* Add the metrics (offered, accepted, measured_packets, measured_delivered, saturated,
- * latency_mean, latency_p99, latency_max, delivered, dropped) to out. Throughputs are in
- * flits per terminal per step; latencies in steps from generation to the delivery of the
- * last flit, NaN when saturated or when no measured packet was delivered. Returns 0 or
+/* The module's metrics into r (include/routesim/metrics.h): offered, accepted,
+ * measured_packets, measured_delivered, saturated, latency_mean, latency_p99, latency_max,
+ * delivered, dropped; the other fields are left as they are. Throughputs are in flits per
+ * terminal per step; latencies in steps from generation to the delivery of the last flit,
+ * NaN when saturated or when no measured packet was delivered. */
+void rs_openloop_result(const struct rs_openloop *ol, struct rs_result *r);
+
+/* The module's metrics in the order an open-loop record starts with (engines append their
+ * own after them). */
+#define RS_OPENLOOP_COLUMNS                                                                    \
+    RS_M_OFFERED, RS_M_ACCEPTED, RS_M_MEASURED_PACKETS, RS_M_MEASURED_DELIVERED,               \
+        RS_M_SATURATED, RS_M_LATENCY_MEAN, RS_M_LATENCY_P99, RS_M_LATENCY_MAX, RS_M_DELIVERED, \
+        RS_M_DROPPED
+
+/* Add the module's metrics (rs_openloop_result, RS_OPENLOOP_COLUMNS) to out. Returns 0 or
  * RS_ENOMEM. */
 int rs_openloop_record(const struct rs_openloop *ol, struct rs_record *out);
 

@@ -225,71 +225,57 @@ static int run_round(struct cms_run *r, uint32_t R, char *dl, size_t dl_len, str
     return 0;
 }
 
-/* Delivery steps of the messages: mean, nearest-rank 99th percentile, max. */
-static int arrival_stats(const struct cms_run *r, double *mean, uint32_t *p99, uint32_t *max)
-{
-    uint64_t n = r->in->pb->n_msgs;
-    uint32_t hi = 0;
-    double sum = 0;
-    for (uint64_t m = 0; m < n; m++) {
-        sum += r->arrival[m];
-        if (r->arrival[m] > hi)
-            hi = r->arrival[m];
-    }
-    uint64_t *hist = calloc((size_t)hi + 1, sizeof *hist);
-    if (!hist)
-        return RS_ENOMEM;
-    for (uint64_t m = 0; m < n; m++)
-        hist[r->arrival[m]]++;
-    uint64_t need = (uint64_t)ceil(0.99 * (double)n), cum = 0;
-    *p99 = 0;
-    for (uint32_t t = 0; t <= hi && need; t++) {
-        cum += hist[t];
-        if (cum >= need) {
-            *p99 = t;
-            break;
-        }
-    }
-    free(hist);
-    *mean = n ? sum / (double)n : 0;
-    *max = hi;
-    return 0;
-}
+/* The common metrics cms_butterfly reports first, in this order. */
+static const enum rs_metric cms_columns[] = {RS_M_MAKESPAN,     RS_M_MESSAGES,
+                                             RS_M_DELIVERED,    RS_M_LATENCY_MEAN,
+                                             RS_M_LATENCY_P99,  RS_M_LATENCY_MAX};
 
+/* The record of the whole run: the common metrics (latency: the delivery step of every
+ * delivered message, all released at step 0; NaN when there is none), then the rounds' own. */
 static int cms_record(const struct cms_run *r, struct rs_record *out)
 {
     const struct rs__cms_cfg *c = r->cfg;
     uint64_t n = r->in->pb->n_msgs;
-    double mean, bound = rs_bound_cms_butterfly(c->L, c->q, c->N, c->B);
-    uint32_t p99, max;
+    double bound = rs_bound_cms_butterfly(c->L, c->q, c->N, c->B);
+    struct rs_result res;
+    struct rs_lat_hist h;
     int rc = 0;
-    if (arrival_stats(r, &mean, &p99, &max))
+    rs_result_init(&res);
+    rs_lat_hist_init(&h);
+    for (uint64_t m = 0; m < n && !rc; m++)
+        if (r->arrival[m] != RS_NONE)
+            rc = rs_lat_hist_add(&h, r->arrival[m]);
+    rs_hist_summary(h.count, h.cap, &res);
+    rs_lat_hist_free(&h);
+    if (rc)
         return RS_ENOMEM;
-    rc |= rs_record_int(out, "makespan", (int64_t)r->steps);
-    rc |= rs_record_int(out, "messages", (int64_t)n);
-    rc |= rs_record_int(out, "delivered", (int64_t)(n - r->n_live));
-    rc |= rs_record_double(out, "latency_mean", mean);
-    rc |= rs_record_int(out, "latency_p99", p99);
-    rc |= rs_record_int(out, "latency_max", max);
-    rc |= rs_record_int(out, "rounds", r->rounds);
-    rc |= rs_record_int(out, "rounds_paper", c->rounds_paper);
-    rc |= rs_record_int(out, "colours", c->delta);
-    rc |= rs_record_int(out, "q_eff", c->q_eff);
-    rc |= rs_record_int(out, "subrounds", r->subrounds);
-    rc |= rs_record_int(out, "copies_sent", (int64_t)r->sent);
-    rc |= rs_record_int(out, "copies_delivered", (int64_t)r->delivered);
-    rc |= rs_record_int(out, "copies_discarded", (int64_t)(r->at_input + r->discarded));
-    rc |= rs_record_int(out, "copies_discarded_at_input", (int64_t)r->at_input);
-    rc |= rs_record_int(out, "duplicates", (int64_t)(r->delivered - (n - r->n_live)));
-    rc |= rs_record_int(out, "max_input_copies", r->max_in);
-    rc |= rs_record_int(out, "max_output_copies", r->max_out);
-    rc |= rs_record_int(out, "flit_hops", (int64_t)r->flit_hops);
-    rc |= rs_record_int(out, "max_buffer", r->max_buffer);
-    rc |= rs_record_double(out, "bound", bound);
-    rc |= rs_record_double(out, "measured_over_bound", (double)r->steps / bound);
-    rc |= rs_record_string(out, "delivered_per_round",
+    res.makespan = (int64_t)r->steps;
+    res.messages = (int64_t)n;
+    res.delivered = (int64_t)(n - r->n_live);
+    res.flit_hops = (int64_t)r->flit_hops;
+    res.max_buffer = r->max_buffer;
+    if (r->in->result)
+        *r->in->result = res;
+    rc |= rs_result_record(&res, cms_columns, sizeof cms_columns / sizeof *cms_columns, out);
+    rc |= rs_metric_int(out, RS_M_ROUNDS, r->rounds);
+    rc |= rs_metric_int(out, RS_M_ROUNDS_PAPER, c->rounds_paper);
+    rc |= rs_metric_int(out, RS_M_COLOURS, c->delta);
+    rc |= rs_metric_int(out, RS_M_Q_EFF, c->q_eff);
+    rc |= rs_metric_int(out, RS_M_SUBROUNDS, r->subrounds);
+    rc |= rs_metric_int(out, RS_M_COPIES_SENT, (int64_t)r->sent);
+    rc |= rs_metric_int(out, RS_M_COPIES_DELIVERED, (int64_t)r->delivered);
+    rc |= rs_metric_int(out, RS_M_COPIES_DISCARDED, (int64_t)(r->at_input + r->discarded));
+    rc |= rs_metric_int(out, RS_M_COPIES_DISCARDED_AT_INPUT, (int64_t)r->at_input);
+    rc |= rs_metric_int(out, RS_M_DUPLICATES, (int64_t)(r->delivered - (n - r->n_live)));
+    rc |= rs_metric_int(out, RS_M_MAX_INPUT_COPIES, r->max_in);
+    rc |= rs_metric_int(out, RS_M_MAX_OUTPUT_COPIES, r->max_out);
+    rc |= rs_metric_int(out, RS_M_FLIT_HOPS, (int64_t)r->flit_hops);
+    rc |= rs_metric_int(out, RS_M_MAX_BUFFER, r->max_buffer);
+    rc |= rs_metric_double(out, RS_M_BOUND, bound);
+    rc |= rs_metric_double(out, RS_M_MEASURED_OVER_BOUND, (double)r->steps / bound);
+    rc |= rs_metric_string(out, RS_M_DELIVERED_PER_ROUND,
                            r->per_round_delivered.data ? r->per_round_delivered.data : "");
-    rc |= rs_record_string(out, "steps_per_round",
+    rc |= rs_metric_string(out, RS_M_STEPS_PER_ROUND,
                            r->per_round_steps.data ? r->per_round_steps.data : "");
     return rc ? RS_ENOMEM : 0;
 }

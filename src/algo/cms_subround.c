@@ -53,13 +53,6 @@ int rs__cms_sub_reserve(struct rs__cms_sub *s, const struct rs_net *net, uint32_
     return 0;
 }
 
-/* The integer metric `name` of an engine record (0 when absent). */
-static int64_t metric(const struct rs_record *r, const char *name)
-{
-    const struct rs_field *f = rs_record_get(r, name);
-    return f && f->type == RS_VAL_INT ? f->i : 0;
-}
-
 /* The input switches: copies in idx order; a copy enters when fewer than start_cap copies
  * of its input took its first channel before it. Fills s->pb, s->mid, s->copy with those
  * that enter; marks the others in res and cp_finish. */
@@ -121,18 +114,20 @@ int rs__cms_subround(const struct rs_engine_input *in, const struct rs_engine_op
                                   .fate = s->fate};
     struct rs_engine_input sub = *in;
     struct rs_record rec;
+    struct rs_result r;
     sub.pb = &s->pb;
     sub.plan = &plan;
+    sub.result = &r;
     rs_record_init(&rec);
+    rs_result_init(&r);
     int rc = rs_engine_run(engine, &sub, &rec, deadlock_msg, deadlock_len, err);
-    if (!rc && metric(&rec, "deadlock"))
+    if (!rc && r.deadlock)
         rc = rs_err_set(err, RS_EINVARIANT,
                         "a subround deadlocked although delayed copies are discarded");
     if (!rc) {
-        int64_t steps = metric(&rec, "makespan");
-        res->steps = (uint32_t)steps;
-        res->flit_hops = (uint64_t)metric(&rec, "flit_hops");
-        res->max_buffer = (uint32_t)metric(&rec, "max_buffer");
+        res->steps = (uint32_t)r.makespan;
+        res->flit_hops = (uint64_t)r.flit_hops;
+        res->max_buffer = (uint32_t)r.max_buffer;
     }
     rs_record_free(&rec);
     /* the copies that entered all crossed their first channel at step 1: a discard at step 1

@@ -81,8 +81,9 @@ static void judge(const struct rs_path_set *ps, const uint32_t *release, const u
     }
 }
 
-static int record_plan(struct rs_record *out, const struct rs__cr_plan *pl,
-                       const struct engine_keys *k, uint64_t period, const struct outcome *o)
+static int record_plan(struct rs_record *out, const struct rs_result *run,
+                       const struct rs__cr_plan *pl, const struct engine_keys *k,
+                       uint64_t period, const struct outcome *o)
 {
     int rc = 0;
     uint64_t res = 0;
@@ -90,22 +91,21 @@ static int record_plan(struct rs_record *out, const struct rs__cr_plan *pl,
         res += pl->steps[s].resamples;
     double bound = rs_bound_colour_refine(k->L, pl->congestion, pl->dilation, k->B);
     double bound_thm = rs_bound_colour_refine_thm(k->L, pl->congestion, pl->dilation, k->B);
-    const struct rs_field *mk = rs_record_get(out, "makespan");
-    double makespan = mk && mk->type == RS_VAL_INT ? (double)mk->i : 0;
-    rc |= rs_record_int(out, "refine_case", (int64_t)pl->thm_case);
-    rc |= rs_record_int(out, "refine_steps", pl->n_steps);
-    rc |= rs_record_int(out, "resamples", (int64_t)res);
-    rc |= rs_record_double(out, "kappa", pl->kappa);
-    rc |= rs_record_int(out, "classes", (int64_t)pl->n_classes);
-    rc |= rs_record_int(out, "period", (int64_t)period);
-    rc |= rs_record_int(out, "schedule_length", (int64_t)(pl->n_classes * period));
-    rc |= rs_record_int(out, "late_messages", (int64_t)o->late);
-    rc |= rs_record_int(out, "slot_overruns", (int64_t)o->overruns);
-    rc |= rs_record_double(out, "bound", bound);
-    rc |= rs_record_double(out, "length_over_bound", (double)(pl->n_classes * period) / bound);
-    rc |= rs_record_double(out, "makespan_over_bound", makespan / bound);
-    rc |= rs_record_double(out, "bound_thm", bound_thm);
-    rc |= rs_record_double(out, "length_over_bound_thm",
+    double makespan = (double)run->makespan;
+    rc |= rs_metric_int(out, RS_M_REFINE_CASE, (int64_t)pl->thm_case);
+    rc |= rs_metric_int(out, RS_M_REFINE_STEPS, pl->n_steps);
+    rc |= rs_metric_int(out, RS_M_RESAMPLES, (int64_t)res);
+    rc |= rs_metric_double(out, RS_M_KAPPA, pl->kappa);
+    rc |= rs_metric_int(out, RS_M_CLASSES, (int64_t)pl->n_classes);
+    rc |= rs_metric_int(out, RS_M_PERIOD, (int64_t)period);
+    rc |= rs_metric_int(out, RS_M_SCHEDULE_LENGTH, (int64_t)(pl->n_classes * period));
+    rc |= rs_metric_int(out, RS_M_LATE_MESSAGES, (int64_t)o->late);
+    rc |= rs_metric_int(out, RS_M_SLOT_OVERRUNS, (int64_t)o->overruns);
+    rc |= rs_metric_double(out, RS_M_BOUND, bound);
+    rc |= rs_metric_double(out, RS_M_LENGTH_OVER_BOUND, (double)(pl->n_classes * period) / bound);
+    rc |= rs_metric_double(out, RS_M_MAKESPAN_OVER_BOUND, makespan / bound);
+    rc |= rs_metric_double(out, RS_M_BOUND_THM, bound_thm);
+    rc |= rs_metric_double(out, RS_M_LENGTH_OVER_BOUND_THM,
                            (double)(pl->n_classes * period) / bound_thm);
     return rc ? RS_ENOMEM : 0;
 }
@@ -156,12 +156,17 @@ static int colour_run(const struct rs_engine_input *in, const struct rs_engine_o
         release[m] = (uint32_t)(pl.colour[m] * period);
     struct rs_engine_plan plan = {.release = release, .finish = finish, .fate = fate};
     struct rs_engine_input run = *in;
+    struct rs_result result;
+    rs_result_init(&result);
     run.plan = &plan;
+    run.result = &result;
     if ((rc = rs_engine_run(engine, &run, out, deadlock_msg, deadlock_len, err)))
         goto out;
+    if (in->result)
+        *in->result = result;
     struct outcome o;
     judge(&ps, release, finish, fate, k.L, period, &o);
-    if (record_plan(out, &pl, &k, period, &o))
+    if (record_plan(out, &result, &pl, &k, period, &o))
         rc = rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
 out:
     free(release);

@@ -112,7 +112,7 @@ static int offline_run(const struct rs_engine_input *in, const struct rs_engine_
         with.plan = &plan;
         rc = rs_engine_run(engine, &with, out, deadlock_msg, deadlock_len, err);
     }
-    if (!rc && rs_record_int(out, "bound_cycles", bound_cycles(p.d, p.u, p.l)))
+    if (!rc && rs_metric_int(out, RS_M_BOUND_CYCLES, bound_cycles(p.d, p.u, p.l)))
         rc = rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
     free(top);
     free(via);

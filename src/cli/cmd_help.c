@@ -8,6 +8,7 @@
 #include "routesim/algo.h"
 #include "routesim/claims.h"
 #include "routesim/engine.h"
+#include "routesim/metrics.h"
 #include "routesim/net.h"
 #include "routesim/problem.h"
 #include "routesim/run.h"
@@ -40,8 +41,10 @@ static int usage(struct rs_buf *out)
                          "  --dry-run           (reproduce) check the experiments and claims; "
                          "run nothing\n"
                          "\n`routesim list` shows every topology, workload, switching model and "
-                         "algorithm with its keys;\n`routesim help NAME` shows one of them; "
-                         "`routesim help claims` the kinds of claim of a\nreproduction. "
+                         "algorithm with its keys, and every metric;\n`routesim help NAME` "
+                         "shows one of them (or one metric); `routesim help claims` the kinds "
+                         "of claim of a\nreproduction; `routesim list metrics` every metric "
+                         "with its unit and meaning. "
                          "Documentation: README.md and docs/.\n");
     return rc;
 }
@@ -84,6 +87,14 @@ static int topic(struct rs_buf *out, const char *name, struct rs_err *err)
             return rs_buf_printf(out, "routesim %s %s\n  %s\n", name, cli_commands[i].usage,
                                  cli_commands[i].summary);
     }
+    names[n++] = "metrics";
+    if (!strcmp(name, "metrics"))
+        return rs_metric_format_list(out);
+    const struct rs_metric_def *d = rs_metric_find(name); /* one metric: its declaration */
+    if (d)
+        return rs_buf_printf(out, "metric %s (%s, %s; from %s)\n  %s\n", name, d->unit,
+                             d->type == RS_METRIC_STRING ? "text" : "number", d->producers,
+                             d->meaning);
     const char *near = rs_suggest(name, names, n);
     if (near)
         return rs_err_set(err, RS_EUNKNOWN, "no help on '%s' (did you mean '%s'?)", name, near);

@@ -1,10 +1,13 @@
-/* `routesim list`: every registered topology, workload, engine and algorithm with its options, and the
- * options of a run, generated from the modules' option tables. */
+/* `routesim list [metrics]`: every registered topology, workload, engine and algorithm with its
+ * options, the options of a run and every metric, generated from the modules' option tables
+ * and the metrics table; `list metrics` prints the metrics only. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/cli.h"
 #include "routesim/algo.h"
 #include "routesim/engine.h"
+#include "routesim/metrics.h"
 #include "routesim/net.h"
 #include "routesim/problem.h"
 #include "routesim/run.h"
@@ -31,9 +34,25 @@ int cli_cmd_list(int argc, char **argv)
     int rc;
     rs_err_clear(&err);
     rs_buf_init(&out);
-    if ((rc = cli_parse(argc, argv, 0, 0, &a, &err))) {
+    if ((rc = cli_parse(argc, argv, 0, 1, &a, &err))) {
         cli_args_free(&a);
         return cli_fail(&err);
+    }
+    if (a.positional) { /* the only topic: metrics */
+        static const char *const topics[] = {"metrics"};
+        if (strcmp(a.positional, "metrics")) {
+            const char *near = rs_suggest(a.positional, topics, 1);
+            rs_err_set(&err, RS_EUNKNOWN, "unknown list '%s'%s%s%s", a.positional,
+                       near ? " (did you mean '" : " (expected metrics or nothing)",
+                       near ? near : "", near ? "'?)" : "");
+            cli_args_free(&a);
+            return cli_fail(&err);
+        }
+        rc = rs_metric_format_list(&out);
+        rc = rc ? rs_err_set(&err, rc, "out of memory") : rs_buf_write_file(&out, NULL, &err);
+        rs_buf_free(&out);
+        cli_args_free(&a);
+        return rc ? cli_fail(&err) : 0;
     }
     rc = list_section(&out, "topologies", "topology");
     for (int i = 0; !rc && rs_topologies[i]; i++)
@@ -59,6 +78,8 @@ int cli_cmd_list(int argc, char **argv)
     rc = rc ? rc : rs_optdef_format(&out, rs_run_options, 2);
     rc = rc ? rc : rs_buf_puts(&out, "\npredictors (run and analyze)\n");
     rc = rc ? rc : rs_optdef_format(&out, rs_predict_options, 2);
+    rc = rc ? rc : rs_buf_puts(&out, "\n");
+    rc = rc ? rc : rs_metric_format_list(&out);
     if (!rc)
         rc = rs_buf_write_file(&out, NULL, &err);
     else

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "routesim/metrics.h"
 #include "routesim/run.h"
 
 static int run_or_analyze(int argc, char **argv, int simulate)
@@ -22,7 +23,7 @@ static int run_or_analyze(int argc, char **argv, int simulate)
         status = cli_fail(&err);
     } else {
         status = cli_emit(&a, &rec, 1);
-        const struct rs_field *d = rs_record_get(&rec, "deadlock");
+        const struct rs_field *d = rs_record_get(&rec, rs_metric_defs[RS_M_DEADLOCK].name);
         if (!status && d && d->i) {
             fprintf(stderr, "routesim: %s\n", deadlock[0] ? deadlock : "deadlock");
             status = 1;

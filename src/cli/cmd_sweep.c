@@ -97,6 +97,8 @@ int cli_cmd_sweep(int argc, char **argv)
         rc = rs_err_set(&err, RS_EPARSE, "command line: sweep needs -c FILE.ini");
     if (!rc)
         rc = rs_grid_build(&g, &a.params, &err);
+    if (!rc && a.plot) /* [plot] errors (unknown key or metric) before anything runs */
+        rc = rs_plot_check(&g, &err);
     if (rc) {
         status = cli_fail(&err);
         goto done;

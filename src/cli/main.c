@@ -16,7 +16,9 @@ const struct cli_command cli_commands[] = {
      "run a paper's shipped experiments and judge its claims (REPORT.md)", cli_cmd_reproduce},
     {"topo", "KEY=VALUE... [--dot] [--format F] [-o FILE]",
      "build a network; print its size or its Graphviz description", cli_cmd_topo},
-    {"list", "", "every topology, workload and switching model with its keys", cli_cmd_list},
+    {"list", "[metrics]",
+     "every topology, workload and switching model with its keys, and every metric",
+     cli_cmd_list},
     {"help", "[TOPIC]", "usage, or the keys of one topology, workload, model or command",
      cli_cmd_help},
     {NULL, NULL, NULL, NULL}};

@@ -36,6 +36,7 @@ static const struct rs_optdef circuit_options[] = {
 void rs__circ_free(struct circ *c)
 {
     free(c->state);
+    free(c->finish);
     free(c->turn);
     free(c->rank);
     free(c->off);
@@ -179,10 +180,11 @@ static int circ_init(struct circ *c, const struct rs_engine_input *in, uint64_t 
     c->mode = rs__circ_mode(net, in->routing, c->lc != NULL);
     uint64_t n_ch = (uint64_t)net->n_nodes * c->P;
     c->state = calloc(c->n + 1, 1);
+    c->finish = malloc(((size_t)c->n + 1) * sizeof *c->finish);
     c->pend = malloc(((size_t)c->n + 1) * sizeof *c->pend);
     c->act = malloc(((size_t)c->n + 1) * sizeof *c->act);
     c->fail = malloc((size_t)c->n + 1);
-    if (!c->state || !c->pend || !c->act || !c->fail)
+    if (!c->state || !c->finish || !c->pend || !c->act || !c->fail)
         return rs_err_set(err, RS_ENOMEM, "out of memory for %u messages", c->n);
     uint64_t n_req = c->n;
     if (c->lc) {
@@ -275,6 +277,7 @@ static uint32_t run_cycle(struct circ *c)
     for (uint32_t p = 0; p < c->n_act; p++)
         if (!c->fail[p]) {
             c->state[c->act[p]] = CIRC_ROUTED;
+            c->finish[c->act[p]] = c->cycle;
             routed++;
         }
     c->delivered += routed;
@@ -301,27 +304,57 @@ static void settle_batch(struct circ *c)
     }
 }
 
-static int circ_record(const struct circ *c, struct rs_record *out)
+/* The metrics of a batch run, in this order (docs/model-circuit.md). */
+static const enum rs_metric circ_columns[] = {
+    RS_M_CYCLES,       RS_M_MAKESPAN,      RS_M_MESSAGES,         RS_M_DELIVERED,
+    RS_M_DROPPED,      RS_M_DELIVERED_FRACTION, RS_M_LATENCY_MEAN, RS_M_LATENCY_P99,
+    RS_M_LATENCY_MAX,  RS_M_DELIVERED_FIRST_CYCLE, RS_M_CONFLICTS, RS_M_MAX_CIRCUITS,
+    RS_M_LOCKS,        RS_M_RANKS_USED,    RS_M_DELIVERED_PER_CYCLE};
+
+/* Fill the typed result of a batch run, copy it to res (NULL: not wanted) and add its
+ * columns to out. A message's latency is the cycle that routed it minus its release cycle
+ * (released at 0 and routed in the first cycle: 1); the makespan is the last cycle in which
+ * a message was routed or dropped. */
+static int circ_record(const struct circ *c, struct rs_result *res, struct rs_record *out)
 {
     struct rs_buf b;
+    struct rs_lat_hist h;
+    struct rs_result r;
     int rc = 0;
     rs_buf_init(&b);
+    rs_lat_hist_init(&h);
+    rs_result_init(&r);
     for (uint32_t k = 0; k < c->cycle && !rc; k++)
         rc = rs_buf_printf(&b, "%s%u", k ? ";" : "", c->per_cycle[k]);
     if (!rc)
         rc = rs_buf_puts(&b, "");
-    rc |= rs_record_int(out, "cycles", c->cycle);
-    rc |= rs_record_int(out, "messages", c->n);
-    rc |= rs_record_int(out, "delivered", (int64_t)c->delivered);
-    rc |= rs_record_int(out, "dropped", (int64_t)c->dropped);
-    rc |= rs_record_double(out, "delivered_fraction",
-                           c->n ? (double)c->delivered / (double)c->n : 1.0);
-    rc |= rs_record_int(out, "delivered_first_cycle", c->cycle ? c->per_cycle[0] : 0);
-    rc |= rs_record_int(out, "conflicts", (int64_t)c->conflicts);
-    rc |= rs_record_int(out, "max_circuits", c->max_circ);
-    rc |= rs_record_int(out, "locks", (int64_t)c->locks);
-    rc |= rs_record_int(out, "ranks_used", c->ranks);
-    rc |= rs_record_string(out, "delivered_per_cycle", b.data ? b.data : "");
+    for (uint32_t m = 0; m < c->n && !rc; m++)
+        if (c->state[m] == CIRC_ROUTED) {
+            uint32_t lat = c->finish[m] - (c->release ? c->release[m] : 0);
+            r.makespan = c->finish[m] > r.makespan ? c->finish[m] : r.makespan;
+            rc = rs_lat_hist_add(&h, lat);
+        }
+    if (c->dropped) /* dropped after the last pass */
+        r.makespan = c->cycle;
+    rs_hist_summary(h.count, h.cap, &r);
+    r.cycles = c->cycle;
+    r.messages = c->n;
+    r.delivered = (int64_t)c->delivered;
+    r.dropped = (int64_t)c->dropped;
+    r.delivered_fraction = c->n ? (double)c->delivered / (double)c->n : 1.0;
+    r.delivered_first_cycle = c->cycle ? c->per_cycle[0] : 0;
+    r.conflicts = (int64_t)c->conflicts;
+    r.max_circuits = c->max_circ;
+    r.locks = (int64_t)c->locks;
+    r.ranks_used = c->ranks;
+    r.delivered_per_cycle = b.data ? b.data : "";
+    if (!rc && res) {
+        *res = r;
+        res->delivered_per_cycle = NULL; /* freed below */
+    }
+    if (!rc)
+        rc = rs_result_record(&r, circ_columns, sizeof circ_columns / sizeof *circ_columns, out);
+    rs_lat_hist_free(&h);
     rs_buf_free(&b);
     return rc ? RS_ENOMEM : 0;
 }
@@ -372,10 +405,9 @@ int rs__circ_life_check(void *st, struct rs_err *err)
 static int circ_life_collect(void *st, struct rs_driver *d, struct rs_record *out, int deadlock)
 {
     struct circ *c = st;
-    (void)d;
     (void)deadlock; /* every cycle routes a message: no deadlock */
     settle_batch(c); /* the last cycle's end */
-    return circ_record(c, out);
+    return circ_record(c, d->in->result, out);
 }
 
 static void circ_life_free(void *st)

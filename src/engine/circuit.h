@@ -72,6 +72,7 @@ struct circ {
     uint32_t n;      /* messages */
 
     uint8_t *state;       /* [n] enum circ_state */
+    uint32_t *finish;     /* [n] batch: the cycle (1-based) that routed message m */
     uint8_t *turn;        /* [n] LCAN: level where the circuit turns down; 255: empty path */
     uint32_t *rank;       /* [n] down=rank: 1..ranks, else NULL */
     const uint32_t *release; /* [n] plan release (rs_engine_plan.release): message m tries

@@ -374,15 +374,24 @@ int rs__circ_open_check(const struct circ *c, struct rs_err *err)
 
 /* ---- the run -------------------------------------------------------------------------------- */
 
-static int open_record(const struct circ *c, struct rs_record *out)
+/* The metrics of an open-loop run, in this order: the module's, then the engine's. */
+static const enum rs_metric open_columns[] = {RS_OPENLOOP_COLUMNS, RS_M_CYCLES,
+                                              RS_M_CONFLICTS,      RS_M_MAX_CIRCUITS,
+                                              RS_M_LOCKS,          RS_M_RANKS_USED};
+
+static int open_record(const struct circ *c, struct rs_result *res, struct rs_record *out)
 {
-    int rc = rs_openloop_record(c->open->ol, out);
-    rc |= rs_record_int(out, "cycles", c->cycle);
-    rc |= rs_record_int(out, "conflicts", (int64_t)c->conflicts);
-    rc |= rs_record_int(out, "max_circuits", c->max_circ);
-    rc |= rs_record_int(out, "locks", (int64_t)c->locks);
-    rc |= rs_record_int(out, "ranks_used", c->ranks);
-    return rc ? RS_ENOMEM : 0;
+    struct rs_result r;
+    rs_result_init(&r);
+    rs_openloop_result(c->open->ol, &r);
+    r.cycles = c->cycle;
+    r.conflicts = (int64_t)c->conflicts;
+    r.max_circuits = c->max_circ;
+    r.locks = (int64_t)c->locks;
+    r.ranks_used = c->ranks;
+    if (res)
+        *res = r;
+    return rs_result_record(&r, open_columns, sizeof open_columns / sizeof *open_columns, out);
 }
 
 /* Debug builds check every cycle of small, short runs on their own; check=1 any run. */
@@ -438,9 +447,8 @@ static int open_life_step(void *st, struct rs_driver *d, struct rs_err *err)
 
 static int open_life_collect(void *st, struct rs_driver *d, struct rs_record *out, int deadlock)
 {
-    (void)d;
     (void)deadlock; /* every cycle routes a packet: no deadlock */
-    return open_record(&((struct circ_run_open *)st)->c, out);
+    return open_record(&((struct circ_run_open *)st)->c, d->in->result, out);
 }
 
 static void open_life_free(void *st)

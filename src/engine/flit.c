@@ -454,72 +454,60 @@ static int flit_init(struct flit *f, struct rs_driver *d, enum flit_mode mode,
 
 /* ---- the record -------------------------------------------------------------------------- */
 
-/* Latency (finish - release) statistics of the delivered static messages. */
-static int static_latency(const struct flit *f, double *mean, uint32_t *p99, uint32_t *max)
+/* Latency (finish - release) statistics of the delivered static messages into r. */
+static int static_latency(const struct flit *f, struct rs_result *r)
 {
-    uint64_t n = 0;
-    uint32_t hi = 0;
-    double sum = 0;
-    *mean = 0;
-    *p99 = *max = 0;
+    struct rs_lat_hist h;
+    rs_lat_hist_init(&h);
     for (uint64_t m = 0; m < f->pb->n_msgs; m++)
-        if (f->fate[m] == RS_FATE_DELIVERED) {
-            uint32_t l = f->finish[m] - static_release(f, (uint32_t)m);
-            sum += l;
-            n++;
-            if (l > hi)
-                hi = l;
+        if (f->fate[m] == RS_FATE_DELIVERED &&
+            rs_lat_hist_add(&h, f->finish[m] - static_release(f, (uint32_t)m))) {
+            rs_lat_hist_free(&h);
+            return RS_ENOMEM;
         }
-    if (!n)
-        return 0;
-    uint64_t *hist = calloc((size_t)hi + 1, sizeof *hist);
-    if (!hist)
-        return RS_ENOMEM;
-    for (uint64_t m = 0; m < f->pb->n_msgs; m++)
-        if (f->fate[m] == RS_FATE_DELIVERED)
-            hist[f->finish[m] - static_release(f, (uint32_t)m)]++;
-    /* nearest rank: the smallest latency by which at least 99% had arrived */
-    uint64_t need = (uint64_t)ceil(0.99 * (double)n), cum = 0;
-    if (!need)
-        need = 1;
-    for (uint32_t l = 0; l <= hi; l++) {
-        cum += hist[l];
-        if (cum >= need) {
-            *p99 = l;
-            break;
-        }
-    }
-    free(hist);
-    *mean = sum / (double)n;
-    *max = hi;
+    rs_hist_summary(h.count, h.cap, r);
+    rs_lat_hist_free(&h);
     return 0;
 }
 
-static int flit_record(const struct flit *f, struct rs_record *out, int deadlock)
+/* The metrics of a static (batch) run and of an open-loop run, in this order. */
+static const enum rs_metric batch_columns[] = {
+    RS_M_MAKESPAN,     RS_M_MESSAGES,  RS_M_DELIVERED,      RS_M_DROPPED,
+    RS_M_LATENCY_MEAN, RS_M_LATENCY_P99, RS_M_LATENCY_MAX,  RS_M_FLIT_HOPS,
+    RS_M_BLOCKED_HEADER_STEPS, RS_M_MAX_BUFFER, RS_M_STEPS, RS_M_DEADLOCK};
+static const enum rs_metric open_columns[] = {RS_OPENLOOP_COLUMNS,       RS_M_FLIT_HOPS,
+                                              RS_M_BLOCKED_HEADER_STEPS, RS_M_MAX_BUFFER,
+                                              RS_M_STEPS,                RS_M_DEADLOCK};
+
+/* Fill the typed result, copy it to res (NULL: not wanted) and add its columns to out. A
+ * deadlocked run's latencies are NaN (the undelivered messages have none). */
+static int flit_record(const struct flit *f, struct rs_result *res, struct rs_record *out,
+                       int deadlock)
 {
-    int rc = 0;
+    struct rs_result r;
+    rs_result_init(&r);
     if (f->ol) {
-        if (rs_openloop_record(f->ol, out))
-            return RS_ENOMEM;
+        rs_openloop_result(f->ol, &r);
     } else {
-        double mean;
-        uint32_t p99, max;
-        if (static_latency(f, &mean, &p99, &max))
+        r.makespan = f->last_event;
+        r.messages = (int64_t)f->pb->n_msgs;
+        r.delivered = (int64_t)f->delivered;
+        r.dropped = (int64_t)f->dropped;
+        if (!deadlock && static_latency(f, &r))
             return RS_ENOMEM;
-        rc |= rs_record_int(out, "makespan", f->last_event);
-        rc |= rs_record_int(out, "messages", (int64_t)f->pb->n_msgs);
-        rc |= rs_record_int(out, "delivered", (int64_t)f->delivered);
-        rc |= rs_record_int(out, "dropped", (int64_t)f->dropped);
-        rc |= rs_record_double(out, "latency_mean", mean);
-        rc |= rs_record_int(out, "latency_p99", p99);
-        rc |= rs_record_int(out, "latency_max", max);
     }
-    rc |= rs_record_int(out, "flit_hops", (int64_t)f->flit_hops);
-    rc |= rs_record_int(out, "blocked_header_steps", (int64_t)f->blocked);
-    rc |= rs_record_int(out, "max_buffer", f->max_buffer);
-    rc |= rs_record_int(out, "steps", f->step);
-    rc |= rs_record_int(out, "deadlock", deadlock);
-    return rc ? RS_ENOMEM : 0;
+    r.flit_hops = (int64_t)f->flit_hops;
+    r.blocked_header_steps = (int64_t)f->blocked;
+    r.max_buffer = f->max_buffer;
+    r.steps = f->step;
+    r.deadlock = deadlock;
+    if (res)
+        *res = r;
+    if (f->ol)
+        return rs_result_record(&r, open_columns, sizeof open_columns / sizeof *open_columns,
+                                out);
+    return rs_result_record(&r, batch_columns, sizeof batch_columns / sizeof *batch_columns,
+                            out);
 }
 
 /* ---- the run ----------------------------------------------------------------------------- */
@@ -641,5 +629,5 @@ int rs__flit_collect(void *st, struct rs_driver *d, struct rs_record *out, int d
         if (pl->fate)
             memcpy(pl->fate, f->fate, f->pb->n_msgs);
     }
-    return flit_record(f, out, deadlock);
+    return flit_record(f, d->in->result, out, deadlock);
 }

@@ -550,19 +550,7 @@ static int node_empty(const struct saf *s, uint32_t v)
 
 static int record_latency(struct saf *s, uint32_t step)
 {
-    if (step >= s->lat_cap) {
-        uint32_t ncap = s->lat_cap ? s->lat_cap : 64;
-        while (ncap <= step)
-            ncap *= 2;
-        uint64_t *h = realloc(s->lat_hist, ncap * sizeof *h);
-        if (!h)
-            return RS_ENOMEM;
-        memset(h + s->lat_cap, 0, (ncap - s->lat_cap) * sizeof *h);
-        s->lat_hist = h;
-        s->lat_cap = ncap;
-    }
-    s->lat_hist[step]++;
-    return 0;
+    return rs_lat_hist_add(&s->lat, step);
 }
 
 /* Apply the step's moves: first every departure, then every arrival, so occupancies
@@ -784,7 +772,7 @@ void rs__saf_free(struct saf *s)
     free(s->node_src);
     free(s->active);
     free(s->moves);
-    free(s->lat_hist);
+    rs_lat_hist_free(&s->lat);
     free(s->pend);
     free(s->src_used);
     free(s->act);
@@ -991,68 +979,44 @@ static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_e
 
 /* ---- the run ------------------------------------------------------------------------ */
 
-static double latency_mean(const struct saf *s)
-{
-    double sum = 0;
-    for (uint32_t t = 0; t < s->lat_cap; t++)
-        sum += (double)t * (double)s->lat_hist[t];
-    return s->delivered ? sum / (double)s->delivered : 0.0;
-}
+/* The metrics of a batch run, in this order (docs/model-saf.md). */
+static const enum rs_metric saf_columns[] = {
+    RS_M_MAKESPAN,  RS_M_MESSAGES,     RS_M_DELIVERED,    RS_M_DROPPED,
+    RS_M_DELIVERED_FRACTION, RS_M_MAX_QUEUE, RS_M_LATENCY_MEAN, RS_M_LATENCY_P99,
+    RS_M_LATENCY_MAX, RS_M_HOPS, RS_M_STEPS, RS_M_DEADLOCK, RS_M_RANK_LEVELS_USED,
+    RS_M_TOP_RANK_MESSAGES, RS_M_TOP_RANK_DELIVERED};
 
-/* Nearest-rank percentile: the smallest step t with at least ceil(frac * delivered)
- * deliveries at or before t. */
-static uint32_t latency_percentile(const struct saf *s, double frac)
+/* Fill the typed result of a batch run, copy it to res (NULL: not wanted) and add its
+ * columns to out. */
+static int saf_record(const struct saf *s, struct rs_result *res, struct rs_record *out,
+                      int deadlock)
 {
-    if (!s->delivered)
-        return 0;
-    uint64_t need = (uint64_t)(frac * (double)s->delivered);
-    if ((double)need < frac * (double)s->delivered)
-        need++;
-    if (need == 0)
-        need = 1;
-    uint64_t cum = 0;
-    for (uint32_t t = 0; t < s->lat_cap; t++) {
-        cum += s->lat_hist[t];
-        if (cum >= need)
-            return t;
-    }
-    return s->lat_cap ? s->lat_cap - 1 : 0;
-}
-
-static uint32_t latency_max(const struct saf *s)
-{
-    for (uint32_t t = s->lat_cap; t > 0; t--)
-        if (s->lat_hist[t - 1])
-            return t - 1;
-    return 0;
-}
-
-static int saf_record(const struct saf *s, struct rs_record *out, int deadlock)
-{
-    int rc = 0;
+    struct rs_result r;
+    rs_result_init(&r);
     uint64_t top = 0, top_delivered = 0; /* packets of the highest rank r (protocol=rank) */
     for (uint64_t m = 0; s->rank && m < s->pb->n_msgs; m++)
         if (s->rank[m] == s->ranks) {
             top++;
             top_delivered += s->where[m] == SAF_DELIVERED;
         }
-    rc |= rs_record_int(out, "makespan", s->last_event);
-    rc |= rs_record_int(out, "messages", (int64_t)s->pb->n_msgs);
-    rc |= rs_record_int(out, "delivered", (int64_t)s->delivered);
-    rc |= rs_record_int(out, "dropped", (int64_t)s->dropped);
-    rc |= rs_record_double(out, "delivered_fraction",
-                           s->pb->n_msgs ? (double)s->delivered / (double)s->pb->n_msgs : 1.0);
-    rc |= rs_record_int(out, "max_queue", s->max_queue);
-    rc |= rs_record_double(out, "latency_mean", latency_mean(s));
-    rc |= rs_record_int(out, "latency_p99", latency_percentile(s, 0.99));
-    rc |= rs_record_int(out, "latency_max", latency_max(s));
-    rc |= rs_record_int(out, "hops", (int64_t)s->hops);
-    rc |= rs_record_int(out, "steps", s->step);
-    rc |= rs_record_int(out, "deadlock", deadlock);
-    rc |= rs_record_int(out, "rank_levels_used", s->ranks);
-    rc |= rs_record_int(out, "top_rank_messages", (int64_t)top);
-    rc |= rs_record_int(out, "top_rank_delivered", (int64_t)top_delivered);
-    return rc ? RS_ENOMEM : 0;
+    r.makespan = s->last_event;
+    r.messages = (int64_t)s->pb->n_msgs;
+    r.delivered = (int64_t)s->delivered;
+    r.dropped = (int64_t)s->dropped;
+    r.delivered_fraction =
+        s->pb->n_msgs ? (double)s->delivered / (double)s->pb->n_msgs : 1.0;
+    r.max_queue = s->max_queue;
+    if (!deadlock) /* a deadlocked run's latencies are undefined: NaN */
+        rs_hist_summary(s->lat.count, s->lat.cap, &r);
+    r.hops = (int64_t)s->hops;
+    r.steps = s->step;
+    r.deadlock = deadlock;
+    r.rank_levels_used = s->ranks;
+    r.top_rank_messages = (int64_t)top;
+    r.top_rank_delivered = (int64_t)top_delivered;
+    if (res)
+        *res = r;
+    return rs_result_record(&r, saf_columns, sizeof saf_columns / sizeof *saf_columns, out);
 }
 
 /* Debug builds check every step of small runs on their own (the checker walks the whole
@@ -1113,8 +1077,7 @@ static void saf_life_describe(void *st, char *buf, size_t n)
 
 static int saf_life_collect(void *st, struct rs_driver *d, struct rs_record *out, int deadlock)
 {
-    (void)d;
-    return saf_record(st, out, deadlock);
+    return saf_record(st, d->in->result, out, deadlock);
 }
 
 void rs__saf_life_free(void *st)

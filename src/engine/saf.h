@@ -126,8 +126,7 @@ struct saf {
     uint64_t delivered, dropped, hops;
     uint32_t max_queue;
     uint32_t last_event;   /* step of the last delivery or drop */
-    uint64_t *lat_hist;    /* delivered per delivery step */
-    uint32_t lat_cap;
+    struct rs_lat_hist lat; /* delivered per delivery step */
 
     /* open loop only (NULL / 0 in batch runs; saf_openloop.c): the injection process, the
      * pool's free slots and what each slot's packet is (the route state and the ties of

@@ -191,15 +191,25 @@ static int open_init(struct saf *s, struct rs_openloop *ol, const struct rs_engi
     return 0;
 }
 
-static int open_record(const struct saf *s, struct rs_record *out, int deadlock)
+/* The metrics of an open-loop run, in this order: the module's, then the engine's. */
+static const enum rs_metric open_columns[] = {RS_OPENLOOP_COLUMNS, RS_M_HOPS, RS_M_MAX_QUEUE,
+                                              RS_M_STEPS, RS_M_DEADLOCK,
+                                              RS_M_RANK_LEVELS_USED};
+
+static int open_record(const struct saf *s, struct rs_result *res, struct rs_record *out,
+                       int deadlock)
 {
-    int rc = rs_openloop_record(s->ol, out);
-    rc |= rs_record_int(out, "hops", (int64_t)s->hops);
-    rc |= rs_record_int(out, "max_queue", s->max_queue);
-    rc |= rs_record_int(out, "steps", s->step);
-    rc |= rs_record_int(out, "deadlock", deadlock);
-    rc |= rs_record_int(out, "rank_levels_used", s->ranks);
-    return rc ? RS_ENOMEM : 0;
+    struct rs_result r;
+    rs_result_init(&r);
+    rs_openloop_result(s->ol, &r);
+    r.hops = (int64_t)s->hops;
+    r.max_queue = s->max_queue;
+    r.steps = s->step;
+    r.deadlock = deadlock;
+    r.rank_levels_used = s->ranks;
+    if (res)
+        *res = r;
+    return rs_result_record(&r, open_columns, sizeof open_columns / sizeof *open_columns, out);
 }
 
 /* Debug builds check every step of small, short runs on their own; check=1 any run. */
@@ -266,8 +276,7 @@ static void open_life_describe(void *st, char *buf, size_t n)
 
 static int open_life_collect(void *st, struct rs_driver *d, struct rs_record *out, int deadlock)
 {
-    (void)d;
-    return open_record(st, out, deadlock);
+    return open_record(st, d->in->result, out, deadlock);
 }
 
 const struct rs_engine_life rs__saf_open_life = {

@@ -7,6 +7,7 @@
 
 #include "report/claim.h"
 #include "routesim/claims.h"
+#include "routesim/metrics.h"
 
 #define STATEMENT_HELP "continuation of statement (INI lines are limited in length)"
 
@@ -198,12 +199,27 @@ static int judge_groups(struct rs__claim *c, const struct rs__claim_kind *kind, 
     return rc;
 }
 
+/* The claim's metric (key `metric`, default makespan) must be declared in the metrics
+ * table (or be one of its statistics columns): a typo is an error naming it. */
+static int check_metric(const char *name, const struct rs_params *keys, struct rs_err *err)
+{
+    const struct rs_param *m = rs_params_find(keys, "metric");
+    const char *metric = m ? m->value
+                           : rs_optdef_find(rs__claim_common_options, "metric")->def;
+    char what[640], where[300] = "";
+    if (m && m->line)
+        rs_param_where(m, where, sizeof where);
+    snprintf(what, sizeof what, "%s%sclaim '%s'", where, where[0] ? ": " : "", name);
+    return rs_metric_check_name(metric, what, err);
+}
+
 int rs_claim_check(const char *name, const struct rs_params *keys, const char *dir,
                    struct rs_buf *md, struct rs_claim_outcome *out, struct rs_err *err)
 {
     const struct rs__claim_kind *kind = NULL;
     int rc = find_kind(name, keys, &kind, err);
     rc = rc ? rc : check_keys(name, keys, kind, err);
+    rc = rc ? rc : check_metric(name, keys, err);
     if (rc)
         return rc;
     struct rs__claim c;
@@ -282,6 +298,7 @@ int rs_claim_validate(const char *name, const struct rs_params *keys, const char
     const struct rs__claim_kind *kind = NULL;
     int rc = find_kind(name, keys, &kind, err);
     rc = rc ? rc : check_keys(name, keys, kind, err);
+    rc = rc ? rc : check_metric(name, keys, err);
     if (rc)
         return rc;
     for (size_t i = 0; i < keys->n && !rc; i++) { /* typed values parse */

@@ -11,6 +11,7 @@
 
 #include "report/plot_theory.h"
 #include "routesim/buf.h"
+#include "routesim/metrics.h"
 #include "routesim/plot.h"
 #include "routesim/table.h"
 
@@ -146,6 +147,24 @@ struct plot {
     const char *key; /* one of key_places */
 };
 
+/* Every item of key (plot.y, plot.theory_column) must be a key of the experiment, a metric
+ * of the table or one of its statistics columns (makespan_mean): a typo is an error naming
+ * it before anything runs. */
+static int check_metrics(const struct rs_grid *g, const char *key, char items[][PLOT_ITEM],
+                         int n, struct rs_err *err)
+{
+    char what[400];
+    rs_param_where(rs_params_find(&g->extra, key), what, sizeof what);
+    size_t len = strlen(what);
+    snprintf(what + len, sizeof what - len, ": [plot] key '%s'", key + 5);
+    for (int i = 0; i < n; i++) {
+        int rc = find_axis(g, items[i]) ? 0 : rs_metric_check_name(items[i], what, err);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 static int resolve(const struct rs_grid *g, struct plot *p, struct rs_err *err)
 {
     memset(p, 0, sizeof *p);
@@ -189,6 +208,9 @@ static int resolve(const struct rs_grid *g, struct plot *p, struct rs_err *err)
         return rs_err_set(err, RS_EINVAL, "[plot]: no key x and no swept key to put on the x axis");
     if (!p->ny)
         return rs_err_set(err, RS_EINVAL, "[plot]: key y names no metric");
+    int rc = check_metrics(g, "plot.y", p->y, p->ny, err);
+    if (rc || (rc = check_metrics(g, "plot.theory_column", p->tcol, p->ntc, err)))
+        return rc;
     for (int i = 0; i < nf; i++) {
         char *eq = strchr(p->fitems[i], '=');
         if (!eq)

@@ -280,7 +280,7 @@ static int prepare_steps(struct prepared *x, const struct rs_params *user, int w
         (rc = rs_problem_build(&x->pb, &x->net, p, x->seed, err)))
         return rc;
     /* explicit sources (traffic=paths): per_input is the most messages one terminal sends */
-    if (x->pb.src && rs_record_int(out, "per_input", x->pb.per_input))
+    if (x->pb.src && rs_metric_int(out, RS_M_PER_INPUT, x->pb.per_input))
         return rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
     /* the predictor is evaluated here, so that validation (sweeps) refuses a network it
      * does not apply to before anything runs */
@@ -301,9 +301,9 @@ static int record_prediction(struct rs_record *out, const struct rs_lcan_predict
     rs_buf_init(&b);
     for (uint32_t i = 0; i < pr->n_cycles && !rc; i++)
         rc = rs_buf_printf(&b, "%s%.6g", i ? ";" : "", pr->success[i]);
-    rc |= rs_record_double(out, "predicted_cycles", pr->cycles);
-    rc |= rs_record_double(out, "predicted_first_cycle", pr->n_cycles ? pr->success[0] : 0);
-    rc |= rs_record_string(out, "predicted_per_cycle", b.data ? b.data : "");
+    rc |= rs_metric_double(out, RS_M_PREDICTED_CYCLES, pr->cycles);
+    rc |= rs_metric_double(out, RS_M_PREDICTED_FIRST_CYCLE, pr->n_cycles ? pr->success[0] : 0);
+    rc |= rs_metric_string(out, RS_M_PREDICTED_PER_CYCLE, b.data ? b.data : "");
     rs_buf_free(&b);
     return rc ? rs_err_set(err, RS_ENOMEM, "out of memory for the result record") : 0;
 }
@@ -337,8 +337,8 @@ int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
         rc = rs_openloop_process(&x.params, &inj, err);
     if (!rc && inj == RS_INJECT_BATCH &&
         !(rc = rs_path_stats_compute(&ps, &x.net, &x.pb, x.routing, x.seed, err))) {
-        if (rs_record_int(out, "congestion", ps.congestion) ||
-            rs_record_int(out, "dilation", ps.dilation))
+        if (rs_metric_int(out, RS_M_CONGESTION, ps.congestion) ||
+            rs_metric_int(out, RS_M_DILATION, ps.dilation))
             rc = rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
         rs_path_stats_free(&ps);
     }
@@ -358,16 +358,13 @@ int rs_analyze(const struct rs_params *p, struct rs_record *out, struct rs_err *
     rc = rs_path_stats_compute(&ps, &x.net, &x.pb, x.routing, x.seed, err);
     if (!rc) {
         int e = 0;
-        e |= rs_record_int(out, "messages", (int64_t)x.pb.n_msgs);
-        e |= rs_record_int(out, "congestion", ps.congestion);
-        e |= rs_record_int(out, "dilation", ps.dilation);
-        e |= rs_record_int(out, "total_hops", (int64_t)ps.total_hops);
+        e |= rs_metric_int(out, RS_M_MESSAGES, (int64_t)x.pb.n_msgs);
+        e |= rs_metric_int(out, RS_M_CONGESTION, ps.congestion);
+        e |= rs_metric_int(out, RS_M_DILATION, ps.dilation);
+        e |= rs_metric_int(out, RS_M_TOTAL_HOPS, (int64_t)ps.total_hops);
         for (uint32_t l = 0; l < ps.n_levels; l++) {
-            char name[48];
-            snprintf(name, sizeof name, "level%u_max", l);
-            e |= rs_record_int(out, name, ps.level_max[l]);
-            snprintf(name, sizeof name, "level%u_msgs", l);
-            e |= rs_record_int(out, name, (int64_t)ps.level_msgs[l]);
+            e |= rs_metric_level_int(out, RS_M_LEVEL_MAX, l, ps.level_max[l]);
+            e |= rs_metric_level_int(out, RS_M_LEVEL_MSGS, l, (int64_t)ps.level_msgs[l]);
         }
         if (e)
             rc = rs_err_set(err, RS_ENOMEM, "out of memory for the result record");

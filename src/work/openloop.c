@@ -248,47 +248,27 @@ int rs_openloop_saturated(const struct rs_openloop *ol)
            (1.0 - ol->cfg.margin) * (double)ol->win_flits;
 }
 
-/* Nearest-rank percentile of the latency histogram (the smallest latency by which at least
- * frac of the delivered measured packets had arrived). */
-static uint32_t hist_percentile(const struct rs_openloop *ol, double frac)
+void rs_openloop_result(const struct rs_openloop *ol, struct rs_result *r)
 {
-    uint64_t need = (uint64_t)ceil(frac * (double)ol->meas_delivered), cum = 0;
-    if (need == 0)
-        need = 1;
-    for (uint32_t l = 0; l < ol->lat_cap; l++) {
-        cum += ol->lat_hist[l];
-        if (cum >= need)
-            return l;
-    }
-    return ol->lat_cap - 1;
+    double cells = (double)ol->n_terminals * (double)ol->cfg.measure;
+    int sat = rs_openloop_saturated(ol);
+    r->latency_mean = r->latency_p99 = r->latency_max = NAN;
+    if (!sat)
+        rs_hist_summary(ol->lat_hist, ol->lat_cap, r);
+    r->offered = (double)ol->win_flits / cells;
+    r->accepted = (double)ol->win_accepted / cells;
+    r->measured_packets = (int64_t)ol->win_packets;
+    r->measured_delivered = (int64_t)ol->meas_delivered;
+    r->saturated = sat;
+    r->delivered = (int64_t)ol->delivered;
+    r->dropped = (int64_t)ol->dropped;
 }
 
 int rs_openloop_record(const struct rs_openloop *ol, struct rs_record *out)
 {
-    double cells = (double)ol->n_terminals * (double)ol->cfg.measure;
-    int sat = rs_openloop_saturated(ol), rc = 0;
-    double mean = NAN, p99 = NAN, max = NAN;
-    if (!sat && ol->meas_delivered) {
-        double sum = 0;
-        uint32_t last = 0;
-        for (uint32_t l = 0; l < ol->lat_cap; l++)
-            if (ol->lat_hist[l]) {
-                sum += (double)l * (double)ol->lat_hist[l];
-                last = l;
-            }
-        mean = sum / (double)ol->meas_delivered;
-        p99 = hist_percentile(ol, 0.99);
-        max = last;
-    }
-    rc |= rs_record_double(out, "offered", (double)ol->win_flits / cells);
-    rc |= rs_record_double(out, "accepted", (double)ol->win_accepted / cells);
-    rc |= rs_record_int(out, "measured_packets", (int64_t)ol->win_packets);
-    rc |= rs_record_int(out, "measured_delivered", (int64_t)ol->meas_delivered);
-    rc |= rs_record_int(out, "saturated", sat);
-    rc |= rs_record_double(out, "latency_mean", mean);
-    rc |= rs_record_double(out, "latency_p99", p99);
-    rc |= rs_record_double(out, "latency_max", max);
-    rc |= rs_record_int(out, "delivered", (int64_t)ol->delivered);
-    rc |= rs_record_int(out, "dropped", (int64_t)ol->dropped);
-    return rc ? RS_ENOMEM : 0;
+    static const enum rs_metric cols[] = {RS_OPENLOOP_COLUMNS};
+    struct rs_result r;
+    rs_result_init(&r);
+    rs_openloop_result(ol, &r);
+    return rs_result_record(&r, cols, sizeof cols / sizeof *cols, out);
 }

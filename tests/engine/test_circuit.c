@@ -89,6 +89,11 @@ static void test_hand_worked_baseline8(void **state)
         assert_int_equal(rs_test_int(&r, "conflicts"), 1);
         assert_int_equal(rs_test_int(&r, "max_circuits"), 1);
         assert_int_equal(rs_test_int(&r, "delivered"), 8);
+        /* latency = the routing cycle minus the release (0): seven 1s and one 2 */
+        assert_int_equal(rs_test_int(&r, "makespan"), 2);
+        assert_true(rs_test_double(&r, "latency_mean") == 9.0 / 8);
+        assert_true(rs_test_double(&r, "latency_p99") == 2.0);
+        assert_true(rs_test_double(&r, "latency_max") == 2.0);
         rs_record_free(&r);
     }
     /* passes=1 drops the loser */
@@ -101,6 +106,9 @@ static void test_hand_worked_baseline8(void **state)
     assert_int_equal(rs_test_int(&r, "dropped"), 1);
     assert_true(rs_test_double(&r, "delivered_fraction") == 7.0 / 8.0);
     assert_int_equal(rs_test_int(&r, "cycles"), 1);
+    assert_int_equal(rs_test_int(&r, "makespan"), 1); /* the drop, after cycle 1 */
+    assert_true(rs_test_double(&r, "latency_mean") == 1.0); /* of the 7 delivered */
+    assert_true(rs_test_double(&r, "latency_max") == 1.0);
     rs_record_free(&r);
     /* down=random: both outcomes occur over seeds 1..40 */
     int seen[2] = {0, 0};
@@ -435,6 +443,11 @@ static void test_plan(void **state)
     assert_int_equal(fx_run(&f, 5, &plan, 0, 1, &r, &err), 0);
     assert_int_equal(rs_test_int(&r, "conflicts"), 0);
     assert_string_equal(text(&r, "delivered_per_cycle"), "8;8");
+    /* every message routed in the first cycle it may try: latency 1 (cycle 2 minus release
+     * 1 for the second half); the last routed in cycle 2 */
+    assert_int_equal(rs_test_int(&r, "makespan"), 2);
+    assert_true(rs_test_double(&r, "latency_mean") == 1.0);
+    assert_true(rs_test_double(&r, "latency_max") == 1.0);
     rs_record_free(&r);
     struct rs_engine_input in = {.net = &f.net, .pb = &f.pb, .params = &f.p,
                                  .routing = RS_ROUTING_DIRECT, .seed = 5, .check = 1,
@@ -461,6 +474,12 @@ static void test_plan(void **state)
     assert_int_equal(fx_run(&f, 5, &late, 0, 1, &r, &err), 0);
     assert_true(!strncmp(text(&r, "delivered_per_cycle"), "0;0;", 4));
     assert_int_equal(rs_test_int(&r, "delivered"), 16);
+    /* 8 routed in cycle 3 (latency 3 - 2 = 1), 8 in cycle 4 (latency 2) */
+    assert_string_equal(text(&r, "delivered_per_cycle"), "0;0;8;8");
+    assert_int_equal(rs_test_int(&r, "makespan"), 4);
+    assert_true(rs_test_double(&r, "latency_mean") == 1.5);
+    assert_true(rs_test_double(&r, "latency_p99") == 2.0);
+    assert_true(rs_test_double(&r, "latency_max") == 2.0);
     rs_record_free(&r);
     /* a via switch that is not above the source: refused, naming the message */
     for (uint32_t s = 0; s < 16; s++)

@@ -35,13 +35,13 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Write e.csv: parameters N, side, seed; runs; metric m's six statistics. Each row is
+/* Write e.csv: parameters N, side, seed; runs; metric makespan (m)'s six statistics. Each row is
  * "N side runs mean var min max" (sd and ci95 are derived; ci95 empty for one run). */
 static void write_csv(const struct fixture *f, const char *const *rows, int n)
 {
     FILE *o = fopen(f->path, "w");
     assert_non_null(o);
-    fprintf(o, "N,side,seed,runs,m_mean,m_var,m_sd,m_min,m_max,m_ci95\n");
+    fprintf(o, "N,side,seed,runs,makespan_mean,makespan_var,makespan_sd,makespan_min,makespan_max,makespan_ci95\n");
     for (int i = 0; i < n; i++) {
         int N, runs;
         char side[16], mean[32], var[32], min[32], max[32];
@@ -69,7 +69,7 @@ static struct rs_claim_outcome check(const struct fixture *f, const char *kv, ch
     char buf[1024], *save = NULL;
     rs_params_init(&p);
     rs_buf_init(&md);
-    snprintf(buf, sizeof buf, "experiment=e;metric=m;%s", kv);
+    snprintf(buf, sizeof buf, "experiment=e;metric=makespan;%s", kv);
     for (char *w = strtok_r(buf, ";", &save); w; w = strtok_r(NULL, ";", &save))
         assert_int_equal(rs_params_parse_arg(&p, w, &err), 0);
     rs_err_clear(&err);
@@ -105,12 +105,12 @@ static void test_bound_and_equal_rounding(void **state)
     write_csv(f, rows, 2);
     expect(f, "kind=bound;bound=5;filter=N=16", 1, 0, 0, "margin -1e-10)");
     expect(f, "kind=bound;bound=5", 0, 1, 0,
-           "1 of 2 rows exceed the bound; worst row N=32: m max 6.001 against the bound 5 "
+           "1 of 2 rows exceed the bound; worst row N=32: makespan max 6.001 against the bound 5 "
            "(margin -1.001)");
     expect(f, "kind=bound;bound=N/4;direction=at_least", 0, 1, 0,
-           "worst row N=32: m min 5.999 against the bound 8 (margin -2.001)");
+           "worst row N=32: makespan min 5.999 against the bound 8 (margin -2.001)");
     expect(f, "kind=equal;value=5;filter=N=16", 1, 0, 0, NULL);
-    expect(f, "kind=equal;value=6;filter=N=32", 0, 1, 0, "m from 5.999 to 6.001 against 6");
+    expect(f, "kind=equal;value=6;filter=N=32", 0, 1, 0, "makespan from 5.999 to 6.001 against 6");
 }
 
 /* A row without a value makes a claim that nothing else breaks inconclusive. */
@@ -121,9 +121,9 @@ static void test_missing_values(void **state)
     write_csv(f, rows, 2);
     expect(f, "kind=bound;bound=100", 0, 0, 1, "1 rows have no value");
     expect(f, "kind=bound;bound=1", 0, 1, 0, NULL); /* a violation decides */
-    expect(f, "kind=bound;bound=100;filter=N=32", 0, 0, 1, "no row has a value of m");
+    expect(f, "kind=bound;bound=100;filter=N=32", 0, 0, 1, "no row has a value of makespan");
     expect(f, "kind=prediction;predicted=5;tol=0.01;tolerance_reason=r", 0, 0, 1,
-           "1 rows have no value of m");
+           "1 rows have no value of makespan");
 }
 
 /* A prediction of 0 is met only by a mean of exactly 0 (the relative error is otherwise
@@ -205,13 +205,15 @@ static void test_range(void **state)
     write_csv(f, rows, 3);
     expect(f, "kind=range;statistic=var;lo=0.02;hi=0.28;filter=N=16", 1, 0, 0, NULL);
     expect(f, "kind=range;statistic=var;lo=0.02;hi=0.28", 0, 1, 0,
-           "1 of 3 rows break 0.02 ≤ m_var ≤ 0.28 (the first: N=64)");
-    expect(f, "kind=range;statistic=max;lo=6", 0, 1, 0, "1 of 3 rows break m_max ≥ 6 (the first: N=16)");
+           "1 of 3 rows break 0.02 ≤ makespan_var ≤ 0.28 (the first: N=64)");
+    expect(f, "kind=range;statistic=max;lo=6", 0, 1, 0,
+           "1 of 3 rows break makespan_max ≥ 6 (the first: N=16)");
 }
 
-/* bounded_ratio with f an expression over the row: m = 8 / log2 N exactly (9 digits), so
- * m / (1/log2(N)) is 8 at every size and holds; f = 1/N makes the ratio 8N/log2 N, which
- * grows (51.2 at N = 32, 256 at N = 256) and fails; f may name statistics (m / m_mean = 1);
+/* bounded_ratio with f an expression over the row: makespan = 8 / log2 N exactly (9 digits), so
+ * makespan / (1/log2(N)) is 8 at every size and holds; f = 1/N makes the ratio 8N/log2 N, which
+ * grows (51.2 at N = 32, 256 at N = 256) and fails; f may name statistics
+ * (makespan / makespan_mean = 1);
  * an f of 0 or an unknown name is an error naming the key. The named f are unchanged. */
 static void test_ratio_expression(void **state)
 {
@@ -220,22 +222,22 @@ static void test_ratio_expression(void **state)
                           "128 x 5 1.14285714 0 1 2", "256 x 5 1 0 1 1"};
     write_csv(f, rows, 5);
     expect(f, "kind=bounded_ratio;f=1/log2(N)", 1, 0, 0,
-           "ratio m/(1/log2(N)) from 8.000 to 8.000 over the last 4 sizes (N = 32 .. 256)");
+           "ratio makespan/(1/log2(N)) from 8.000 to 8.000 over the last 4 sizes (N = 32 .. 256)");
     expect(f, "kind=bounded_ratio;f=1/log2(N)", 1, 0, 0, "| | 16 | 2.000 ± 0.000 | 0.250 | 8.000 |");
-    expect(f, "kind=bounded_ratio;f=1/N", 0, 1, 0, "ratio m/(1/N) from 51.200 to 256.000");
-    expect(f, "kind=bounded_ratio;f=m_mean", 1, 0, 0, "from 1.000 to 1.000");
-    expect(f, "kind=bounded_ratio;f=log2", 1, 0, 0, "ratio m/log2(N) from 0.320 to 0.125");
-    expect(f, "kind=report;f=1/log2(N)", 0, 0, 0, "| m | (1/log2(N)) | ratio |");
+    expect(f, "kind=bounded_ratio;f=1/N", 0, 1, 0, "ratio makespan/(1/N) from 51.200 to 256.000");
+    expect(f, "kind=bounded_ratio;f=makespan_mean", 1, 0, 0, "from 1.000 to 1.000");
+    expect(f, "kind=bounded_ratio;f=log2", 1, 0, 0, "ratio makespan/log2(N) from 0.320 to 0.125");
+    expect(f, "kind=report;f=1/log2(N)", 0, 0, 0, "| makespan | (1/log2(N)) | ratio |");
     struct rs_params p;
     struct rs_err err;
     struct rs_buf md;
     struct rs_claim_outcome out = {0, 0, 0};
     rs_buf_init(&md);
-    rs_test_params(&p, "experiment=e metric=m kind=bounded_ratio f=N-16");
+    rs_test_params(&p, "experiment=e metric=makespan kind=bounded_ratio f=N-16");
     assert_int_equal(rs_claim_check("c", &p, f->dir, &md, &out, &err), RS_EINVAL);
     assert_string_equal(err.msg, "claim 'c': key 'f': 'N-16' is 0 at N = 16");
     rs_params_free(&p);
-    rs_test_params(&p, "experiment=e metric=m kind=exponent expect=1 tol=1 f=log2(M)");
+    rs_test_params(&p, "experiment=e metric=makespan kind=exponent expect=1 tol=1 f=log2(M)");
     assert_int_equal(rs_claim_check("c", &p, f->dir, &md, &out, &err), RS_EINVAL);
     assert_non_null(strstr(err.msg, "claim 'c': key 'f': cannot evaluate 'log2(M)' (row N=16): "));
     rs_params_free(&p);
@@ -253,34 +255,55 @@ static void test_key_errors(void **state)
     struct rs_buf md;
     struct rs_claim_outcome out = {0, 0, 0};
     rs_buf_init(&md);
-    rs_test_params(&p, "experiment=e metric=m kind=bound bount=3");
+    rs_test_params(&p, "experiment=e metric=makespan kind=bound bount=3");
     assert_int_equal(rs_claim_check("c", &p, f->dir, &md, &out, &err), RS_EUNKNOWN);
     assert_string_equal(err.msg, "command line: claim 'c': unknown key 'bount' for kind bound "
                                  "(did you mean 'bound'?) (see `routesim help claims`)");
     rs_params_free(&p);
-    rs_test_params(&p, "experiment=e metric=m kind=bound");
+    rs_test_params(&p, "experiment=e metric=makespan kind=bound");
     assert_int_equal(rs_claim_check("c", &p, f->dir, &md, &out, &err), RS_EINVAL);
     assert_string_equal(err.msg, "claim 'c': missing key 'bound' (the bound: an expression over "
                                  "the row's columns (e.g. N/(4*(queue_size+2)*(log2(N)+1))))");
     rs_params_free(&p);
-    rs_test_params(&p, "experiment=e metric=m kind=equal value=log2(side)");
+    rs_test_params(&p, "experiment=e metric=makespan kind=equal value=log2(side)");
     assert_int_equal(rs_claim_check("c", &p, f->dir, &md, &out, &err), RS_EINVAL);
     assert_string_equal(err.msg, "claim 'c': key 'value': cannot evaluate 'log2(side)' (row the "
                                  "only row): column 'side' is not a number ('x')");
     rs_params_free(&p);
-    rs_test_params(&p, "experiment=e metric=m kind=factor a=side=x b=side=x at_least=2 "
+    rs_test_params(&p, "experiment=e metric=makespan kind=factor a=side=x b=side=x at_least=2 "
                        "expect=2 tol=0.1");
     assert_int_equal(rs_claim_check("c", &p, f->dir, &md, &out, &err), RS_EINVAL);
     assert_string_equal(err.msg, "claim 'c': a factor takes either expect and tol, or at_least "
                                  "/ at_most");
     rs_params_free(&p);
-    rs_test_params(&p, "experiment=e metric=m kind=factor a=side=x b=side=x tol=0.1");
+    rs_test_params(&p, "experiment=e metric=makespan kind=factor a=side=x b=side=x tol=0.1");
     assert_int_equal(rs_claim_check("c", &p, f->dir, &md, &out, &err), RS_EINVAL);
     assert_string_equal(err.msg, "claim 'c': missing key 'expect' (the expected ratio mean(A) / "
                                  "mean(B) (with tol; or give at_least / at_most))");
     rs_params_free(&p);
     rs_test_params(&p, "experiment=nope kind=report");
     assert_int_equal(rs_claim_check("c", &p, f->dir, &md, &out, &err), RS_EIO);
+    rs_params_free(&p);
+    /* the metric must be declared in the metrics table: a typo is refused by name, when
+     * checked (before the file is read) and when validated (reproduce --dry-run) */
+    const char *experiment = NULL;
+    rs_test_params(&p, "experiment=nope metric=makespn kind=report");
+    assert_int_equal(rs_claim_check("c", &p, f->dir, &md, &out, &err), RS_EUNKNOWN);
+    assert_string_equal(err.msg, "claim 'c': unknown metric 'makespn' (did you mean "
+                                 "'makespan'?)");
+    assert_int_equal(rs_claim_validate("c", &p, &experiment, &err), RS_EUNKNOWN);
+    assert_string_equal(err.msg, "claim 'c': unknown metric 'makespn' (did you mean "
+                                 "'makespan'?)");
+    rs_params_free(&p);
+    /* a metric of the table, and a statistics column of one, pass the name check (the
+     * latter then has no column makespan_mean_mean) */
+    rs_test_params(&p, "experiment=e metric=latency_p99 kind=report");
+    assert_int_equal(rs_claim_validate("c", &p, &experiment, &err), 0);
+    rs_params_free(&p);
+    rs_test_params(&p, "experiment=e metric=makespan_mean kind=report");
+    assert_int_equal(rs_claim_validate("c", &p, &experiment, &err), 0);
+    assert_int_equal(rs_claim_check("c", &p, f->dir, &md, &out, &err), RS_EINVAL);
+    assert_non_null(strstr(err.msg, "has no column 'makespan_mean_mean'"));
     rs_params_free(&p);
     assert_true(out.holds == 0 && out.fails == 0 && out.inconclusive == 0);
     rs_buf_free(&md);

@@ -1,0 +1,189 @@
+/* The metrics layer: every metric a run can report declared once (rs_metric_defs: name, type,
+ * unit, producers, meaning), the typed result one engine run fills (struct rs_result) and
+ * its one conversion to a record, and the statistics of one run (percentiles, histograms). */
+#ifndef ROUTESIM_METRICS_H
+#define ROUTESIM_METRICS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "routesim/buf.h"
+#include "routesim/error.h"
+#include "routesim/record.h"
+
+/* Every metric, one id each; rs_metric_defs[id] declares it. Keep in the order of the
+ * table in src/metrics/metrics.c (listing order of `routesim list metrics`). */
+enum rs_metric {
+    /* every engine (struct rs_result fields) */
+    RS_M_MAKESPAN,
+    RS_M_MESSAGES,
+    RS_M_DELIVERED,
+    RS_M_DROPPED,
+    RS_M_DELIVERED_FRACTION,
+    RS_M_LATENCY_MEAN,
+    RS_M_LATENCY_P99,
+    RS_M_LATENCY_MAX,
+    RS_M_STEPS,
+    RS_M_DEADLOCK,
+    /* store-and-forward */
+    RS_M_MAX_QUEUE,
+    RS_M_HOPS,
+    RS_M_RANK_LEVELS_USED,
+    RS_M_TOP_RANK_MESSAGES,
+    RS_M_TOP_RANK_DELIVERED,
+    /* flit engines */
+    RS_M_FLIT_HOPS,
+    RS_M_BLOCKED_HEADER_STEPS,
+    RS_M_MAX_BUFFER,
+    /* circuit */
+    RS_M_CYCLES,
+    RS_M_DELIVERED_FIRST_CYCLE,
+    RS_M_CONFLICTS,
+    RS_M_MAX_CIRCUITS,
+    RS_M_LOCKS,
+    RS_M_RANKS_USED,
+    RS_M_DELIVERED_PER_CYCLE,
+    /* open loop (injection_process=bernoulli) */
+    RS_M_OFFERED,
+    RS_M_ACCEPTED,
+    RS_M_MEASURED_PACKETS,
+    RS_M_MEASURED_DELIVERED,
+    RS_M_SATURATED,
+    /* the run (src/run) and analyze: the static message set and predictors */
+    RS_M_PER_INPUT,
+    RS_M_CONGESTION,
+    RS_M_DILATION,
+    RS_M_TOTAL_HOPS,
+    RS_M_LEVEL_MAX,
+    RS_M_LEVEL_MSGS,
+    RS_M_PREDICTED_CYCLES,
+    RS_M_PREDICTED_FIRST_CYCLE,
+    RS_M_PREDICTED_PER_CYCLE,
+    /* algorithms */
+    RS_M_BOUND,
+    RS_M_MEASURED_OVER_BOUND,
+    RS_M_BOUND_CYCLES,
+    RS_M_REFINE_CASE,
+    RS_M_REFINE_STEPS,
+    RS_M_RESAMPLES,
+    RS_M_KAPPA,
+    RS_M_CLASSES,
+    RS_M_PERIOD,
+    RS_M_SCHEDULE_LENGTH,
+    RS_M_LATE_MESSAGES,
+    RS_M_SLOT_OVERRUNS,
+    RS_M_LENGTH_OVER_BOUND,
+    RS_M_MAKESPAN_OVER_BOUND,
+    RS_M_BOUND_THM,
+    RS_M_LENGTH_OVER_BOUND_THM,
+    RS_M_ROUNDS,
+    RS_M_ROUNDS_PAPER,
+    RS_M_COLOURS,
+    RS_M_Q_EFF,
+    RS_M_SUBROUNDS,
+    RS_M_COPIES_SENT,
+    RS_M_COPIES_DELIVERED,
+    RS_M_COPIES_DISCARDED,
+    RS_M_COPIES_DISCARDED_AT_INPUT,
+    RS_M_DUPLICATES,
+    RS_M_MAX_INPUT_COPIES,
+    RS_M_MAX_OUTPUT_COPIES,
+    RS_M_DELIVERED_PER_ROUND,
+    RS_M_STEPS_PER_ROUND,
+    RS_M__COUNT
+};
+
+enum rs_metric_type { RS_METRIC_INT, RS_METRIC_DOUBLE, RS_METRIC_STRING };
+
+/* Where a metric lives in struct rs_result: its byte offset, or RS_METRIC_NO_FIELD for
+ * metrics written by the run or an algorithm with rs_metric_int/double/string. */
+#define RS_METRIC_NO_FIELD ((size_t)-1)
+
+struct rs_metric_def {
+    const char *name;      /* the record key / CSV column; "<l>" stands for a level number */
+    enum rs_metric_type type;
+    const char *unit;      /* e.g. "steps", "messages", "flits/terminal/step", "1" (a ratio) */
+    const char *producers; /* the engines (`switching`), algorithms or commands writing it */
+    const char *meaning;   /* one sentence */
+    size_t field;          /* offset in struct rs_result, or RS_METRIC_NO_FIELD */
+};
+
+/* The table, indexed by enum rs_metric (RS_M__COUNT entries). */
+extern const struct rs_metric_def rs_metric_defs[RS_M__COUNT];
+
+/* One engine run's metrics, typed (UNITS: the engine's step, network cycles for the circuit
+ * engine). An engine fills the fields it produces and names them, in its column order, to
+ * rs_result_record; latencies are NaN when no message was delivered or the run deadlocked.
+ * Strings are borrowed (the producer owns them until the record is written). */
+struct rs_result {
+    int64_t makespan, messages, delivered, dropped;
+    double delivered_fraction;
+    double latency_mean, latency_p99, latency_max;
+    int64_t steps, deadlock;
+    int64_t max_queue, hops, rank_levels_used, top_rank_messages, top_rank_delivered;
+    int64_t flit_hops, blocked_header_steps, max_buffer;
+    int64_t cycles, delivered_first_cycle, conflicts, max_circuits, locks, ranks_used;
+    const char *delivered_per_cycle;
+    double offered, accepted;
+    int64_t measured_packets, measured_delivered, saturated;
+};
+
+/* Zero r, with the latencies NaN (nothing delivered yet). */
+void rs_result_init(struct rs_result *r);
+
+/* Append the metrics cols[0..n) of r to out, in that order, named and typed by the table
+ * (every id in cols must have a field in struct rs_result). Returns 0 or RS_ENOMEM. */
+int rs_result_record(const struct rs_result *r, const enum rs_metric *cols, size_t n,
+                     struct rs_record *out);
+
+/* Add metric id (whose table type must be int / double / string) with value v to out.
+ * rs_metric_level_int writes a per-level metric ("<l>" replaced by level). Return 0 or
+ * RS_ENOMEM. */
+int rs_metric_int(struct rs_record *out, enum rs_metric id, int64_t v);
+int rs_metric_double(struct rs_record *out, enum rs_metric id, double v);
+int rs_metric_string(struct rs_record *out, enum rs_metric id, const char *v);
+int rs_metric_level_int(struct rs_record *out, enum rs_metric id, uint32_t level, int64_t v);
+
+/* The declaration of the metric a column name is (a "<l>" pattern matches any level
+ * number: level3_max), or NULL. */
+const struct rs_metric_def *rs_metric_find(const char *name);
+
+/* The suffixes of a sweep's statistics columns (<metric>_mean, ...), NULL-terminated. */
+extern const char *const rs_metric_stat_suffixes[];
+
+/* Check that name is a metric or the statistics column of one (makespan, makespan_mean);
+ * what names the place for the message ("[plot] y", "claim 'X'"). Returns 0, or RS_EUNKNOWN
+ * with "WHAT: unknown metric 'NAME' (did you mean 'M'?)" (the nearest name of the table). */
+int rs_metric_check_name(const char *name, const char *what, struct rs_err *err);
+
+/* Append `routesim list metrics`: one entry per metric, name, unit, producers, meaning.
+ * Returns 0 or RS_ENOMEM. */
+int rs_metric_format_list(struct rs_buf *out);
+
+/* ---- statistics of one run -------------------------------------------------------------- */
+
+/* Nearest-rank percentile of a histogram: hist[v] values equal to v for v in [0, len); n is
+ * their sum. The smallest v with at least ceil(frac * n) values (at least one) <= v; NaN when
+ * n == 0. frac in (0, 1]. */
+double rs_hist_percentile(const uint64_t *hist, size_t len, uint64_t n, double frac);
+
+/* Mean, nearest-rank 99th percentile and max of the values counted by hist[0..len) into
+ * r->latency_mean, latency_p99, latency_max (UNITS: those of the values); all three NaN when
+ * the histogram is empty. */
+void rs_hist_summary(const uint64_t *hist, size_t len, struct rs_result *r);
+
+/* A growable histogram of latencies: count[v] values equal to v (UNITS: the caller's, steps
+ * or cycles). Zero it with rs_lat_hist_init before use. */
+struct rs_lat_hist {
+    uint64_t *count; /* [cap] */
+    uint32_t cap;
+    uint64_t n;      /* values added */
+};
+
+void rs_lat_hist_init(struct rs_lat_hist *h);
+void rs_lat_hist_free(struct rs_lat_hist *h);
+
+/* Count one value v. Returns 0 or RS_ENOMEM (h unchanged). */
+int rs_lat_hist_add(struct rs_lat_hist *h, uint32_t v);
+
+#endif

@@ -1,0 +1,333 @@
+/* The table of every metric (name, type, unit, producers, meaning, field of the typed
+ * result), name lookup with typo suggestions, and the one conversion of a typed result or of
+ * a single metric into a record. */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "routesim/assert.h"
+#include "routesim/metrics.h"
+#include "routesim/options.h"
+
+#define F(member) offsetof(struct rs_result, member)
+#define NO RS_METRIC_NO_FIELD
+#define I RS_METRIC_INT
+#define D RS_METRIC_DOUBLE
+#define S RS_METRIC_STRING
+
+#define ENGINES "store_forward, flit engines, circuit"
+#define FLIT "flit engines"
+
+const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
+    [RS_M_MAKESPAN] = {"makespan", I, "steps", ENGINES ", cms_butterfly (batch runs)",
+                       "step (circuit: network cycle) of the last delivery or drop; 0 when "
+                       "every path is empty",
+                       F(makespan)},
+    [RS_M_MESSAGES] = {"messages", I, "messages", ENGINES ", cms_butterfly, analyze",
+                       "messages of the static message set", F(messages)},
+    [RS_M_DELIVERED] = {"delivered", I, "messages", ENGINES ", cms_butterfly, open loop",
+                        "messages (open loop: packets) delivered", F(delivered)},
+    [RS_M_DROPPED] = {"dropped", I, "messages", ENGINES ", open loop",
+                      "messages (open loop: packets) dropped or discarded", F(dropped)},
+    [RS_M_DELIVERED_FRACTION] = {"delivered_fraction", D, "1",
+                                 "store_forward, circuit (batch runs)",
+                                 "delivered / messages (1 when there are none)",
+                                 F(delivered_fraction)},
+    [RS_M_LATENCY_MEAN] = {"latency_mean", D, "steps", ENGINES ", cms_butterfly, open loop",
+                           "mean latency of the delivered messages (finish minus release; open "
+                           "loop: measured packets, delivery minus generation); NaN (JSON null) "
+                           "when none was delivered, the run deadlocked or saturated",
+                           F(latency_mean)},
+    [RS_M_LATENCY_P99] = {"latency_p99", D, "steps", ENGINES ", cms_butterfly, open loop",
+                          "nearest-rank 99th percentile of the latency: the smallest latency by "
+                          "which at least 99% of the delivered had arrived; NaN as latency_mean",
+                          F(latency_p99)},
+    [RS_M_LATENCY_MAX] = {"latency_max", D, "steps", ENGINES ", cms_butterfly, open loop",
+                          "largest latency of a delivered message; NaN as latency_mean",
+                          F(latency_max)},
+    [RS_M_STEPS] = {"steps", I, "steps", "store_forward, " FLIT,
+                    "steps simulated (makespan unless deadlocked; open loop: the last step)",
+                    F(steps)},
+    [RS_M_DEADLOCK] = {"deadlock", I, "0/1", "store_forward, " FLIT,
+                       "1 when the run stopped in a deadlock (messages left, none can move)",
+                       F(deadlock)},
+    [RS_M_MAX_QUEUE] = {"max_queue", I, "packets", "store_forward",
+                        "largest occupancy an in-network queue reached (sources excluded)",
+                        F(max_queue)},
+    [RS_M_HOPS] = {"hops", I, "packet-hops", "store_forward", "channel crossings of all packets",
+                   F(hops)},
+    [RS_M_RANK_LEVELS_USED] = {"rank_levels_used", I, "ranks", "store_forward",
+                               "ranks drawn from (protocol=rank; 0 otherwise)",
+                               F(rank_levels_used)},
+    [RS_M_TOP_RANK_MESSAGES] = {"top_rank_messages", I, "messages", "store_forward (batch runs)",
+                                "messages of the highest rank (protocol=rank)",
+                                F(top_rank_messages)},
+    [RS_M_TOP_RANK_DELIVERED] = {"top_rank_delivered", I, "messages", "store_forward (batch runs)",
+                                 "delivered messages of the highest rank (protocol=rank)",
+                                 F(top_rank_delivered)},
+    [RS_M_FLIT_HOPS] = {"flit_hops", I, "flit-hops", FLIT ", cms_butterfly",
+                        "channel crossings of all flits", F(flit_hops)},
+    [RS_M_BLOCKED_HEADER_STEPS] = {"blocked_header_steps", I, "steps", FLIT,
+                                   "(message, step) pairs in which a message's header wanted "
+                                   "to move and could not",
+                                   F(blocked_header_steps)},
+    [RS_M_MAX_BUFFER] = {"max_buffer", I, "flits", FLIT ", cms_butterfly",
+                         "most flits one virtual-channel buffer held", F(max_buffer)},
+    [RS_M_CYCLES] = {"cycles", I, "cycles", "circuit",
+                     "network cycles run (batch: until every message is routed or dropped)",
+                     F(cycles)},
+    [RS_M_DELIVERED_FIRST_CYCLE] = {"delivered_first_cycle", I, "messages", "circuit (batch runs)",
+                                    "messages routed in the first network cycle",
+                                    F(delivered_first_cycle)},
+    [RS_M_CONFLICTS] = {"conflicts", I, "requests", "circuit",
+                        "circuit attempts refused, summed over cycles (attempts minus delivered)",
+                        F(conflicts)},
+    [RS_M_MAX_CIRCUITS] = {"max_circuits", I, "circuits", "circuit",
+                           "most circuits one channel carried in a cycle", F(max_circuits)},
+    [RS_M_LOCKS] = {"locks", I, "channel locks", "circuit",
+                    "channels locked, summed over cycles, including those of attempts that failed",
+                    F(locks)},
+    [RS_M_RANKS_USED] = {"ranks_used", I, "ranks", "circuit",
+                         "ranks drawn from (down=rank; 0 otherwise)", F(ranks_used)},
+    [RS_M_DELIVERED_PER_CYCLE] = {"delivered_per_cycle", S, "messages", "circuit (batch runs)",
+                                  "messages routed in each cycle, ';'-separated",
+                                  F(delivered_per_cycle)},
+    [RS_M_OFFERED] = {"offered", D, "flits/terminal/step", "open loop (every engine)",
+                      "flits generated in the measurement window per terminal and step",
+                      F(offered)},
+    [RS_M_ACCEPTED] = {"accepted", D, "flits/terminal/step", "open loop (every engine)",
+                       "flits delivered in the measurement window per terminal and step",
+                       F(accepted)},
+    [RS_M_MEASURED_PACKETS] = {"measured_packets", I, "packets", "open loop (every engine)",
+                               "packets generated in the measurement window", F(measured_packets)},
+    [RS_M_MEASURED_DELIVERED] = {"measured_delivered", I, "packets", "open loop (every engine)",
+                                 "measured packets delivered by the end of the run",
+                                 F(measured_delivered)},
+    [RS_M_SATURATED] = {"saturated", I, "0/1", "open loop (every engine)",
+                        "1 when the network did not keep up with the offered load "
+                        "(docs/openloop.md)",
+                        F(saturated)},
+    [RS_M_PER_INPUT] = {"per_input", I, "messages", "run (traffic=paths)",
+                        "most messages one terminal sends", NO},
+    [RS_M_CONGESTION] = {"congestion", I, "messages", "run (batch runs), analyze",
+                         "most paths crossing one channel", NO},
+    [RS_M_DILATION] = {"dilation", I, "channels", "run (batch runs), analyze", "longest path", NO},
+    [RS_M_TOTAL_HOPS] = {"total_hops", I, "channels", "analyze", "sum of the path lengths", NO},
+    [RS_M_LEVEL_MAX] = {"level<l>_max", I, "messages", "analyze (leveled networks)",
+                        "most paths crossing one channel of level l", NO},
+    [RS_M_LEVEL_MSGS] = {"level<l>_msgs", I, "messages", "analyze (leveled networks)",
+                         "path hops on the channels of level l", NO},
+    [RS_M_PREDICTED_CYCLES] = {"predicted_cycles", D, "cycles", "predict=lcan",
+                               "cycles the LCAN recurrence predicts", NO},
+    [RS_M_PREDICTED_FIRST_CYCLE] = {"predicted_first_cycle", D, "messages", "predict=lcan",
+                                    "messages the recurrence routes in the first cycle", NO},
+    [RS_M_PREDICTED_PER_CYCLE] = {"predicted_per_cycle", S, "messages", "predict=lcan",
+                                  "predicted successes of each cycle, ';'-separated", NO},
+    [RS_M_BOUND] = {"bound", D, "steps", "colour_refine, cms_butterfly",
+                    "the algorithm's bound on the makespan without its constant (colour_refine: "
+                    "(L+D)C(D log D)^(1/B)/B; cms_butterfly: Theorem 3.1.1's expression)",
+                    NO},
+    [RS_M_MEASURED_OVER_BOUND] = {"measured_over_bound", D, "1", "cms_butterfly",
+                                  "makespan / bound", NO},
+    [RS_M_BOUND_CYCLES] = {"bound_cycles", I, "cycles", "offline",
+                           "cycles the off-line realization needs (002 §4)", NO},
+    [RS_M_REFINE_CASE] = {"refine_case", I, "case", "colour_refine",
+                          "case of Lemma 2.1.5: 0 = C <= B, 1, 2 = 2a, 3 = case 2", NO},
+    [RS_M_REFINE_STEPS] = {"refine_steps", I, "steps", "colour_refine",
+                           "refinement steps of the schedule", NO},
+    [RS_M_RESAMPLES] = {"resamples", I, "resamples", "colour_refine",
+                        "Moser-Tardos resamplings over all refinement steps", NO},
+    [RS_M_KAPPA] = {"kappa", D, "1", "colour_refine",
+                    "kappa of the refinement (docs/colour-refine.md)", NO},
+    [RS_M_CLASSES] = {"classes", I, "classes", "colour_refine", "colour classes of the schedule",
+                      NO},
+    [RS_M_PERIOD] = {"period", I, "steps", "colour_refine", "steps between two classes", NO},
+    [RS_M_SCHEDULE_LENGTH] = {"schedule_length", I, "steps", "colour_refine", "classes x period",
+                              NO},
+    [RS_M_LATE_MESSAGES] = {"late_messages", I, "messages", "colour_refine",
+                            "worms not delivered exactly D + L - 1 steps after release", NO},
+    [RS_M_SLOT_OVERRUNS] = {"slot_overruns", I, "messages", "colour_refine",
+                            "messages not delivered by the end of their class's slot", NO},
+    [RS_M_LENGTH_OVER_BOUND] = {"length_over_bound", D, "1", "colour_refine",
+                                "schedule_length / bound", NO},
+    [RS_M_MAKESPAN_OVER_BOUND] = {"makespan_over_bound", D, "1", "colour_refine",
+                                  "makespan / bound", NO},
+    [RS_M_BOUND_THM] = {"bound_thm", D, "steps", "colour_refine",
+                        "the bound by the cases of Theorem 2.1.6", NO},
+    [RS_M_LENGTH_OVER_BOUND_THM] = {"length_over_bound_thm", D, "1", "colour_refine",
+                                    "schedule_length / bound_thm", NO},
+    [RS_M_ROUNDS] = {"rounds", I, "rounds", "cms_butterfly", "rounds run", NO},
+    [RS_M_ROUNDS_PAPER] = {"rounds_paper", I, "rounds", "cms_butterfly",
+                           "the paper's 2 log log(N q_eff) + 1", NO},
+    [RS_M_COLOURS] = {"colours", I, "colours", "cms_butterfly",
+                      "Delta: colours (subrounds) of a round", NO},
+    [RS_M_Q_EFF] = {"q_eff", I, "copies", "cms_butterfly",
+                    "the q of Delta (q ceil(log N / q) when padded)", NO},
+    [RS_M_SUBROUNDS] = {"subrounds", I, "subrounds", "cms_butterfly", "non-empty subrounds run",
+                        NO},
+    [RS_M_COPIES_SENT] = {"copies_sent", I, "copies", "cms_butterfly",
+                          "copies routed in all rounds", NO},
+    [RS_M_COPIES_DELIVERED] = {"copies_delivered", I, "copies", "cms_butterfly", "copies delivered",
+                               NO},
+    [RS_M_COPIES_DISCARDED] = {"copies_discarded", I, "copies", "cms_butterfly",
+                               "copies discarded (at the inputs or delayed)", NO},
+    [RS_M_COPIES_DISCARDED_AT_INPUT] = {"copies_discarded_at_input", I, "copies", "cms_butterfly",
+                                        "copies discarded at the inputs", NO},
+    [RS_M_DUPLICATES] = {"duplicates", I, "copies", "cms_butterfly",
+                         "copies delivered for a message that already had one", NO},
+    [RS_M_MAX_INPUT_COPIES] = {"max_input_copies", I, "copies", "cms_butterfly",
+                               "most copies of one round at one input", NO},
+    [RS_M_MAX_OUTPUT_COPIES] = {"max_output_copies", I, "copies", "cms_butterfly",
+                                "most copies of one round for one output", NO},
+    [RS_M_DELIVERED_PER_ROUND] = {"delivered_per_round", S, "messages", "cms_butterfly",
+                                  "messages first delivered in each round, ';'-separated", NO},
+    [RS_M_STEPS_PER_ROUND] = {"steps_per_round", S, "steps", "cms_butterfly",
+                              "flit steps of each round, ';'-separated", NO},
+};
+
+const char *const rs_metric_stat_suffixes[] = {"mean", "var", "sd", "min", "max", "ci95", NULL};
+
+void rs_result_init(struct rs_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->latency_mean = r->latency_p99 = r->latency_max = NAN;
+}
+
+/* Add one metric of the typed result to out. */
+static int put_field(const struct rs_result *r, enum rs_metric id, struct rs_record *out)
+{
+    RS_ASSERT(id < RS_M__COUNT && rs_metric_defs[id].field != RS_METRIC_NO_FIELD);
+    const struct rs_metric_def *d = &rs_metric_defs[id];
+    const char *p = (const char *)r + d->field;
+    if (d->type == RS_METRIC_INT) {
+        int64_t v;
+        memcpy(&v, p, sizeof v);
+        return rs_record_int(out, d->name, v);
+    }
+    if (d->type == RS_METRIC_DOUBLE) {
+        double v;
+        memcpy(&v, p, sizeof v);
+        return rs_record_double(out, d->name, v);
+    }
+    const char *s;
+    memcpy(&s, p, sizeof s);
+    return rs_record_string(out, d->name, s ? s : "");
+}
+
+int rs_result_record(const struct rs_result *r, const enum rs_metric *cols, size_t n,
+                     struct rs_record *out)
+{
+    int rc = 0;
+    for (size_t k = 0; k < n && !rc; k++)
+        rc = put_field(r, cols[k], out);
+    return rc ? RS_ENOMEM : 0;
+}
+
+int rs_metric_int(struct rs_record *out, enum rs_metric id, int64_t v)
+{
+    RS_ASSERT(id < RS_M__COUNT && rs_metric_defs[id].type == RS_METRIC_INT);
+    return rs_record_int(out, rs_metric_defs[id].name, v);
+}
+
+int rs_metric_double(struct rs_record *out, enum rs_metric id, double v)
+{
+    RS_ASSERT(id < RS_M__COUNT && rs_metric_defs[id].type == RS_METRIC_DOUBLE);
+    return rs_record_double(out, rs_metric_defs[id].name, v);
+}
+
+int rs_metric_string(struct rs_record *out, enum rs_metric id, const char *v)
+{
+    RS_ASSERT(id < RS_M__COUNT && rs_metric_defs[id].type == RS_METRIC_STRING);
+    return rs_record_string(out, rs_metric_defs[id].name, v);
+}
+
+int rs_metric_level_int(struct rs_record *out, enum rs_metric id, uint32_t level, int64_t v)
+{
+    RS_ASSERT(id < RS_M__COUNT && rs_metric_defs[id].type == RS_METRIC_INT);
+    const char *name = rs_metric_defs[id].name, *at = strstr(name, "<l>");
+    RS_ASSERT(at != NULL);
+    char buf[96];
+    snprintf(buf, sizeof buf, "%.*s%u%s", (int)(at - name), name, level, at + 3);
+    return rs_record_int(out, buf, v);
+}
+
+/* 1 when name is declared name, "<l>" matching one or more digits. */
+static int name_matches(const char *decl, const char *name)
+{
+    const char *at = strstr(decl, "<l>");
+    if (!at)
+        return !strcmp(decl, name);
+    size_t pre = (size_t)(at - decl);
+    if (strncmp(decl, name, pre))
+        return 0;
+    const char *s = name + pre;
+    if (!isdigit((unsigned char)*s))
+        return 0;
+    while (isdigit((unsigned char)*s))
+        s++;
+    return !strcmp(s, at + 3);
+}
+
+const struct rs_metric_def *rs_metric_find(const char *name)
+{
+    for (int i = 0; i < RS_M__COUNT; i++)
+        if (name_matches(rs_metric_defs[i].name, name))
+            return &rs_metric_defs[i];
+    return NULL;
+}
+
+int rs_metric_check_name(const char *name, const char *what, struct rs_err *err)
+{
+    if (rs_metric_find(name))
+        return 0;
+    const char *us = strrchr(name, '_');
+    for (int k = 0; us && rs_metric_stat_suffixes[k]; k++) /* makespan_mean */
+        if (!strcmp(us + 1, rs_metric_stat_suffixes[k])) {
+            char base[256];
+            snprintf(base, sizeof base, "%.*s", (int)(us - name), name);
+            if (rs_metric_find(base))
+                return 0;
+        }
+    const char *names[RS_M__COUNT];
+    for (int i = 0; i < RS_M__COUNT; i++)
+        names[i] = rs_metric_defs[i].name;
+    const char *near = NULL;
+    char stat[256];
+    if (us) { /* bound_maen: a metric with a misspelled statistic */
+        snprintf(stat, sizeof stat, "%.*s", (int)(us - name), name);
+        int ns = 0;
+        while (rs_metric_stat_suffixes[ns])
+            ns++;
+        const char *suf = rs_suggest(us + 1, rs_metric_stat_suffixes, ns);
+        if (rs_metric_find(stat) && suf) {
+            size_t len = strlen(stat);
+            snprintf(stat + len, sizeof stat - len, "_%s", suf);
+            near = stat;
+        }
+    }
+    near = near ? near : rs_suggest(name, names, RS_M__COUNT);
+    if (near)
+        return rs_err_set(err, RS_EUNKNOWN, "%s: unknown metric '%s' (did you mean '%s'?)", what,
+                          name, near);
+    return rs_err_set(err, RS_EUNKNOWN,
+                      "%s: unknown metric '%s' (`routesim list metrics` lists them)", what, name);
+}
+
+static const char *const type_names[] = {"int", "real", "text"};
+
+int rs_metric_format_list(struct rs_buf *out)
+{
+    int rc =
+        rs_buf_puts(out, "metrics (record keys and CSV columns; a sweep's statistics file has "
+                         "<metric>_mean, _var, _sd, _min, _max, _ci95; flit engines: wormhole, "
+                         "virtual_cut_through, cut_through_partial, store_forward_flits; open "
+                         "loop: injection_process=bernoulli; NaN is written nan in tables and "
+                         "CSV, null in JSON)\n");
+    for (int i = 0; i < RS_M__COUNT && !rc; i++) {
+        const struct rs_metric_def *d = &rs_metric_defs[i];
+        rc = rs_buf_printf(out, "  %-26s %s, %s; from %s\n      %s\n", d->name, type_names[d->type],
+                           d->unit, d->producers, d->meaning);
+    }
+    return rc ? RS_ENOMEM : 0;
+}
