@@ -83,19 +83,25 @@ FLIT_HOT int move_header_p(struct flit *f, uint32_t m, struct rs_err *err, int *
             f->fifo[h].out_seq != (hv->owner == m ? f->fifo[h].lock_seq : w->tlo))
             return -1; /* behind the tail of another message in the FIFO */
     }
-    uint64_t c = w->next_chan;
-    if (shared && f->chan_used[c] == t)
-        return -1;
+    uint64_t c;
     uint32_t x = RS_NONE;
-    for (uint32_t v = w->vc_lo; v < w->vc_hi; v++) { /* the lowest free VC of its class */
-        uint32_t y = flit_vc_id(f, c, v);
-        const struct flit_vc *yv = &f->vc[y];
-        if (yv->owner != RS_NONE || yv->t_free == t)
-            continue;
-        if (part && flit_cnt_start(f, y) >= f->depth)
-            continue; /* free, but still full of the previous message's flits */
-        x = y;
-        break;
+    if (f->adaptive) { /* the routing orders its choices from start-of-step credits */
+        x = rs__flit_adaptive_pick(f, m, shared);
+        c = w->next_chan;
+    } else {
+        c = w->next_chan;
+        if (shared && f->chan_used[c] == t)
+            return -1;
+        for (uint32_t v = w->vc_lo; v < w->vc_hi; v++) { /* the lowest free VC of its class */
+            uint32_t y = flit_vc_id(f, c, v);
+            const struct flit_vc *yv = &f->vc[y];
+            if (yv->owner != RS_NONE || yv->t_free == t)
+                continue;
+            if (part && flit_cnt_start(f, y) >= f->depth)
+                continue; /* free, but still full of the previous message's flits */
+            x = y;
+            break;
+        }
     }
     if (x == RS_NONE)
         return -1;
