@@ -20,24 +20,45 @@ static uint32_t free_slots(const void *ctx, uint32_t node, uint32_t port, uint32
     return f->depth - flit_cnt_start(f, flit_vc_id(f, (uint64_t)node * f->P + port, vc));
 }
 
+int rs__flit_route_adaptive(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err)
+{
+    struct flit_worm *w = &f->w[m];
+    const struct rs_net *net = f->net;
+    struct rs_route_state st = {w->src, w->dst, w->mid, w->hops, w->msg};
+    struct rs_route_choice ch[RS_ROUTE_MAX_CHOICES];
+    struct rs_route_view fixed = f->view;
+    fixed.free_slots = NULL;
+    uint32_t n = f->routing->choose(net, node, &st, &fixed, ch);
+    if (!n) {
+        w->next_chan = RS_NONE;
+        return 0;
+    }
+    uint32_t port = ch[n - 1].port, head = net->ops->neighbor(net, node, port, NULL);
+    if (head == RS_NONE || w->hops > 4 * net->n_nodes + 16)
+        return rs_err_set(err, RS_EINVARIANT,
+                          "adaptive route of message %u (%u -> %u) takes a missing channel or "
+                          "does not end (at node %u after %u hops)",
+                          w->msg, w->src, w->dst, node, w->hops);
+    w->next_chan = node * f->P + port;
+    w->next_node = head;
+    w->vc_lo = ch[n - 1].vc_lo;
+    w->vc_hi = ch[n - 1].vc_hi;
+    return 0;
+}
+
 int rs__flit_route(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err)
+{
+    return f->adaptive ? rs__flit_route_adaptive(f, m, node, err)
+                       : rs__flit_route_oblivious(f, m, node, err);
+}
+
+int rs__flit_route_oblivious(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err)
 {
     struct flit_worm *w = &f->w[m];
     const struct rs_net *net = f->net;
     struct rs_route_state st = {w->src, w->dst, w->mid, w->hops, w->msg};
     uint32_t port, head;
-    if (f->adaptive) { /* the escape choice: the last of the stateless order */
-        struct rs_route_choice ch[RS_ROUTE_MAX_CHOICES];
-        struct rs_route_view fixed = f->view;
-        fixed.free_slots = NULL;
-        uint32_t n = f->routing->choose(net, node, &st, &fixed, ch);
-        port = n ? ch[n - 1].port : RS_ROUTE_DONE;
-        head = n ? net->ops->neighbor(net, node, port, NULL) : RS_NONE;
-        if (n) {
-            w->vc_lo = ch[n - 1].vc_lo;
-            w->vc_hi = ch[n - 1].vc_hi;
-        }
-    } else if (net->ops->next_hop) {
+    if (net->ops->next_hop) {
         uint32_t slot;
         head = net->ops->next_hop(net, node, &st, &port, &slot);
     } else {
@@ -56,8 +77,6 @@ int rs__flit_route(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err
                           w->msg, w->src, w->dst, node, w->hops);
     w->next_chan = node * f->P + port;
     w->next_node = head;
-    if (f->adaptive)
-        return 0;
     if (f->classes == FLIT_CLASSES_DATELINE) {
         uint32_t cls = net->ops->vc_class(net, node, port, &st) & (f->n_cls - 1);
         uint32_t per = f->B / f->n_cls;

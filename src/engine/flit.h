@@ -185,6 +185,11 @@ void rs__flit_finish(struct flit *f, uint32_t m, int delivered);
  * RS_EINVARIANT (a route to a missing channel). */
 int rs__flit_route(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err);
 
+/* rs__flit_route for an oblivious and for an adaptive routing, for callers that know which
+ * (the step's hot path). */
+int rs__flit_route_oblivious(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err);
+int rs__flit_route_adaptive(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err);
+
 /* The choices worm m's header has at its node (next_chan != RS_NONE): its one route channel
  * with VCs [vc_lo, vc_hi) for an oblivious routing, else the adaptive routing's choices in
  * their fixed (stateless) order. Writes out[0..RS_ROUTE_MAX_CHOICES) and returns how many. */
