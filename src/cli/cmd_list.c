@@ -1,5 +1,6 @@
-/* `routesim list`: every registered topology, workload, engine and algorithm with its options, and the
- * options of a run, generated from the modules' option tables. */
+/* `routesim list`: every registered topology, routing function, workload, engine and
+ * algorithm with its options, and the options of a run, generated from the modules' option
+ * tables and registries. */
 #include <stdio.h>
 
 #include "cli/cli.h"
@@ -7,6 +8,7 @@
 #include "routesim/engine.h"
 #include "routesim/net.h"
 #include "routesim/problem.h"
+#include "routesim/route.h"
 #include "routesim/run.h"
 
 static int list_section(struct rs_buf *out, const char *title, const char *key)
@@ -39,6 +41,10 @@ int cli_cmd_list(int argc, char **argv)
     for (int i = 0; !rc && rs_topologies[i]; i++)
         rc = list_entry(&out, rs_topologies[i]->name, rs_topologies[i]->summary,
                         rs_topologies[i]->options);
+    rc = rc ? rc : rs_buf_puts(&out, "\n");
+    rc = rc ? rc : list_section(&out, "routing functions", "routing");
+    for (int i = 0; !rc && rs_routings[i]; i++)
+        rc = list_entry(&out, rs_routings[i]->name, rs_routings[i]->summary, NULL);
     rc = rc ? rc : rs_buf_puts(&out, "\n");
     rc = rc ? rc : list_section(&out, "workloads", "traffic");
     for (int i = 0; !rc && rs_traffics[i]; i++)
