@@ -49,8 +49,8 @@ struct rs_routing_ops {
     const char *no_openloop;
     /* Adaptive routings: the choices of a packet whose header is at node (st as for the
      * topology's route), in the order the engine tries them: it takes the lowest free VC of
-     * the first choice that has one. Decisions read only view
-     * (start-of-step state); view->free_slots NULL asks for the choices in a fixed order
+     * the first choice that has one. Decisions read only view (never NULL;
+     * start-of-step state); view->free_slots NULL asks for the choices in a fixed order
      * without state. The LAST entry is always the escape choice (what the packet is said
      * to wait for). Returns how many (<= RS_ROUTE_MAX_CHOICES), 0 when node is where st is
      * delivered. NULL: oblivious (the topology's route, with mid). */
@@ -106,8 +106,9 @@ int rs_route_check(const struct rs_net *net, const struct rs_routing_ops *routin
                    struct rs_err *err);
 
 /* 0 when routing fixes every path before the packet moves (it is not adaptive); else
- * RS_EUNSUPPORTED "routing=NAME is adaptive (...); WHO needs fixed paths". who names the
- * caller ("switching=store_forward", "path analysis"). */
+ * RS_EUNSUPPORTED "routing=NAME is adaptive (...); WHO needs fixed paths (adaptive routing
+ * runs on switching=wormhole and virtual_cut_through)". who names the caller
+ * ("switching=store_forward", "path analysis (congestion, dilation)"). */
 int rs_route_need_fixed(const struct rs_routing_ops *routing, const char *who,
                         struct rs_err *err);
 

@@ -37,8 +37,8 @@ int rs_route_need_fixed(const struct rs_routing_ops *routing, const char *who,
         return 0;
     return rs_err_set(err, RS_EUNSUPPORTED,
                       "routing=%s is adaptive (a packet's path depends on the network state "
-                      "as it moves); %s needs fixed paths (use switching=wormhole or "
-                      "virtual_cut_through)",
+                      "as it moves); %s needs fixed paths (adaptive routing runs on "
+                      "switching=wormhole and virtual_cut_through)",
                       routing->name, who);
 }
 
