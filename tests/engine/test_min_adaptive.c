@@ -132,6 +132,33 @@ static void test_static_runs(void **state)
     }
 }
 
+/* Decide, then commit: a header orders its choices by the free slots at the START of the
+ * step, whatever older worms moved before it in the step. Exact records of two static runs;
+ * when written, a view reading the buffers' current counts instead (flit.c free_slots
+ * without flit_cnt_start) gave makespan 31, latency_mean 13.9609375, 680 blocked header
+ * steps on the mesh and 21, 8.1484375, 296 on the torus, so these values catch a decision
+ * that reads mid-step state (and any other change of the rule). */
+static void test_decisions_read_start_of_step(void **state)
+{
+    struct rs_record r;
+    rs_test_run("topology=mesh k=4 traffic=uniform per_input=8 vcs=3 vc_depth=2 length=5 "
+                "switching=wormhole routing=min_adaptive seed=1 check=1",
+                &r);
+    assert_int_equal(rs_test_int(&r, "makespan"), 31);
+    assert_true(rs_test_double(&r, "latency_mean") == 13.9296875); /* a dyadic fraction: exact */
+    assert_int_equal(rs_test_int(&r, "blocked_header_steps"), 681);
+    assert_int_equal(rs_test_int(&r, "flit_hops"), 1665); /* minimal: 5 x total distance */
+    rs_record_free(&r);
+    rs_test_run("topology=torus k=4 traffic=uniform per_input=8 vcs=4 vc_depth=2 length=5 "
+                "switching=wormhole routing=min_adaptive seed=1 check=1",
+                &r);
+    assert_int_equal(rs_test_int(&r, "makespan"), 20);
+    assert_true(rs_test_double(&r, "latency_mean") == 7.8359375); /* a dyadic fraction: exact */
+    assert_int_equal(rs_test_int(&r, "blocked_header_steps"), 256);
+    assert_int_equal(rs_test_int(&r, "flit_hops"), 1255);
+    rs_record_free(&r);
+}
+
 static void expect_error(const char *kv, int simulate, int code, const char *msg)
 {
     struct rs_record r;
@@ -182,6 +209,7 @@ int main(void)
         cmocka_unit_test(test_escape_is_what_prevents_deadlock),
         cmocka_unit_test(test_transpose_accepts_more),
         cmocka_unit_test(test_static_runs),
+        cmocka_unit_test(test_decisions_read_start_of_step),
         cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
