@@ -15,8 +15,8 @@ struct rs_algo_ops {
     const struct rs_optdef *options; /* extra keys; NULL-terminated (may be NULL) */
     /* Switching models (engine names) it runs on, NULL-terminated; NULL = every engine. */
     const char *const *switching;
-    /* Topologies it runs on, NULL-terminated; NULL = every topology. */
-    const char *const *topologies;
+    /* RS_CAP_... a topology must declare (rs_topo_ops.caps) for it to run; 0 = any. */
+    uint32_t needs;
     /* Run with engine (already selected by `switching`) and add the metrics to out, as
      * rs_engine_ops.run does; deadlock_msg as there. Returns 0 or RS_E... */
     int (*run)(const struct rs_engine_input *in, const struct rs_engine_ops *engine,
@@ -33,8 +33,9 @@ extern const char *const rs_algo_names[];
 const struct rs_algo_ops *rs_algo_find(const char *name);
 
 /* RS_EUNSUPPORTED with a message naming the supported choices when algo cannot run with
- * the engine named switching on the topology named topology; else 0. */
-int rs_algo_check(const struct rs_algo_ops *algo, const char *switching, const char *topology,
-                  struct rs_err *err);
+ * the engine named switching on topology (which lacks a capability of algo->needs); else
+ * 0. */
+int rs_algo_check(const struct rs_algo_ops *algo, const char *switching,
+                  const struct rs_topo_ops *topology, struct rs_err *err);
 
 #endif

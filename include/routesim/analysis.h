@@ -23,9 +23,10 @@ struct rs_path_stats {
 
 /* Expand every message's route (with its intermediate under valiant or ranade routing,
  * rs_route_mid_for, as the engines draw it) and compute the statistics. Returns 0 or
- * RS_E... */
+ * RS_E... (RS_EUNSUPPORTED for an adaptive routing, whose paths are not fixed). */
 int rs_path_stats_compute(struct rs_path_stats *st, const struct rs_net *net,
-                          const struct rs_problem *pb, enum rs_routing routing, uint64_t seed,
+                          const struct rs_problem *pb,
+                          const struct rs_routing_ops *routing, uint64_t seed,
                           struct rs_err *err);
 
 void rs_path_stats_free(struct rs_path_stats *st);

@@ -55,7 +55,8 @@ struct rs_engine_input {
     const struct rs_net *net;
     const struct rs_problem *pb;
     const struct rs_params *params;
-    enum rs_routing routing;
+    const struct rs_routing_ops *routing; /* never NULL: RS_ROUTING_DIRECT is the topology's own
+                                             route (include/routesim/route.h) */
     uint64_t seed;
     int check; /* run the per-step invariant checker */
     const struct rs_engine_plan *plan; /* NULL: no plan (the usual case) */

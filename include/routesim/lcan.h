@@ -45,8 +45,9 @@ struct rs_lcan {
     uint32_t groups;                    /* subtrees below the top level (root groups) */
 };
 
-/* The LCAN structure of net, or NULL when net is not an LCAN (any of the topologies lcan,
- * baseline, swbanyan, trac, cm5). */
+/* The LCAN structure of net, or NULL when net does not declare RS_CAP_LCA (net.h: such a
+ * network keeps its struct rs_lcan at net->priv; today lcan, baseline, swbanyan, trac,
+ * cm5). */
 const struct rs_lcan *rs__lcan_of(const struct rs_net *net);
 
 /* Level of node (0..l-1 for switches), or -1 for a PE. */

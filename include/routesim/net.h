@@ -20,6 +20,32 @@
 struct rs_topo_ops;
 struct rs_msg_paths;
 
+/* Capabilities of a network: what routings, engines and algorithms may rely on. A topology
+ * declares the ones every instance has in rs_topo_ops.caps; its build adds the ones that
+ * depend on parameters (butterfly wrap=1: RS_CAP_WRAP) to rs_net.caps. Code that needs a
+ * kind of network tests these flags, never a topology's name or ops pointer. */
+enum rs_topo_cap {
+    /* n_levels > 0: every channel goes from level l to level l+1 (with wrap, the last level
+     * to level 0); ops->level gives the level of a node */
+    RS_CAP_LEVELED = 1u << 0,
+    /* a Least Common Ancestor Network (002 §2): net->priv is its struct rs_lcan, whose label
+     * arithmetic include/routesim/lcan.h gives */
+    RS_CAP_LCA = 1u << 1,
+    /* integer coordinates: node = sum x_i k^i over dims dimensions of k nodes (net->k,
+     * net->dims), port 2i goes +1 in dimension i and port 2i+1 goes -1; ops->route is
+     * dimension order (dimension 0 first), ops->distance and ops->productive are given */
+    RS_CAP_COORDS = 1u << 2,
+    /* wrap-around channels: net->wrap (torus and ring; butterfly with wrap=1) */
+    RS_CAP_WRAP = 1u << 3,
+    /* a butterfly (004 §1.1): log2 N levels of N rows, the two edges out of <l, row> go to
+     * rows row and row ^ 2^l of level l+1, so the edge out of level l fixes row bit l */
+    RS_CAP_BUTTERFLY = 1u << 4,
+};
+
+/* The most productive ports any topology reports (rs_topo_ops.productive): two per
+ * dimension of the largest mesh or torus. */
+#define RS_MAX_PRODUCTIVE 24
+
 /* Where a message is on its oblivious route. src, dst and mid are terminals.
  * mid == RS_NONE for direct routing; otherwise the message first heads for terminal mid
  * (Valiant's intermediate destination), then for dst. hops counts every channel taken
@@ -44,6 +70,7 @@ struct rs_net {
     /* Topology parameters (meaning per topology; see its file). */
     uint32_t N, log2n, k, dims;
     int wrap;
+    uint32_t caps;        /* RS_CAP_... of this instance (ops->caps and what build adds) */
     char name[32];        /* registry name */
     void *priv;           /* topology-owned data; freed by ops->destroy */
     /* Explicit message paths the topology carries (msg_paths.h), or NULL; when set, routes
@@ -55,7 +82,8 @@ struct rs_topo_ops {
     const char *name;
     const char *summary;              /* one line for `routesim list` */
     const struct rs_optdef *options;  /* NULL-terminated */
-    /* Fill net from parameters (net is zeroed, ops/name already set). Validate every
+    uint32_t caps;                    /* RS_CAP_... every instance has */
+    /* Fill net from parameters (net is zeroed, ops/name/caps already set). Validate every
      * constraint (N a power of two, k >= 2, ...) naming it. Returns 0 or RS_E... */
     int (*build)(struct rs_net *net, const struct rs_params *p, struct rs_err *err);
     /* Free net->priv (may be NULL when build allocates nothing). */
@@ -109,6 +137,15 @@ struct rs_topo_ops {
      * classes read bit 0 only. NULL: the topology defines no classes. */
     uint32_t (*vc_class)(const struct rs_net *net, uint32_t node, uint32_t port,
                          const struct rs_route_state *st);
+    /* Hops of a shortest path from node u to node v (UNITS: channels); NULL when the
+     * topology does not give distances (required with RS_CAP_COORDS). */
+    uint32_t (*distance)(const struct rs_net *net, uint32_t u, uint32_t v);
+    /* The productive out-ports at node toward node target: those whose channel exists and
+     * starts a shortest path to target (distance drops by one), in increasing port order,
+     * written to ports[0..RS_MAX_PRODUCTIVE). Returns how many (0 when node == target).
+     * NULL when not given (required with RS_CAP_COORDS). */
+    uint32_t (*productive)(const struct rs_net *net, uint32_t node, uint32_t target,
+                           uint32_t *ports);
     /* Engine keys that stand for construction parameters of this topology, as a
      * NULL-terminated list of pairs {topology key, engine key, ...} (cms_lower_bound: B and
      * vcs, L and length). When the chosen engine declares the engine key and the user sets
@@ -124,6 +161,10 @@ extern const struct rs_topo_ops *const rs_topologies[];
 
 /* Topology named name, or NULL. */
 const struct rs_topo_ops *rs_topo_find(const char *name);
+
+/* Write "a|b|c" into buf (n bytes, truncated): the names of the registered topologies whose
+ * ops->caps include every flag of caps, in registry order ("" when none). */
+void rs_topo_names_with(uint32_t caps, char *buf, size_t n);
 
 /* Options common to every network: the `topology` key itself. */
 extern const struct rs_optdef rs_net_options[];

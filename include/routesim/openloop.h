@@ -103,7 +103,8 @@ struct rs_openloop {
     uint64_t seed;
     uint32_t n_terminals;
     int uniform;             /* traffic=uniform: a fresh destination per packet */
-    enum rs_routing routing;
+    const struct rs_routing_ops *routing;
+    const struct rs_net *net;  /* for the routing's open-loop intermediates */
     const struct rs_problem *pb;
     uint32_t *tmpl_first;    /* [n_terminals + 1]: template messages of terminal t are */
     uint32_t *tmpl;          /* tmpl[tmpl_first[t] .. tmpl_first[t+1]) */
@@ -127,8 +128,8 @@ struct rs_openloop {
  * then freed). */
 int rs_openloop_init(struct rs_openloop *ol, const struct rs_openloop_cfg *cfg,
                      const struct rs_net *net, const struct rs_problem *pb,
-                     const struct rs_params *p, enum rs_routing routing, uint64_t seed,
-                     struct rs_err *err);
+                     const struct rs_params *p, const struct rs_routing_ops *routing,
+                     uint64_t seed, struct rs_err *err);
 
 /* Release what rs_openloop_init allocated. Safe on a zeroed struct. */
 void rs_openloop_free(struct rs_openloop *ol);

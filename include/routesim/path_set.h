@@ -19,11 +19,12 @@ struct rs_path_set {
 
 /* Expand the route of every message of pb on net (its Valiant intermediate drawn as the
  * engines draw it; explicit paths when the network carries them) into ps (malloc'd; free
- * with rs_path_set_free). Returns 0, RS_ENOMEM, or RS_EINVARIANT when a route does not
- * end at its destination (a routing bug). On error ps is left empty. */
+ * with rs_path_set_free). Returns 0, RS_ENOMEM, RS_EUNSUPPORTED for an adaptive routing
+ * (no fixed paths), or RS_EINVARIANT when a route does not end at its destination (a
+ * routing bug). On error ps is left empty. */
 int rs_path_set_build(struct rs_path_set *ps, const struct rs_net *net,
-                      const struct rs_problem *pb, enum rs_routing routing, uint64_t seed,
-                      struct rs_err *err);
+                      const struct rs_problem *pb, const struct rs_routing_ops *routing,
+                      uint64_t seed, struct rs_err *err);
 
 /* Release what rs_path_set_build allocated; safe on a zeroed set. */
 void rs_path_set_free(struct rs_path_set *ps);

@@ -69,7 +69,7 @@ int rs__cms_config(const struct rs_engine_input *in, const struct rs_engine_ops 
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "algorithm=cms_butterfly needs wrap=1: its second pass goes on from "
                           "the intermediate in level log N (001 §3.1)");
-    if (in->routing != RS_ROUTING_DIRECT)
+    if (!rs_route_is_direct(in->routing))
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "algorithm=cms_butterfly draws its own intermediates (001 §3.1 step "
                           "3): routing must be direct");
@@ -120,7 +120,6 @@ static int cms_run(const struct rs_engine_input *in, const struct rs_engine_ops 
 }
 
 static const char *const cms_switching[] = {"wormhole", NULL};
-static const char *const cms_topologies[] = {"butterfly", NULL};
 
 const struct rs_algo_ops rs_algo_cms_butterfly = {
     .name = "cms_butterfly",
@@ -128,6 +127,6 @@ const struct rs_algo_ops rs_algo_cms_butterfly = {
                "random intermediates on the wrapped butterfly, delayed copies discarded",
     .options = cms_options,
     .switching = cms_switching,
-    .topologies = cms_topologies,
+    .needs = RS_CAP_BUTTERFLY,
     .run = cms_run,
 };

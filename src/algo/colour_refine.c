@@ -184,6 +184,6 @@ const struct rs_algo_ops rs_algo_colour_refine = {
                "link=shared)",
     .options = colour_options,
     .switching = colour_engines,
-    .topologies = NULL,
+    .needs = 0,
     .run = colour_run,
 };

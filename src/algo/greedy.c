@@ -14,6 +14,6 @@ const struct rs_algo_ops rs_algo_greedy = {
     .summary = "every message follows its route; the engine's rules resolve conflicts",
     .options = NULL,
     .switching = NULL,
-    .topologies = NULL,
+    .needs = 0,
     .run = greedy_run,
 };

@@ -122,8 +122,6 @@ static int offline_run(const struct rs_engine_input *in, const struct rs_engine_
 }
 
 static const char *const offline_switching[] = {"circuit", NULL};
-static const char *const offline_topologies[] = {"lcan", "baseline", "swbanyan", "trac", "cm5",
-                                                 NULL};
 
 const struct rs_algo_ops rs_algo_offline = {
     .name = "offline",
@@ -131,6 +129,6 @@ const struct rs_algo_ops rs_algo_offline = {
                "conflict-free network cycles (002 §4.1 Theorem 3, Lev-Pippenger-Valiant)",
     .options = offline_options,
     .switching = offline_switching,
-    .topologies = offline_topologies,
+    .needs = RS_CAP_LCA,
     .run = offline_run,
 };

@@ -51,8 +51,8 @@ static void join(char *buf, size_t n, const char *const *list)
     }
 }
 
-int rs_algo_check(const struct rs_algo_ops *algo, const char *switching, const char *topology,
-                  struct rs_err *err)
+int rs_algo_check(const struct rs_algo_ops *algo, const char *switching,
+                  const struct rs_topo_ops *topology, struct rs_err *err)
 {
     char names[256];
     if (!listed(algo->switching, switching)) {
@@ -60,10 +60,10 @@ int rs_algo_check(const struct rs_algo_ops *algo, const char *switching, const c
         return rs_err_set(err, RS_EUNSUPPORTED, "algorithm=%s needs switching=%s (got %s)",
                           algo->name, names, switching);
     }
-    if (!listed(algo->topologies, topology)) {
-        join(names, sizeof names, algo->topologies);
+    if ((topology->caps & algo->needs) != algo->needs) {
+        rs_topo_names_with(algo->needs, names, sizeof names);
         return rs_err_set(err, RS_EUNSUPPORTED, "algorithm=%s needs topology=%s (got %s)",
-                          algo->name, names, topology);
+                          algo->name, names, topology->name);
     }
     return 0;
 }

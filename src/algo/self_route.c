@@ -96,7 +96,6 @@ static int self_route_run(const struct rs_engine_input *in, const struct rs_engi
 }
 
 static const char *const self_route_switching[] = {"circuit", NULL};
-static const char *const self_route_topologies[] = {"lcan", "baseline", "swbanyan", NULL};
 
 const struct rs_algo_ops rs_algo_self_route = {
     .name = "self_route",
@@ -104,6 +103,6 @@ const struct rs_algo_ops rs_algo_self_route = {
                "priorities (002 §4.2); conflicts = refused circuits",
     .options = self_route_options,
     .switching = self_route_switching,
-    .topologies = self_route_topologies,
+    .needs = RS_CAP_LCA,
     .run = self_route_run,
 };

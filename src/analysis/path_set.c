@@ -12,8 +12,8 @@ uint32_t rs_path_max_hops(const struct rs_net *net)
 }
 
 static void route_state(struct rs_route_state *st, const struct rs_net *net,
-                        const struct rs_problem *pb, enum rs_routing routing, uint64_t seed,
-                        uint64_t m)
+                        const struct rs_problem *pb, const struct rs_routing_ops *routing,
+                        uint64_t seed, uint64_t m)
 {
     st->src = rs_problem_src(pb, m);
     st->dst = pb->dst[m];
@@ -23,10 +23,13 @@ static void route_state(struct rs_route_state *st, const struct rs_net *net,
 }
 
 int rs_path_set_build(struct rs_path_set *ps, const struct rs_net *net,
-                      const struct rs_problem *pb, enum rs_routing routing, uint64_t seed,
-                      struct rs_err *err)
+                      const struct rs_problem *pb, const struct rs_routing_ops *routing,
+                      uint64_t seed, struct rs_err *err)
 {
     memset(ps, 0, sizeof *ps);
+    int rc = rs_route_need_fixed(routing, "an off-line path set", err);
+    if (rc)
+        return rc;
     uint32_t max_hops = rs_path_max_hops(net);
     ps->off = malloc(((size_t)pb->n_msgs + 1) * sizeof *ps->off);
     if (!ps->off)

@@ -7,10 +7,14 @@
 #include "routesim/path_set.h"
 
 int rs_path_stats_compute(struct rs_path_stats *st, const struct rs_net *net,
-                          const struct rs_problem *pb, enum rs_routing routing, uint64_t seed,
+                          const struct rs_problem *pb,
+                          const struct rs_routing_ops *routing, uint64_t seed,
                           struct rs_err *err)
 {
     memset(st, 0, sizeof *st);
+    int rc = rs_route_need_fixed(routing, "path analysis (congestion, dilation)", err);
+    if (rc)
+        return rc;
     uint64_t n_ch = (uint64_t)net->n_nodes * net->max_ports;
     uint32_t max_hops = rs_path_max_hops(net);
     uint32_t *load = calloc(n_ch ? n_ch : 1, sizeof *load);

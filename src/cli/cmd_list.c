@@ -1,6 +1,7 @@
-/* `routesim list [metrics]`: every registered topology, workload, engine and algorithm with its
- * options, the options of a run and every metric, generated from the modules' option tables
- * and the metrics table; `list metrics` prints the metrics only. */
+/* `routesim list [metrics]`: every registered topology, routing function, workload, engine
+ * and algorithm with its options, the options of a run and every metric, generated from the
+ * modules' option tables, registries and the metrics table; `list metrics` prints the
+ * metrics only. */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 #include "routesim/metrics.h"
 #include "routesim/net.h"
 #include "routesim/problem.h"
+#include "routesim/route.h"
 #include "routesim/run.h"
 
 static int list_section(struct rs_buf *out, const char *title, const char *key)
@@ -58,6 +60,10 @@ int cli_cmd_list(int argc, char **argv)
     for (int i = 0; !rc && rs_topologies[i]; i++)
         rc = list_entry(&out, rs_topologies[i]->name, rs_topologies[i]->summary,
                         rs_topologies[i]->options);
+    rc = rc ? rc : rs_buf_puts(&out, "\n");
+    rc = rc ? rc : list_section(&out, "routing functions", "routing");
+    for (int i = 0; !rc && rs_routings[i]; i++)
+        rc = list_entry(&out, rs_routings[i]->name, rs_routings[i]->summary, NULL);
     rc = rc ? rc : rs_buf_puts(&out, "\n");
     rc = rc ? rc : list_section(&out, "workloads", "traffic");
     for (int i = 0; !rc && rs_traffics[i]; i++)

@@ -90,11 +90,13 @@ int rs__circ_read_options(struct circ *c, const struct rs_engine_input *in, stru
     if (c->down != CIRC_DOWN_RANK && rs_params_find(p, "ranks"))
         return rs_err_set(err, RS_EUNSUPPORTED, "ranks= is used by down=rank only (got down=%s)",
                           down_names[down]);
-    if (c->lc && in->routing != RS_ROUTING_DIRECT)
+    if ((rc = rs_route_need_fixed(in->routing, "switching=circuit", err)))
+        return rc;
+    if (c->lc && !rs_route_is_direct(in->routing))
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "switching=circuit on an LCAN routes through LCA switches with its "
                           "own up choices; routing=%s is not supported there",
-                          rs_routing_names[in->routing]);
+                          in->routing->name);
     if (c->down == CIRC_DOWN_RANK) {
         if (ranks == 0) { /* 004 §5: r = log^(1/q) N, rounded up */
             double lg = log2((double)c->net->n_terminals);

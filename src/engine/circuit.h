@@ -224,7 +224,8 @@ int rs__circ_alloc_requests(struct circ *c, uint64_t n_req, uint64_t n_ch, struc
  * cycle could hold, from an earlier stage, the channel every other message needs: a cycle
  * could route nothing, forever). Every hop at once routes at least the message with the
  * best key in every cycle. */
-enum circ_mode rs__circ_mode(const struct rs_net *net, enum rs_routing routing, int lcan);
+enum circ_mode rs__circ_mode(const struct rs_net *net, const struct rs_routing_ops *routing,
+                             int lcan);
 
 /* One network cycle of an LCAN over the active list: fills c->fail. */
 void rs__circ_lcan_cycle(struct circ *c);

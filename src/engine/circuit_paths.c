@@ -8,11 +8,12 @@
 #include "engine/circuit.h"
 #include "routesim/rng.h"
 
-enum circ_mode rs__circ_mode(const struct rs_net *net, enum rs_routing routing, int lcan)
+enum circ_mode rs__circ_mode(const struct rs_net *net, const struct rs_routing_ops *routing,
+                             int lcan)
 {
     if (lcan)
         return CIRC_MODE_LCAN;
-    if (!net->n_levels || (net->wrap && routing != RS_ROUTING_DIRECT))
+    if (!net->n_levels || (net->wrap && !rs_route_is_direct(routing)))
         return CIRC_MODE_ALL_AT_ONCE;
     return CIRC_MODE_STAGED;
 }

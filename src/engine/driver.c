@@ -130,7 +130,8 @@ int rs__driver_run(const struct rs_engine_ops *engine, const struct rs_engine_in
                    const void *extra, struct rs_record *out, char *deadlock_msg,
                    size_t deadlock_len, struct rs_err *err)
 {
-    RS_ASSERT(engine && engine->batch && in && in->net && in->pb && in->params && out);
+    RS_ASSERT(engine && engine->batch && in && in->net && in->pb && in->params && in->routing &&
+              out);
     struct rs_driver d;
     struct rs_openloop ol;
     int deadlock = 0;

@@ -9,11 +9,51 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/assert.h"
 #include "routesim/hugemem.h"
 
 /* ---- routes --------------------------------------------------------------------------- */
 
+/* Start-of-step free slots of VC vc of (node, port): the view of adaptive routings. */
+static uint32_t free_slots(const void *ctx, uint32_t node, uint32_t port, uint32_t vc)
+{
+    const struct flit *f = ctx;
+    return f->depth - flit_cnt_start(f, flit_vc_id(f, (uint64_t)node * f->P + port, vc));
+}
+
+int rs__flit_route_adaptive(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err)
+{
+    struct flit_worm *w = &f->w[m];
+    const struct rs_net *net = f->net;
+    struct rs_route_state st = {w->src, w->dst, w->mid, w->hops, w->msg};
+    struct rs_route_choice ch[RS_ROUTE_MAX_CHOICES];
+    struct rs_route_view fixed = f->view;
+    fixed.free_slots = NULL;
+    uint32_t n = f->routing->choose(net, node, &st, &fixed, ch);
+    if (!n) {
+        w->next_chan = RS_NONE;
+        return 0;
+    }
+    uint32_t port = ch[n - 1].port, head = net->ops->neighbor(net, node, port, NULL);
+    if (head == RS_NONE || w->hops > 4 * net->n_nodes + 16)
+        return rs_err_set(err, RS_EINVARIANT,
+                          "adaptive route of message %u (%u -> %u) takes a missing channel or "
+                          "does not end (at node %u after %u hops)",
+                          w->msg, w->src, w->dst, node, w->hops);
+    w->next_chan = node * f->P + port;
+    w->next_node = head;
+    w->vc_lo = ch[n - 1].vc_lo;
+    w->vc_hi = ch[n - 1].vc_hi;
+    return 0;
+}
+
 int rs__flit_route(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err)
+{
+    return f->adaptive ? rs__flit_route_adaptive(f, m, node, err)
+                       : rs__flit_route_oblivious(f, m, node, err);
+}
+
+int rs__flit_route_oblivious(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err)
 {
     struct flit_worm *w = &f->w[m];
     const struct rs_net *net = f->net;
@@ -48,6 +88,44 @@ int rs__flit_route(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err
         w->vc_hi = f->B;
     }
     return 0;
+}
+
+uint32_t rs__flit_choices(const struct flit *f, uint32_t m, struct rs_route_choice *out)
+{
+    const struct flit_worm *w = &f->w[m];
+    uint32_t node = w->next_chan / f->P;
+    if (!f->adaptive) {
+        out[0] = (struct rs_route_choice){w->next_chan % f->P, w->vc_lo, w->vc_hi};
+        return 1;
+    }
+    struct rs_route_state st = {w->src, w->dst, w->mid, w->hops, w->msg};
+    struct rs_route_view fixed = f->view;
+    fixed.free_slots = NULL;
+    return f->routing->choose(f->net, node, &st, &fixed, out);
+}
+
+uint32_t rs__flit_adaptive_pick(struct flit *f, uint32_t m, int shared)
+{
+    struct flit_worm *w = &f->w[m];
+    uint32_t node = w->next_chan / f->P, t = f->step;
+    struct rs_route_state st = {w->src, w->dst, w->mid, w->hops, w->msg};
+    struct rs_route_choice ch[RS_ROUTE_MAX_CHOICES];
+    uint32_t n = f->routing->choose(f->net, node, &st, &f->view, ch);
+    RS_DASSERT(n >= 1 && n <= RS_ROUTE_MAX_CHOICES);
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t c = (uint64_t)node * f->P + ch[i].port;
+        if (shared && f->chan_used[c] == t)
+            continue;
+        for (uint32_t v = ch[i].vc_lo; v < ch[i].vc_hi; v++) {
+            uint32_t y = flit_vc_id(f, c, v);
+            if (f->vc[y].owner != RS_NONE || f->vc[y].t_free == t)
+                continue;
+            w->next_chan = (uint32_t)c;
+            w->next_node = f->net->ops->neighbor(f->net, node, ch[i].port, NULL);
+            return y;
+        }
+    }
+    return RS_NONE;
 }
 
 /* ---- worm slots and sources ------------------------------------------------------------ */
@@ -310,6 +388,39 @@ static int read_options(struct flit *f, const struct rs_params *p, const struct 
     return 0;
 }
 
+/* Adaptive routing (routing->choose): wormhole and virtual cut-through only, enough VCs for
+ * its classes, no intermediates from a plan, vc_classes left alone (the routing places its
+ * own escape classes). Sets f->adaptive and the view it observes. */
+static int flit_adaptive_init(struct flit *f, const struct rs_engine_plan *pl,
+                              struct rs_err *err)
+{
+    int rc;
+    if (!rs_route_is_adaptive(f->routing))
+        return 0;
+    if ((rc = rs_route_check(f->net, f->routing, err)))
+        return rc;
+    if (f->mode != FLIT_WORMHOLE && f->mode != FLIT_VCT) {
+        char who[48];
+        snprintf(who, sizeof who, "switching=%s", mode_names[f->mode]);
+        return rs_route_need_fixed(f->routing, who, err);
+    }
+    if (f->routing->check_vcs && (rc = f->routing->check_vcs(f->net, f->B, err)))
+        return rc;
+    if (f->classes != FLIT_CLASSES_NONE)
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "vc_classes=dateline has no effect with routing=%s: it places its own "
+                          "escape classes (leave vc_classes=none)",
+                          f->routing->name);
+    if (pl && pl->mid)
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "a plan with intermediates needs an oblivious routing (got "
+                          "routing=%s)",
+                          f->routing->name);
+    f->adaptive = 1;
+    f->view = (struct rs_route_view){f, f->B, f->depth, free_slots};
+    return 0;
+}
+
 static int flit_init(struct flit *f, struct rs_driver *d, enum flit_mode mode,
                      const struct rs_optdef *opt, struct rs_err *err)
 {
@@ -368,13 +479,15 @@ static int flit_init(struct flit *f, struct rs_driver *d, enum flit_mode mode,
                           "on_delay=discard is not defined for switching=cut_through_partial "
                           "(use wormhole, virtual_cut_through or store_forward_flits)");
     f->n_cls = 1;
-    if (f->classes == FLIT_CLASSES_DATELINE) {
+    if ((rc = flit_adaptive_init(f, pl, err)))
+        return rc;
+    if (f->classes == FLIT_CLASSES_DATELINE && !f->adaptive) {
         if (!net->ops->vc_class)
             return rs_err_set(err, RS_EUNSUPPORTED,
                               "vc_classes=dateline: topology=%s defines no virtual-channel "
                               "classes (torus, ring, mesh and butterfly do)",
                               net->name);
-        f->n_cls = (f->routing == RS_ROUTING_VALIANT || (pl && pl->mid)) ? 4 : 2;
+        f->n_cls = (f->routing->mid || (pl && pl->mid)) ? 4 : 2;
         if (f->B % f->n_cls)
             return rs_err_set(err, RS_ECONSTRAINT,
                               "vc_classes=dateline%s needs vcs a multiple of %u (got vcs=%u)",

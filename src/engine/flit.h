@@ -84,7 +84,9 @@ struct flit {
     const struct rs_problem *pb;
     const struct rs_engine_plan *plan;
     uint64_t seed;
-    enum rs_routing routing;
+    const struct rs_routing_ops *routing;
+    int adaptive;       /* routing->choose: the header picks its channel when it moves */
+    struct rs_route_view view; /* what an adaptive routing observes (start-of-step credits) */
     enum flit_mode mode;
     enum flit_link link;
     enum flit_classes classes;
@@ -184,8 +186,26 @@ void rs__flit_finish(struct flit *f, uint32_t m, int delivered);
 
 /* Compute worm m's next channel from the node its header is at (next_node before the first
  * hop: its source node): next_chan, next_node, vc_lo/vc_hi; next_chan = RS_NONE when the
- * node is its destination. Returns 0 or RS_EINVARIANT (a route to a missing channel). */
+ * node is its destination. Adaptive routing: the escape choice (what the worm waits for
+ * until the header moves; move_header picks the channel it actually takes). Returns 0 or
+ * RS_EINVARIANT (a route to a missing channel). */
 int rs__flit_route(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err);
+
+/* rs__flit_route for an oblivious and for an adaptive routing, for callers that know which
+ * (the step's hot path). */
+int rs__flit_route_oblivious(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err);
+int rs__flit_route_adaptive(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err);
+
+/* The choices worm m's header has at its node (next_chan != RS_NONE): its one route channel
+ * with VCs [vc_lo, vc_hi) for an oblivious routing, else the adaptive routing's choices in
+ * their fixed (stateless) order. Writes out[0..RS_ROUTE_MAX_CHOICES) and returns how many. */
+uint32_t rs__flit_choices(const struct flit *f, uint32_t m, struct rs_route_choice *out);
+
+/* Adaptive routing, at the header's move: the lowest free VC of the first of worm m's
+ * choices (ordered by the routing from start-of-step credits) that has one, with
+ * w->next_chan / next_node set to that channel; RS_NONE when no choice has a free VC.
+ * shared: link=shared (a channel carries one flit per step). */
+uint32_t rs__flit_adaptive_pick(struct flit *f, uint32_t m, int shared);
 
 /* Make terminal t's next available message its front slot if it has none: static
  * messages released at or before limit, open-loop packets generated before the current

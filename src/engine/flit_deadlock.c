@@ -49,27 +49,32 @@ static uint32_t waits_for(const struct flit *f, const uint32_t *front, uint32_t 
     return front ? front[x] : RS_NONE;
 }
 
-/* 1 when everything m waits for is held by worms marked in set. */
+/* 1 when everything m waits for is held by worms marked in set: every VC of every choice
+ * its header has (one channel for an oblivious routing, all of them for an adaptive one). */
 static int waits_only_on(const struct flit *f, const uint32_t *front, uint32_t m,
                          const uint8_t *set)
 {
     const struct flit_worm *w = &f->w[m];
+    struct rs_route_choice ch[RS_ROUTE_MAX_CHOICES];
     if (w->next_chan == RS_NONE || w->head == RS_NONE)
         return 0;
     if (front && front[w->head] != RS_NONE && front[w->head] != m)
         return set[front[w->head]];
-    for (uint32_t v = w->vc_lo; v < w->vc_hi; v++) {
-        uint32_t x = flit_vc_id(f, w->next_chan, v), o = f->vc[x].owner;
-        if (o == RS_NONE) {
-            if (!front || flit_cnt_start(f, x) < f->depth)
-                return 0; /* free (or freed this step): it may move */
-            o = front[x];
-            if (o == RS_NONE)
+    uint32_t n = rs__flit_choices(f, m, ch), node = w->next_chan / f->P;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t v = ch[i].vc_lo; v < ch[i].vc_hi; v++) {
+            uint64_t c = (uint64_t)node * f->P + ch[i].port;
+            uint32_t x = flit_vc_id(f, c, v), o = f->vc[x].owner;
+            if (o == RS_NONE) {
+                if (!front || flit_cnt_start(f, x) < f->depth)
+                    return 0; /* free (or freed this step): it may move */
+                o = front[x];
+                if (o == RS_NONE)
+                    return 0;
+            }
+            if (!set[o])
                 return 0;
         }
-        if (!set[o])
-            return 0;
-    }
     return 1;
 }
 

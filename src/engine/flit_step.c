@@ -8,9 +8,10 @@
 
 #include "engine/flit.h"
 
-/* The step's hot functions take part (cut_through_partial) and shared (link=shared) as
- * arguments and are always inlined, so that rs__flit_step can instantiate them for the
- * four combinations with those tests folded away (same decisions either way). */
+/* The step's hot functions take part (cut_through_partial), shared (link=shared) and adapt
+ * (an adaptive routing) as arguments and are always inlined, so that rs__flit_step can
+ * instantiate them for the combinations it uses with those tests folded away (same
+ * decisions either way). */
 #define FLIT_HOT static inline __attribute__((always_inline))
 
 FLIT_HOT uint32_t count_p(const struct flit *f, uint32_t m, uint32_t x, int part)
@@ -67,7 +68,7 @@ FLIT_HOT void tail_moved(struct flit *f, uint32_t m, uint32_t y, uint32_t z, int
  * want to (delivered, or a store-and-forward message not yet entirely stored), -1 when it
  * wanted to and could not (a blocked header step). */
 FLIT_HOT int move_header_p(struct flit *f, uint32_t m, struct rs_err *err, int *rc, int part,
-                           int shared)
+                           int shared, int adapt)
 {
     struct flit_worm *w = &f->w[m];
     uint32_t t = f->step, h = w->head;
@@ -83,19 +84,25 @@ FLIT_HOT int move_header_p(struct flit *f, uint32_t m, struct rs_err *err, int *
             f->fifo[h].out_seq != (hv->owner == m ? f->fifo[h].lock_seq : w->tlo))
             return -1; /* behind the tail of another message in the FIFO */
     }
-    uint64_t c = w->next_chan;
-    if (shared && f->chan_used[c] == t)
-        return -1;
+    uint64_t c;
     uint32_t x = RS_NONE;
-    for (uint32_t v = w->vc_lo; v < w->vc_hi; v++) { /* the lowest free VC of its class */
-        uint32_t y = flit_vc_id(f, c, v);
-        const struct flit_vc *yv = &f->vc[y];
-        if (yv->owner != RS_NONE || yv->t_free == t)
-            continue;
-        if (part && flit_cnt_start(f, y) >= f->depth)
-            continue; /* free, but still full of the previous message's flits */
-        x = y;
-        break;
+    if (adapt) { /* the routing orders its choices from start-of-step credits */
+        x = rs__flit_adaptive_pick(f, m, shared);
+        c = w->next_chan;
+    } else {
+        c = w->next_chan;
+        if (shared && f->chan_used[c] == t)
+            return -1;
+        for (uint32_t v = w->vc_lo; v < w->vc_hi; v++) { /* the lowest free VC of its class */
+            uint32_t y = flit_vc_id(f, c, v);
+            const struct flit_vc *yv = &f->vc[y];
+            if (yv->owner != RS_NONE || yv->t_free == t)
+                continue;
+            if (part && flit_cnt_start(f, y) >= f->depth)
+                continue; /* free, but still full of the previous message's flits */
+            x = y;
+            break;
+        }
     }
     if (x == RS_NONE)
         return -1;
@@ -124,7 +131,8 @@ FLIT_HOT int move_header_p(struct flit *f, uint32_t m, struct rs_err *err, int *
     w->held = 0;
     w->t_move = t;
     xv->t_arr = t;
-    if ((*rc = rs__flit_route(f, m, w->next_node, err)))
+    if ((*rc = adapt ? rs__flit_route_adaptive(f, m, w->next_node, err)
+                     : rs__flit_route_oblivious(f, m, w->next_node, err)))
         return 0;
     int delivered = w->next_chan == RS_NONE;
     if (delivered) {
@@ -259,12 +267,12 @@ static void merge_born(struct flit *f)
 /* The worms in the network, oldest first: header, then body. Sets *any_done when one
  * finished or was discarded. */
 FLIT_HOT int step_worms_p(struct flit *f, struct rs_err *err, int *any_done, int part,
-                          int shared)
+                          int shared, int adapt)
 {
     int rc = 0;
     for (uint32_t i = 0; i < f->n_act; i++) {
         uint32_t m = f->act[i];
-        int r = move_header_p(f, m, err, &rc, part, shared);
+        int r = move_header_p(f, m, err, &rc, part, shared, adapt);
         if (rc)
             return rc;
         if (r < 0) {
@@ -290,7 +298,8 @@ FLIT_HOT int step_worms_p(struct flit *f, struct rs_err *err, int *any_done, int
 
 static int move_header(struct flit *f, uint32_t m, struct rs_err *err, int *rc)
 {
-    return move_header_p(f, m, err, rc, f->mode == FLIT_PARTIAL, f->link == FLIT_SHARED);
+    return move_header_p(f, m, err, rc, f->mode == FLIT_PARTIAL, f->link == FLIT_SHARED,
+                         f->adaptive);
 }
 
 int rs__flit_step(struct flit *f, struct rs_err *err)
@@ -299,12 +308,15 @@ int rs__flit_step(struct flit *f, struct rs_err *err)
     f->step_moves = 0;
     f->step_accepted = 0;
     f->n_born = 0;
-    if (f->mode == FLIT_PARTIAL)
-        rc = f->link == FLIT_SHARED ? step_worms_p(f, err, &any_done, 1, 1)
-                                    : step_worms_p(f, err, &any_done, 1, 0);
+    if (f->adaptive) /* never with cut_through_partial (flit.c refuses it) */
+        rc = f->link == FLIT_SHARED ? step_worms_p(f, err, &any_done, 0, 1, 1)
+                                    : step_worms_p(f, err, &any_done, 0, 0, 1);
+    else if (f->mode == FLIT_PARTIAL)
+        rc = f->link == FLIT_SHARED ? step_worms_p(f, err, &any_done, 1, 1, 0)
+                                    : step_worms_p(f, err, &any_done, 1, 0, 0);
     else
-        rc = f->link == FLIT_SHARED ? step_worms_p(f, err, &any_done, 0, 1)
-                                    : step_worms_p(f, err, &any_done, 0, 0);
+        rc = f->link == FLIT_SHARED ? step_worms_p(f, err, &any_done, 0, 1, 0)
+                                    : step_worms_p(f, err, &any_done, 0, 0, 0);
     if (rc)
         return rc;
     for (uint32_t i = 0; i < f->n_pend; i++) { /* then the sources, by terminal */

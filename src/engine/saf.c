@@ -843,7 +843,8 @@ int rs__saf_init_common(struct saf *s, const struct rs_engine_input *in, uint64_
     s->P_shift = (s->P & (s->P - 1)) ? -1 : __builtin_ctz(s->P);
     s->q_shift = (pb->per_input & (pb->per_input - 1)) ? -1 : __builtin_ctz(pb->per_input);
     if ((rc = saf_read_options(s, in->params, err)) ||
-        (rc = rs_route_check(net, in->routing, err)))
+        (rc = rs_route_check(net, in->routing, err)) ||
+        (rc = rs_route_need_fixed(in->routing, "switching=store_forward", err)))
         return rc;
     if (s->P > 32)
         return rs_err_set(err, RS_EUNSUPPORTED,
@@ -927,14 +928,13 @@ static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_e
         for (uint64_t m = 0; m < pb->n_msgs; m++) /* once per packet, by message id */
             s->rank[m] = (uint16_t)(1 + rs_rand_below(s->seed, RS_STREAM_RANK, m, 0, s->ranks));
 
-    enum rs_routing routing = in->routing;
+    const struct rs_routing_ops *routing = in->routing;
     uint32_t max_hops = 4 * net->n_nodes + 16;
     for (uint64_t m64 = 0; m64 < pb->n_msgs; m64++) {
         uint32_t m = (uint32_t)m64, t = rs_problem_src(pb, m64);
         struct saf_pkt *p = &s->pkt[m];
         p->dst = pb->dst[m];
-        p->mid = routing == RS_ROUTING_DIRECT ? RS_NONE
-                                              : rs_route_mid_for(net, routing, in->seed, m, t);
+        p->mid = rs_route_mid_for(net, routing, in->seed, m, t);
         p->hops = 0;
         p->entered = 0;
         struct rs_route_state st = {t, p->dst, p->mid, 0, m};

@@ -1,38 +1,45 @@
-/* Direct, Valiant and Ranade routing on top of a network's oblivious route, and explicit
- * path expansion (the channel ids a message takes). Contracts in include/routesim/route.h. */
+/* What every routing shares: intermediates, the check of a routing against a network and an
+ * engine, and explicit path expansion (the channel ids an oblivious route takes). Contracts
+ * in include/routesim/route.h. */
+#include <stdio.h>
+
 #include "routesim/rng.h"
 #include "routesim/route.h"
 
-const char *const rs_routing_names[] = {"direct", "valiant", "ranade", NULL};
-
-/* Direct: no intermediate. Valiant: uniform terminal from (seed, RS_STREAM_VALIANT,
- * msg_id, step 0), so a message's intermediate depends on nothing but its id. */
-uint32_t rs_route_mid(enum rs_routing routing, uint64_t seed, uint64_t msg_id,
-                      uint32_t n_terminals)
+uint32_t rs_route_uniform_mid(uint64_t seed, uint64_t msg_id, uint32_t n_terminals)
 {
-    if (routing != RS_ROUTING_VALIANT)
-        return RS_NONE;
     return rs_rand_below(seed, RS_STREAM_VALIANT, msg_id, 0, n_terminals);
 }
 
-uint32_t rs_route_mid_for(const struct rs_net *net, enum rs_routing routing, uint64_t seed,
-                          uint64_t msg_id, uint32_t src)
+uint32_t rs_route_mid_for(const struct rs_net *net, const struct rs_routing_ops *routing,
+                          uint64_t seed, uint64_t msg_id, uint32_t src)
 {
-    if (routing == RS_ROUTING_RANADE)
-        return net->ops->ranade_mid ? net->ops->ranade_mid(net, seed, src) : RS_NONE;
-    return rs_route_mid(routing, seed, msg_id, net->n_terminals);
+    return routing->mid ? routing->mid(net, seed, msg_id, src) : RS_NONE;
 }
 
-int rs_route_check(const struct rs_net *net, enum rs_routing routing, struct rs_err *err)
+int rs_route_check(const struct rs_net *net, const struct rs_routing_ops *routing,
+                   struct rs_err *err)
 {
-    if (routing == RS_ROUTING_VALIANT && net->ops->valiant_ok)
-        return net->ops->valiant_ok(net, err);
-    if (routing == RS_ROUTING_RANADE && !net->ops->ranade_mid)
+    if ((net->caps & routing->needs) != routing->needs) {
+        char names[256];
+        rs_topo_names_with(routing->needs, names, sizeof names);
         return rs_err_set(err, RS_EUNSUPPORTED,
-                          "routing=ranade is not available on topology=%s (Ranade's first "
-                          "stage needs back-to-back butterflies: topology=benes, 004 §5)",
+                          "routing=%s needs topology=%s (got %s)", routing->name, names,
                           net->name);
-    return 0;
+    }
+    return routing->check ? routing->check(net, err) : 0;
+}
+
+int rs_route_need_fixed(const struct rs_routing_ops *routing, const char *who,
+                        struct rs_err *err)
+{
+    if (!routing->choose)
+        return 0;
+    return rs_err_set(err, RS_EUNSUPPORTED,
+                      "routing=%s is adaptive (a packet's path depends on the network state "
+                      "as it moves); %s needs fixed paths (adaptive routing runs on "
+                      "switching=wormhole and virtual_cut_through)",
+                      routing->name, who);
 }
 
 /* Walk ops->route from src_node(src): at each node ask for the port, stop at

@@ -17,8 +17,10 @@ const struct rs_optdef rs_run_options[] = {
     {"switching", RS_OPT_CHOICE, "store_forward", 0, 0, rs_engine_names,
      "switching model (engine)"},
     {"routing", RS_OPT_CHOICE, "direct", 0, 0, rs_routing_names,
-     "direct: the network's oblivious route; valiant: via a random intermediate terminal; "
-     "ranade: via Ranade's random-but-not-independent intermediate (topology=benes)"},
+     "routing function (`routesim list`): direct: the network's oblivious route; valiant: "
+     "via a random intermediate terminal; ranade: via Ranade's random-but-not-independent "
+     "intermediate (topology=benes); min_adaptive: minimal adaptive with dimension-order "
+     "escape VCs (meshes and tori, flit engines)"},
     {"seed", RS_OPT_INT, "1", 0, 9007199254740991.0, NULL,
      "seed of every random choice (workload, Valiant, protocol)"},
     {"check", RS_OPT_BOOL, "0", 0, 0, NULL,
@@ -132,7 +134,7 @@ static int select_modules(const struct rs_params *p, struct selection *sel, int 
     if (sel->algo->options)
         sel->tables[sel->ntables++] = sel->algo->options;
     if (with_engine &&
-        (rc = rs_algo_check(sel->algo, sel->engine->name, sel->topo->name, err)))
+        (rc = rs_algo_check(sel->algo, sel->engine->name, sel->topo, err)))
         return rc;
     if ((rc = rs_params_check_known(p, sel->tables, sel->ntables, err)) == RS_EUNKNOWN)
         foreign_key(p, sel, with_engine, err);
@@ -222,7 +224,7 @@ struct prepared {
     struct rs_params params;
     struct rs_net net;
     struct rs_problem pb;
-    enum rs_routing routing;
+    const struct rs_routing_ops *routing;
     uint64_t seed;
     int check;
     int predict;                  /* predict=lcan given: pred holds the recurrence */
@@ -254,7 +256,7 @@ static int prepare_steps(struct prepared *x, const struct rs_params *user, int w
         (rc = rs_opt_int(p, rs_run_options, "seed", &seed, err)) ||
         (rc = rs_opt_bool(p, rs_run_options, "check", &x->check, err)))
         return rc;
-    x->routing = (enum rs_routing)routing;
+    x->routing = rs_routings[routing];
     x->seed = (uint64_t)seed;
     /* the open-loop keys describe open-loop runs only: a batch run refuses them (they would
      * be ignored) and its record has none of them, so static records keep their columns */
@@ -332,10 +334,11 @@ int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
                                  .routing = x.routing, .seed = x.seed, .check = x.check};
     enum rs_injection inj = RS_INJECT_BATCH;
     rc = x.sel.algo->run(&in, x.sel.engine, out, deadlock_msg, deadlock_len, err);
-    /* congestion and dilation describe the static message set; open-loop runs have none */
+    /* congestion and dilation describe the static message set's fixed paths; open-loop
+     * runs and adaptive routings have none */
     if (!rc && x.sel.engine->openloop)
         rc = rs_openloop_process(&x.params, &inj, err);
-    if (!rc && inj == RS_INJECT_BATCH &&
+    if (!rc && inj == RS_INJECT_BATCH && !rs_route_is_adaptive(x.routing) &&
         !(rc = rs_path_stats_compute(&ps, &x.net, &x.pb, x.routing, x.seed, err))) {
         if (rs_metric_int(out, RS_M_CONGESTION, ps.congestion) ||
             rs_metric_int(out, RS_M_DILATION, ps.dilation))

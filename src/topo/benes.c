@@ -102,6 +102,7 @@ const struct rs_topo_ops rs_topo_benes = {
     .name = "benes",
     .summary = "Beneš network: two back-to-back butterflies, 2n+1 levels",
     .options = benes_options,
+    .caps = RS_CAP_LEVELED,
     .build = benes_build,
     .neighbor = benes_neighbor,
     .src_node = benes_src_node,

@@ -22,6 +22,8 @@ static int butterfly_build(struct rs_net *net, const struct rs_params *p, struct
         return rs_err_set(err, RS_ECONSTRAINT, "topology=butterfly with N=%u is too large",
                           net->N);
     net->wrap = wrap;
+    if (wrap)
+        net->caps |= RS_CAP_WRAP;
     net->n_levels = (uint32_t)levels;
     net->n_nodes = (uint32_t)(levels * net->N);
     net->max_ports = 2;
@@ -144,6 +146,7 @@ const struct rs_topo_ops rs_topo_butterfly = {
     .name = "butterfly",
     .summary = "N-input butterfly, n+1 levels, straight and cross edges (004 §1.1)",
     .options = butterfly_options,
+    .caps = RS_CAP_LEVELED | RS_CAP_BUTTERFLY,
     .build = butterfly_build,
     .neighbor = butterfly_neighbor,
     .src_node = butterfly_src_node,

@@ -542,7 +542,7 @@ static uint32_t lcan_path_length(const struct rs_net *net, const struct rs_route
 
 const struct rs_lcan *rs__lcan_of(const struct rs_net *net)
 {
-    return net && net->ops && net->ops->neighbor == lcan_neighbor ? net->priv : NULL;
+    return net && (net->caps & RS_CAP_LCA) ? net->priv : NULL;
 }
 
 #define LCAN_OPS(ident, nm, sum, opts, bld)                                                     \
@@ -550,6 +550,7 @@ const struct rs_lcan *rs__lcan_of(const struct rs_net *net)
         .name = nm,                                                                            \
         .summary = sum,                                                                        \
         .options = opts,                                                                       \
+        .caps = RS_CAP_LCA,                                                                    \
         .build = bld,                                                                          \
         .destroy = lcan_destroy,                                                               \
         .neighbor = lcan_neighbor,                                                             \

@@ -149,6 +149,29 @@ static uint32_t grid_dist(const struct rs_net *net, uint32_t u, uint32_t v)
     return d;
 }
 
+/* Productive ports: per dimension whose coordinate differs, the direction(s) of a shortest
+ * way (both on a torus when the two ways round are equally long). Increasing port order. */
+static uint32_t grid_productive(const struct rs_net *net, uint32_t node, uint32_t target,
+                                uint32_t *ports)
+{
+    uint32_t n = 0, u = node, v = target;
+    for (uint32_t i = 0; i < net->dims; i++) {
+        uint32_t a = u % net->k, b = v % net->k;
+        int dir;
+        uint32_t d = dim_step(net, a, b, &dir);
+        if (d) {
+            int tie = net->wrap && 2 * d == net->k; /* both ways round are shortest */
+            if (dir > 0 || tie)
+                ports[n++] = 2 * i;
+            if (dir < 0 || tie)
+                ports[n++] = 2 * i + 1;
+        }
+        u /= net->k;
+        v /= net->k;
+    }
+    return n;
+}
+
 /* Dimension order: correct dimension 0 first, then 1, ... With Valiant the packet heads
  * for mid until it has taken dist(src, mid) hops (the route is minimal, so that is exactly
  * when it reaches mid), then for dst. */
@@ -202,11 +225,12 @@ static uint32_t grid_vc_class(const struct rs_net *net, uint32_t node, uint32_t 
     return phase | (uint32_t)crossed;
 }
 
-#define GRID_OPS(id, nm, sum, opts, builder)                                                 \
+#define GRID_OPS(id, nm, sum, opts, builder, cap)                                            \
     const struct rs_topo_ops id = {                                                          \
         .name = nm,                                                                          \
         .summary = sum,                                                                      \
         .options = opts,                                                                     \
+        .caps = RS_CAP_COORDS | (cap),                                                       \
         .build = builder,                                                                    \
         .neighbor = grid_neighbor,                                                           \
         .src_node = grid_terminal_node,                                                      \
@@ -218,12 +242,14 @@ static uint32_t grid_vc_class(const struct rs_net *net, uint32_t node, uint32_t 
         .valiant_via_terminal = 1,                                                           \
         .path_length = grid_path_length,                                                     \
         .vc_class = grid_vc_class,                                                           \
+        .distance = grid_dist,                                                               \
+        .productive = grid_productive,                                                       \
     };
 
 GRID_OPS(rs_topo_mesh, "mesh", "k-ary n-dimensional mesh, dimension-order routing",
-         mesh_options, mesh_build)
+         mesh_options, mesh_build, 0)
 GRID_OPS(rs_topo_torus, "torus", "k-ary n-dimensional torus, dimension-order routing",
-         mesh_options, torus_build)
-GRID_OPS(rs_topo_chain, "chain", "chain (linear array) of k nodes", line_options, chain_build)
+         mesh_options, torus_build, RS_CAP_WRAP)
+GRID_OPS(rs_topo_chain, "chain", "chain (linear array) of k nodes", line_options, chain_build, 0)
 GRID_OPS(rs_topo_ring, "ring", "ring of k nodes, shortest direction (ties: +)", line_options,
-         ring_build)
+         ring_build, RS_CAP_WRAP)

@@ -1,6 +1,8 @@
 /* The topology registry, the `topology` key, and building / freeing a network. */
+#include <stdio.h>
 #include <string.h>
 
+#include "routesim/assert.h"
 #include "routesim/net.h"
 #include "topo/topologies.h"
 
@@ -27,6 +29,17 @@ const struct rs_topo_ops *rs_topo_find(const char *name)
     return NULL;
 }
 
+void rs_topo_names_with(uint32_t caps, char *buf, size_t n)
+{
+    size_t used = 0;
+    if (n)
+        buf[0] = '\0';
+    for (int i = 0; rs_topologies[i] && used < n; i++)
+        if ((rs_topologies[i]->caps & caps) == caps)
+            used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? "|" : "",
+                                     rs_topologies[i]->name);
+}
+
 int rs_net_build(struct rs_net *net, const struct rs_params *p, struct rs_err *err)
 {
     int i, rc;
@@ -34,11 +47,17 @@ int rs_net_build(struct rs_net *net, const struct rs_params *p, struct rs_err *e
     if ((rc = rs_opt_choice(p, rs_net_options, "topology", &i, err)))
         return rc;
     net->ops = rs_topologies[i];
+    net->caps = net->ops->caps;
     strncpy(net->name, net->ops->name, sizeof net->name - 1);
     if ((rc = net->ops->build(net, p, err))) {
         rs_net_free(net);
         return rc;
     }
+    /* the declared capabilities agree with the built structure (net.h) */
+    RS_ASSERT(!(net->caps & RS_CAP_LEVELED) == !net->n_levels);
+    RS_ASSERT(!(net->caps & RS_CAP_WRAP) == !net->wrap);
+    RS_ASSERT(!(net->caps & RS_CAP_COORDS) ||
+              (net->ops->distance && net->ops->productive && net->dims && net->k));
     return 0;
 }
 

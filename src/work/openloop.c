@@ -65,23 +65,22 @@ void rs_openloop_free(struct rs_openloop *ol)
 
 int rs_openloop_init(struct rs_openloop *ol, const struct rs_openloop_cfg *cfg,
                      const struct rs_net *net, const struct rs_problem *pb,
-                     const struct rs_params *p, enum rs_routing routing, uint64_t seed,
-                     struct rs_err *err)
+                     const struct rs_params *p, const struct rs_routing_ops *routing,
+                     uint64_t seed, struct rs_err *err)
 {
     int traffic, rc;
     memset(ol, 0, sizeof *ol);
     if ((rc = rs_opt_choice(p, rs_problem_options, "traffic", &traffic, err)))
         return rc;
-    if (routing == RS_ROUTING_RANADE) /* 004 §5: one coin per 2x2 block for ONE problem */
-        return rs_err_set(err, RS_EUNSUPPORTED,
-                          "routing=ranade sets the first butterfly once for one message per "
-                          "input (004 §5); it is not defined for open-loop injection (use "
-                          "routing=valiant)");
+    if (routing->mid && !routing->mid_openloop) /* ranade: intermediates of ONE problem */
+        return rs_err_set(err, RS_EUNSUPPORTED, "routing=%s %s", routing->name,
+                          routing->no_openloop);
     ol->cfg = *cfg;
     ol->seed = seed;
     ol->n_terminals = pb->n_terminals;
     ol->uniform = rs_traffics[traffic] == rs_traffic_find("uniform");
     ol->routing = routing;
+    ol->net = net;
     ol->pb = pb;
     uint32_t n = pb->n_terminals;
     ol->tmpl_first = calloc((size_t)n + 1, sizeof *ol->tmpl_first);
@@ -179,8 +178,8 @@ void rs_openloop_front(const struct rs_openloop *ol, uint32_t t, struct rs_ol_pa
     pkt->dst = ol->uniform
                    ? rs_rand_below(ol->seed, RS_STREAM_OL_DEST, t, s->front, ol->n_terminals)
                    : ol->pb->dst[msg];
-    pkt->mid = ol->routing == RS_ROUTING_VALIANT
-                   ? rs_rand_below(ol->seed, RS_STREAM_OL_VALIANT, t, s->front, ol->n_terminals)
+    pkt->mid = ol->routing->mid_openloop
+                   ? ol->routing->mid_openloop(ol->net, ol->seed, t, s->front)
                    : RS_NONE;
     pkt->length = packet_length(ol, t, s->front);
 }

@@ -262,9 +262,15 @@ static void test_refusals_and_n2(void **state)
                  RS_EUNSUPPORTED,
                  "command line: key 'up' has no effect with algorithm=self_route: the switches "
                  "set themselves");
+    /* trac is an LCAN (RS_CAP_LCA), so the capability test passes; d=3 is refused */
     expect_error("topology=trac N=27 traffic=randperm switching=circuit algorithm=self_route",
                  RS_EUNSUPPORTED,
-                 "algorithm=self_route needs topology=lcan|baseline|swbanyan (got trac)");
+                 "algorithm=self_route needs CB-LCAN(N,2,2), whose unfolding is a Beneš "
+                 "network (002 §4.2); got d=3 u=2");
+    expect_error("topology=mesh k=4 traffic=randperm switching=circuit algorithm=self_route",
+                 RS_EUNSUPPORTED,
+                 "algorithm=self_route needs topology=lcan|baseline|swbanyan|trac|cm5 (got "
+                 "mesh)");
     expect_error("topology=baseline N=16 traffic=randperm switching=circuit algorithm=greedy "
                  "priority=smaller_tag",
                  RS_EUNKNOWN,

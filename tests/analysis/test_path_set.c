@@ -7,7 +7,7 @@
 #include "routesim/problem.h"
 
 static void build(const char *kv, struct rs_net *net, struct rs_problem *pb,
-                  struct rs_path_set *ps, enum rs_routing routing)
+                  struct rs_path_set *ps, const struct rs_routing_ops *routing)
 {
     struct rs_params p;
     struct rs_err err;
@@ -54,7 +54,7 @@ static void test_agrees_with_path_stats(void **state)
             struct rs_err err;
             if (r == 1 && i == 2)
                 continue; /* no Valiant with explicit paths */
-            enum rs_routing routing = r ? RS_ROUTING_VALIANT : RS_ROUTING_DIRECT;
+            const struct rs_routing_ops *routing = r ? RS_ROUTING_VALIANT : RS_ROUTING_DIRECT;
             build(kvs[i], &net, &pb, &ps, routing);
             assert_int_equal(rs_path_stats_compute(&st, &net, &pb, routing, 3, &err), 0);
             uint64_t n_ch = (uint64_t)net.n_nodes * net.max_ports;

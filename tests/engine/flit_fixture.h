@@ -13,7 +13,8 @@
  * Valiant intermediates unless the plan has its own. Returns the engine's code; msg gets
  * the error or deadlock text. rec is initialised here. */
 static inline int flit_try(const char *net_kv, const char *kv, const uint32_t (*pairs)[2],
-                           uint32_t n, enum rs_routing routing, const struct rs_engine_plan *plan,
+                           uint32_t n, const struct rs_routing_ops *routing,
+                           const struct rs_engine_plan *plan,
                            struct rs_record *rec, char *msg, size_t msg_len)
 {
     struct rs_net net;

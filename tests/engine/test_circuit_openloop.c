@@ -182,7 +182,7 @@ static void test_one_pass_is_koch(void **state)
 }
 
 /* A run through the internal entry point, with a request shuffle. */
-static void run_open(const char *kv, enum rs_routing routing, uint64_t shuffle,
+static void run_open(const char *kv, const struct rs_routing_ops *routing, uint64_t shuffle,
                      struct rs_record *rec)
 {
     struct rs_params p;

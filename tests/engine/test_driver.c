@@ -176,8 +176,9 @@ static int run(const struct rs_engine_ops *engine, const char *kv,
     struct rs_test_fixture f;
     rs_test_fx_open(&f, kv, 1);
     assert_int_equal(f.pb.n_msgs, 4);
-    struct rs_engine_input in = {.net = &f.net, .pb = &f.pb, .params = &f.p, .seed = 3,
-                                 .check = 1, .plan = plan};
+    struct rs_engine_input in = {.net = &f.net, .pb = &f.pb, .params = &f.p,
+                                 .routing = RS_ROUTING_DIRECT, .seed = 3, .check = 1,
+                                 .plan = plan};
     if (every) {
         in.progress = progress;
         in.progress_every = every;

@@ -8,23 +8,35 @@
 #include "routesim/route.h"
 
 
+/* The registry: names in order, each ops named as its entry, found by name. */
 static void test_names(void **state)
 {
-    assert_string_equal(rs_routing_names[RS_ROUTING_DIRECT], "direct");
-    assert_string_equal(rs_routing_names[RS_ROUTING_VALIANT], "valiant");
-    assert_string_equal(rs_routing_names[RS_ROUTING_RANADE], "ranade");
-    assert_null(rs_routing_names[3]);
+    static const char *const want[] = {"direct", "valiant", "ranade", "min_adaptive", NULL};
+    for (int i = 0; want[i]; i++) {
+        assert_non_null(rs_routings[i]);
+        assert_string_equal(rs_routing_names[i], want[i]);
+        assert_string_equal(rs_routings[i]->name, want[i]);
+        assert_ptr_equal(rs_routing_find(want[i]), rs_routings[i]);
+    }
+    assert_null(rs_routings[4]);
+    assert_null(rs_routing_names[4]);
+    assert_null(rs_routing_find("dor"));
+    assert_ptr_equal(rs_routing_find("direct"), RS_ROUTING_DIRECT);
+    assert_true(rs_route_is_direct(RS_ROUTING_DIRECT));
+    assert_false(rs_route_is_direct(RS_ROUTING_VALIANT));
+    assert_false(rs_route_is_direct(RS_ROUTING_MIN_ADAPTIVE));
+    assert_true(rs_route_is_adaptive(RS_ROUTING_MIN_ADAPTIVE));
+    assert_false(rs_route_is_adaptive(RS_ROUTING_RANADE));
 }
 
 static void test_mid(void **state)
 {
     uint32_t hist[16] = {0};
     for (uint64_t id = 0; id < 1600; id++) {
-        assert_int_equal(rs_route_mid(RS_ROUTING_DIRECT, 7, id, 16), RS_NONE);
-        uint32_t m = rs_route_mid(RS_ROUTING_VALIANT, 7, id, 16);
+        uint32_t m = rs_route_uniform_mid(7, id, 16);
         assert_true(m < 16);
         /* a pure function of (seed, msg_id, N), from the Valiant stream at step 0 */
-        assert_int_equal(rs_route_mid(RS_ROUTING_VALIANT, 7, id, 16), m);
+        assert_int_equal(rs_route_uniform_mid(7, id, 16), m);
         assert_int_equal(m, rs_rand_below(7, RS_STREAM_VALIANT, id, 0, 16));
         hist[m]++;
     }
@@ -34,9 +46,9 @@ static void test_mid(void **state)
     /* another seed gives another sequence; N = 1 always gives 0 */
     int differ = 0;
     for (uint64_t id = 0; id < 64; id++) {
-        differ += rs_route_mid(RS_ROUTING_VALIANT, 7, id, 1024) !=
-                  rs_route_mid(RS_ROUTING_VALIANT, 8, id, 1024);
-        assert_int_equal(rs_route_mid(RS_ROUTING_VALIANT, 8, id, 1), 0);
+        differ += rs_route_uniform_mid(7, id, 1024) !=
+                  rs_route_uniform_mid(8, id, 1024);
+        assert_int_equal(rs_route_uniform_mid(8, id, 1), 0);
     }
     assert_true(differ > 32);
 }
@@ -53,7 +65,7 @@ static void test_mid_for(void **state)
         uint32_t src = (uint32_t)(id / 4);
         assert_int_equal(rs_route_mid_for(&bf, RS_ROUTING_DIRECT, 7, id, src), RS_NONE);
         assert_int_equal(rs_route_mid_for(&bf, RS_ROUTING_VALIANT, 7, id, src),
-                         rs_route_mid(RS_ROUTING_VALIANT, 7, id, 16));
+                         rs_route_uniform_mid(7, id, 16));
         assert_int_equal(rs_route_mid_for(&bn, RS_ROUTING_RANADE, 7, id, src),
                          bn.ops->ranade_mid(&bn, 7, src));
     }
