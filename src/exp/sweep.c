@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "routesim/outpath.h"
 #include "routesim/run.h"
 #include "routesim/stats.h"
 #include "routesim/sweep.h"
@@ -24,7 +25,8 @@ struct sweep {
     struct rs_record *runs;   /* [n_points * runs] records of finished runs */
     uint64_t next;            /* next point to write (critical) */
     uint64_t written;
-    int fd, fd_runs;
+    int fd, fd_runs;          /* -1 until the first row is written (nothing created before) */
+    int append, append_runs;  /* open them to append (resume) rather than truncate */
     int header_written, runs_header_written;
     struct rs_buf expected_header; /* header already in the file when resuming */
     char **mnames;            /* metric names, from the first point written */
@@ -162,6 +164,8 @@ static int read_existing(struct sweep *w, uint64_t **keys, size_t *n_keys)
     return 0;
 }
 
+static int open_out(const char *path, int append, struct rs_err *err);
+
 static int write_all(int fd, const struct rs_buf *b, const char *path, struct rs_err *err)
 {
     size_t off = 0;
@@ -241,11 +245,13 @@ static int write_point(struct sweep *w, uint64_t i)
         w->header_written = 1;
     }
     rc = rc ? rc : rs_record_csv_row(&buf, &row);
+    if (!rc && w->fd < 0 && (w->fd = open_out(w->o->out_path, w->append, &w->err)) < 0)
+        rc = RS_EIO;
     if (!rc)
         rc = write_all(w->fd, &buf, w->o->out_path, &w->err);
     rs_buf_free(&buf);
     rs_record_free(&row);
-    if (rc || w->fd_runs < 0)
+    if (rc || !w->o->per_run_path)
         return rc ? (w->err.code ? w->err.code : rs_err_set(&w->err, rc, "out of memory")) : 0;
 
     /* per-run rows: the run's own parameters (its seed), replication, metrics */
@@ -264,10 +270,13 @@ static int write_point(struct sweep *w, uint64_t i)
         rc = rc ? rc : rs_record_csv_row(&buf, &row);
         rs_record_free(&row);
     }
-    if (!rc)
-        rc = write_all(w->fd_runs, &buf, w->o->per_run_path, &w->err);
-    else
+    if (rc)
         rs_err_set(&w->err, rc, "out of memory");
+    else if (w->fd_runs < 0 &&
+             (w->fd_runs = open_out(w->o->per_run_path, w->append_runs, &w->err)) < 0)
+        rc = RS_EIO;
+    else
+        rc = write_all(w->fd_runs, &buf, w->o->per_run_path, &w->err);
     rs_buf_free(&buf);
     return rc;
 }
@@ -470,18 +479,15 @@ int rs_sweep_run(const struct rs_grid *g, const struct rs_sweep_opts *o,
         goto out;
     for (uint64_t i = 0; i < g->n_points; i++)
         res->skipped += w.skip[i];
-    /* nothing is written before every point is known to be valid */
-    if ((w.fd = open_out(o->out_path, o->resume && w.expected_header.len, &w.err)) < 0) {
-        rc = RS_EIO;
+    /* nothing is written before every point is known to be valid, and no file is created
+     * before its first whole row: the paths are checked now, opened at the first row */
+    if ((rc = rs_out_check(o->out_path, &w.err)) ||
+        (o->per_run_path && (rc = rs_out_check(o->per_run_path, &w.err))))
         goto out;
-    }
+    w.append = o->resume && w.expected_header.len;
     if (o->per_run_path) {
-        int append = o->resume && w.expected_header.len && access(o->per_run_path, F_OK) == 0;
-        if ((w.fd_runs = open_out(o->per_run_path, append, &w.err)) < 0) {
-            rc = RS_EIO;
-            goto out;
-        }
-        w.runs_header_written = append;
+        w.append_runs = w.append && access(o->per_run_path, F_OK) == 0;
+        w.runs_header_written = w.append_runs;
     }
     int jobs = o->jobs > 0 ? o->jobs : omp_get_num_procs();
 #pragma omp critical(rs_sweep)
