@@ -112,8 +112,7 @@ int rs_params_parse_arg(struct rs_params *p, const char *arg, struct rs_err *err
     return rc;
 }
 
-/* INI loading. The file is read here, one whole line at a time (getline: no length limit
- * of its own), and handed to libinih through a reader callback, in pieces as long as inih's
+/* INI loading. The file is read here, one whole line at a time, and handed to libinih through a reader callback, in pieces as long as inih's
  * line buffer allows; Debian's libinih lets that buffer grow on the heap up to
  * ini_max_line (set once below), so a line may hold RS_INI_MAX_LINE characters. Where
  * libinih has no such run-time setting (RS_INIH_FIXED_LINE), its compiled limit applies
@@ -232,6 +231,36 @@ static char *ini_serve(struct ini_ctx *c, char *str, int num)
     return str;
 }
 
+/* Read the next line (with its '\n') into c->buf, c->len bytes, NUL bytes included; stop
+ * reading a line a little past the limit (so /dev/zero is refused, not read forever).
+ * 1 with a line, 0 at the end of the file or on a read error (c->read_errno), -1 when out
+ * of memory. */
+static int read_line(struct ini_ctx *c)
+{
+    c->len = 0;
+    for (;;) {
+        errno = 0;
+        int ch = getc(c->f);
+        if (ch == EOF) {
+            if (ferror(c->f))
+                c->read_errno = errno ? errno : EIO;
+            return c->len > 0 && !c->read_errno;
+        }
+        if (c->len + 2 > c->cap) {
+            size_t cap = c->cap ? 2 * c->cap : 256;
+            char *nb = realloc(c->buf, cap);
+            if (!nb)
+                return -1;
+            c->buf = nb;
+            c->cap = cap;
+        }
+        c->buf[c->len++] = (char)ch;
+        c->buf[c->len] = '\0';
+        if (ch == '\n' || c->len > (size_t)INI_LINE_LIMIT + 2)
+            return 1;
+    }
+}
+
 static char *ini_read_line(char *str, int num, void *stream)
 {
     struct ini_ctx *c = stream;
@@ -239,15 +268,13 @@ static char *ini_read_line(char *str, int num, void *stream)
         return NULL;
     if (c->off < c->len) /* inih's buffer grew: the rest of the line */
         return ini_serve(c, str, num);
-    errno = 0;
-    ssize_t n = getline(&c->buf, &c->cap, c->f);
-    if (n < 0) {
-        if (ferror(c->f))
-            c->read_errno = errno ? errno : EIO;
+    int r = read_line(c);
+    if (r <= 0) {
+        if (r < 0)
+            c->rc = rs_err_set(c->err, RS_ENOMEM, "cannot read '%s': out of memory", c->path);
         return NULL;
     }
     c->line++;
-    c->len = (size_t)n;
     c->off = 0;
     size_t content = c->len;
     while (content && (c->buf[content - 1] == '\n' || c->buf[content - 1] == '\r'))

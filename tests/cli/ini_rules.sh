@@ -41,7 +41,7 @@ expect_fail 2 "dup2.ini:8: key 'N' in \[quick\] given twice \(first at line 4\)"
 expect_fail 2 "command line: key 'N' given twice \(N=8, N=16\)" run N=8 N=16
 expect_fail 2 "command line: option '--format' given twice" run --format csv --format json
 expect_fail 2 "command line: option '--output' given twice" run -o "$TMP/a.csv" --output "$TMP/b.csv"
-expect_fail 2 "command line: option '--jobs' given twice" sweep -c "$TMP/fine.ini" --jobs 1 --jobs 2
+expect_fail 2 "command line: option '--jobs' given twice" sweep -c "$TMP/fine.ini" -o "$TMP/f.csv" --jobs 1 --jobs 2
 check "duplicates write nothing" test ! -e "$TMP/a.csv" -a ! -e "$TMP/b.csv"
 expect_ok "^N +16$" run -c "$TMP/fine.ini" N=16
 
