@@ -39,6 +39,11 @@ mkdir "$TMP/dir"
 expect_fail 2 "cannot write '$TMP/dir': Is a directory" sweep -c "$TMP/ok.ini" -o "$TMP/s6.csv" --per-run "$TMP/dir"
 check "an existing statistics file is untouched" test "$(cat "$TMP/s6.csv")" = "precious results"
 
+# A failed start (the first point's runs fail: exit 1): no file.
+printf 'topology = butterfly\nwrap = 1\nswitching = wormhole\nalgorithm = cms_butterfly\nN = 8\ntraffic = bitrev\nlength = 2\npad = 0\nmax_rounds = 1\nruns = 4\n' >"$TMP/fail.ini"
+expect_fail 1 "algorithm=cms_butterfly: 1 of 8 messages undelivered after max_rounds=1 rounds" sweep -c "$TMP/fail.ini" -o "$TMP/fail.csv" --per-run "$TMP/fail-runs.csv"
+check "a failed start leaves no file" test ! -e "$TMP/fail.csv" -a ! -e "$TMP/fail-runs.csv"
+
 # SIGINT before the first point is complete: exit 130, no file.
 printf 'topology = butterfly\nN = 2^17\ntraffic = uniform\nper_input = 4\nruns = 2\n' >"$TMP/slow.ini"
 "$RS" sweep -c "$TMP/slow.ini" -o "$TMP/slow.csv" --per-run "$TMP/slow-runs.csv" --jobs 1 2>"$TMP/err" &
