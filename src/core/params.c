@@ -122,7 +122,7 @@ int rs_params_parse_arg(struct rs_params *p, const char *arg, struct rs_err *err
  * NUL byte, a bad section, a read error, or once the handler failed, so the first problem
  * is the one reported. */
 #ifdef RS_INIH_FIXED_LINE
-#define INI_LINE_LIMIT (INI_MAX_LINE - 2)
+#define INI_LINE_LIMIT (INI_MAX_LINE - 3) /* room for "\r\n\0" */
 static void ini_configure(void)
 {
 }
