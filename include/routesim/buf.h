@@ -27,7 +27,7 @@ int rs_buf_printf(struct rs_buf *b, const char *fmt, ...) __attribute__((format(
 
 /* Write the buffer to path as rs_out_resolve (outpath.h) classifies it: a regular file or
  * a new path atomically (a temporary file in the target's folder, given the existing
- * file's mode, owner and group, then renamed over it; symbolic links are followed and
+ * file's mode (as root also its owner and group), synced, then renamed over it; symbolic links are followed and
  * kept), a character device or FIFO through (opened in place), standard output when path
  * is NULL, "-" or names this process's standard output. Returns 0; RS_EIO or RS_EINVAL
  * (bad input: a directory, a missing folder, a path that cannot be opened or created);

@@ -19,7 +19,7 @@ struct rs_out {
     enum rs_out_how how;
     char *path;  /* REPLACE: the final target after following symbolic links; THROUGH: the
                   * path as given; STDOUT: NULL. Owned (malloc), freed by rs_out_free. */
-    int exists;  /* REPLACE: the target exists: its mode, owner and group are kept */
+    int exists;  /* REPLACE: the target exists: its mode (as root also owner, group) is kept */
     mode_t mode; /* permission bits of the existing target (07777) */
     uid_t uid;
     gid_t gid;
@@ -34,8 +34,9 @@ int rs_out_resolve(const char *path, struct rs_out *o, struct rs_err *err);
 
 void rs_out_free(struct rs_out *o);
 
-/* rs_out_resolve, then check that the file (or, for a new file, its folder) is writable by
- * this process (access(2)). Nothing is created. 0, or RS_EIO as rs_out_resolve or
+/* rs_out_resolve, then check that this process may write it (access(2)): for a replaced
+ * file its folder (temporary file, rename) and the file itself when it exists; a device or
+ * FIFO itself. Nothing is created or opened. 0, or RS_EIO as rs_out_resolve or
  * "cannot write 'PATH': Permission denied". */
 int rs_out_check(const char *path, struct rs_err *err);
 
