@@ -25,8 +25,14 @@ int rs_buf_append(struct rs_buf *b, const char *s, size_t len);
 int rs_buf_puts(struct rs_buf *b, const char *s);
 int rs_buf_printf(struct rs_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Write the buffer to path atomically (a temporary file in the same folder, then
- * rename), or to stdout when path is NULL or "-". Returns 0 or RS_EIO with a message. */
+/* Write the buffer to path as rs_out_resolve (outpath.h) classifies it: a regular file or
+ * a new path atomically (a temporary file in the target's folder, given the existing
+ * file's mode (as root also its owner and group), synced, then renamed over it; symbolic links are followed and
+ * kept), a character device or FIFO through (opened in place), standard output when path
+ * is NULL, "-" or names this process's standard output. Returns 0; RS_EIO or RS_EINVAL
+ * (bad input: a directory, a missing folder, a path that cannot be opened or created);
+ * RS_EWRITE when writing fails (e.g. a full disk, /dev/full), the target left as it was
+ * for a regular file; RS_ENOMEM. */
 int rs_buf_write_file(const struct rs_buf *b, const char *path, struct rs_err *err);
 
 #endif

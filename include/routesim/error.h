@@ -19,7 +19,8 @@
     X(RS_EINVARIANT, -8, "invariant violated", 0)                               \
     X(RS_EUNSUPPORTED, -9, "unsupported combination", 1)                        \
     X(RS_EINTERRUPTED, -10, "interrupted", 0)                                   \
-    X(RS_EUNFINISHED, -11, "did not finish", 0)
+    X(RS_EUNFINISHED, -11, "did not finish", 0)                                 \
+    X(RS_EWRITE, -12, "write failed", 0)
 
 enum rs_errcode {
 #define RS__ERR_ENUM(name, value, text, bad) name = value,

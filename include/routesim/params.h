@@ -37,9 +37,17 @@ int rs_params_set(struct rs_params *p, const char *key, const char *value, const
  * is empty. */
 int rs_params_parse_arg(struct rs_params *p, const char *arg, struct rs_err *err);
 
+/* Longest line of an INI file, in characters without the line end. */
+#define RS_INI_MAX_LINE 1000000
+
 /* Load an INI file: keys before any section are stored as they are; keys inside
- * [section] as "section.key". Values already present are replaced. Errors (missing file,
- * syntax) name the file and line: RS_EIO or RS_EPARSE. */
+ * [section] as "section.key". The sections are [plot], [quick] and [claim.NAME] (a header
+ * may repeat: its keys join the section's). Values set before the call (another file, the
+ * command line) are replaced. Lines may hold RS_INI_MAX_LINE characters. Errors name the
+ * file and line: RS_EIO (missing or unreadable file) or RS_EPARSE: syntax, an unknown or
+ * miscased section (with the nearest one), a key or section name containing a dot, a key
+ * given twice in the file (in the same section), an empty key, an indented line (inih
+ * would read it as more of the previous value), a line over the limit, a NUL byte. */
 int rs_params_load_ini(struct rs_params *p, const char *path, struct rs_err *err);
 
 /* The parameter named key, or NULL. */

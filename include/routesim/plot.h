@@ -36,4 +36,9 @@ int rs_plot_sweep(const struct rs_grid *g, const char *csv_path, const char *out
  * are checked by rs_plot_sweep. Returns 0 or RS_EINVAL as rs_plot_sweep would. */
 int rs_plot_check(const struct rs_grid *g, struct rs_err *err);
 
+/* The gnuplot script written beside the image out_path (its extension replaced by .gp)
+ * into script[0..n). Returns 0, or RS_EINVAL when out_path does not end in .png or .svg
+ * (the check rs_plot_sweep makes, for callers that validate before a sweep). */
+int rs_plot_script_path(const char *out_path, char *script, size_t n, struct rs_err *err);
+
 #endif

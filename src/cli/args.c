@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "routesim/outpath.h"
 
 struct flag_def {
     const char *name;
@@ -81,10 +82,26 @@ static int set_flag(struct cli_args *a, unsigned kind, const char *val, struct r
     return 0;
 }
 
+/* A KEY=VALUE argument whose key an earlier argument set already: the command line may
+ * override the INI file, not itself. */
+static int duplicate_key(const struct rs_params *p, const char *arg, struct rs_err *err)
+{
+    const char *eq = strchr(arg, '=');
+    for (size_t i = 0; i < p->n; i++) {
+        const struct rs_param *q = &p->v[i];
+        if (q->line == 0 && strlen(q->key) == (size_t)(eq - arg) &&
+            !strncmp(q->key, arg, (size_t)(eq - arg)))
+            return rs_err_set(err, RS_EINVAL, "command line: key '%s' given twice (%s=%s, %s)",
+                              q->key, q->key, q->value, arg);
+    }
+    return 0;
+}
+
 int cli_parse(int argc, char **argv, unsigned allowed, int allow_positional, struct cli_args *a,
               struct rs_err *err)
 {
     int rc;
+    unsigned seen = 0;
     memset(a, 0, sizeof *a);
     rs_params_init(&a->params);
     a->format = RS_FMT_TABLE;
@@ -113,6 +130,9 @@ int cli_parse(int argc, char **argv, unsigned allowed, int allow_positional, str
         if (!(f->kind & allowed))
             return rs_err_set(err, RS_EPARSE, "command line: option '%s' does not apply here",
                               name);
+        if (f->kind & seen) /* aliases (-o, --output, --out) count as one option */
+            return rs_err_set(err, RS_EPARSE, "command line: option '%s' given twice", name);
+        seen |= f->kind;
         const char *val = NULL;
         if (f->takes_value) {
             if (eq)
@@ -137,10 +157,41 @@ int cli_parse(int argc, char **argv, unsigned allowed, int allow_positional, str
                 i++; /* skip the flag's value */
             continue;
         }
-        if (strchr(arg, '=') && (rc = rs_params_parse_arg(&a->params, arg, err)))
+        if (!strchr(arg, '='))
+            continue;
+        if (arg[0] != '=' && (rc = duplicate_key(&a->params, arg, err)))
+            return rc;
+        if ((rc = rs_params_parse_arg(&a->params, arg, err)))
             return rc;
     }
     return 0;
+}
+
+int cli_check_outputs(const struct cli_args *a, const struct rs_named_path *outs, size_t n,
+                      struct rs_err *err)
+{
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++)
+        if (outs[i].path)
+            rc = rs_out_check(outs[i].path, err);
+    if (rc)
+        return rc;
+    /* inputs: the INI file and every file a run key names (traffic_file, graph_file, ...) */
+    struct rs_named_path *ins = malloc((a->params.n + 1) * sizeof *ins);
+    if (!ins)
+        return rs_err_set(err, RS_ENOMEM, "out of memory");
+    size_t n_ins = 0;
+    if (a->config)
+        ins[n_ins++] = (struct rs_named_path){"-c", a->config};
+    for (size_t i = 0; i < a->params.n; i++) {
+        const char *key = a->params.v[i].key;
+        size_t len = strlen(key);
+        if (!strchr(key, '.') && len > 5 && !strcmp(key + len - 5, "_file"))
+            ins[n_ins++] = (struct rs_named_path){key, a->params.v[i].value};
+    }
+    rc = rs_out_check_distinct(outs, n, ins, n_ins, err);
+    free(ins);
+    return rc;
 }
 
 void cli_args_free(struct cli_args *a)

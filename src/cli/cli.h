@@ -5,6 +5,7 @@
 #define RS_CLI_H
 
 #include "routesim/error.h"
+#include "routesim/outpath.h"
 #include "routesim/params.h"
 #include "routesim/record.h"
 
@@ -44,11 +45,19 @@ int cli_parse(int argc, char **argv, unsigned allowed, int allow_positional, str
               struct rs_err *err);
 void cli_args_free(struct cli_args *a);
 
+/* Before anything is written: every output in outs[0..n) (NULL paths skipped) must be
+ * writable where it is (rs_out_check: not a directory, its folder exists) and be neither
+ * an input (-c FILE, the file named by any *_file key) nor another output of outs.
+ * Returns 0 or RS_E... with err set (bad input: exit 2). */
+int cli_check_outputs(const struct cli_args *a, const struct rs_named_path *outs, size_t n,
+                      struct rs_err *err);
+
 /* Print "routesim: MESSAGE" on stderr and return the exit status for err (2 for bad input
  * or usage, 1 for a failure while running). */
 int cli_fail(const struct rs_err *err);
 
-/* Write records in a->format to a->output (atomically) or stdout. Returns an exit status. */
+/* Write records in a->format to a->output (rs_buf_write_file: atomically, through, or
+ * stdout). Returns an exit status. */
 int cli_emit(const struct cli_args *a, const struct rs_record *recs, size_t n);
 
 struct cli_command {

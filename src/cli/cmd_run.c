@@ -16,6 +16,9 @@ static int run_or_analyze(int argc, char **argv, int simulate)
     rs_err_clear(&err);
     rs_record_init(&rec);
     int rc = cli_parse(argc, argv, CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT, 0, &a, &err);
+    struct rs_named_path out = {"-o", a.output};
+    if (!rc)
+        rc = cli_check_outputs(&a, &out, 1, &err);
     if (!rc)
         rc = simulate ? rs_run(&a.params, &rec, deadlock, sizeof deadlock, &err)
                       : rs_analyze(&a.params, &rec, &err);

@@ -80,6 +80,28 @@ static void default_output(const char *ini, char *buf, size_t n)
     snprintf(buf, n, "%.*s.csv", (int)len, base);
 }
 
+/* Everything that would fail after the sweep, checked before its first point: the outputs
+ * (writable, distinct from each other and from the inputs), the --plot file's type and the
+ * [plot] section (keys, x, series, filter). Column and metric names need the results (or,
+ * for metrics, their declarations: the hook for checking [plot] y up front is here). */
+static int check_before_running(const struct cli_args *a, const struct rs_grid *g,
+                                const char *out, struct rs_err *err)
+{
+    char script[4096] = "";
+    int rc = a->plot ? rs_plot_script_path(a->plot, script, sizeof script, err) : 0;
+    struct rs_named_path outs[4] = {{a->output ? "-o" : "the results file", out},
+                                    {"--per-run", a->per_run},
+                                    {"--plot", a->plot},
+                                    {"the plot's script", a->plot ? script : NULL}};
+    rc = rc ? rc : cli_check_outputs(a, outs, 4, err);
+    int has_plot_keys = 0;
+    for (size_t i = 0; i < g->extra.n; i++)
+        has_plot_keys |= !strncmp(g->extra.v[i].key, "plot.", 5);
+    if (!rc && (a->plot || has_plot_keys))
+        rc = rs_plot_check(g, err);
+    return rc;
+}
+
 int cli_cmd_sweep(int argc, char **argv)
 {
     struct cli_args a;
@@ -114,6 +136,10 @@ int cli_cmd_sweep(int argc, char **argv)
              "at once, keeping whole rows\n",
              isatty(2) ? "\n" : "", jobs > 0 ? jobs : 1);
     stop_len = strlen(stop_msg);
+    if ((rc = check_before_running(&a, &g, out, &err))) {
+        status = cli_fail(&err);
+        goto done;
+    }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;

@@ -13,6 +13,9 @@ int cli_cmd_topo(int argc, char **argv)
     rs_err_clear(&err);
     rs_record_init(&rec);
     rc = cli_parse(argc, argv, CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT | CLI_DOT, 0, &a, &err);
+    struct rs_named_path dest = {"-o", a.output};
+    if (!rc)
+        rc = cli_check_outputs(&a, &dest, 1, &err);
     if (!rc) {
         int i;
         const struct rs_optdef *tables[2] = {rs_net_options, NULL};

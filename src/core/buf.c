@@ -1,15 +1,18 @@
-/* Growable output buffer and atomic file writes (a temporary file in the target's folder,
- * then rename), so a failed run never leaves a half-written result behind. */
+/* Growable output buffer and file writes by what the path names (outpath.h): a regular file
+ * is replaced atomically (temporary file in its folder, then rename), so a failed run never
+ * leaves a half-written result behind; a device or FIFO is written through. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "routesim/buf.h"
+#include "routesim/outpath.h"
 
 void rs_buf_init(struct rs_buf *b)
 {
@@ -92,28 +95,44 @@ static int write_all(int fd, const char *data, size_t len)
     return 0;
 }
 
-int rs_buf_write_file(const struct rs_buf *b, const char *path, struct rs_err *err)
+/* Standard output: the whole buffer, flushed. 0 or RS_EWRITE. */
+static int write_stdout(const struct rs_buf *b, struct rs_err *err)
 {
-    if (!path || !strcmp(path, "-")) {
-        if (b->len && fwrite(b->data, 1, b->len, stdout) != b->len)
-            return rs_err_set(err, RS_EIO, "cannot write to standard output: %s",
-                              strerror(errno));
-        if (fflush(stdout))
-            return rs_err_set(err, RS_EIO, "cannot write to standard output: %s",
-                              strerror(errno));
-        return 0;
-    }
-    /* A temporary file in the same folder (so rename is atomic), created with mode 0666
-     * so that the user's umask applies as for any file the user creates; O_EXCL and a
-     * name from the process id and a counter avoid collisions between threads. */
+    if ((b->len && fwrite(b->data, 1, b->len, stdout) != b->len) || fflush(stdout))
+        return rs_err_set(err, RS_EWRITE, "cannot write to standard output: %s",
+                          strerror(errno));
+    return 0;
+}
+
+/* A character device or FIFO: opened without creating or truncating, written in place. */
+static int write_through(const struct rs_buf *b, const char *path, struct rs_err *err)
+{
+    int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return rs_err_set(err, RS_EIO, "cannot write '%s': %s", path, strerror(errno));
+    int e = write_all(fd, b->data, b->len);
+    if (close(fd) && !e && errno != EINTR)
+        e = errno;
+    if (e)
+        return rs_err_set(err, RS_EWRITE, "cannot write '%s': %s", path, strerror(e));
+    return 0;
+}
+
+/* A regular file or a new path o->path: a temporary file in the same folder (so rename is
+ * atomic), given the existing file's mode, owner and group (or mode 0666 under the umask,
+ * as for any file the user creates), synced, then renamed over the target. O_EXCL and a
+ * name from the process id and a counter avoid collisions between threads. */
+static int write_replace(const struct rs_buf *b, const char *shown, const struct rs_out *o,
+                         struct rs_err *err)
+{
     static _Atomic unsigned counter;
-    size_t plen = strlen(path);
+    size_t plen = strlen(o->path);
     char *tmp = malloc(plen + 64);
     if (!tmp)
-        return rs_err_set(err, RS_ENOMEM, "cannot write '%s': out of memory", path);
+        return rs_err_set(err, RS_ENOMEM, "cannot write '%s': out of memory", shown);
     int fd = -1;
     for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
-        snprintf(tmp, plen + 64, "%s.tmp.%ld.%u", path, (long)getpid(), counter++);
+        snprintf(tmp, plen + 64, "%s.tmp.%ld.%u", o->path, (long)getpid(), counter++);
         fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd < 0 && errno != EEXIST)
             break;
@@ -121,17 +140,42 @@ int rs_buf_write_file(const struct rs_buf *b, const char *path, struct rs_err *e
     if (fd < 0) {
         int e2 = errno;
         free(tmp);
-        return rs_err_set(err, RS_EIO, "cannot write '%s': %s", path, strerror(e2));
+        return rs_err_set(err, RS_EIO, "cannot write '%s': %s", shown, strerror(e2));
     }
-    int e = write_all(fd, b->data, b->len);
+    int e = 0;
+    if (o->exists) { /* owner first: chown clears the set-id bits that fchmod then restores */
+        if (geteuid() == 0 && fchown(fd, o->uid, o->gid))
+            e = errno;
+        if (!e && fchmod(fd, o->mode))
+            e = errno;
+    }
+    e = e ? e : write_all(fd, b->data, b->len);
+    if (!e && fsync(fd))
+        e = errno;
     if (close(fd) && !e)
         e = errno;
-    if (!e && rename(tmp, path))
+    if (!e && rename(tmp, o->path))
         e = errno;
     if (e)
         unlink(tmp);
     free(tmp);
     if (e)
-        return rs_err_set(err, RS_EIO, "cannot write '%s': %s", path, strerror(e));
+        return rs_err_set(err, RS_EWRITE, "cannot write '%s': %s", shown, strerror(e));
     return 0;
+}
+
+int rs_buf_write_file(const struct rs_buf *b, const char *path, struct rs_err *err)
+{
+    struct rs_out o;
+    int rc = rs_out_resolve(path, &o, err);
+    if (rc)
+        return rc;
+    if (o.how == RS_OUT_STDOUT)
+        rc = write_stdout(b, err);
+    else if (o.how == RS_OUT_THROUGH)
+        rc = write_through(b, o.path, err);
+    else
+        rc = write_replace(b, path, &o, err);
+    rs_out_free(&o);
+    return rc;
 }

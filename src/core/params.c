@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <ini.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,61 +112,227 @@ int rs_params_parse_arg(struct rs_params *p, const char *arg, struct rs_err *err
     return rc;
 }
 
-/* INI loading. inih calls the reader once per line and the handler for each key of the
- * line just read, so the reader's line count is the line of each key. The reader also
- * stops the parse (returns NULL) on an over-long line, a read error, or once the handler
- * failed, so the first problem is the one reported. */
+/* INI loading. The file is read here, one whole line at a time, and handed to libinih through a reader callback, in pieces as long as inih's
+ * line buffer allows; Debian's libinih lets that buffer grow on the heap up to
+ * ini_max_line (set once below), so a line may hold RS_INI_MAX_LINE characters. Where
+ * libinih has no such run-time setting (RS_INIH_FIXED_LINE), its compiled limit applies
+ * and is reported. inih calls the handler for each key of the line just read, so the
+ * reader's line count is the line of each key. The reader also checks section headers
+ * (inih does not report them) and stops the parse (returns NULL) on an over-long line, a
+ * NUL byte, a bad section, a read error, or once the handler failed, so the first problem
+ * is the one reported. */
+#ifdef RS_INIH_FIXED_LINE
+#define INI_LINE_LIMIT (INI_MAX_LINE - 3) /* room for "\r\n\0" */
+static void ini_configure(void)
+{
+}
+#else
+#define INI_LINE_LIMIT RS_INI_MAX_LINE
+static void ini_configure_once(void)
+{
+    ini_use_stack = 0;     /* heap line buffer ... */
+    ini_allow_realloc = 1; /* ... that grows (doubling) ... */
+    ini_max_line = RS_INI_MAX_LINE + 3; /* ... to the longest line plus "\r\n\0" */
+}
+static void ini_configure(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, ini_configure_once);
+}
+#endif
+
+/* The sections an INI file may have (a key inside one is stored as "section.key"). */
+static const struct ini_section {
+    const char *name;
+    int named; /* written [name.NAME], NAME without a dot */
+} ini_sections[] = {
+    {"plot", 0},  /* the plot of a sweep: src/report/plot.c */
+    {"quick", 0}, /* smaller run keys for `reproduce --quick`: src/report/reproduce.c */
+    {"claim", 1}, /* one claim of a reproduction's claims.ini: src/report/claims.c */
+};
+#define N_SECTIONS (sizeof ini_sections / sizeof *ini_sections)
+#define MAX_SECTION_NAME 49 /* inih keeps 49 characters of a section name */
+#define MAX_KEY 255         /* longest "section.name" */
+
 struct ini_ctx {
     FILE *f;
     const char *path;
     struct rs_params *p;
     struct rs_err *err;
-    int line;          /* lines read so far = the line being parsed */
-    int indented;      /* the current line starts with a blank */
-    int max_line;      /* longest line inih can take, in characters without the newline */
-    int too_long;      /* the current line did not fit */
-    int read_errno;    /* fgets failed with this errno (0: end of file) */
-    int rc, rc_line;   /* the handler's first error and its line */
-    char prev_key[512]; /* section.name of the previous key (continuation lines) */
+    char *buf;          /* the current line (getline) */
+    size_t cap, len;    /* its buffer size and length */
+    size_t off;         /* bytes of it handed to inih so far */
+    int line;           /* lines read so far = the line being parsed */
+    int indented;       /* the current line starts with a blank */
+    int too_long;       /* the current line is over the limit */
+    int read_errno;     /* getline failed with this errno (0: end of file) */
+    int rc, rc_line;    /* the first error found here (handler or reader) and its line */
+    char prev_key[MAX_KEY + 2]; /* section.name of the previous key (continuation lines) */
 };
+
+/* Check the section header "[name]" on the current line. 0 or RS_EPARSE in c->rc. */
+static int check_section(struct ini_ctx *c, const char *open)
+{
+    const char *close = strchr(open + 1, ']');
+    if (!close) /* inih reports the syntax error */
+        return 0;
+    size_t len = (size_t)(close - open - 1);
+    char name[128];
+    snprintf(name, sizeof name, "%.*s", (int)(len < 100 ? len : 100), open + 1);
+    if (len > MAX_SECTION_NAME) {
+        c->rc = rs_err_set(c->err, RS_EPARSE,
+                           "%s:%d: section name '%s%s' too long (at most %d characters)", c->path,
+                           c->line, name, len > 100 ? "..." : "", MAX_SECTION_NAME);
+        return c->rc;
+    }
+    const char *dot = strchr(name, '.');
+    size_t plen = dot ? (size_t)(dot - name) : len;
+    const char *names[N_SECTIONS];
+    for (size_t i = 0; i < N_SECTIONS; i++) {
+        names[i] = ini_sections[i].name;
+        if (strlen(names[i]) != plen || strncmp(names[i], name, plen))
+            continue;
+        if (!ini_sections[i].named && !dot)
+            return 0;
+        if (ini_sections[i].named && dot && dot[1] && !strchr(dot + 1, '.'))
+            return 0;
+        if (ini_sections[i].named) {
+            c->rc = rs_err_set(c->err, RS_EPARSE,
+                               "%s:%d: section [%s] needs a name without dots: [%s.NAME]",
+                               c->path, c->line, name, names[i]);
+            return c->rc;
+        }
+    }
+    char prefix[128];
+    snprintf(prefix, sizeof prefix, "%.*s", (int)plen, name);
+    const char *near = rs_suggest(prefix, names, (int)N_SECTIONS);
+    if (!near && dot) /* [plot.x]: a section that takes no name, or a mistyped one */
+        near = rs_suggest(name, names, (int)N_SECTIONS);
+    char hint[160] = "expected [plot], [quick] or [claim.NAME]";
+    for (size_t i = 0; near && i < N_SECTIONS; i++)
+        if (near == ini_sections[i].name)
+            snprintf(hint, sizeof hint, "did you mean [%s%s%s]?", near,
+                     ini_sections[i].named ? "." : "",
+                     !ini_sections[i].named ? "" : dot && dot[1] ? dot + 1 : "NAME");
+    c->rc = rs_err_set(c->err, RS_EPARSE, "%s:%d: unknown section [%s] (%s)", c->path, c->line,
+                       name, hint);
+    return c->rc;
+}
+
+/* Hand inih the next piece of the current line (at most num - 1 bytes). */
+static char *ini_serve(struct ini_ctx *c, char *str, int num)
+{
+    size_t k = c->len - c->off;
+    if (k > (size_t)num - 1)
+        k = (size_t)num - 1;
+    memcpy(str, c->buf + c->off, k);
+    str[k] = '\0';
+    c->off += k;
+    return str;
+}
+
+/* Read the next line (with its '\n') into c->buf, c->len bytes, NUL bytes included; stop
+ * reading a line a little past the limit (so /dev/zero is refused, not read forever).
+ * 1 with a line, 0 at the end of the file or on a read error (c->read_errno), -1 when out
+ * of memory. */
+static int read_line(struct ini_ctx *c)
+{
+    c->len = 0;
+    for (;;) {
+        errno = 0;
+        int ch = getc(c->f);
+        if (ch == EOF) {
+            if (ferror(c->f))
+                c->read_errno = errno ? errno : EIO;
+            return c->len > 0 && !c->read_errno;
+        }
+        if (c->len + 2 > c->cap) {
+            size_t cap = c->cap ? 2 * c->cap : 256;
+            char *nb = realloc(c->buf, cap);
+            if (!nb)
+                return -1;
+            c->buf = nb;
+            c->cap = cap;
+        }
+        c->buf[c->len++] = (char)ch;
+        c->buf[c->len] = '\0';
+        if (ch == '\n' || c->len > (size_t)INI_LINE_LIMIT + 2)
+            return 1;
+    }
+}
 
 static char *ini_read_line(char *str, int num, void *stream)
 {
     struct ini_ctx *c = stream;
-    if (c->rc)
+    if (c->rc || c->too_long || num < 2)
         return NULL;
-    errno = 0;
-    char *s = fgets(str, num, c->f);
-    if (!s) {
-        if (ferror(c->f))
-            c->read_errno = errno ? errno : EIO;
+    if (c->off < c->len) /* inih's buffer grew: the rest of the line */
+        return ini_serve(c, str, num);
+    int r = read_line(c);
+    if (r <= 0) {
+        if (r < 0)
+            c->rc = rs_err_set(c->err, RS_ENOMEM, "cannot read '%s': out of memory", c->path);
         return NULL;
     }
     c->line++;
-    c->indented = str[0] == ' ' || str[0] == '\t';
-    if (str[strspn(str, " \t")] == '[') /* a section header: the next line starts afresh */
+    c->off = 0;
+    size_t content = c->len;
+    while (content && (c->buf[content - 1] == '\n' || c->buf[content - 1] == '\r'))
+        content--;
+    if (content > INI_LINE_LIMIT) {
+        c->too_long = 1;
+        return NULL;
+    }
+    if (memchr(c->buf, '\0', c->len)) {
+        c->rc = rs_err_set(c->err, RS_EPARSE, "%s:%d: NUL character in the line", c->path,
+                           c->line);
+        c->rc_line = c->line;
+        return NULL;
+    }
+    c->indented = c->buf[0] == ' ' || c->buf[0] == '\t';
+    const char *first = c->buf + strspn(c->buf, " \t");
+    if (*first == '[') { /* a section header: the next line starts afresh */
         c->prev_key[0] = '\0';
-    size_t len = strlen(str);
-    if (len == (size_t)num - 1 && str[len - 1] != '\n' && !feof(c->f)) {
-        int ch = fgetc(c->f); /* a line of exactly num-1 characters at end of file fits */
-        if (ch != EOF) {
-            c->too_long = 1;
-            c->max_line = num - 2;
+        if (check_section(c, first)) {
+            c->rc_line = c->line;
             return NULL;
         }
     }
-    return s;
+    return ini_serve(c, str, num);
+}
+
+/* The key (or section) of a handler call contains a dot, or was set earlier in this
+ * file: RS_EPARSE in c->rc naming both lines. Else 0. */
+static int check_key(struct ini_ctx *c, const char *section, const char *name,
+                     const char *key)
+{
+    const char *in = section && section[0] ? " in [" : "";
+    const char *sec = section && section[0] ? section : "";
+    const char *end = section && section[0] ? "]" : "";
+    if (strchr(name, '.'))
+        return c->rc = rs_err_set(c->err, RS_EPARSE,
+                                  "%s:%d: key '%s'%s%s%s contains a dot (a key of a section is "
+                                  "written under its [section] header)",
+                                  c->path, c->line, name, in, sec, end);
+    const struct rs_param *q = rs_params_find(c->p, key);
+    if (q && q->line > 0 && q->origin && !strcmp(q->origin, c->path))
+        return c->rc = rs_err_set(c->err, RS_EPARSE,
+                                  "%s:%d: key '%s'%s%s%s given twice (first at line %d)",
+                                  c->path, c->line, name, in, sec, end, q->line);
+    return 0;
 }
 
 static int ini_on_key(void *user, const char *section, const char *name, const char *value)
 {
     struct ini_ctx *c = user;
-    char key[512];
-    if (section && section[0])
-        snprintf(key, sizeof key, "%s.%s", section, name);
-    else
-        snprintf(key, sizeof key, "%s", name);
-    if (!name[0]) {
+    char key[MAX_KEY + 2];
+    int klen = section && section[0] ? snprintf(key, sizeof key, "%s.%s", section, name)
+                                     : snprintf(key, sizeof key, "%s", name);
+    if (klen > MAX_KEY) {
+        c->rc = rs_err_set(c->err, RS_EPARSE,
+                           "%s:%d: key name too long (at most %d characters with its section)",
+                           c->path, c->line, MAX_KEY);
+    } else if (!name[0]) {
         c->rc = rs_err_set(c->err, RS_EPARSE, "%s:%d: expected KEY = VALUE, got an empty key",
                            c->path, c->line);
     } else if (c->indented && !strcmp(key, c->prev_key)) {
@@ -173,10 +340,10 @@ static int ini_on_key(void *user, const char *section, const char *name, const c
         c->rc = rs_err_set(c->err, RS_EPARSE,
                            "%s:%d: indented line continues the value of '%s' (remove the "
                            "indentation)", c->path, c->line, key);
-    } else {
+    } else if (!check_key(c, section, name, key)) {
         c->rc = rs_params_set(c->p, key, value ? value : "", c->path, c->line, c->err);
     }
-    memcpy(c->prev_key, key, strlen(key) + 1);
+    snprintf(c->prev_key, sizeof c->prev_key, "%s", key);
     if (c->rc) {
         c->rc_line = c->line;
         return 0;
@@ -193,8 +360,10 @@ int rs_params_load_ini(struct rs_params *p, const char *path, struct rs_err *err
     c.err = err;
     if (!(c.f = fopen(path, "r")))
         return rs_err_set(err, RS_EIO, "cannot open '%s': %s", path, strerror(errno));
+    ini_configure();
     int r = ini_parse_stream(ini_read_line, &c, ini_on_key, &c);
     fclose(c.f);
+    free(c.buf);
     /* inih returns the first line with a syntax error (or a failed handler); report
      * whichever problem comes first in the file. */
     if (r > 0 && (!c.rc || r < c.rc_line))
@@ -204,7 +373,7 @@ int rs_params_load_ini(struct rs_params *p, const char *path, struct rs_err *err
         return c.rc;
     if (c.too_long)
         return rs_err_set(err, RS_EPARSE, "%s:%d: line too long (more than %d characters)", path,
-                          c.line, c.max_line);
+                          c.line, INI_LINE_LIMIT);
     if (c.read_errno)
         return rs_err_set(err, RS_EIO, "cannot read '%s': %s", path, strerror(c.read_errno));
     if (r < 0)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "exp/sweep_resume.h"
+#include "routesim/outpath.h"
 #include "routesim/run.h"
 #include "routesim/stats.h"
 #include "routesim/sweep.h"
@@ -27,7 +28,8 @@ struct sweep {
     struct rs_record *runs;   /* [n_points * runs] records of finished runs */
     uint64_t next;            /* next point to write (critical) */
     uint64_t written;
-    int fd, fd_runs;
+    int fd, fd_runs;          /* -1 until the first row is written (nothing created before) */
+    int append, append_runs;  /* open them to append (resume) rather than truncate */
     int header_written, runs_header_written;
     int runs_append;          /* resume: the per-run file is appended to */
     struct rs_buf expected_header; /* header already in the file when resuming */
@@ -36,6 +38,8 @@ struct sweep {
     char **mnames;            /* metric names, from the first point written */
     size_t n_mnames;
     _Atomic int failed;       /* an error stops every worker (read without the lock) */
+    _Atomic uint64_t failed_task; /* the task whose run failed, smallest first; UINT64_MAX:
+                                     none, or an error outside the runs (a write) */
     struct rs_err err;
 };
 
@@ -76,6 +80,9 @@ static int point_params(struct sweep *w, const struct rs_record *params, struct 
                                             : copy_field(out, params, w->pnames[k]);
     return rc;
 }
+
+static int open_out(const char *path, int append, struct rs_err *err);
+
 
 static int write_all(int fd, const struct rs_buf *b, const char *path, struct rs_err *err)
 {
@@ -255,12 +262,19 @@ static int write_point(struct sweep *w, uint64_t i)
     }
     rc = rc ? rc : rs_record_csv_row(&buf, &row);
     rs_record_free(&row);
-    if (!rc && w->fd_runs >= 0)
+    if (!rc && w->o->per_run_path)
         rc = run_rows(w, i, &rbuf);
     if (!rc) {
+        /* per-run rows first, then the statistics row (resume repairs a per-run file that is
+         * ahead); each file is created at its first whole row */
         halt_if_asked(w->o, 1);
-        if (w->fd_runs >= 0)
+        if (w->o->per_run_path && w->fd_runs < 0 &&
+            (w->fd_runs = open_out(w->o->per_run_path, w->append_runs, &w->err)) < 0)
+            rc = RS_EIO;
+        if (!rc && w->fd_runs >= 0)
             rc = write_all(w->fd_runs, &rbuf, w->o->per_run_path, &w->err);
+        if (!rc && w->fd < 0 && (w->fd = open_out(w->o->out_path, w->append, &w->err)) < 0)
+            rc = RS_EIO;
         rc = rc ? rc : write_all(w->fd, &buf, w->o->out_path, &w->err);
         halt_if_asked(w->o, 0);
     }
@@ -422,8 +436,12 @@ static void run_task(struct sweep *w, uint64_t t)
 #pragma omp critical(rs_sweep)
     {
         if (rc) {
-            if (!w->failed) {
+            /* the error reported is that of the first failing run in grid order, whatever
+             * the threads' timing: a later run's error gives way to an earlier one's, and
+             * runs before a failed one still run (see rs_sweep_run's loop) */
+            if (!w->failed || (w->failed_task != UINT64_MAX && t < w->failed_task)) {
                 w->err = err;
+                w->failed_task = t;
                 w->failed = 1;
             }
         } else {
@@ -473,6 +491,7 @@ int rs_sweep_run(const struct rs_grid *g, const struct rs_sweep_opts *o,
     w.g = g;
     w.o = o;
     w.fd = w.fd_runs = -1;
+    w.failed_task = UINT64_MAX;
     w.res = res;
     rs_buf_init(&w.expected_header);
     rs_buf_init(&w.runs_header);
@@ -495,25 +514,23 @@ int rs_sweep_run(const struct rs_grid *g, const struct rs_sweep_opts *o,
         goto out;
     for (uint64_t i = 0; i < g->n_points; i++)
         res->skipped += w.skip[i];
-    /* nothing is written before every point is known to be valid */
-    if ((w.fd = open_out(o->out_path, o->resume && w.expected_header.len, &w.err)) < 0) {
-        rc = RS_EIO;
+    /* nothing is written before every point is known to be valid, and no file is created
+     * before its first whole row: the paths are checked now, opened at the first row */
+    if ((rc = rs_out_check(o->out_path, &w.err)) ||
+        (o->per_run_path && (rc = rs_out_check(o->per_run_path, &w.err))))
         goto out;
-    }
+    w.append = o->resume && w.expected_header.len;
     if (o->per_run_path) {
-        int append = o->resume && w.runs_append;
-        if ((w.fd_runs = open_out(o->per_run_path, append, &w.err)) < 0) {
-            rc = RS_EIO;
-            goto out;
-        }
-        w.runs_header_written = append;
+        w.append_runs = o->resume && w.runs_append;
+        w.runs_header_written = w.append_runs;
     }
     int jobs = o->jobs > 0 ? o->jobs : omp_get_num_procs();
 #pragma omp critical(rs_sweep)
     flush_ready(&w); /* leading points that were already in the file */
 #pragma omp parallel for schedule(dynamic, 1) num_threads(jobs)
     for (uint64_t t = 0; t < n_tasks; t++) {
-        if (w.failed || (o->stop && *o->stop) || w.skip[t / g->runs])
+        if ((w.failed && (w.failed_task == UINT64_MAX || t > w.failed_task)) ||
+            (o->stop && *o->stop) || w.skip[t / g->runs])
             continue;
         run_task(&w, t);
     }

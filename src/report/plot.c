@@ -511,23 +511,28 @@ int rs_plot_check(const struct rs_grid *g, struct rs_err *err)
     return rc ? rc : resolve(g, &p, err);
 }
 
+int rs_plot_script_path(const char *out_path, char *script, size_t n, struct rs_err *err)
+{
+    const char *dot = strrchr(out_path, '.');
+    if (!dot || (strcmp(dot, ".png") && strcmp(dot, ".svg")))
+        return rs_err_set(err, RS_EINVAL, "--plot: expected a file ending in .png or .svg, got '%s'",
+                          out_path);
+    if (n)
+        snprintf(script, n, "%.*s.gp", (int)(dot - out_path), out_path);
+    return 0;
+}
+
 int rs_plot_sweep(const struct rs_grid *g, const char *csv_path, const char *out_path,
                   char *notice, size_t n, struct rs_err *err)
 {
-    const char *dot = strrchr(out_path, '.');
-    const char *term;
-    if (dot && !strcmp(dot, ".png"))
-        term = "pngcairo size 900,600";
-    else if (dot && !strcmp(dot, ".svg"))
-        term = "svg size 900,600";
-    else
-        return rs_err_set(err, RS_EINVAL, "--plot: expected a file ending in .png or .svg, got '%s'",
-                          out_path);
-    int rc = check_keys(g, err);
+    char script[4096];
+    int rc = rs_plot_script_path(out_path, script, sizeof script, err);
     if (rc)
         return rc;
-    char script[4096];
-    snprintf(script, sizeof script, "%.*s.gp", (int)(dot - out_path), out_path);
+    const char *term = !strcmp(strrchr(out_path, '.'), ".png") ? "pngcairo size 900,600"
+                                                               : "svg size 900,600";
+    if ((rc = check_keys(g, err)))
+        return rc;
     struct rs_buf b;
     rs_buf_init(&b);
     rc = write_script(g, csv_path, out_path, term, &b, err);

@@ -23,6 +23,7 @@ static void test_strerror_texts(void **state)
     assert_string_equal(rs_strerror(RS_EUNSUPPORTED), "unsupported combination");
     assert_string_equal(rs_strerror(RS_EINTERRUPTED), "interrupted");
     assert_string_equal(rs_strerror(RS_EUNFINISHED), "did not finish");
+    assert_string_equal(rs_strerror(RS_EWRITE), "write failed");
     /* a code outside the list still gets a text, never NULL */
     assert_string_equal(rs_strerror(-1000), "unknown error");
     assert_string_equal(rs_strerror(5), "unknown error");
@@ -45,6 +46,7 @@ static void test_is_input(void **state)
     assert_int_equal(rs_err_is_input(RS_EINVARIANT), 0);
     assert_int_equal(rs_err_is_input(RS_EINTERRUPTED), 0);
     assert_int_equal(rs_err_is_input(RS_EUNFINISHED), 0);
+    assert_int_equal(rs_err_is_input(RS_EWRITE), 0); /* a failed write is exit 1 */
     assert_int_equal(rs_err_is_input(-1000), 0);
 }
 

@@ -156,7 +156,7 @@ static void test_load_ini(void **state)
                "[plot]\n"               /* 6 */
                "title = a, b\n"         /* 7 */
                "empty =\n"              /* 8 */
-               "[grid]\n"               /* 9 */
+               "[quick]\n"              /* 9 */
                "  N = 2^4..2^6\n",      /* 10: indented right after a section is fine */
                path, sizeof path);
     struct rs_params p;
@@ -177,7 +177,7 @@ static void test_load_ini(void **state)
     assert_int_equal(p.v[2].line, 7);
     assert_string_equal(p.v[3].key, "plot.empty");
     assert_string_equal(p.v[3].value, "");
-    assert_string_equal(p.v[4].key, "grid.N");
+    assert_string_equal(p.v[4].key, "quick.N");
     assert_string_equal(p.v[4].value, "2^4..2^6");
     assert_int_equal(p.v[4].line, 10);
 
@@ -215,7 +215,8 @@ static void expect_ini_error(const struct tmpdir *d, const char *name, const cha
 }
 
 /* A section header ends the previous key, as in libinih: an indented key after
- * "[a] x = 1 [a]" is a new key, not a continuation of a.x. */
+ * "[plot] x = 1 [plot]" is a new key, not a continuation of plot.x; the repeated header's
+ * keys join the section. */
 static void test_ini_section_resets_continuation(void **state)
 {
     (void)state;
@@ -224,11 +225,12 @@ static void test_ini_section_resets_continuation(void **state)
     struct rs_params p;
     struct rs_err err;
     tmpdir_make(&d);
-    write_file(&d, "s.ini", "[a]\nx = 1\n[a]\n  x = 2\n", path, sizeof path);
+    write_file(&d, "s.ini", "[plot]\nx = 1\n[plot]\n  y = 2\n", path, sizeof path);
     rs_params_init(&p);
     assert_int_equal(rs_params_load_ini(&p, path, &err), 0);
-    assert_string_equal(rs_params_find(&p, "a.x")->value, "2");
-    assert_int_equal(rs_params_find(&p, "a.x")->line, 4);
+    assert_string_equal(rs_params_find(&p, "plot.x")->value, "1");
+    assert_string_equal(rs_params_find(&p, "plot.y")->value, "2");
+    assert_int_equal(rs_params_find(&p, "plot.y")->line, 4);
     rs_params_free(&p);
     unlink(path);
     rmdir(d.path);
@@ -252,27 +254,34 @@ static void test_load_ini_errors(void **state)
     /* inih would read an indented line as more of the previous value */
     expect_ini_error(&d, "indent.ini", "N = 16\n  queue_size = 2\n", RS_EPARSE,
                      ":2: indented line continues the value of 'N' (remove the indentation)");
-    /* inih reads at most 198 characters of a line */
-    char longline[400];
-    memset(longline, 'x', 250);
-    strcpy(longline + 250, " = 1\n");
-    char text[500];
-    snprintf(text, sizeof text, "a = 1\n%s", longline);
-    expect_ini_error(&d, "long.ini", text, RS_EPARSE, ":2: line too long (more than 198 characters)");
+    /* a line over the limit (RS_INI_MAX_LINE characters) */
+    char *text = malloc(RS_INI_MAX_LINE + 64);
+    assert_non_null(text);
+    strcpy(text, "a = 1\n");
+    memset(text + 6, 'x', RS_INI_MAX_LINE - 3);
+    strcpy(text + 6 + RS_INI_MAX_LINE - 3, " = 1\n");
+    char tail[100];
+    snprintf(tail, sizeof tail, ":2: line too long (more than %d characters)", RS_INI_MAX_LINE);
+    expect_ini_error(&d, "long.ini", text, RS_EPARSE, tail);
 
-    /* a line of exactly 198 characters fits (here the last line, without a newline) */
+    /* a line of exactly RS_INI_MAX_LINE characters fits (here the last line, without a
+     * newline, and a line before a CR LF end) */
     char path[700];
-    memset(text, 'y', 194);
-    strcpy(text + 194, " = 1");
-    write_file(&d, "fits.ini", text, path, sizeof path);
     struct rs_params p;
     struct rs_err err;
-    rs_params_init(&p);
-    assert_int_equal(rs_params_load_ini(&p, path, &err), 0);
-    assert_int_equal(p.n, 1);
-    assert_int_equal(strlen(p.v[0].key), 194);
-    rs_params_free(&p);
-    unlink(path);
+    for (int crlf = 0; crlf < 2; crlf++) {
+        strcpy(text, "y = ");
+        memset(text + 4, 'v', RS_INI_MAX_LINE - 4);
+        strcpy(text + RS_INI_MAX_LINE, crlf ? "\r\nz = 2\r\n" : "");
+        write_file(&d, "fits.ini", text, path, sizeof path);
+        rs_params_init(&p);
+        assert_int_equal(rs_params_load_ini(&p, path, &err), 0);
+        assert_int_equal(p.n, 1 + crlf);
+        assert_int_equal(strlen(p.v[0].value), RS_INI_MAX_LINE - 4);
+        rs_params_free(&p);
+        unlink(path);
+    }
+    free(text);
 
     /* a missing file and a folder */
     snprintf(path, sizeof path, "%s/missing.ini", d.path);
@@ -285,6 +294,149 @@ static void test_load_ini_errors(void **state)
     snprintf(want, sizeof want, "cannot read '%s': Is a directory", d.path);
     assert_string_equal(err.msg, want);
     rs_params_free(&p);
+    rmdir(d.path);
+}
+
+/* Sections: [plot], [quick] and [claim.NAME] only, exactly spelled; names without dots;
+ * every error names the file and line with the nearest section. */
+static void test_ini_sections(void **state)
+{
+    (void)state;
+    struct tmpdir d;
+    tmpdir_make(&d);
+    expect_ini_error(&d, "weird.ini", "N = 8\n[weird]\nx = 1\n", RS_EPARSE,
+                     ":2: unknown section [weird] (expected [plot], [quick] or [claim.NAME])");
+    expect_ini_error(&d, "case.ini", "[Plot]\nx = N\n", RS_EPARSE,
+                     ":1: unknown section [Plot] (did you mean [plot]?)");
+    expect_ini_error(&d, "typo.ini", "N = 8\n\n[quik]\nN = 4\n", RS_EPARSE,
+                     ":3: unknown section [quik] (did you mean [quick]?)");
+    expect_ini_error(&d, "empty_sect.ini", "[weird]\n", RS_EPARSE,
+                     ":1: unknown section [weird] (expected [plot], [quick] or [claim.NAME])");
+    expect_ini_error(&d, "dotsect.ini", "[plot.x]\ny = 1\n", RS_EPARSE,
+                     ":1: unknown section [plot.x] (did you mean [plot]?)");
+    expect_ini_error(&d, "claim.ini", "[claim]\nkind = range\n", RS_EPARSE,
+                     ":1: section [claim] needs a name without dots: [claim.NAME]");
+    expect_ini_error(&d, "claim2.ini", "[claim.a.b]\nkind = range\n", RS_EPARSE,
+                     ":1: section [claim.a.b] needs a name without dots: [claim.NAME]");
+    expect_ini_error(&d, "claim3.ini", "[Claim.ab]\nkind = range\n", RS_EPARSE,
+                     ":1: unknown section [Claim.ab] (did you mean [claim.ab]?)");
+    expect_ini_error(&d, "dotkey.ini", "plot.x = N\n", RS_EPARSE,
+                     ":1: key 'plot.x' contains a dot (a key of a section is written under "
+                     "its [section] header)");
+    expect_ini_error(&d, "dotkey2.ini", "[quick]\nrun.s = 3\n", RS_EPARSE,
+                     ":2: key 'run.s' in [quick] contains a dot (a key of a section is written "
+                     "under its [section] header)");
+    char text[800], tail[200];
+    snprintf(text, sizeof text, "[claim.%s]\nkind = range\n",
+             "a_name_of_forty_four_characters_and_more_xyz");
+    snprintf(tail, sizeof tail, ":1: section name 'claim.%s' too long (at most 49 characters)",
+             "a_name_of_forty_four_characters_and_more_xyz");
+    expect_ini_error(&d, "long_sect.ini", text, RS_EPARSE, tail);
+    expect_ini_error(&d, "longkey.ini", "[plot]\nx = N\n"
+                     "k_long_long_long_long_long_long_long_long_long_long_long_long_long_long_long_"
+                     "long_long_long_long_long_long_long_long_long_long_long_long_long_long_long_long_"
+                     "long_long_long_long_long_long_long_long_long_long_long_long_long_long_long_long_"
+                     "long_long_long_long_long = 1\n",
+                     RS_EPARSE, ":3: key name too long (at most 255 characters with its section)");
+
+    char path[700];
+    struct rs_params p;
+    struct rs_err err;
+    snprintf(path, sizeof path, "%s/nul.ini", d.path);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fwrite("N = 8\nx = a\0b\n", 1, 14, f);
+    fclose(f);
+    rs_params_init(&p);
+    assert_int_equal(rs_params_load_ini(&p, path, &err), RS_EPARSE);
+    snprintf(text, sizeof text, "%s/nul.ini:2: NUL character in the line", d.path);
+    assert_string_equal(err.msg, text);
+    rs_params_free(&p);
+    unlink(path);
+
+    /* the good ones */
+    write_file(&d, "ok.ini",
+               "title = t\n[claim.c1]\nkind = range\n[plot]\nx = N\n[quick]\nN = 16\n"
+               "[claim.c2]\nkind = bound\n",
+               path, sizeof path);
+    rs_params_init(&p);
+    assert_int_equal(rs_params_load_ini(&p, path, &err), 0);
+    assert_int_equal(p.n, 5);
+    assert_string_equal(rs_params_find(&p, "claim.c1.kind")->value, "range");
+    assert_string_equal(rs_params_find(&p, "claim.c2.kind")->value, "bound");
+    assert_string_equal(rs_params_find(&p, "quick.N")->value, "16");
+    rs_params_free(&p);
+    unlink(path);
+    rmdir(d.path);
+}
+
+/* A key given twice in one file is an error naming both lines (also in two headers of one
+ * section); the same key in two sections, or set again by a later source, is not. */
+static void test_ini_duplicates(void **state)
+{
+    (void)state;
+    struct tmpdir d;
+    tmpdir_make(&d);
+    expect_ini_error(&d, "dup.ini", "N = 8\nqueue_size = 1\nN = 16\n", RS_EPARSE,
+                     ":3: key 'N' given twice (first at line 1)");
+    expect_ini_error(&d, "dup2.ini", "[quick]\nN = 8\n[plot]\nx = N\n[quick]\nN = 16\n",
+                     RS_EPARSE, ":6: key 'N' in [quick] given twice (first at line 2)");
+    char path[700], path2[700];
+    struct rs_params p;
+    struct rs_err err;
+    write_file(&d, "a.ini", "N = 8\n[quick]\nN = 4\n[plot]\nx = N\n", path, sizeof path);
+    write_file(&d, "b.ini", "N = 32\n", path2, sizeof path2);
+    rs_params_init(&p);
+    assert_int_equal(rs_params_load_ini(&p, path, &err), 0);
+    assert_int_equal(rs_params_load_ini(&p, path2, &err), 0); /* a later file overrides */
+    assert_string_equal(rs_params_find(&p, "N")->value, "32");
+    assert_string_equal(rs_params_find(&p, "quick.N")->value, "4");
+    rs_params_free(&p);
+    unlink(path);
+    unlink(path2);
+    rmdir(d.path);
+}
+
+/* Lines longer than the packaged libinih's 198 characters: a 49-value list (244
+ * characters) and a 5000-character value arrive whole, with the right line numbers. */
+static void test_ini_long_lines(void **state)
+{
+    (void)state;
+    struct tmpdir d;
+    tmpdir_make(&d);
+    char *text = malloc(8000), list[400] = "";
+    assert_non_null(text);
+    for (int i = 0; i < 49; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%d", i ? "," : "",
+                 1000 + i);
+    assert_int_equal(strlen(list), 244);
+    int len = snprintf(text, 8000, "# long lines\nqueue_size = %s\n[plot]\ntitle = ", list);
+    memset(text + len, 'w', 5000);
+    strcpy(text + len + 5000, "\nx = N\n");
+    char path[700];
+    struct rs_params p;
+    struct rs_err err;
+    write_file(&d, "long.ini", text, path, sizeof path);
+    rs_params_init(&p);
+    assert_int_equal(rs_params_load_ini(&p, path, &err), 0);
+    assert_int_equal(p.n, 3);
+    assert_string_equal(rs_params_find(&p, "queue_size")->value, list);
+    assert_int_equal(rs_params_find(&p, "queue_size")->line, 2);
+    assert_int_equal(strlen(rs_params_find(&p, "plot.title")->value), 5000);
+    assert_int_equal(rs_params_find(&p, "plot.title")->line, 4);
+    assert_int_equal(rs_params_find(&p, "plot.x")->line, 5);
+    rs_params_free(&p);
+    /* a syntax error after a long line is reported on its own line */
+    strcpy(text + len + 5000, "\nbroken\n");
+    write_file(&d, "long2.ini", text, path, sizeof path);
+    rs_params_init(&p);
+    assert_int_equal(rs_params_load_ini(&p, path, &err), RS_EPARSE);
+    assert_non_null(strstr(err.msg, "long2.ini:5: syntax error"));
+    rs_params_free(&p);
+    free(text);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/long.ini", d.path);
+    unlink(path);
     rmdir(d.path);
 }
 
@@ -594,6 +746,9 @@ int main(void)
         cmocka_unit_test(test_load_ini),
         cmocka_unit_test(test_load_ini_errors),
         cmocka_unit_test(test_ini_section_resets_continuation),
+        cmocka_unit_test(test_ini_sections),
+        cmocka_unit_test(test_ini_duplicates),
+        cmocka_unit_test(test_ini_long_lines),
         cmocka_unit_test(test_int),
         cmocka_unit_test(test_int_from_ini),
         cmocka_unit_test(test_double),
