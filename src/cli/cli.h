@@ -45,7 +45,8 @@ int cli_parse(int argc, char **argv, unsigned allowed, int allow_positional, str
 void cli_args_free(struct cli_args *a);
 
 /* Print "routesim: MESSAGE" on stderr and return the exit status for err (2 for bad input
- * or usage, 1 for a failure while running). */
+ * or usage, 3 for a resource error: out of memory or refused by an estimate, 1 for any
+ * other failure while running). */
 int cli_fail(const struct rs_err *err);
 
 /* Write records in a->format to a->output (atomically) or stdout. Returns an exit status. */

@@ -10,6 +10,7 @@
 #include "routesim/engine.h"
 #include "routesim/openloop.h"
 #include "routesim/problem.h"
+#include "routesim/resources.h"
 #include "routesim/route.h"
 #include "routesim/run.h"
 
@@ -27,6 +28,9 @@ const struct rs_optdef rs_run_options[] = {
      "run the invariant checker after every step (slow; for tests and debugging)"},
     {"algorithm", RS_OPT_CHOICE, "greedy", 0, 0, rs_algo_names,
      "routing algorithm driving the engine (greedy: the engine's own rules)"},
+    {"max_memory", RS_OPT_STRING, NULL, 0, 0, NULL,
+     "refuse (exit 3) a run whose memory estimate exceeds this many bytes (512M, 4G; "
+     "default: the memory available, MemAvailable); docs/resources.md"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 static const char *const predict_names[] = {"lcan", NULL};
@@ -239,6 +243,39 @@ static void prepared_free(struct prepared *x)
     rs_params_free(&x->params);
 }
 
+/* The memory limit of a run: max_memory (validated) or the memory available now. */
+static int memory_limit(const struct rs_params *p, uint64_t *limit, const char **text,
+                        struct rs_err *err)
+{
+    const struct rs_optdef *d = rs_optdef_find(rs_run_options, "max_memory");
+    const char *v = rs_params_text(p, d);
+    *text = "max_memory";
+    if (v)
+        return rs_bytes_parse("max_memory", v, limit, err);
+    *text = "the memory available (MemAvailable; set max_memory to change)";
+    *limit = rs_mem_available();
+    return 0;
+}
+
+/* Refuse (RS_ERESOURCE) a run whose estimate exceeds its limit: the workload of n_msgs
+ * messages (pb_bytes), the engine's state (with_engine), the path statistics. */
+static int check_memory(const struct prepared *x, int with_engine, uint64_t n_msgs,
+                        uint64_t pb_bytes, struct rs_err *err)
+{
+    uint64_t limit, need = pb_bytes;
+    const char *text;
+    int rc = memory_limit(&x->params, &limit, &text, err);
+    if (rc)
+        return rc;
+    if (with_engine && x->sel.engine->estimate)
+        need += x->sel.engine->estimate(x->sel.engine, &x->net, n_msgs, &x->params);
+    need += (uint64_t)x->net.n_nodes * x->net.max_ports * 4; /* congestion's channel loads */
+    char what[160];
+    snprintf(what, sizeof what, "topology=%s with N=%u and %llu messages", x->net.name,
+             x->net.n_terminals, (unsigned long long)n_msgs);
+    return rs_mem_check(what, need, limit, text, err);
+}
+
 static int prepare_steps(struct prepared *x, const struct rs_params *user, int with_engine,
                          struct rs_record *out, struct rs_err *err)
 {
@@ -278,8 +315,14 @@ static int prepare_steps(struct prepared *x, const struct rs_params *user, int w
         size_t used = strlen(err->msg);
         snprintf(err->msg + used, sizeof err->msg - used, " (%s)", note);
     }
-    if (rc || (rc = rs_route_check(&x->net, x->routing, err)) ||
-        (rc = rs_problem_build(&x->pb, &x->net, p, x->seed, err)))
+    if (rc || (rc = rs_route_check(&x->net, x->routing, err)))
+        return rc;
+    /* the memory estimate, before the workload and the engine allocate (a workload sized
+     * by its file is estimated once built) */
+    uint64_t n_msgs, pb_bytes = rs_problem_estimate(&x->net, p, &n_msgs);
+    if ((n_msgs && (rc = check_memory(x, with_engine, n_msgs, pb_bytes, err))) ||
+        (rc = rs_problem_build(&x->pb, &x->net, p, x->seed, err)) ||
+        (!n_msgs && (rc = check_memory(x, with_engine, x->pb.n_msgs, 0, err))))
         return rc;
     /* explicit sources (traffic=paths): per_input is the most messages one terminal sends */
     if (x->pb.src && rs_metric_int(out, RS_M_PER_INPUT, x->pb.per_input))
