@@ -21,8 +21,10 @@ void rs_bytes_format(uint64_t bytes, char *buf, size_t n);
  * sysconf's available physical pages; UINT64_MAX when neither is known (no limit). */
 uint64_t rs_mem_available(void);
 
-/* Refuse an estimate over a limit: returns 0 when need <= limit, else RS_ERESOURCE with
- * err = "WHAT needs about X of memory, more than LIMIT_TEXT (Y); ..." naming how to go on. */
+/* Refuse an estimate over a limit (UNITS: bytes): returns 0 when need <= limit, else
+ * RS_ERESOURCE with err = "WHAT needs about X of memory, more than LIMIT_TEXT (Y)", or with
+ * limit_text NULL (the limit is the memory available) "..., more than the Y available (the
+ * max_memory key sets the limit)". */
 int rs_mem_check(const char *what, uint64_t need, uint64_t limit, const char *limit_text,
                  struct rs_err *err);
 

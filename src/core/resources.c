@@ -79,6 +79,11 @@ int rs_mem_check(const char *what, uint64_t need, uint64_t limit, const char *li
         return 0;
     rs_bytes_format(need, a, sizeof a);
     rs_bytes_format(limit, b, sizeof b);
+    if (!limit_text)
+        return rs_err_set(err, RS_ERESOURCE,
+                          "%s needs about %s of memory, more than the %s available (the "
+                          "max_memory key sets the limit)",
+                          what, a, b);
     return rs_err_set(err, RS_ERESOURCE, "%s needs about %s of memory, more than %s (%s)",
                       what, a, limit_text, b);
 }

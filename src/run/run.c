@@ -146,8 +146,8 @@ static int select_modules(const struct rs_params *p, struct selection *sel, int 
 }
 
 /* Add every option of table to out with its resolved value (defaults included); options
- * without a value and without a default are skipped, and so are those of skip (NULL: none).
- */
+ * without a value and without a default are skipped, and so are those of skip (NULL: none)
+ * and max_memory. */
 static int record_options(struct rs_record *out, const struct rs_params *p,
                           const struct rs_optdef *table, const struct rs_optdef *skip,
                           struct rs_err *err)
@@ -157,6 +157,8 @@ static int record_options(struct rs_record *out, const struct rs_params *p,
         int rc = 0;
         if (!text || (skip && rs_optdef_find(skip, d->name)))
             continue;
+        if (d == rs_optdef_find(rs_run_options, "max_memory")) /* a limit, not a parameter of */
+            continue;                                          /* the result: never a column */
         if (d->type == RS_OPT_INT) {
             int64_t v;
             if ((rc = rs_params_int(p, d, &v, err)))
@@ -243,7 +245,8 @@ static void prepared_free(struct prepared *x)
     rs_params_free(&x->params);
 }
 
-/* The memory limit of a run: max_memory (validated) or the memory available now. */
+/* The memory limit of a run: max_memory (validated; *text "max_memory") or the memory
+ * available now (*text NULL). */
 static int memory_limit(const struct rs_params *p, uint64_t *limit, const char **text,
                         struct rs_err *err)
 {
@@ -252,13 +255,18 @@ static int memory_limit(const struct rs_params *p, uint64_t *limit, const char *
     *text = "max_memory";
     if (v)
         return rs_bytes_parse("max_memory", v, limit, err);
-    *text = "the memory available (MemAvailable; set max_memory to change)";
+    *text = NULL; /* the memory available */
     *limit = rs_mem_available();
     return 0;
 }
 
-/* Refuse (RS_ERESOURCE) a run whose estimate exceeds its limit: the workload of n_msgs
- * messages (pb_bytes), the engine's state (with_engine), the path statistics. */
+/* The process's own footprint (program, libraries, records): `routesim run N=2` peaks at
+ * 3.2 MiB resident (docs/resources.md). */
+#define RS__PROCESS_BYTES ((uint64_t)4 << 20)
+
+/* Refuse (RS_ERESOURCE) a run whose estimate exceeds its limit: the process itself, the
+ * workload of n_msgs messages (pb_bytes), the engine's state (with_engine), the path
+ * statistics. */
 static int check_memory(const struct prepared *x, int with_engine, uint64_t n_msgs,
                         uint64_t pb_bytes, struct rs_err *err)
 {
@@ -270,14 +278,17 @@ static int check_memory(const struct prepared *x, int with_engine, uint64_t n_ms
     if (with_engine && x->sel.engine->estimate)
         need += x->sel.engine->estimate(x->sel.engine, &x->net, n_msgs, &x->params);
     need += (uint64_t)x->net.n_nodes * x->net.max_ports * 4; /* congestion's channel loads */
+    need += RS__PROCESS_BYTES;
     char what[160];
     snprintf(what, sizeof what, "topology=%s with N=%u and %llu messages", x->net.name,
              x->net.n_terminals, (unsigned long long)n_msgs);
     return rs_mem_check(what, need, limit, text, err);
 }
 
-static int prepare_steps(struct prepared *x, const struct rs_params *user, int with_engine,
-                         struct rs_record *out, struct rs_err *err)
+/* The checks that build nothing: modules, keys, linked keys, every value against its type
+ * and range (record_options reads each), open-loop keys, max_memory's syntax. */
+static int check_steps(struct prepared *x, const struct rs_params *user, int with_engine,
+                       struct rs_record *out, char *note, size_t nn, struct rs_err *err)
 {
     int rc, routing;
     int64_t seed;
@@ -285,8 +296,7 @@ static int prepare_steps(struct prepared *x, const struct rs_params *user, int w
         return rc;
     if (rs_params_copy(&x->params, user))
         return rs_err_set(err, RS_ENOMEM, "out of memory for the parameters");
-    char note[256] = "";
-    if ((rc = link_keys(&x->params, &x->sel, note, sizeof note, err)))
+    if ((rc = link_keys(&x->params, &x->sel, note, nn, err)))
         return rc;
     const struct rs_params *p = &x->params;
     if ((rc = rs_opt_choice(p, rs_run_options, "routing", &routing, err)) ||
@@ -311,6 +321,19 @@ static int prepare_steps(struct prepared *x, const struct rs_params *user, int w
         if ((rc = record_options(out, p, x->sel.tables[i], skip, err)))
             return rc;
     out->n_params = out->n;
+    uint64_t limit;
+    const char *text;
+    return memory_limit(p, &limit, &text, err);
+}
+
+static int prepare_steps(struct prepared *x, const struct rs_params *user, int with_engine,
+                         struct rs_record *out, struct rs_err *err)
+{
+    char note[256] = "";
+    int rc = check_steps(x, user, with_engine, out, note, sizeof note, err);
+    if (rc)
+        return rc;
+    const struct rs_params *p = &x->params;
     if ((rc = rs_net_build(&x->net, p, err)) && note[0]) {
         size_t used = strlen(err->msg);
         snprintf(err->msg + used, sizeof err->msg - used, " (%s)", note);
@@ -430,6 +453,20 @@ int rs_validate(const struct rs_params *p, struct rs_record *params_out, struct 
     int rc = prepare(&x, p, 1, params_out ? params_out : &scratch, err);
     if (!rc)
         prepared_free(&x);
+    rs_record_free(&scratch);
+    return rc;
+}
+
+int rs_check(const struct rs_params *p, struct rs_err *err)
+{
+    struct prepared x;
+    struct rs_record scratch;
+    char note[256] = "";
+    memset(&x, 0, sizeof x);
+    rs_params_init(&x.params);
+    rs_record_init(&scratch);
+    int rc = check_steps(&x, p, 1, &scratch, note, sizeof note, err);
+    prepared_free(&x);
     rs_record_free(&scratch);
     return rc;
 }
