@@ -28,10 +28,13 @@ expect_fail 2 "key 'max_memory': expected a size in bytes \(e.g. 512M, 4G, 10485
 expect_fail 2 "key 'max_memory'.*got '0'" run max_memory=0
 expect_fail 2 "key 'dot_limit'.*got 'lots'" topo topology=butterfly N=16 --dot dot_limit=lots
 
-# Out of memory while building is status 3 too (the deadlock status is 1).
-( ulimit -v 300000; expect_fail 3 "^routesim: out of memory" run topology=butterfly N=2^20 max_memory=100G
-  echo "$PASSES $FAILS" >"$TMP/sub" )
-read -r PASSES FAILS <"$TMP/sub"
+# Out of memory while building is status 3 too (the deadlock status is 1). Not under
+# AddressSanitizer, whose shadow memory cannot be mapped under ulimit -v.
+if ! ldd "$RS" 2>/dev/null | grep -q libasan; then
+  ( ulimit -v 300000; expect_fail 3 "^routesim: out of memory" run topology=butterfly N=2^20 max_memory=100G
+    echo "$PASSES $FAILS" >"$TMP/sub" )
+  read -r PASSES FAILS <"$TMP/sub"
+fi
 
 # A sweep: every point's ranges are checked before any network is built, so the range error
 # of the last point comes first (not the first point's power-of-two constraint), at once.
