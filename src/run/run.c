@@ -341,9 +341,11 @@ static int prepare_steps(struct prepared *x, const struct rs_params *user, int w
     if (rc || (rc = rs_route_check(&x->net, x->routing, err)))
         return rc;
     /* the memory estimate, before the workload and the engine allocate (a workload sized
-     * by its file is estimated once built) */
+     * by its file is estimated once built; one of 2^32 messages or more is bad input, which
+     * its build says whatever the memory) */
     uint64_t n_msgs, pb_bytes = rs_problem_estimate(&x->net, p, &n_msgs);
-    if ((n_msgs && (rc = check_memory(x, with_engine, n_msgs, pb_bytes, err))) ||
+    if ((n_msgs && n_msgs < ((uint64_t)1 << 32) &&
+         (rc = check_memory(x, with_engine, n_msgs, pb_bytes, err))) ||
         (rc = rs_problem_build(&x->pb, &x->net, p, x->seed, err)) ||
         (!n_msgs && (rc = check_memory(x, with_engine, x->pb.n_msgs, 0, err))))
         return rc;

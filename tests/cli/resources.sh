@@ -18,6 +18,9 @@ if [ -e "$TMP/r.csv" ]; then echo "FAIL: output file written on a refused run"; 
 expect_fail 3 "more than max_memory \(100 B\)" run topology=graph graph_file="$(dirname "$0")/../data/graph_small.txt" \
   paths_file="$(dirname "$0")/../data/graph_small_paths.txt" traffic=paths max_memory=100
 
+# 2^32 messages or more is bad input whatever the memory (the constraint, not the estimate)
+expect_fail 2 "N x per_input must be below 2\^32" analyze topology=butterfly N=2^12 per_input=2^20 max_memory=1M
+
 # Within the limit: the same run as without it, and max_memory is no column of the record.
 "$RS" run topology=butterfly N=2^8 seed=3 --format csv >"$TMP/plain.csv"
 expect_ok "makespan" run topology=butterfly N=2^8 seed=3 max_memory=1G --format csv
