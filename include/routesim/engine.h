@@ -86,6 +86,13 @@ struct rs_engine_ops {
      * include/routesim/openloop.h) besides the static message set: open is set and its
      * options table contains RS_OPENLOOP_OPTIONS. */
     int openloop;
+    /* Optional (NULL: not estimated): bytes of memory a batch run of this engine on net
+     * with n_msgs messages and the validated parameters p would allocate for its state,
+     * computed from the sizes alone, never allocating; an upper estimate of the peak
+     * (docs/resources.md gives its measured ratio to the peak RSS). rs_run refuses a run
+     * whose estimate exceeds max_memory before building its workload. */
+    uint64_t (*estimate)(const struct rs_engine_ops *self, const struct rs_net *net,
+                         uint64_t n_msgs, const struct rs_params *p);
 };
 
 /* Run engine on in to completion through the driver (src/engine/driver.c) and add the

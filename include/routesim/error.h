@@ -20,7 +20,8 @@
     X(RS_EUNSUPPORTED, -9, "unsupported combination", 1)                        \
     X(RS_EINTERRUPTED, -10, "interrupted", 0)                                   \
     X(RS_EUNFINISHED, -11, "did not finish", 0)                                 \
-    X(RS_EWRITE, -12, "write failed", 0)
+    X(RS_EWRITE, -12, "write failed", 0)                                        \
+    X(RS_ERESOURCE, -13, "resource limit exceeded", 0)
 
 enum rs_errcode {
 #define RS__ERR_ENUM(name, value, text, bad) name = value,
@@ -39,6 +40,10 @@ const char *rs_strerror(int code);
 
 /* 1 when code means bad input or usage (the CLI exits 2), 0 otherwise (exit 1). */
 int rs_err_is_input(int code);
+
+/* 1 when code means a resource error: out of memory (RS_ENOMEM) or an estimate refused
+ * by a limit (RS_ERESOURCE); the CLI exits 3 (docs/resources.md). 0 otherwise. */
+int rs_err_is_resource(int code);
 
 /* Record code and a printf-style message in err (err may be NULL). Returns code, so a
  * caller can write `return rs_err_set(err, RS_EINVAL, "...", ...);`. */

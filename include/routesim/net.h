@@ -186,4 +186,10 @@ static inline uint64_t rs_net_channel(const struct rs_net *net, uint32_t node, u
  * ranks for leveled networks). Returns 0 or RS_ENOMEM. */
 int rs_net_write_dot(const struct rs_net *net, struct rs_buf *out);
 
+/* Bytes rs_net_write_dot would write for net, estimated from its sizes without writing
+ * (UNITS: bytes): node, edge and rank lines with the longest of three sampled labels (+2);
+ * above the exact size for every topology tested (tests/topo/test_dot.c), within 2x.
+ * `routesim topo --dot` refuses an output over dot_limit with it (docs/resources.md). */
+uint64_t rs_net_dot_bytes(const struct rs_net *net);
+
 #endif

@@ -58,4 +58,10 @@ int rs_problem_build(struct rs_problem *pb, const struct rs_net *net, const stru
 
 void rs_problem_free(struct rs_problem *pb);
 
+/* Bytes rs_problem_build would allocate for net with the validated parameters p, computed
+ * from the sizes alone (never allocating), and in *n_msgs the number of messages. Both are
+ * 0 when the workload is sized by its input file (traffic=paths): known once built. */
+uint64_t rs_problem_estimate(const struct rs_net *net, const struct rs_params *p,
+                             uint64_t *n_msgs);
+
 #endif

@@ -35,4 +35,11 @@ int rs_analyze(const struct rs_params *p, struct rs_record *out, struct rs_err *
  * RS_E... with err set. */
 int rs_validate(const struct rs_params *p, struct rs_record *params_out, struct rs_err *err);
 
+/* The checks of rs_validate that build nothing: every key known to the chosen modules,
+ * every value of its type and within its option's range (N=2^40 is refused here), the
+ * open-loop keys, max_memory's syntax. Cheap (no network, workload or engine), so a sweep
+ * checks every point of its grid this way before it builds any (rs_sweep_validate).
+ * Returns 0 or RS_E... with err set. */
+int rs_check(const struct rs_params *p, struct rs_err *err);
+
 #endif

@@ -61,8 +61,9 @@ struct rs_sweep_result {
 int rs_sweep_run(const struct rs_grid *g, const struct rs_sweep_opts *o,
                  struct rs_sweep_result *res, struct rs_err *err);
 
-/* Validate every point of g as rs_sweep_run does before running (keys, values, constraints;
- * each point's network and workload are built and freed), without running or writing
+/* Validate every point of g as rs_sweep_run does before running: first every point's keys,
+ * types and ranges with nothing built (rs_check), then each point's network and workload
+ * built and freed (constraints, the memory estimate), without running or writing
  * anything. Returns 0 or the first bad point's RS_E... with err naming the key. */
 int rs_sweep_validate(const struct rs_grid *g, struct rs_err *err);
 

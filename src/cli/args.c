@@ -202,6 +202,8 @@ void cli_args_free(struct cli_args *a)
 int cli_fail(const struct rs_err *err)
 {
     fprintf(stderr, "routesim: %s\n", err->msg[0] ? err->msg : rs_strerror(err->code));
+    if (rs_err_is_resource(err->code))
+        return 3; /* out of memory, or refused by a resource estimate */
     return rs_err_is_input(err->code) ? 2 : 1;
 }
 

@@ -53,7 +53,8 @@ int cli_check_outputs(const struct cli_args *a, const struct rs_named_path *outs
                       struct rs_err *err);
 
 /* Print "routesim: MESSAGE" on stderr and return the exit status for err (2 for bad input
- * or usage, 1 for a failure while running). */
+ * or usage, 3 for a resource error: out of memory or refused by an estimate, 1 for any
+ * other failure while running). */
 int cli_fail(const struct rs_err *err);
 
 /* Write records in a->format to a->output (rs_buf_write_file: atomically, through, or

@@ -1,7 +1,32 @@
 /* `routesim topo KEY=VALUE... [--dot]`: build a network and print its size, or its
- * Graphviz description. */
+ * Graphviz description (refused over dot_limit bytes, exit 3). */
 #include "cli/cli.h"
 #include "routesim/net.h"
+#include "routesim/resources.h"
+
+/* Keys of `topo` itself, besides the network's. */
+static const struct rs_optdef topo_cli_options[] = {
+    {"dot_limit", RS_OPT_STRING, "64M", 0, 0, NULL,
+     "with --dot: refuse (exit 3) a description estimated above this many bytes (512M, 4G)"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+/* With --dot: 0 when the DOT text of net fits dot_limit, else RS_ERESOURCE naming both. */
+static int check_dot_size(const struct rs_net *net, const struct rs_params *p,
+                          struct rs_err *err)
+{
+    uint64_t limit, need = rs_net_dot_bytes(net);
+    const char *text = rs_params_text(p, &topo_cli_options[0]);
+    int rc = rs_bytes_parse("dot_limit", text, &limit, err);
+    if (rc || need <= limit)
+        return rc;
+    char a[32], b[32];
+    rs_bytes_format(need, a, sizeof a);
+    rs_bytes_format(limit, b, sizeof b);
+    return rs_err_set(err, RS_ERESOURCE,
+                      "the DOT description of topology=%s with %u nodes would be about %s, "
+                      "more than dot_limit=%s (%s)",
+                      net->name, net->n_nodes, a, text, b);
+}
 
 int cli_cmd_topo(int argc, char **argv)
 {
@@ -18,11 +43,15 @@ int cli_cmd_topo(int argc, char **argv)
         rc = cli_check_outputs(&a, &dest, 1, &err);
     if (!rc) {
         int i;
-        const struct rs_optdef *tables[2] = {rs_net_options, NULL};
+        const struct rs_optdef *tables[3] = {rs_net_options, topo_cli_options, NULL};
         if (!(rc = rs_opt_choice(&a.params, rs_net_options, "topology", &i, &err))) {
-            tables[1] = rs_topologies[i]->options;
-            rc = rs_params_check_known(&a.params, tables, 2, &err);
+            tables[2] = rs_topologies[i]->options;
+            rc = rs_params_check_known(&a.params, tables, 3, &err);
         }
+        uint64_t limit; /* dot_limit's syntax, before anything is built */
+        if (!rc)
+            rc = rs_bytes_parse("dot_limit", rs_params_text(&a.params, &topo_cli_options[0]),
+                                &limit, &err);
     }
     if (!rc)
         rc = rs_net_build(&net, &a.params, &err);
@@ -31,10 +60,10 @@ int cli_cmd_topo(int argc, char **argv)
     } else if (a.dot) {
         struct rs_buf out;
         rs_buf_init(&out);
-        rc = rs_net_write_dot(&net, &out);
-        if (rc)
+        rc = check_dot_size(&net, &a.params, &err);
+        if (!rc && (rc = rs_net_write_dot(&net, &out)))
             rs_err_set(&err, rc, "out of memory for the DOT text");
-        else
+        else if (!rc)
             rc = rs_buf_write_file(&out, a.output, &err);
         rs_buf_free(&out);
         status = rc ? cli_fail(&err) : 0;

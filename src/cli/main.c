@@ -14,7 +14,7 @@ const struct cli_command cli_commands[] = {
      "run an experiment grid with replications; statistics per point", cli_cmd_sweep},
     {"reproduce", "NAME|all [--quick] [--out DIR] [--jobs N] [--resume] [--dry-run]",
      "run a paper's shipped experiments and judge its claims (REPORT.md)", cli_cmd_reproduce},
-    {"topo", "KEY=VALUE... [--dot] [--format F] [-o FILE]",
+    {"topo", "KEY=VALUE... [--dot [dot_limit=BYTES]] [--format F] [-o FILE]",
      "build a network; print its size or its Graphviz description", cli_cmd_topo},
     {"list", "[metrics]",
      "every topology, workload and switching model with its keys, and every metric",

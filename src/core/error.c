@@ -28,6 +28,11 @@ int rs_err_is_input(int code)
     return 0;
 }
 
+int rs_err_is_resource(int code)
+{
+    return code == RS_ENOMEM || code == RS_ERESOURCE;
+}
+
 int rs_err_set(struct rs_err *err, int code, const char *fmt, ...)
 {
     if (err) {

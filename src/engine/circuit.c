@@ -6,6 +6,7 @@
  * circuit_openloop.c; the loop is the driver's, driver.c); the model is
  * docs/model-circuit.md. */
 #include "engine/circuit.h"
+#include "engine/estimate_util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -444,4 +445,5 @@ const struct rs_engine_ops rs_engine_circuit = {
     .batch = &circ_batch_life,
     .open = &rs__circ_open_life,
     .openloop = 1,
+    .estimate = rs__circuit_estimate,
 };

@@ -2,6 +2,7 @@
  * virtual_cut_through, cut_through_partial, store_forward_flits): their option tables and
  * ops structs, all running the shared flit engine (flit.c) in their mode. */
 #include "engine/flit.h"
+#include "engine/estimate_util.h"
 
 static const char *const link_names[] = {"per_vc", "shared", NULL};
 static const char *const class_names[] = {"none", "dateline", NULL};
@@ -78,6 +79,7 @@ const struct rs_engine_ops rs_engine_wormhole = {
     .batch = &wormhole_life,
     .open = &wormhole_life,
     .openloop = 1,
+    .estimate = rs__flit_estimate,
 };
 
 const struct rs_engine_ops rs_engine_virtual_cut_through = {
@@ -88,6 +90,7 @@ const struct rs_engine_ops rs_engine_virtual_cut_through = {
     .batch = &vct_life,
     .open = &vct_life,
     .openloop = 1,
+    .estimate = rs__flit_estimate,
 };
 
 const struct rs_engine_ops rs_engine_cut_through_partial = {
@@ -98,6 +101,7 @@ const struct rs_engine_ops rs_engine_cut_through_partial = {
     .batch = &partial_life,
     .open = &partial_life,
     .openloop = 1,
+    .estimate = rs__flit_estimate,
 };
 
 const struct rs_engine_ops rs_engine_store_forward_flits = {
@@ -108,4 +112,5 @@ const struct rs_engine_ops rs_engine_store_forward_flits = {
     .batch = &saf_flits_life,
     .open = &saf_flits_life,
     .openloop = 1,
+    .estimate = rs__flit_estimate,
 };

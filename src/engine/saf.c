@@ -5,6 +5,7 @@
  * lifecycle is here (the loop is the driver's, driver.c); open-loop runs (saf_openloop.c)
  * use the same step. */
 #include "engine/saf.h"
+#include "engine/estimate_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1103,4 +1104,5 @@ const struct rs_engine_ops rs_engine_store_forward = {
     .batch = &saf_batch_life,
     .open = &rs__saf_open_life,
     .openloop = 1,
+    .estimate = rs__saf_estimate,
 };

@@ -305,10 +305,30 @@ static void flush_ready(struct sweep *w)
     }
 }
 
+/* Check every point without building anything (rs_check: keys, types, ranges), so that a
+ * bad value anywhere in the grid is refused before the first network is built. */
+static int check_points(const struct rs_grid *g, struct rs_err *err)
+{
+    for (uint64_t i = 0; i < g->n_points; i++) {
+        struct rs_params p;
+        int rc = rs_grid_point(g, i, &p, err);
+        if (rc)
+            return rc;
+        rc = rs_check(&p, err);
+        rs_params_free(&p);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 /* Validate every point and collect the parameter columns. */
 static int prepare_points(struct sweep *w)
 {
     const struct rs_grid *g = w->g;
+    int rc0 = check_points(g, &w->err);
+    if (rc0)
+        return rc0;
     for (uint64_t i = 0; i < g->n_points; i++) {
         struct rs_params p;
         struct rs_record params;
@@ -406,6 +426,9 @@ static int resume(struct sweep *w, struct rs_sweep_result *res)
 
 int rs_sweep_validate(const struct rs_grid *g, struct rs_err *err)
 {
+    int rc0 = check_points(g, err);
+    if (rc0)
+        return rc0;
     for (uint64_t i = 0; i < g->n_points; i++) {
         struct rs_params p;
         int rc = rs_grid_point(g, i, &p, err);

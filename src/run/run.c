@@ -10,6 +10,7 @@
 #include "routesim/engine.h"
 #include "routesim/openloop.h"
 #include "routesim/problem.h"
+#include "routesim/resources.h"
 #include "routesim/route.h"
 #include "routesim/run.h"
 
@@ -27,6 +28,9 @@ const struct rs_optdef rs_run_options[] = {
      "run the invariant checker after every step (slow; for tests and debugging)"},
     {"algorithm", RS_OPT_CHOICE, "greedy", 0, 0, rs_algo_names,
      "routing algorithm driving the engine (greedy: the engine's own rules)"},
+    {"max_memory", RS_OPT_STRING, NULL, 0, 0, NULL,
+     "refuse (exit 3) a run whose memory estimate exceeds this many bytes (512M, 4G; "
+     "default: the memory available, MemAvailable); docs/resources.md"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 static const char *const predict_names[] = {"lcan", NULL};
@@ -142,8 +146,8 @@ static int select_modules(const struct rs_params *p, struct selection *sel, int 
 }
 
 /* Add every option of table to out with its resolved value (defaults included); options
- * without a value and without a default are skipped, and so are those of skip (NULL: none).
- */
+ * without a value and without a default are skipped, and so are those of skip (NULL: none)
+ * and max_memory. */
 static int record_options(struct rs_record *out, const struct rs_params *p,
                           const struct rs_optdef *table, const struct rs_optdef *skip,
                           struct rs_err *err)
@@ -153,6 +157,8 @@ static int record_options(struct rs_record *out, const struct rs_params *p,
         int rc = 0;
         if (!text || (skip && rs_optdef_find(skip, d->name)))
             continue;
+        if (d == rs_optdef_find(rs_run_options, "max_memory")) /* a limit, not a parameter of */
+            continue;                                          /* the result: never a column */
         if (d->type == RS_OPT_INT) {
             int64_t v;
             if ((rc = rs_params_int(p, d, &v, err)))
@@ -239,8 +245,50 @@ static void prepared_free(struct prepared *x)
     rs_params_free(&x->params);
 }
 
-static int prepare_steps(struct prepared *x, const struct rs_params *user, int with_engine,
-                         struct rs_record *out, struct rs_err *err)
+/* The memory limit of a run: max_memory (validated; *text "max_memory") or the memory
+ * available now (*text NULL). */
+static int memory_limit(const struct rs_params *p, uint64_t *limit, const char **text,
+                        struct rs_err *err)
+{
+    const struct rs_optdef *d = rs_optdef_find(rs_run_options, "max_memory");
+    const char *v = rs_params_text(p, d);
+    *text = "max_memory";
+    if (v)
+        return rs_bytes_parse("max_memory", v, limit, err);
+    *text = NULL; /* the memory available */
+    *limit = rs_mem_available();
+    return 0;
+}
+
+/* The process's own footprint (program, libraries, records): `routesim run N=2` peaks at
+ * 3.2 MiB resident (docs/resources.md). */
+#define RS__PROCESS_BYTES ((uint64_t)4 << 20)
+
+/* Refuse (RS_ERESOURCE) a run whose estimate exceeds its limit: the process itself, the
+ * workload of n_msgs messages (pb_bytes), the engine's state (with_engine), the path
+ * statistics. */
+static int check_memory(const struct prepared *x, int with_engine, uint64_t n_msgs,
+                        uint64_t pb_bytes, struct rs_err *err)
+{
+    uint64_t limit, need = pb_bytes;
+    const char *text;
+    int rc = memory_limit(&x->params, &limit, &text, err);
+    if (rc)
+        return rc;
+    if (with_engine && x->sel.engine->estimate)
+        need += x->sel.engine->estimate(x->sel.engine, &x->net, n_msgs, &x->params);
+    need += (uint64_t)x->net.n_nodes * x->net.max_ports * 4; /* congestion's channel loads */
+    need += RS__PROCESS_BYTES;
+    char what[160];
+    snprintf(what, sizeof what, "topology=%s with N=%u and %llu messages", x->net.name,
+             x->net.n_terminals, (unsigned long long)n_msgs);
+    return rs_mem_check(what, need, limit, text, err);
+}
+
+/* The checks that build nothing: modules, keys, linked keys, every value against its type
+ * and range (record_options reads each), open-loop keys, max_memory's syntax. */
+static int check_steps(struct prepared *x, const struct rs_params *user, int with_engine,
+                       struct rs_record *out, char *note, size_t nn, struct rs_err *err)
 {
     int rc, routing;
     int64_t seed;
@@ -248,8 +296,7 @@ static int prepare_steps(struct prepared *x, const struct rs_params *user, int w
         return rc;
     if (rs_params_copy(&x->params, user))
         return rs_err_set(err, RS_ENOMEM, "out of memory for the parameters");
-    char note[256] = "";
-    if ((rc = link_keys(&x->params, &x->sel, note, sizeof note, err)))
+    if ((rc = link_keys(&x->params, &x->sel, note, nn, err)))
         return rc;
     const struct rs_params *p = &x->params;
     if ((rc = rs_opt_choice(p, rs_run_options, "routing", &routing, err)) ||
@@ -274,12 +321,33 @@ static int prepare_steps(struct prepared *x, const struct rs_params *user, int w
         if ((rc = record_options(out, p, x->sel.tables[i], skip, err)))
             return rc;
     out->n_params = out->n;
+    uint64_t limit;
+    const char *text;
+    return memory_limit(p, &limit, &text, err);
+}
+
+static int prepare_steps(struct prepared *x, const struct rs_params *user, int with_engine,
+                         struct rs_record *out, struct rs_err *err)
+{
+    char note[256] = "";
+    int rc = check_steps(x, user, with_engine, out, note, sizeof note, err);
+    if (rc)
+        return rc;
+    const struct rs_params *p = &x->params;
     if ((rc = rs_net_build(&x->net, p, err)) && note[0]) {
         size_t used = strlen(err->msg);
         snprintf(err->msg + used, sizeof err->msg - used, " (%s)", note);
     }
-    if (rc || (rc = rs_route_check(&x->net, x->routing, err)) ||
-        (rc = rs_problem_build(&x->pb, &x->net, p, x->seed, err)))
+    if (rc || (rc = rs_route_check(&x->net, x->routing, err)))
+        return rc;
+    /* the memory estimate, before the workload and the engine allocate (a workload sized
+     * by its file is estimated once built; one of 2^32 messages or more is bad input, which
+     * its build says whatever the memory) */
+    uint64_t n_msgs, pb_bytes = rs_problem_estimate(&x->net, p, &n_msgs);
+    if ((n_msgs && n_msgs < ((uint64_t)1 << 32) &&
+         (rc = check_memory(x, with_engine, n_msgs, pb_bytes, err))) ||
+        (rc = rs_problem_build(&x->pb, &x->net, p, x->seed, err)) ||
+        (!n_msgs && (rc = check_memory(x, with_engine, x->pb.n_msgs, 0, err))))
         return rc;
     /* explicit sources (traffic=paths): per_input is the most messages one terminal sends */
     if (x->pb.src && rs_metric_int(out, RS_M_PER_INPUT, x->pb.per_input))
@@ -387,6 +455,20 @@ int rs_validate(const struct rs_params *p, struct rs_record *params_out, struct 
     int rc = prepare(&x, p, 1, params_out ? params_out : &scratch, err);
     if (!rc)
         prepared_free(&x);
+    rs_record_free(&scratch);
+    return rc;
+}
+
+int rs_check(const struct rs_params *p, struct rs_err *err)
+{
+    struct prepared x;
+    struct rs_record scratch;
+    char note[256] = "";
+    memset(&x, 0, sizeof x);
+    rs_params_init(&x.params);
+    rs_record_init(&scratch);
+    int rc = check_steps(&x, p, 1, &scratch, note, sizeof note, err);
+    prepared_free(&x);
     rs_record_free(&scratch);
     return rc;
 }

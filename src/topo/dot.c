@@ -1,6 +1,7 @@
 /* Graphviz export of any network: nodes with their labels, one edge per channel, and one
  * rank per level for leveled networks and LCANs. */
 #include <stdio.h>
+#include <string.h>
 
 #include "routesim/net.h"
 #include "routesim/lcan.h"
@@ -63,4 +64,31 @@ int rs_net_write_dot(const struct rs_net *net, struct rs_buf *out)
     if (!rc)
         rc = rs_buf_puts(out, "}\n");
     return rc ? RS_ENOMEM : 0;
+}
+
+/* Decimal digits of v. */
+static uint64_t dot_digits(uint64_t v)
+{
+    uint64_t d = 1;
+    while (v >= 10) {
+        v /= 10;
+        d++;
+    }
+    return d;
+}
+
+uint64_t rs_net_dot_bytes(const struct rs_net *net)
+{
+    char label[128];
+    uint64_t lab = 0, V = net->n_nodes, d = dot_digits(V ? V - 1 : 0);
+    uint32_t sample[3] = {0, net->n_nodes / 2, net->n_nodes ? net->n_nodes - 1 : 0};
+    for (int i = 0; i < 3 && V; i++) {
+        net->ops->label(net, sample[i], label, sizeof label);
+        uint64_t len = strlen(label);
+        lab = len > lab ? len : lab;
+    }
+    /* "  n<v> [label="<label>"];\n", "  n<v> -> n<w> [label="s"];\n", " n<v>;" in a rank */
+    uint64_t node_line = 15 + d + lab + 2, edge_line = 23 + 2 * d, rank_entry = 3 + d;
+    return 128 + V * (node_line + rank_entry) + net->n_channels * edge_line +
+           (uint64_t)(net->n_levels + 1) * 20;
 }

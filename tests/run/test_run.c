@@ -6,6 +6,9 @@
 
 #include "rs_test.h"
 
+#include "routesim/engine.h"
+#include "routesim/net.h"
+
 static const char *const param_order[] = {"topology", "N",        "wrap",     "traffic",
                                           "per_input", "switching", "routing", "seed",
                                           "check",    "algorithm", "queue_at",  "queue_size", "protocol",
@@ -189,6 +192,75 @@ static void test_run_with_prediction(void **state)
     rs_record_free(&r);
 }
 
+/* rs_check refuses a value out of its range with nothing built, but lets a constraint that
+ * only the build checks (a power of two) through; rs_validate, which builds, refuses it. */
+static void test_check_builds_nothing(void **state)
+{
+    (void)state;
+    struct rs_params p;
+    struct rs_err err;
+    rs_test_params(&p, "topology=butterfly N=2^40");
+    assert_int_equal(rs_check(&p, &err), RS_ECONSTRAINT);
+    assert_non_null(strstr(err.msg, "key 'N': expected an integer in [2, 2^26]"));
+    rs_params_free(&p);
+    rs_test_params(&p, "topology=butterfly N=12");
+    assert_int_equal(rs_check(&p, &err), 0);
+    assert_int_equal(rs_validate(&p, NULL, &err), RS_ECONSTRAINT);
+    rs_params_free(&p);
+    rs_test_params(&p, "topology=butterfly N=16 max_memory=lots");
+    assert_int_equal(rs_check(&p, &err), RS_EINVAL);
+    rs_params_free(&p);
+}
+
+/* Every engine estimates its memory; the estimate grows with the messages; rs_run and
+ * rs_validate refuse a run over max_memory with RS_ERESOURCE, and the same run under a
+ * large max_memory gives the record it gives without one. */
+static void test_memory_estimate_refuses(void **state)
+{
+    (void)state;
+    struct rs_params p;
+    struct rs_net net;
+    struct rs_err err;
+    rs_test_params(&p, "topology=butterfly N=2^8");
+    assert_int_equal(rs_net_build(&net, &p, &err), 0);
+    for (int i = 0; rs_engines[i]; i++) {
+        const struct rs_engine_ops *e = rs_engines[i];
+        assert_non_null(e->estimate);
+        uint64_t one = e->estimate(e, &net, 256, &p), four = e->estimate(e, &net, 1024, &p);
+        assert_true(one > 256 * 8);
+        assert_true(four > one);
+    }
+    rs_net_free(&net);
+    rs_params_free(&p);
+    for (int i = 0; rs_engines[i]; i++) {
+        char kv[256];
+        struct rs_record rec;
+        snprintf(kv, sizeof kv, "topology=butterfly N=2^12 switching=%s max_memory=64K",
+                 rs_engines[i]->name);
+        rs_test_params(&p, kv);
+        rs_record_init(&rec);
+        assert_int_equal(rs_run(&p, &rec, NULL, 0, &err), RS_ERESOURCE);
+        assert_non_null(strstr(err.msg, "of memory, more than max_memory (64 KiB)"));
+        assert_int_equal(rs_validate(&p, NULL, &err), RS_ERESOURCE);
+        rs_record_free(&rec);
+        rs_params_free(&p);
+    }
+    struct rs_record a, b;
+    rs_record_init(&a);
+    rs_record_init(&b);
+    rs_test_params(&p, "topology=butterfly N=64 seed=5");
+    assert_int_equal(rs_run(&p, &a, NULL, 0, &err), 0);
+    rs_params_free(&p);
+    rs_test_params(&p, "topology=butterfly N=64 seed=5 max_memory=1G");
+    assert_int_equal(rs_run(&p, &b, NULL, 0, &err), 0);
+    rs_params_free(&p);
+    assert_int_equal(a.n, b.n);
+    for (size_t k = 0; k < a.n; k++)
+        assert_string_equal(a.f[k].name, b.f[k].name);
+    rs_record_free(&a);
+    rs_record_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -197,6 +269,8 @@ int main(void)
         cmocka_unit_test(test_analyze_fields),
         cmocka_unit_test(test_linked_keys_of_the_lower_bound_network),
         cmocka_unit_test(test_run_with_prediction),
+        cmocka_unit_test(test_check_builds_nothing),
+        cmocka_unit_test(test_memory_estimate_refuses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -87,12 +87,44 @@ static void test_line_counts(void **state)
     rs_params_free(&p);
 }
 
+/* rs_net_dot_bytes, the estimate `topo --dot` checks against dot_limit: never below the
+ * exact size of the text, and within 2x of it, on every kind of network. */
+static void test_dot_bytes_estimate(void **state)
+{
+    (void)state;
+    static const char *const nets[] = {
+        "topology=butterfly N=2",  "topology=butterfly N=2^10", "topology=benes N=2^8",
+        "topology=mesh k=16 n=2",  "topology=torus k=7 n=3",    "topology=chain k=3",
+        "topology=ring k=100",     "topology=lcan d=4,4 u=2,2", "topology=butterfly N=2^6 wrap=1",
+        "graph_file=@/graph_small.txt topology=graph"};
+    for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++) {
+        struct rs_params p;
+        struct rs_net net;
+        struct rs_err err;
+        struct rs_buf out;
+        char kv[1024];
+        rs_test_params(&p, rs_test_with_data(nets[i], kv, sizeof kv));
+        if (rs_net_build(&net, &p, &err))
+            fail_msg("%s: %s", nets[i], err.msg);
+        rs_buf_init(&out);
+        assert_int_equal(rs_net_write_dot(&net, &out), 0);
+        uint64_t est = rs_net_dot_bytes(&net);
+        if (est < out.len || est > 2 * out.len)
+            fail_msg("%s: estimate %llu for %zu bytes", nets[i], (unsigned long long)est,
+                     out.len);
+        rs_buf_free(&out);
+        rs_net_free(&net);
+        rs_params_free(&p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_butterfly_2),
         cmocka_unit_test(test_chain_3),
         cmocka_unit_test(test_line_counts),
+        cmocka_unit_test(test_dot_bytes_estimate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

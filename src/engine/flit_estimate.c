@@ -1,0 +1,28 @@
+/* Memory estimate of the flit engines (wormhole, virtual_cut_through, cut_through_partial,
+ * store_forward_flits; rs_engine_ops.estimate): the arrays flit.c's set-up allocates, from
+ * the sizes alone. docs/resources.md. */
+#include "engine/estimate_util.h"
+#include "engine/flit.h"
+
+uint64_t rs__flit_estimate(const struct rs_engine_ops *self, const struct rs_net *net,
+                           uint64_t n_msgs, const struct rs_params *p)
+{
+    uint64_t T = net->n_terminals, M = n_msgs;
+    uint64_t n_chan = (uint64_t)net->n_nodes * net->max_ports;
+    uint64_t B = (uint64_t)rs__est_int(self, p, "vcs", 1);
+    uint64_t depth = (uint64_t)rs__est_int(self, p, "vc_depth", 1);
+    uint64_t n_vc = n_chan * B;
+    int partial = !strcmp(self->name, "cut_through_partial");
+    uint64_t slots = partial ? n_vc * (depth ? depth : 1) : n_vc;
+    if (slots > M)
+        slots = M;
+    slots += T;
+    uint64_t bytes = n_vc * sizeof(struct flit_vc) + n_chan * 4; /* VCs, shared links */
+    if (partial)
+        bytes += n_vc * (sizeof(struct flit_fifo) + 4);
+    /* worms: the record, free list, two active lists, born list and its sort keys */
+    bytes += slots * (sizeof(struct flit_worm) + 4 * 4 + sizeof(struct flit_keyed));
+    /* messages by source and by release; per terminal: source lists and the driver's */
+    bytes += M * (4 + 8) + T * (4 * 4 + 2 * 4 + 4);
+    return bytes + 4096;
+}
