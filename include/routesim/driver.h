@@ -34,7 +34,62 @@ struct rs_driver {
     uint64_t remaining;
     int deadlock;
     uint32_t *newly; /* [n_terminals] scratch of rs_driver_arrivals */
+    /* Batch runs: the static messages' schedule, computed once by the driver before set-up
+     * (read them through the functions below, never the plan's arrays):
+     *   release   [n_msgs] release step of each message (the plan's), NULL: all at step 0
+     *   mid       [n_msgs] intermediate terminal of each message (the plan's, or the
+     *             routing's rs_route_mid_for drawn once), NULL: all RS_NONE (direct)
+     *   last_release  the largest release step (0 without a plan) */
+    const uint32_t *release;
+    const uint32_t *mid;
+    uint32_t last_release;
+    uint32_t *rel_order; /* owned: message ids by (release, id); NULL when release is NULL */
+    uint32_t *mid_own;   /* owned: the routing's intermediates, or NULL */
+    uint64_t rel_pos;    /* messages handed out so far (a prefix of the release order) */
+    uint64_t n_static;   /* static messages (0 in open loop) */
 };
+
+/* Static messages released together (rs_driver_released): ids[0..n), or first..first+n-1
+ * when ids is NULL (every message at step 0, in id order). */
+struct rs_released {
+    const uint32_t *ids;
+    uint32_t first, n;
+};
+
+static inline uint32_t rs_released_id(const struct rs_released *r, uint32_t i)
+{
+    return r->ids ? r->ids[i] : r->first + i;
+}
+
+/* Batch: hand out the static messages whose release step is <= step and that were not
+ * handed out before, in (release, id) order, into *out; returns their number (0 in open
+ * loop). An engine calls it once at set-up with step 0 and then once per step s it runs,
+ * at the point where the messages released at s join their sources (a message released at
+ * r makes its first move at step r+1 at the earliest); asked every step, each answer is one
+ * release step's messages, in id order. One call per step: nothing per message. */
+uint32_t rs_driver_released(struct rs_driver *d, uint32_t step, struct rs_released *out);
+
+/* Batch: the release step of the next message not yet handed out, UINT32_MAX when none is
+ * left: an engine whose network is empty may jump to that step. */
+static inline uint32_t rs_driver_next_release(const struct rs_driver *d)
+{
+    if (d->rel_pos >= d->n_static)
+        return UINT32_MAX;
+    return d->release ? d->release[d->rel_order[d->rel_pos]] : 0;
+}
+
+/* Batch: the release step of message m (0 without a plan's release), e.g. for its latency. */
+static inline uint32_t rs_driver_release_of(const struct rs_driver *d, uint32_t m)
+{
+    return d->release ? d->release[m] : 0;
+}
+
+/* Batch: the intermediate terminal of message m (RS_NONE: direct route), resolved once by
+ * the driver from the plan or the routing. */
+static inline uint32_t rs_driver_mid_of(const struct rs_driver *d, uint32_t m)
+{
+    return d->mid ? d->mid[m] : RS_NONE;
+}
 
 /* Plan fields (struct rs_engine_plan), as bits of rs_engine_life.plan_fields. */
 enum rs_plan_field {

@@ -114,7 +114,6 @@ static int read_plan(struct circ *c, const struct rs_engine_plan *plan, struct r
 {
     if (!plan)
         return 0;
-    c->release = plan->release;
     c->via = plan->via;
     if (!c->via)
         return 0;
@@ -155,9 +154,35 @@ int rs__circ_alloc_requests(struct circ *c, uint64_t n_req, uint64_t n_ch, struc
     return 0;
 }
 
-static int circ_init(struct circ *c, const struct rs_engine_input *in, uint64_t shuffle,
-                     int check, struct rs_err *err)
+/* The messages the driver releases at step (once per cycle, before the cycle that lets
+ * them try; at set-up, step 0) join the pending list, which stays in id order: a merge, in
+ * act as scratch (act is refilled by the cycle). */
+static void take_released(struct circ *c, uint32_t step)
 {
+    struct rs_released r;
+    uint32_t n = rs_driver_released(c->drv, step, &r);
+    if (!n)
+        return;
+    uint32_t i = 0, j = 0, k = 0;
+    while (i < c->n_pend || j < n) {
+        uint32_t m = j < n ? rs_released_id(&r, j) : RS_NONE;
+        if (j >= n || (i < c->n_pend && c->pend[i] < m))
+            c->act[k++] = c->pend[i++];
+        else
+            c->act[k++] = (j++, m);
+    }
+    RS_DASSERT(k == c->n_pend + n);
+    uint32_t *tmp = c->pend;
+    c->pend = c->act;
+    c->act = tmp;
+    c->n_pend = k;
+    c->unreleased -= n;
+}
+
+static int circ_init(struct circ *c, struct rs_driver *d, uint64_t shuffle, int check,
+                     struct rs_err *err)
+{
+    const struct rs_engine_input *in = d->in;
     const struct rs_net *net = in->net;
     const struct rs_problem *pb = in->pb;
     int rc;
@@ -214,7 +239,7 @@ static int circ_init(struct circ *c, const struct rs_engine_input *in, uint64_t 
         if (!c->used)
             return rs_err_set(err, RS_ENOMEM, "out of memory for %llu channels",
                               (unsigned long long)n_ch);
-        if ((rc = rs__circ_paths_init(c, in, err)))
+        if ((rc = rs__circ_paths_init(c, d, err)))
             return rc;
         if (c->mode == CIRC_MODE_ALL_AT_ONCE) {
             if (c->off[c->n] >= UINT32_MAX)
@@ -237,11 +262,8 @@ static int circ_init(struct circ *c, const struct rs_engine_input *in, uint64_t 
     }
     if ((rc = read_plan(c, in->plan, err)))
         return rc;
-    uint64_t max_release = 0;
-    for (uint32_t m = 0; c->release && m < c->n; m++)
-        max_release = c->release[m] > max_release ? c->release[m] : max_release;
     /* every cycle with an active message routes one at least */
-    uint64_t cycles = max_release + c->n + 1;
+    uint64_t cycles = (uint64_t)d->last_release + c->n + 1;
     if (c->passes && c->passes < cycles)
         cycles = c->passes;
     if (cycles >= UINT32_MAX)
@@ -256,8 +278,9 @@ static int circ_init(struct circ *c, const struct rs_engine_input *in, uint64_t 
         if (!c->cpath || !c->cplen || !c->chk)
             return rs_err_set(err, RS_ENOMEM, "out of memory for the invariant checker");
     }
-    for (uint32_t m = 0; m < c->n; m++)
-        c->pend[c->n_pend++] = m;
+    c->drv = d;
+    c->unreleased = c->n;
+    take_released(c, 0);
     return 0;
 }
 
@@ -265,12 +288,8 @@ static int circ_init(struct circ *c, const struct rs_engine_input *in, uint64_t 
  * were routed. */
 static uint32_t run_cycle(struct circ *c)
 {
-    c->n_act = 0;
-    for (uint32_t k = 0; k < c->n_pend; k++) {
-        uint32_t m = c->pend[k];
-        if (!c->release || c->release[m] < c->cycle)
-            c->act[c->n_act++] = m;
-    }
+    memcpy(c->act, c->pend, (size_t)c->n_pend * sizeof *c->act);
+    c->n_act = c->n_pend;
     if (c->mode == CIRC_MODE_LCAN)
         rs__circ_lcan_cycle(c);
     else
@@ -298,11 +317,17 @@ static void settle_batch(struct circ *c)
         if (c->state[c->pend[k]] == CIRC_PENDING)
             c->pend[w++] = c->pend[k];
     c->n_pend = w;
-    if (c->passes && c->cycle == c->passes && c->n_pend) { /* the rest are dropped */
+    if (c->passes && c->cycle == c->passes && (c->n_pend || c->unreleased)) {
+        /* the rest are dropped, released or not */
         for (uint32_t k = 0; k < c->n_pend; k++)
             c->state[c->pend[k]] = CIRC_DROPPED;
-        c->dropped = c->n_pend;
+        struct rs_released r;
+        uint32_t n = rs_driver_released(c->drv, UINT32_MAX, &r);
+        for (uint32_t i = 0; i < n; i++)
+            c->state[rs_released_id(&r, i)] = CIRC_DROPPED;
+        c->dropped = c->n_pend + n;
         c->n_pend = 0;
+        c->unreleased = 0;
     }
 }
 
@@ -332,7 +357,7 @@ static int circ_record(const struct circ *c, struct rs_result *res, struct rs_re
         rc = rs_buf_puts(&b, "");
     for (uint32_t m = 0; m < c->n && !rc; m++)
         if (c->state[m] == CIRC_ROUTED) {
-            uint32_t lat = c->finish[m] - (c->release ? c->release[m] : 0);
+            uint32_t lat = c->finish[m] - rs_driver_release_of(c->drv, m);
             r.makespan = c->finish[m] > r.makespan ? c->finish[m] : r.makespan;
             rc = rs_lat_hist_add(&h, lat);
         }
@@ -376,9 +401,9 @@ static int circ_life_init(void *st, struct rs_driver *d, struct rs_err *err)
     struct circ *c = st;
     const uint64_t *shuffle = d->extra;
     d->check |= CIRC_FORCE_CHECK(d->in);
-    int rc = circ_init(c, d->in, shuffle ? *shuffle : 0, d->check, err);
+    int rc = circ_init(c, d, shuffle ? *shuffle : 0, d->check, err);
     if (!rc)
-        d->remaining = c->n_pend;
+        d->remaining = c->n_pend + c->unreleased;
     return rc;
 }
 
@@ -387,6 +412,7 @@ static int circ_life_step(void *st, struct rs_driver *d, struct rs_err *err)
     struct circ *c = st;
     settle_batch(c); /* the previous cycle's end */
     c->cycle++;
+    take_released(c, c->cycle - 1); /* released at cycle - 1: they try from this cycle */
     uint32_t routed = run_cycle(c);
     c->routed_now = routed;
     if (!routed && c->n_act)
@@ -394,7 +420,7 @@ static int circ_life_step(void *st, struct rs_driver *d, struct rs_err *err)
                           c->n_act);
     d->step = c->cycle;
     d->accepted = routed;
-    d->remaining = c->passes && c->cycle == c->passes ? 0 : c->n_pend - routed;
+    d->remaining = c->passes && c->cycle == c->passes ? 0 : c->n_pend - routed + c->unreleased;
     return 0;
 }
 

@@ -89,6 +89,70 @@ uint32_t rs__driver_generate(struct rs_driver *d, uint32_t step, const uint32_t 
     return rs_openloop_generate(d->ol, step, d->newly);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Batch runs: the release order of the static messages (by release step, then id) and
+ * their intermediates, once, before the engine's set-up. */
+static int setup_schedule(struct rs_driver *d, struct rs_err *err)
+{
+    const struct rs_engine_input *in = d->in;
+    const struct rs_engine_plan *pl = in->plan;
+    const struct rs_problem *pb = in->pb;
+    if (d->ol)
+        return 0;
+    d->n_static = pb->n_msgs;
+    if ((pl && pl->release) || in->routing->mid)
+        if (pb->n_msgs >= UINT32_MAX)
+            return rs_err_set(err, RS_ECONSTRAINT, "too many messages (%llu) for one run",
+                              (unsigned long long)pb->n_msgs);
+    if (pl && pl->release) {
+        uint64_t *key = malloc((size_t)pb->n_msgs * sizeof *key + 1);
+        d->rel_order = malloc((size_t)pb->n_msgs * sizeof *d->rel_order + 1);
+        if (!key || !d->rel_order) {
+            free(key);
+            return rs_err_set(err, RS_ENOMEM, "out of memory for the release order");
+        }
+        for (uint64_t m = 0; m < pb->n_msgs; m++)
+            key[m] = (uint64_t)pl->release[m] << 32 | m;
+        qsort(key, pb->n_msgs, sizeof *key, cmp_u64);
+        for (uint64_t i = 0; i < pb->n_msgs; i++)
+            d->rel_order[i] = (uint32_t)key[i];
+        d->last_release = pb->n_msgs ? (uint32_t)(key[pb->n_msgs - 1] >> 32) : 0;
+        free(key);
+        d->release = pl->release;
+    }
+    if (pl && pl->mid) {
+        d->mid = pl->mid;
+    } else if (in->routing->mid) { /* drawn once per message, as the engines did */
+        if (!(d->mid_own = malloc((size_t)pb->n_msgs * sizeof *d->mid_own + 1)))
+            return rs_err_set(err, RS_ENOMEM, "out of memory for the intermediates");
+        for (uint64_t m = 0; m < pb->n_msgs; m++)
+            d->mid_own[m] = rs_route_mid_for(in->net, in->routing, in->seed, m,
+                                             rs_problem_src(pb, m));
+        d->mid = d->mid_own;
+    }
+    return 0;
+}
+
+uint32_t rs_driver_released(struct rs_driver *d, uint32_t step, struct rs_released *out)
+{
+    uint64_t a = d->rel_pos, b = a;
+    if (!d->release) { /* everything at step 0, in id order */
+        b = d->n_static;
+        *out = (struct rs_released){NULL, (uint32_t)a, (uint32_t)(b - a)};
+    } else {
+        while (b < d->n_static && d->release[d->rel_order[b]] <= step)
+            b++;
+        *out = (struct rs_released){d->rel_order + a, 0, (uint32_t)(b - a)};
+    }
+    d->rel_pos = b;
+    return out->n;
+}
+
 /* The loop: one step, then the stop conditions, the check and the progress report. */
 static int drive(const struct rs_engine_life *life, void *st, struct rs_driver *d,
                  int *deadlock, char *deadlock_msg, size_t deadlock_len, struct rs_err *err)
@@ -147,6 +211,8 @@ int rs__driver_run(const struct rs_engine_ops *engine, const struct rs_engine_in
     const struct rs_engine_life *life = d.ol ? engine->open : engine->batch;
     if (!rc)
         rc = admit_plan(&d, life, err);
+    if (!rc)
+        rc = setup_schedule(&d, err);
     void *st = NULL;
     if (!rc && !(st = calloc(1, life->size)))
         rc = rs_err_set(err, RS_ENOMEM, "out of memory for the engine's state");
@@ -160,6 +226,8 @@ int rs__driver_run(const struct rs_engine_ops *engine, const struct rs_engine_in
         life->free(st);
     free(st);
     free(d.newly);
+    free(d.rel_order);
+    free(d.mid_own);
     rs_openloop_free(&ol);
     return rc;
 }

@@ -122,10 +122,12 @@ struct flit {
     uint32_t *pend;         /* terminals that have messages still to start, increasing */
     uint32_t n_pend;
     uint32_t *pend2;
-    /* static messages: terminal t's messages, sorted by (release, id), are
-     * by_src[src_first[t] .. src_first[t+1]); src_pos[t] is the next to become front */
-    uint32_t *src_first, *by_src, *src_pos;
-    const uint32_t *release; /* [n_msgs] or NULL (all 0) */
+    /* static messages: terminal t's messages, in the (release, id) order in which the
+     * driver releases them (rs_driver_released), fill by_src[src_first[t] ..
+     * src_first[t+1]); those released so far end at src_end[t]; src_pos[t] is the next to
+     * become front */
+    uint32_t *src_first, *by_src, *src_pos, *src_end;
+    struct rs_driver *drv;  /* the driver: release steps and intermediates of messages */
     uint32_t *finish;       /* [n_msgs] (static) delivery or discard step, RS_NONE */
     uint8_t *fate;          /* [n_msgs] (static) enum rs_fate */
     /* open loop */
@@ -208,10 +210,10 @@ uint32_t rs__flit_choices(const struct flit *f, uint32_t m, struct rs_route_choi
 uint32_t rs__flit_adaptive_pick(struct flit *f, uint32_t m, int shared);
 
 /* Make terminal t's next available message its front slot if it has none: static
- * messages released at or before limit, open-loop packets generated before the current
- * step. Messages whose path is empty are delivered at once (at the current step). A routing
- * error sets f->rc. */
-void rs__flit_make_front(struct flit *f, uint32_t t, uint32_t limit);
+ * messages the driver has released (rs__flit_take_released), open-loop packets generated
+ * before the current step. Messages whose path is empty are delivered at once (at the
+ * current step). A routing error sets f->rc. */
+void rs__flit_make_front(struct flit *f, uint32_t t);
 
 /* Terminal t's front message started or was discarded: it leaves the source's FIFO. */
 void rs__flit_front_left(struct flit *f, uint32_t t);

@@ -26,13 +26,32 @@ static struct {
     uint32_t prog_step[8];  /* progress callback: its arguments */
     uint64_t prog_left[8];
     int n_prog, stop_prog;  /* calls; the call (1-based) that asks to stop (0: none) */
+    uint32_t rel_step[8], rel_id[8], rel_next[8]; /* batch: the releases handed out: the
+                                                     step asked, the id, the next release
+                                                     step after the call */
+    int n_rel;
 } lg;
 
 struct fake {
     uint32_t n, step, delivered;
     uint8_t *done;          /* [n] delivered */
-    const uint32_t *release;
+    uint8_t *released;      /* [n] handed out by the driver (rs_driver_released) */
 };
+
+/* The messages the driver releases at step (the fake asks once per step). */
+static void fake_take(struct fake *f, struct rs_driver *d, uint32_t step)
+{
+    struct rs_released r;
+    uint32_t n = rs_driver_released(d, step, &r);
+    for (uint32_t i = 0; i < n; i++) {
+        f->released[rs_released_id(&r, i)] = 1;
+        if (lg.n_rel < 8) {
+            lg.rel_step[lg.n_rel] = step;
+            lg.rel_id[lg.n_rel] = rs_released_id(&r, i);
+            lg.rel_next[lg.n_rel++] = rs_driver_next_release(d);
+        }
+    }
+}
 
 static int fake_init(void *st, struct rs_driver *d, struct rs_err *err)
 {
@@ -41,9 +60,9 @@ static int fake_init(void *st, struct rs_driver *d, struct rs_err *err)
     if (lg.fail_init)
         return rs_err_set(err, RS_EINVAL, "fake set-up fails");
     f->n = (uint32_t)d->in->pb->n_msgs;
-    f->release = d->in->plan ? d->in->plan->release : NULL;
-    if (!(f->done = calloc(f->n + 1, 1)))
+    if (!(f->done = calloc(f->n + 1, 1)) || !(f->released = calloc(f->n + 1, 1)))
         return RS_ENOMEM;
+    fake_take(f, d, 0);
     d->remaining = f->n;
     return 0;
 }
@@ -55,8 +74,9 @@ static int fake_step(void *st, struct rs_driver *d, struct rs_err *err)
     (void)err;
     lg.steps++;
     f->step++;
+    fake_take(f, d, f->step - 1); /* released at step - 1: may be delivered now */
     for (uint32_t m = 0; m < f->n; m++)
-        if (!f->done[m] && (!f->release || f->release[m] < f->step)) {
+        if (!f->done[m] && f->released[m]) {
             f->done[m] = 1;
             f->delivered++;
             break;
@@ -124,6 +144,7 @@ static void fake_free(void *st)
 {
     lg.frees++;
     free(((struct fake *)st)->done);
+    free(((struct fake *)st)->released);
 }
 
 static const struct rs_engine_life fake_batch = {
@@ -282,6 +303,22 @@ static void test_plan_fields(void **state)
     assert_int_equal(run(&fake_engine, CHAIN, &plan, 0, &r, NULL, 0, &err), 0);
     assert_int_equal(lg.seen_step, 9);
     rs_record_free(&r);
+    /* the driver hands the messages out once, at their release step, in id order */
+    reset();
+    uint32_t rel2[4] = {3, 1, 3, 0};
+    plan.release = rel2;
+    assert_int_equal(run(&fake_engine, CHAIN, &plan, 0, &r, NULL, 0, &err), 0);
+    assert_int_equal(lg.n_rel, 4);
+    const uint32_t want_step[4] = {0, 1, 3, 3}, want_id[4] = {3, 1, 0, 2},
+                   want_next[4] = {1, 3, UINT32_MAX, UINT32_MAX};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(lg.rel_step[i], want_step[i]);
+        assert_int_equal(lg.rel_id[i], want_id[i]);
+        assert_int_equal(lg.rel_next[i], want_next[i]);
+    }
+    assert_int_equal(lg.seen_step, 5); /* 3 at step 1, 1 at 2, 0 and 2 at 4 and 5 */
+    rs_record_free(&r);
+    plan.release = rel;
     reset();
     struct rs_engine_plan bad = {.release = rel, .mid = mid};
     assert_int_equal(run(&fake_engine, CHAIN, &bad, 0, &r, NULL, 0, &err), RS_EUNSUPPORTED);
