@@ -101,6 +101,7 @@ enum rs_plan_field {
     RS_PLAN_FATE = 1u << 5,
     RS_PLAN_VIA = 1u << 6,
 };
+#define RS_PLAN_N_FIELDS 7 /* bit numbers 0 .. RS_PLAN_N_FIELDS - 1 */
 
 /* The lifecycle of an engine in one injection mode. The state is an opaque block of size
  * bytes that the driver allocates zeroed and frees. Every op returns 0 or RS_E... with err
@@ -109,6 +110,10 @@ struct rs_engine_life {
     size_t size;           /* bytes of the engine's state */
     unsigned plan_fields;  /* RS_PLAN_... fields the engine honours; the driver refuses the
                               others with RS_EUNSUPPORTED naming the field */
+    /* NULL, or RS_PLAN_N_FIELDS entries indexed by the bit number of an RS_PLAN_... field:
+     * NULL or the reason the engine refuses that field, appended to the driver's message
+     * after ": ". */
+    const char *const *plan_why;
     /* Set up the state from d->in (d->ol is initialised in open loop) and set
      * d->remaining. On error the driver still calls free. */
     int (*init)(void *st, struct rs_driver *d, struct rs_err *err);

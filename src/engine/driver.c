@@ -13,7 +13,7 @@
 /* Steps between two progress reports when rs_engine_input.progress_every is 0. */
 #define RS_DRIVER_PROGRESS_EVERY 4096u
 
-/* The plan's fields in declaration order, with the test of "given". */
+/* The plan's fields in declaration order (bit i is entry i), with the test of "given". */
 static const struct {
     unsigned bit;
     const char *name;
@@ -22,6 +22,9 @@ static const struct {
     {RS_PLAN_DISCARD, "discard_on_delay"}, {RS_PLAN_FINISH, "finish"}, {RS_PLAN_FATE, "fate"},
     {RS_PLAN_VIA, "via"},
 };
+
+_Static_assert(sizeof plan_fields / sizeof plan_fields[0] == RS_PLAN_N_FIELDS,
+               "one entry per plan field");
 
 static unsigned plan_given(const struct rs_engine_plan *pl)
 {
@@ -43,10 +46,13 @@ static int admit_plan(const struct rs_driver *d, const struct rs_engine_life *li
                           "a plan (per-message schedule) needs injection_process=batch");
     unsigned refused = plan_given(pl) & ~life->plan_fields;
     for (size_t i = 0; i < sizeof plan_fields / sizeof plan_fields[0]; i++)
-        if (refused & plan_fields[i].bit)
+        if (refused & plan_fields[i].bit) {
+            const char *why = life->plan_why ? life->plan_why[i] : NULL;
             return rs_err_set(err, RS_EUNSUPPORTED,
-                              "switching=%s does not honour the plan field `%s`",
-                              d->engine->name, plan_fields[i].name);
+                              "switching=%s does not honour the plan field `%s`%s%s",
+                              d->engine->name, plan_fields[i].name, why ? ": " : "",
+                              why ? why : "");
+        }
     return 0;
 }
 
@@ -116,8 +122,15 @@ static int setup_schedule(struct rs_driver *d, struct rs_err *err)
             free(key);
             return rs_err_set(err, RS_ENOMEM, "out of memory for the release order");
         }
-        for (uint64_t m = 0; m < pb->n_msgs; m++)
+        for (uint64_t m = 0; m < pb->n_msgs; m++) {
+            if (pl->release[m] == UINT32_MAX) {
+                free(key);
+                return rs_err_set(err, RS_EINVAL, "plan: message %llu has release step %u "
+                                  "(at most %u)", (unsigned long long)m, UINT32_MAX,
+                                  UINT32_MAX - 1);
+            }
             key[m] = (uint64_t)pl->release[m] << 32 | m;
+        }
         qsort(key, pb->n_msgs, sizeof *key, cmp_u64);
         for (uint64_t i = 0; i < pb->n_msgs; i++)
             d->rel_order[i] = (uint32_t)key[i];
@@ -126,6 +139,12 @@ static int setup_schedule(struct rs_driver *d, struct rs_err *err)
         d->release = pl->release;
     }
     if (pl && pl->mid) {
+        for (uint64_t m = 0; m < pb->n_msgs; m++)
+            if (pl->mid[m] != RS_NONE && pl->mid[m] >= pb->n_terminals)
+                return rs_err_set(err, RS_EINVAL,
+                                  "plan: message %llu has intermediate %u, not a terminal "
+                                  "(0..%u)",
+                                  (unsigned long long)m, pl->mid[m], pb->n_terminals - 1);
         d->mid = pl->mid;
     } else if (in->routing->mid) { /* drawn once per message, as the engines did */
         if (!(d->mid_own = malloc((size_t)pb->n_msgs * sizeof *d->mid_own + 1)))

@@ -335,13 +335,19 @@ static void test_plan_fields(void **state)
                      RS_EUNSUPPORTED);
     assert_non_null(strstr(err.msg, "needs injection_process=batch"));
     rs_record_free(&r);
-    /* the real engines declare theirs: store_forward honours none, circuit release and
-     * via, the flit engines all but via */
+    /* the real engines declare theirs: store_forward honours release and mid (and says why
+     * it refuses discard_on_delay), circuit release and via, the flit engines all but via */
     struct rs_engine_plan out = {.finish = fin};
-    assert_int_equal(run(rs_engine_find("store_forward"), CHAIN, &plan, 0, &r, NULL, 0, &err),
+    assert_int_equal(run(rs_engine_find("store_forward"), CHAIN, &discard, 0, &r, NULL, 0, &err),
                      RS_EUNSUPPORTED);
-    assert_string_equal(err.msg,
-                        "switching=store_forward does not honour the plan field `release`");
+    assert_non_null(strstr(err.msg, "switching=store_forward does not honour the plan field "
+                                    "`discard_on_delay`: a store-and-forward packet waits"));
+    rs_record_free(&r);
+    assert_int_equal(run(rs_engine_find("store_forward"), CHAIN, &out, 0, &r, NULL, 0, &err),
+                     RS_EUNSUPPORTED);
+    assert_string_equal(err.msg, "switching=store_forward does not honour the plan field `finish`");
+    rs_record_free(&r);
+    assert_int_equal(run(rs_engine_find("store_forward"), CHAIN, &plan, 0, &r, NULL, 0, &err), 0);
     rs_record_free(&r);
     assert_int_equal(run(rs_engine_find("circuit"), CHAIN, &out, 0, &r, NULL, 0, &err),
                      RS_EUNSUPPORTED);
