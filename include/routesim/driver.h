@@ -127,9 +127,15 @@ struct rs_engine_life {
     /* Describe the waiting cycle of a deadlocked state into buf (one line, n bytes). NULL:
      * the engine never deadlocks. */
     void (*describe_deadlock)(void *st, char *buf, size_t n);
-    /* Write the run's metrics (and the plan's outputs) once the loop has ended; deadlock is
-     * 1 when it ended on a deadlock. Returns 0 or RS_ENOMEM (err not set). */
-    int (*collect)(void *st, struct rs_driver *d, struct rs_record *out, int deadlock);
+    /* Fill the run's typed result res (initialised by the driver with rs_result_init) and
+     * write the plan's outputs once the loop has ended; deadlock is 1 when it ended on a
+     * deadlock. String fields may point into the state (they are read before free). The
+     * driver converts res to the record once (columns). Returns 0 or RS_ENOMEM (err not
+     * set). */
+    int (*collect)(void *st, struct rs_driver *d, struct rs_result *res, int deadlock);
+    /* The metrics of the record, in column order: fields of struct rs_result. */
+    const enum rs_metric *columns;
+    size_t n_columns;
     /* Release what the state holds (safe on a partly set-up or zeroed state). */
     void (*free)(void *st);
 };

@@ -68,8 +68,10 @@ struct rs_engine_input {
     int (*progress)(void *progress_user, uint32_t step, uint64_t remaining);
     void *progress_user;
     uint32_t progress_every;
-    /* Out: NULL, or the run's typed result (include/routesim/metrics.h), the same values the
-     * engine adds to the record; algorithms read these fields, never record keys. */
+    /* Out: NULL, or where the driver has the engine fill the run's typed result
+     * (include/routesim/metrics.h): the values of the record, which the driver writes from
+     * it; algorithms read these fields, never record keys. Its string fields are NULL on
+     * return (read those from the record). */
     struct rs_result *result;
 };
 

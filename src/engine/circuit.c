@@ -59,6 +59,7 @@ void rs__circ_free(struct circ *c)
     free(c->cplen);
     free(c->chk);
     free(c->per_cycle);
+    rs_buf_free(&c->per_cycle_text);
     memset(c, 0, sizeof *c);
 }
 
@@ -338,23 +339,21 @@ static const enum rs_metric circ_columns[] = {
     RS_M_LATENCY_MAX,  RS_M_DELIVERED_FIRST_CYCLE, RS_M_CONFLICTS, RS_M_MAX_CIRCUITS,
     RS_M_LOCKS,        RS_M_RANKS_USED,    RS_M_DELIVERED_PER_CYCLE};
 
-/* Fill the typed result of a batch run, copy it to res (NULL: not wanted) and add its
- * columns to out. A message's latency is the cycle that routed it minus its release cycle
- * (released at 0 and routed in the first cycle: 1); the makespan is the last cycle in which
- * a message was routed or dropped. */
-static int circ_record(const struct circ *c, struct rs_result *res, struct rs_record *out)
+/* Fill the typed result of a batch run (r initialised); its delivered_per_cycle string is
+ * c->per_cycle_text, freed with the state. A message's latency is the cycle that routed it
+ * minus its release cycle (released at 0 and routed in the first cycle: 1); the makespan is
+ * the last cycle in which a message was routed or dropped. Returns 0 or RS_ENOMEM. */
+static int circ_result(struct circ *c, struct rs_result *res)
 {
-    struct rs_buf b;
+    struct rs_buf *b = &c->per_cycle_text;
     struct rs_lat_hist h;
-    struct rs_result r;
+    struct rs_result r = *res;
     int rc = 0;
-    rs_buf_init(&b);
     rs_lat_hist_init(&h);
-    rs_result_init(&r);
     for (uint32_t k = 0; k < c->cycle && !rc; k++)
-        rc = rs_buf_printf(&b, "%s%u", k ? ";" : "", c->per_cycle[k]);
+        rc = rs_buf_printf(b, "%s%u", k ? ";" : "", c->per_cycle[k]);
     if (!rc)
-        rc = rs_buf_puts(&b, "");
+        rc = rs_buf_puts(b, "");
     for (uint32_t m = 0; m < c->n && !rc; m++)
         if (c->state[m] == CIRC_ROUTED) {
             uint32_t lat = c->finish[m] - rs_driver_release_of(c->drv, m);
@@ -374,15 +373,9 @@ static int circ_record(const struct circ *c, struct rs_result *res, struct rs_re
     r.max_circuits = c->max_circ;
     r.locks = (int64_t)c->locks;
     r.ranks_used = c->ranks;
-    r.delivered_per_cycle = b.data ? b.data : "";
-    if (!rc && res) {
-        *res = r;
-        res->delivered_per_cycle = NULL; /* freed below */
-    }
-    if (!rc)
-        rc = rs_result_record(&r, circ_columns, sizeof circ_columns / sizeof *circ_columns, out);
+    r.delivered_per_cycle = b->data ? b->data : "";
+    *res = r;
     rs_lat_hist_free(&h);
-    rs_buf_free(&b);
     return rc ? RS_ENOMEM : 0;
 }
 
@@ -430,12 +423,13 @@ int rs__circ_life_check(void *st, struct rs_err *err)
     return c->cycle ? rs__circ_check(c, c->routed_now, err) : 0; /* after a cycle */
 }
 
-static int circ_life_collect(void *st, struct rs_driver *d, struct rs_record *out, int deadlock)
+static int circ_life_collect(void *st, struct rs_driver *d, struct rs_result *res, int deadlock)
 {
     struct circ *c = st;
+    (void)d;
     (void)deadlock; /* every cycle routes a message: no deadlock */
     settle_batch(c); /* the last cycle's end */
-    return circ_record(c, d->in->result, out);
+    return circ_result(c, res);
 }
 
 static void circ_life_free(void *st)
@@ -451,6 +445,8 @@ static const struct rs_engine_life circ_batch_life = {
     .check = rs__circ_life_check,
     .describe_deadlock = NULL,
     .collect = circ_life_collect,
+    .columns = circ_columns,
+    .n_columns = sizeof circ_columns / sizeof *circ_columns,
     .free = circ_life_free,
 };
 

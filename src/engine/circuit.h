@@ -80,6 +80,7 @@ struct circ {
                                 released at r tries from cycle r + 1 on) and resolves their
                                 intermediates */
     uint32_t unreleased;     /* batch: messages the driver has not released yet */
+    struct rs_buf per_cycle_text; /* batch: the delivered_per_cycle metric, once collected */
     const uint32_t *via;     /* [n] plan via switches (rs_engine_plan.via) or NULL */
 
     /* fixed paths: message m's channels are hop[off[m] .. off[m+1]) */

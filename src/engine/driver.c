@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "routesim/assert.h"
+#include "routesim/metrics.h"
 #include "routesim/options.h"
 
 /* Steps between two progress reports when rs_engine_input.progress_every is 0. */
@@ -239,8 +240,14 @@ int rs__driver_run(const struct rs_engine_ops *engine, const struct rs_engine_in
         rc = life->init(st, &d, err);
     if (!rc)
         rc = drive(life, st, &d, &deadlock, deadlock_msg, deadlock_len, err);
-    if (!rc && (rc = life->collect(st, &d, out, deadlock)))
-        rs_err_set(err, rc, "out of memory for the result record");
+    if (!rc) { /* the typed result, filled by the engine, written to the record once */
+        struct rs_result own, *res = in->result ? in->result : &own;
+        rs_result_init(res);
+        if ((rc = life->collect(st, &d, res, deadlock)) ||
+            (rc = rs_result_record(res, life->columns, life->n_columns, out)))
+            rs_err_set(err, rc, "out of memory for the result record");
+        res->delivered_per_cycle = NULL; /* it may point into the state, freed below */
+    }
     if (st)
         life->free(st);
     free(st);

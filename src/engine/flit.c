@@ -556,44 +556,26 @@ static int static_latency(const struct flit *f, struct rs_result *r)
     return 0;
 }
 
-/* The metrics of a static (batch) run and of an open-loop run, in this order. */
-static const enum rs_metric batch_columns[] = {
-    RS_M_MAKESPAN,     RS_M_MESSAGES,  RS_M_DELIVERED,      RS_M_DROPPED,
-    RS_M_LATENCY_MEAN, RS_M_LATENCY_P99, RS_M_LATENCY_MAX,  RS_M_FLIT_HOPS,
-    RS_M_BLOCKED_HEADER_STEPS, RS_M_MAX_BUFFER, RS_M_STEPS, RS_M_DEADLOCK};
-static const enum rs_metric open_columns[] = {RS_OPENLOOP_COLUMNS,       RS_M_FLIT_HOPS,
-                                              RS_M_BLOCKED_HEADER_STEPS, RS_M_MAX_BUFFER,
-                                              RS_M_STEPS,                RS_M_DEADLOCK};
-
-/* Fill the typed result, copy it to res (NULL: not wanted) and add its columns to out. A
- * deadlocked run's latencies are NaN (the undelivered messages have none). */
-static int flit_record(const struct flit *f, struct rs_result *res, struct rs_record *out,
-                       int deadlock)
+/* Fill the typed result r (initialised). A deadlocked run's latencies are NaN (the
+ * undelivered messages have none). */
+static int flit_result(const struct flit *f, struct rs_result *r, int deadlock)
 {
-    struct rs_result r;
-    rs_result_init(&r);
     if (f->ol) {
-        rs_openloop_result(f->ol, &r);
+        rs_openloop_result(f->ol, r);
     } else {
-        r.makespan = f->last_event;
-        r.messages = (int64_t)f->pb->n_msgs;
-        r.delivered = (int64_t)f->delivered;
-        r.dropped = (int64_t)f->dropped;
-        if (!deadlock && static_latency(f, &r))
+        r->makespan = f->last_event;
+        r->messages = (int64_t)f->pb->n_msgs;
+        r->delivered = (int64_t)f->delivered;
+        r->dropped = (int64_t)f->dropped;
+        if (!deadlock && static_latency(f, r))
             return RS_ENOMEM;
     }
-    r.flit_hops = (int64_t)f->flit_hops;
-    r.blocked_header_steps = (int64_t)f->blocked;
-    r.max_buffer = f->max_buffer;
-    r.steps = f->step;
-    r.deadlock = deadlock;
-    if (res)
-        *res = r;
-    if (f->ol)
-        return rs_result_record(&r, open_columns, sizeof open_columns / sizeof *open_columns,
-                                out);
-    return rs_result_record(&r, batch_columns, sizeof batch_columns / sizeof *batch_columns,
-                            out);
+    r->flit_hops = (int64_t)f->flit_hops;
+    r->blocked_header_steps = (int64_t)f->blocked;
+    r->max_buffer = f->max_buffer;
+    r->steps = f->step;
+    r->deadlock = deadlock;
+    return 0;
 }
 
 /* ---- the run ----------------------------------------------------------------------------- */
@@ -703,7 +685,7 @@ void rs__flit_life_describe(void *st, char *buf, size_t n)
     rs__flit_describe_deadlock(f, f->stuck_start, buf, n);
 }
 
-int rs__flit_collect(void *st, struct rs_driver *d, struct rs_record *out, int deadlock)
+int rs__flit_collect(void *st, struct rs_driver *d, struct rs_result *res, int deadlock)
 {
     struct flit *f = st;
     const struct rs_engine_plan *pl = d->in->plan;
@@ -713,5 +695,5 @@ int rs__flit_collect(void *st, struct rs_driver *d, struct rs_record *out, int d
         if (pl->fate)
             memcpy(pl->fate, f->fate, f->pb->n_msgs);
     }
-    return flit_record(f, d->in->result, out, deadlock);
+    return flit_result(f, res, deadlock);
 }

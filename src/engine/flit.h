@@ -171,7 +171,15 @@ int rs__flit_init(void *st, struct rs_driver *d, enum flit_mode mode,
 int rs__flit_life_step(void *st, struct rs_driver *d, struct rs_err *err);
 int rs__flit_life_check(void *st, struct rs_err *err);
 void rs__flit_life_describe(void *st, char *buf, size_t n);
-int rs__flit_collect(void *st, struct rs_driver *d, struct rs_record *out, int deadlock);
+int rs__flit_collect(void *st, struct rs_driver *d, struct rs_result *res, int deadlock);
+/* The record's metrics of a static (batch) run and of an open-loop run, in column order. */
+#define FLIT_BATCH_COLUMNS                                                                     \
+    RS_M_MAKESPAN, RS_M_MESSAGES, RS_M_DELIVERED, RS_M_DROPPED, RS_M_LATENCY_MEAN,             \
+        RS_M_LATENCY_P99, RS_M_LATENCY_MAX, RS_M_FLIT_HOPS, RS_M_BLOCKED_HEADER_STEPS,         \
+        RS_M_MAX_BUFFER, RS_M_STEPS, RS_M_DEADLOCK
+#define FLIT_OPEN_COLUMNS                                                                      \
+    RS_OPENLOOP_COLUMNS, RS_M_FLIT_HOPS, RS_M_BLOCKED_HEADER_STEPS, RS_M_MAX_BUFFER,           \
+        RS_M_STEPS, RS_M_DEADLOCK
 void rs__flit_free(void *st);
 
 /* Run one flit step (f->step already advanced): every move of the step. Returns 0 or

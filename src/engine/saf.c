@@ -1016,13 +1016,10 @@ static const enum rs_metric saf_columns[] = {
     RS_M_LATENCY_MAX, RS_M_HOPS, RS_M_STEPS, RS_M_DEADLOCK, RS_M_RANK_LEVELS_USED,
     RS_M_TOP_RANK_MESSAGES, RS_M_TOP_RANK_DELIVERED};
 
-/* Fill the typed result of a batch run, copy it to res (NULL: not wanted) and add its
- * columns to out. */
-static int saf_record(const struct saf *s, struct rs_result *res, struct rs_record *out,
-                      int deadlock)
+/* Fill the typed result of a batch run (r initialised). */
+static void saf_result(const struct saf *s, struct rs_result *res, int deadlock)
 {
-    struct rs_result r;
-    rs_result_init(&r);
+    struct rs_result r = *res;
     uint64_t top = 0, top_delivered = 0; /* packets of the highest rank r (protocol=rank) */
     for (uint64_t m = 0; s->rank && m < s->pb->n_msgs; m++)
         if (s->rank[m] == s->ranks) {
@@ -1044,9 +1041,7 @@ static int saf_record(const struct saf *s, struct rs_result *res, struct rs_reco
     r.rank_levels_used = s->ranks;
     r.top_rank_messages = (int64_t)top;
     r.top_rank_delivered = (int64_t)top_delivered;
-    if (res)
-        *res = r;
-    return rs_result_record(&r, saf_columns, sizeof saf_columns / sizeof *saf_columns, out);
+    *res = r;
 }
 
 /* Debug builds check every step of small runs on their own (the checker walks the whole
@@ -1146,9 +1141,11 @@ static void saf_life_describe(void *st, char *buf, size_t n)
     rs__saf_describe_deadlock(st, buf, n);
 }
 
-static int saf_life_collect(void *st, struct rs_driver *d, struct rs_record *out, int deadlock)
+static int saf_life_collect(void *st, struct rs_driver *d, struct rs_result *res, int deadlock)
 {
-    return saf_record(st, d->in->result, out, deadlock);
+    (void)d;
+    saf_result(st, res, deadlock);
+    return 0;
 }
 
 void rs__saf_life_free(void *st)
@@ -1172,6 +1169,8 @@ static const struct rs_engine_life saf_batch_life = {
     .check = saf_life_check,
     .describe_deadlock = saf_life_describe,
     .collect = saf_life_collect,
+    .columns = saf_columns,
+    .n_columns = sizeof saf_columns / sizeof *saf_columns,
     .free = rs__saf_life_free,
 };
 

@@ -4,6 +4,7 @@
  * does not honour (also by the real engines). */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,16 +130,21 @@ static void fake_describe(void *st, char *buf, size_t n)
     snprintf(buf, n, "fake cycle at step %u", ((struct fake *)st)->step);
 }
 
-static int fake_collect(void *st, struct rs_driver *d, struct rs_record *out, int deadlock)
+static int fake_collect(void *st, struct rs_driver *d, struct rs_result *res, int deadlock)
 {
     struct fake *f = st;
     lg.collects++;
     lg.seen_step = d->step;
     lg.deadlock = deadlock;
-    if (d->ol && rs_openloop_record(d->ol, out))
-        return RS_ENOMEM;
-    return rs_record_int(out, "steps", f->step) ? RS_ENOMEM : 0;
+    if (d->ol)
+        rs_openloop_result(d->ol, res);
+    res->steps = f->step;
+    res->deadlock = deadlock;
+    return 0;
 }
+
+static const enum rs_metric fake_batch_columns[] = {RS_M_STEPS, RS_M_DEADLOCK};
+static const enum rs_metric fake_open_columns[] = {RS_OPENLOOP_COLUMNS, RS_M_STEPS};
 
 static void fake_free(void *st)
 {
@@ -155,6 +161,8 @@ static const struct rs_engine_life fake_batch = {
     .check = fake_check,
     .describe_deadlock = fake_describe,
     .collect = fake_collect,
+    .columns = fake_batch_columns,
+    .n_columns = 2,
     .free = fake_free,
 };
 
@@ -166,6 +174,8 @@ static const struct rs_engine_life fake_open = {
     .check = fake_check,
     .describe_deadlock = fake_describe,
     .collect = fake_collect,
+    .columns = fake_open_columns,
+    .n_columns = sizeof fake_open_columns / sizeof *fake_open_columns,
     .free = fake_free,
 };
 
@@ -189,6 +199,9 @@ static int progress(void *user, uint32_t step, uint64_t remaining)
     " injection_process=bernoulli injection_rate=0.5 warmup_steps=10 measure_steps=20 "        \
     "drain_steps=30"
 
+/* Where run() asks for the typed result (NULL: not wanted). */
+static struct rs_result *run_result;
+
 /* Run engine on kv with plan and the progress callback every `every` steps (0: none). */
 static int run(const struct rs_engine_ops *engine, const char *kv,
                const struct rs_engine_plan *plan, uint32_t every, struct rs_record *rec,
@@ -199,7 +212,7 @@ static int run(const struct rs_engine_ops *engine, const char *kv,
     assert_int_equal(f.pb.n_msgs, 4);
     struct rs_engine_input in = {.net = &f.net, .pb = &f.pb, .params = &f.p,
                                  .routing = RS_ROUTING_DIRECT, .seed = 3, .check = 1,
-                                 .plan = plan};
+                                 .plan = plan, .result = run_result};
     if (every) {
         in.progress = progress;
         in.progress_every = every;
@@ -237,6 +250,42 @@ static void test_batch_all_delivered(void **state)
     assert_int_equal(lg.prog_left[1], 0);
     assert_int_equal(rs_test_int(&r, "steps"), 4);
     assert_int_equal(lg.inits + lg.collects + lg.frees, 3);
+    rs_record_free(&r);
+}
+
+/* The typed result is the driver's: it initialises the caller's (or its own), the engine's
+ * collect op fills it, the driver writes the lifecycle's columns from it, in order, and
+ * hands it back with its strings cleared. */
+static void test_typed_result(void **state)
+{
+    struct rs_record r;
+    struct rs_err err;
+    struct rs_result res;
+    (void)state;
+    reset();
+    memset(&res, 0xff, sizeof res);
+    run_result = &res;
+    assert_int_equal(run(&fake_engine, CHAIN, NULL, 0, &r, NULL, 0, &err), 0);
+    run_result = NULL;
+    assert_int_equal(res.steps, 4);
+    assert_int_equal(res.deadlock, 0);
+    assert_int_equal(res.makespan, 0);  /* not the fake's: as rs_result_init left it */
+    assert_true(isnan(res.latency_mean));
+    assert_int_equal(r.n, 2);           /* the batch columns: steps, deadlock */
+    assert_string_equal(r.f[0].name, "steps");
+    assert_string_equal(r.f[1].name, "deadlock");
+    rs_record_free(&r);
+    /* a real engine with a string metric: in the record, NULL in the result */
+    memset(&res, 0, sizeof res);
+    run_result = &res;
+    assert_int_equal(run(rs_engine_find("circuit"), CHAIN, NULL, 0, &r, NULL, 0, &err), 0);
+    run_result = NULL;
+    assert_null(res.delivered_per_cycle);
+    assert_int_equal(res.delivered, 4);
+    assert_int_equal(rs_test_int(&r, "delivered"), 4);
+    assert_int_equal(rs_test_int(&r, "cycles"), res.cycles);
+    assert_non_null(rs_record_get(&r, "delivered_per_cycle"));
+    assert_int_equal(rs_record_get(&r, "delivered_per_cycle")->type, RS_VAL_STRING);
     rs_record_free(&r);
 }
 
@@ -407,7 +456,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batch_all_delivered), cmocka_unit_test(test_progress_stops),
         cmocka_unit_test(test_deadlock_stops),      cmocka_unit_test(test_init_failure),
-        cmocka_unit_test(test_plan_fields),         cmocka_unit_test(test_open_phases),
+        cmocka_unit_test(test_plan_fields),         cmocka_unit_test(test_typed_result),         cmocka_unit_test(test_open_phases),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
