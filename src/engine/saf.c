@@ -559,6 +559,7 @@ static int record_latency(struct saf *s, uint32_t step)
  * a refill); ol = 0 is the batch engine, compiled without those branches. */
 static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
 {
+    const uint32_t *release = ol ? NULL : s->drv->release; /* latencies count from it */
     for (uint64_t i = 0; i < s->n_moves; i++) {
         const struct saf_move *mv = &s->moves[i];
         if (i + SAF_PF_PKT < s->n_moves) {
@@ -623,7 +624,7 @@ static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
             s->last_event = s->step;
             if (ol)
                 rs__saf_open_finish(s, m, 1);
-            else if (record_latency(s, s->step - rs_driver_release_of(s->drv, m)))
+            else if (record_latency(s, s->step - (release ? release[m] : 0)))
                 return RS_ENOMEM;
             continue;
         }
