@@ -1,7 +1,8 @@
 /* The engine lifecycle and the one driver loop (src/engine/driver.c): an engine is a const
  * struct of operations (set-up, one step, check, deadlock report, collect, free); the
- * driver owns the loop, the plan's admission, open-loop injection and its phases, the stop
- * conditions, the per-step checks and the progress callback. docs/ARCHITECTURE.md. */
+ * driver owns the loop, the plan's admission, the release of static messages and their
+ * intermediates, open-loop injection and its phases, the stop conditions, the per-step
+ * checks, the progress callback and the typed result. docs/ARCHITECTURE.md. */
 #ifndef ROUTESIM_DRIVER_H
 #define ROUTESIM_DRIVER_H
 

@@ -20,15 +20,18 @@
  * declares the fields it honours (rs_engine_life.plan_fields) and the driver refuses any
  * other non-NULL (non-zero) field with RS_EUNSUPPORTED naming it: the flit engines
  * (switching=wormhole, virtual_cut_through, cut_through_partial, store_forward_flits)
- * honour all but via; circuit honours release and via; store_forward honours none. A plan
- * needs injection_process=batch. */
+ * honour all but via; circuit honours release and via; store_forward honours release and
+ * mid. The driver applies release and mid itself (include/routesim/driver.h:
+ * rs_driver_released, rs_driver_mid_of). A plan needs injection_process=batch. */
 struct rs_engine_plan {
-    /* Release step of message m (UNITS: the engine's steps): it waits in its source until
-     * then and its first move (header crossing its first channel) is at step release+1 at
-     * the earliest. NULL: every message is released at step 0. */
+    /* Release step of message m (UNITS: the engine's steps; below UINT32_MAX, or
+     * RS_EINVAL): it waits in its source until then and its first move (header crossing its
+     * first channel) is at step release+1 at the earliest. NULL: every message is released
+     * at step 0. */
     const uint32_t *release;
-    /* Valiant intermediate terminal of message m (RS_NONE: direct route), passed to the
-     * topology's route as rs_route_state.mid. NULL: from the `routing` key. */
+    /* Valiant intermediate terminal of message m (RS_NONE: direct route; otherwise below
+     * n_terminals, or RS_EINVAL), passed to the topology's route as rs_route_state.mid.
+     * NULL: from the `routing` key. */
     const uint32_t *mid;
     /* Length of message m in flits (>= 1). NULL: the `length` key. */
     const uint32_t *length;

@@ -1,7 +1,8 @@
-/* The one run loop of every engine: admits the plan field by field, sets up open-loop
- * injection and its phases, calls the engine's step until a stop condition (all delivered,
- * deadlock, the open-loop drain over), checks the invariants, reports progress, and has
- * the engine collect its metrics. Contracts in include/routesim/driver.h. */
+/* The one run loop of every engine: admits the plan field by field, computes the static
+ * messages' release order and intermediates once, sets up open-loop injection and its
+ * phases, calls the engine's step until a stop condition (all delivered, deadlock, the
+ * open-loop drain over), checks the invariants, reports progress, has the engine fill the
+ * typed result and writes the record from it. Contracts in include/routesim/driver.h. */
 #include "routesim/driver.h"
 
 #include <stdlib.h>
