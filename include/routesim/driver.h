@@ -1,7 +1,8 @@
 /* The engine lifecycle and the one driver loop (src/engine/driver.c): an engine is a const
  * struct of operations (set-up, one step, check, deadlock report, collect, free); the
- * driver owns the loop, the plan's admission, open-loop injection and its phases, the stop
- * conditions, the per-step checks and the progress callback. docs/ARCHITECTURE.md. */
+ * driver owns the loop, the plan's admission, the release of static messages and their
+ * intermediates, open-loop injection and its phases, the stop conditions, the per-step
+ * checks, the progress callback and the typed result. docs/ARCHITECTURE.md. */
 #ifndef ROUTESIM_DRIVER_H
 #define ROUTESIM_DRIVER_H
 
@@ -34,7 +35,62 @@ struct rs_driver {
     uint64_t remaining;
     int deadlock;
     uint32_t *newly; /* [n_terminals] scratch of rs_driver_arrivals */
+    /* Batch runs: the static messages' schedule, computed once by the driver before set-up
+     * (read them through the functions below, never the plan's arrays):
+     *   release   [n_msgs] release step of each message (the plan's), NULL: all at step 0
+     *   mid       [n_msgs] intermediate terminal of each message (the plan's, or the
+     *             routing's rs_route_mid_for drawn once), NULL: all RS_NONE (direct)
+     *   last_release  the largest release step (0 without a plan) */
+    const uint32_t *release;
+    const uint32_t *mid;
+    uint32_t last_release;
+    uint32_t *rel_order; /* owned: message ids by (release, id); NULL when release is NULL */
+    uint32_t *mid_own;   /* owned: the routing's intermediates, or NULL */
+    uint64_t rel_pos;    /* messages handed out so far (a prefix of the release order) */
+    uint64_t n_static;   /* static messages (0 in open loop) */
 };
+
+/* Static messages released together (rs_driver_released): ids[0..n), or first..first+n-1
+ * when ids is NULL (every message at step 0, in id order). */
+struct rs_released {
+    const uint32_t *ids;
+    uint32_t first, n;
+};
+
+static inline uint32_t rs_released_id(const struct rs_released *r, uint32_t i)
+{
+    return r->ids ? r->ids[i] : r->first + i;
+}
+
+/* Batch: hand out the static messages whose release step is <= step and that were not
+ * handed out before, in (release, id) order, into *out; returns their number (0 in open
+ * loop). An engine calls it once at set-up with step 0 and then once per step s it runs,
+ * at the point where the messages released at s join their sources (a message released at
+ * r makes its first move at step r+1 at the earliest); asked every step, each answer is one
+ * release step's messages, in id order. One call per step: nothing per message. */
+uint32_t rs_driver_released(struct rs_driver *d, uint32_t step, struct rs_released *out);
+
+/* Batch: the release step of the next message not yet handed out, UINT32_MAX when none is
+ * left: an engine whose network is empty may jump to that step. */
+static inline uint32_t rs_driver_next_release(const struct rs_driver *d)
+{
+    if (d->rel_pos >= d->n_static)
+        return UINT32_MAX;
+    return d->release ? d->release[d->rel_order[d->rel_pos]] : 0;
+}
+
+/* Batch: the release step of message m (0 without a plan's release), e.g. for its latency. */
+static inline uint32_t rs_driver_release_of(const struct rs_driver *d, uint32_t m)
+{
+    return d->release ? d->release[m] : 0;
+}
+
+/* Batch: the intermediate terminal of message m (RS_NONE: direct route), resolved once by
+ * the driver from the plan or the routing. */
+static inline uint32_t rs_driver_mid_of(const struct rs_driver *d, uint32_t m)
+{
+    return d->mid ? d->mid[m] : RS_NONE;
+}
 
 /* Plan fields (struct rs_engine_plan), as bits of rs_engine_life.plan_fields. */
 enum rs_plan_field {
@@ -46,6 +102,7 @@ enum rs_plan_field {
     RS_PLAN_FATE = 1u << 5,
     RS_PLAN_VIA = 1u << 6,
 };
+#define RS_PLAN_N_FIELDS 7 /* bit numbers 0 .. RS_PLAN_N_FIELDS - 1 */
 
 /* The lifecycle of an engine in one injection mode. The state is an opaque block of size
  * bytes that the driver allocates zeroed and frees. Every op returns 0 or RS_E... with err
@@ -54,6 +111,10 @@ struct rs_engine_life {
     size_t size;           /* bytes of the engine's state */
     unsigned plan_fields;  /* RS_PLAN_... fields the engine honours; the driver refuses the
                               others with RS_EUNSUPPORTED naming the field */
+    /* NULL, or RS_PLAN_N_FIELDS entries indexed by the bit number of an RS_PLAN_... field:
+     * NULL or the reason the engine refuses that field, appended to the driver's message
+     * after ": ". */
+    const char *const *plan_why;
     /* Set up the state from d->in (d->ol is initialised in open loop) and set
      * d->remaining. On error the driver still calls free. */
     int (*init)(void *st, struct rs_driver *d, struct rs_err *err);
@@ -67,9 +128,15 @@ struct rs_engine_life {
     /* Describe the waiting cycle of a deadlocked state into buf (one line, n bytes). NULL:
      * the engine never deadlocks. */
     void (*describe_deadlock)(void *st, char *buf, size_t n);
-    /* Write the run's metrics (and the plan's outputs) once the loop has ended; deadlock is
-     * 1 when it ended on a deadlock. Returns 0 or RS_ENOMEM (err not set). */
-    int (*collect)(void *st, struct rs_driver *d, struct rs_record *out, int deadlock);
+    /* Fill the run's typed result res (initialised by the driver with rs_result_init) and
+     * write the plan's outputs once the loop has ended; deadlock is 1 when it ended on a
+     * deadlock. String fields may point into the state (they are read before free). The
+     * driver converts res to the record once (columns). Returns 0 or RS_ENOMEM (err not
+     * set). */
+    int (*collect)(void *st, struct rs_driver *d, struct rs_result *res, int deadlock);
+    /* The metrics of the record, in column order: fields of struct rs_result. */
+    const enum rs_metric *columns;
+    size_t n_columns;
     /* Release what the state holds (safe on a partly set-up or zeroed state). */
     void (*free)(void *st);
 };

@@ -20,15 +20,18 @@
  * declares the fields it honours (rs_engine_life.plan_fields) and the driver refuses any
  * other non-NULL (non-zero) field with RS_EUNSUPPORTED naming it: the flit engines
  * (switching=wormhole, virtual_cut_through, cut_through_partial, store_forward_flits)
- * honour all but via; circuit honours release and via; store_forward honours none. A plan
- * needs injection_process=batch. */
+ * honour all but via; circuit honours release and via; store_forward honours release and
+ * mid. The driver applies release and mid itself (include/routesim/driver.h:
+ * rs_driver_released, rs_driver_mid_of). A plan needs injection_process=batch. */
 struct rs_engine_plan {
-    /* Release step of message m (UNITS: the engine's steps): it waits in its source until
-     * then and its first move (header crossing its first channel) is at step release+1 at
-     * the earliest. NULL: every message is released at step 0. */
+    /* Release step of message m (UNITS: the engine's steps; below UINT32_MAX, or
+     * RS_EINVAL): it waits in its source until then and its first move (header crossing its
+     * first channel) is at step release+1 at the earliest. NULL: every message is released
+     * at step 0. */
     const uint32_t *release;
-    /* Valiant intermediate terminal of message m (RS_NONE: direct route), passed to the
-     * topology's route as rs_route_state.mid. NULL: from the `routing` key. */
+    /* Valiant intermediate terminal of message m (RS_NONE: direct route; otherwise below
+     * n_terminals, or RS_EINVAL), passed to the topology's route as rs_route_state.mid.
+     * NULL: from the `routing` key. */
     const uint32_t *mid;
     /* Length of message m in flits (>= 1). NULL: the `length` key. */
     const uint32_t *length;
@@ -68,8 +71,10 @@ struct rs_engine_input {
     int (*progress)(void *progress_user, uint32_t step, uint64_t remaining);
     void *progress_user;
     uint32_t progress_every;
-    /* Out: NULL, or the run's typed result (include/routesim/metrics.h), the same values the
-     * engine adds to the record; algorithms read these fields, never record keys. */
+    /* Out: NULL, or where the driver has the engine fill the run's typed result
+     * (include/routesim/metrics.h): the values of the record, which the driver writes from
+     * it; algorithms read these fields, never record keys. Its string fields are NULL on
+     * return (read those from the record). */
     struct rs_result *result;
 };
 

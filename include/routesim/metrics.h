@@ -112,8 +112,9 @@ struct rs_metric_def {
 extern const struct rs_metric_def rs_metric_defs[RS_M__COUNT];
 
 /* One engine run's metrics, typed (UNITS: the engine's step, network cycles for the circuit
- * engine). An engine fills the fields it produces and names them, in its column order, to
- * rs_result_record; latencies are NaN when no message was delivered or the run deadlocked.
+ * engine). The driver initialises it, the engine's collect op fills the fields it produces,
+ * and the driver writes the lifecycle's columns with rs_result_record (include/routesim/
+ * driver.h); latencies are NaN when no message was delivered or the run deadlocked.
  * Strings are borrowed (the producer owns them until the record is written). */
 struct rs_result {
     int64_t makespan, messages, delivered, dropped;

@@ -60,6 +60,7 @@ void rs__circ_free(struct circ *c)
     free(c->cplen);
     free(c->chk);
     free(c->per_cycle);
+    rs_buf_free(&c->per_cycle_text);
     memset(c, 0, sizeof *c);
 }
 
@@ -115,7 +116,6 @@ static int read_plan(struct circ *c, const struct rs_engine_plan *plan, struct r
 {
     if (!plan)
         return 0;
-    c->release = plan->release;
     c->via = plan->via;
     if (!c->via)
         return 0;
@@ -156,9 +156,35 @@ int rs__circ_alloc_requests(struct circ *c, uint64_t n_req, uint64_t n_ch, struc
     return 0;
 }
 
-static int circ_init(struct circ *c, const struct rs_engine_input *in, uint64_t shuffle,
-                     int check, struct rs_err *err)
+/* The messages the driver releases at step (once per cycle, before the cycle that lets
+ * them try; at set-up, step 0) join the pending list, which stays in id order: a merge, in
+ * act as scratch (act is refilled by the cycle). */
+static void take_released(struct circ *c, uint32_t step)
 {
+    struct rs_released r;
+    uint32_t n = rs_driver_released(c->drv, step, &r);
+    if (!n)
+        return;
+    uint32_t i = 0, j = 0, k = 0;
+    while (i < c->n_pend || j < n) {
+        uint32_t m = j < n ? rs_released_id(&r, j) : RS_NONE;
+        if (j >= n || (i < c->n_pend && c->pend[i] < m))
+            c->act[k++] = c->pend[i++];
+        else
+            c->act[k++] = (j++, m);
+    }
+    RS_DASSERT(k == c->n_pend + n);
+    uint32_t *tmp = c->pend;
+    c->pend = c->act;
+    c->act = tmp;
+    c->n_pend = k;
+    c->unreleased -= n;
+}
+
+static int circ_init(struct circ *c, struct rs_driver *d, uint64_t shuffle, int check,
+                     struct rs_err *err)
+{
+    const struct rs_engine_input *in = d->in;
     const struct rs_net *net = in->net;
     const struct rs_problem *pb = in->pb;
     int rc;
@@ -215,7 +241,7 @@ static int circ_init(struct circ *c, const struct rs_engine_input *in, uint64_t 
         if (!c->used)
             return rs_err_set(err, RS_ENOMEM, "out of memory for %llu channels",
                               (unsigned long long)n_ch);
-        if ((rc = rs__circ_paths_init(c, in, err)))
+        if ((rc = rs__circ_paths_init(c, d, err)))
             return rc;
         if (c->mode == CIRC_MODE_ALL_AT_ONCE) {
             if (c->off[c->n] >= UINT32_MAX)
@@ -238,11 +264,8 @@ static int circ_init(struct circ *c, const struct rs_engine_input *in, uint64_t 
     }
     if ((rc = read_plan(c, in->plan, err)))
         return rc;
-    uint64_t max_release = 0;
-    for (uint32_t m = 0; c->release && m < c->n; m++)
-        max_release = c->release[m] > max_release ? c->release[m] : max_release;
     /* every cycle with an active message routes one at least */
-    uint64_t cycles = max_release + c->n + 1;
+    uint64_t cycles = (uint64_t)d->last_release + c->n + 1;
     if (c->passes && c->passes < cycles)
         cycles = c->passes;
     if (cycles >= UINT32_MAX)
@@ -257,8 +280,9 @@ static int circ_init(struct circ *c, const struct rs_engine_input *in, uint64_t 
         if (!c->cpath || !c->cplen || !c->chk)
             return rs_err_set(err, RS_ENOMEM, "out of memory for the invariant checker");
     }
-    for (uint32_t m = 0; m < c->n; m++)
-        c->pend[c->n_pend++] = m;
+    c->drv = d;
+    c->unreleased = c->n;
+    take_released(c, 0);
     return 0;
 }
 
@@ -266,12 +290,8 @@ static int circ_init(struct circ *c, const struct rs_engine_input *in, uint64_t 
  * were routed. */
 static uint32_t run_cycle(struct circ *c)
 {
-    c->n_act = 0;
-    for (uint32_t k = 0; k < c->n_pend; k++) {
-        uint32_t m = c->pend[k];
-        if (!c->release || c->release[m] < c->cycle)
-            c->act[c->n_act++] = m;
-    }
+    memcpy(c->act, c->pend, (size_t)c->n_pend * sizeof *c->act);
+    c->n_act = c->n_pend;
     if (c->mode == CIRC_MODE_LCAN)
         rs__circ_lcan_cycle(c);
     else
@@ -299,11 +319,17 @@ static void settle_batch(struct circ *c)
         if (c->state[c->pend[k]] == CIRC_PENDING)
             c->pend[w++] = c->pend[k];
     c->n_pend = w;
-    if (c->passes && c->cycle == c->passes && c->n_pend) { /* the rest are dropped */
+    if (c->passes && c->cycle == c->passes && (c->n_pend || c->unreleased)) {
+        /* the rest are dropped, released or not */
         for (uint32_t k = 0; k < c->n_pend; k++)
             c->state[c->pend[k]] = CIRC_DROPPED;
-        c->dropped = c->n_pend;
+        struct rs_released r;
+        uint32_t n = rs_driver_released(c->drv, UINT32_MAX, &r);
+        for (uint32_t i = 0; i < n; i++)
+            c->state[rs_released_id(&r, i)] = CIRC_DROPPED;
+        c->dropped = c->n_pend + n;
         c->n_pend = 0;
+        c->unreleased = 0;
     }
 }
 
@@ -314,26 +340,24 @@ static const enum rs_metric circ_columns[] = {
     RS_M_LATENCY_MAX,  RS_M_DELIVERED_FIRST_CYCLE, RS_M_CONFLICTS, RS_M_MAX_CIRCUITS,
     RS_M_LOCKS,        RS_M_RANKS_USED,    RS_M_DELIVERED_PER_CYCLE};
 
-/* Fill the typed result of a batch run, copy it to res (NULL: not wanted) and add its
- * columns to out. A message's latency is the cycle that routed it minus its release cycle
- * (released at 0 and routed in the first cycle: 1); the makespan is the last cycle in which
- * a message was routed or dropped. */
-static int circ_record(const struct circ *c, struct rs_result *res, struct rs_record *out)
+/* Fill the typed result of a batch run (r initialised); its delivered_per_cycle string is
+ * c->per_cycle_text, freed with the state. A message's latency is the cycle that routed it
+ * minus its release cycle (released at 0 and routed in the first cycle: 1); the makespan is
+ * the last cycle in which a message was routed or dropped. Returns 0 or RS_ENOMEM. */
+static int circ_result(struct circ *c, struct rs_result *res)
 {
-    struct rs_buf b;
+    struct rs_buf *b = &c->per_cycle_text;
     struct rs_lat_hist h;
-    struct rs_result r;
+    struct rs_result r = *res;
     int rc = 0;
-    rs_buf_init(&b);
     rs_lat_hist_init(&h);
-    rs_result_init(&r);
     for (uint32_t k = 0; k < c->cycle && !rc; k++)
-        rc = rs_buf_printf(&b, "%s%u", k ? ";" : "", c->per_cycle[k]);
+        rc = rs_buf_printf(b, "%s%u", k ? ";" : "", c->per_cycle[k]);
     if (!rc)
-        rc = rs_buf_puts(&b, "");
+        rc = rs_buf_puts(b, "");
     for (uint32_t m = 0; m < c->n && !rc; m++)
         if (c->state[m] == CIRC_ROUTED) {
-            uint32_t lat = c->finish[m] - (c->release ? c->release[m] : 0);
+            uint32_t lat = c->finish[m] - rs_driver_release_of(c->drv, m);
             r.makespan = c->finish[m] > r.makespan ? c->finish[m] : r.makespan;
             rc = rs_lat_hist_add(&h, lat);
         }
@@ -350,15 +374,9 @@ static int circ_record(const struct circ *c, struct rs_result *res, struct rs_re
     r.max_circuits = c->max_circ;
     r.locks = (int64_t)c->locks;
     r.ranks_used = c->ranks;
-    r.delivered_per_cycle = b.data ? b.data : "";
-    if (!rc && res) {
-        *res = r;
-        res->delivered_per_cycle = NULL; /* freed below */
-    }
-    if (!rc)
-        rc = rs_result_record(&r, circ_columns, sizeof circ_columns / sizeof *circ_columns, out);
+    r.delivered_per_cycle = b->data ? b->data : "";
+    *res = r;
     rs_lat_hist_free(&h);
-    rs_buf_free(&b);
     return rc ? RS_ENOMEM : 0;
 }
 
@@ -377,9 +395,9 @@ static int circ_life_init(void *st, struct rs_driver *d, struct rs_err *err)
     struct circ *c = st;
     const uint64_t *shuffle = d->extra;
     d->check |= CIRC_FORCE_CHECK(d->in);
-    int rc = circ_init(c, d->in, shuffle ? *shuffle : 0, d->check, err);
+    int rc = circ_init(c, d, shuffle ? *shuffle : 0, d->check, err);
     if (!rc)
-        d->remaining = c->n_pend;
+        d->remaining = c->n_pend + c->unreleased;
     return rc;
 }
 
@@ -388,6 +406,7 @@ static int circ_life_step(void *st, struct rs_driver *d, struct rs_err *err)
     struct circ *c = st;
     settle_batch(c); /* the previous cycle's end */
     c->cycle++;
+    take_released(c, c->cycle - 1); /* released at cycle - 1: they try from this cycle */
     uint32_t routed = run_cycle(c);
     c->routed_now = routed;
     if (!routed && c->n_act)
@@ -395,7 +414,7 @@ static int circ_life_step(void *st, struct rs_driver *d, struct rs_err *err)
                           c->n_act);
     d->step = c->cycle;
     d->accepted = routed;
-    d->remaining = c->passes && c->cycle == c->passes ? 0 : c->n_pend - routed;
+    d->remaining = c->passes && c->cycle == c->passes ? 0 : c->n_pend - routed + c->unreleased;
     return 0;
 }
 
@@ -405,12 +424,13 @@ int rs__circ_life_check(void *st, struct rs_err *err)
     return c->cycle ? rs__circ_check(c, c->routed_now, err) : 0; /* after a cycle */
 }
 
-static int circ_life_collect(void *st, struct rs_driver *d, struct rs_record *out, int deadlock)
+static int circ_life_collect(void *st, struct rs_driver *d, struct rs_result *res, int deadlock)
 {
     struct circ *c = st;
+    (void)d;
     (void)deadlock; /* every cycle routes a message: no deadlock */
     settle_batch(c); /* the last cycle's end */
-    return circ_record(c, d->in->result, out);
+    return circ_result(c, res);
 }
 
 static void circ_life_free(void *st)
@@ -426,6 +446,8 @@ static const struct rs_engine_life circ_batch_life = {
     .check = rs__circ_life_check,
     .describe_deadlock = NULL,
     .collect = circ_life_collect,
+    .columns = circ_columns,
+    .n_columns = sizeof circ_columns / sizeof *circ_columns,
     .free = circ_life_free,
 };
 

@@ -22,6 +22,7 @@
 
 #include <stdint.h>
 
+#include "routesim/assert.h"
 #include "routesim/driver.h"
 #include "routesim/engine.h"
 #include "routesim/openloop.h"
@@ -75,8 +76,11 @@ struct circ {
     uint32_t *finish;     /* [n] batch: the cycle (1-based) that routed message m */
     uint8_t *turn;        /* [n] LCAN: level where the circuit turns down; 255: empty path */
     uint32_t *rank;       /* [n] down=rank: 1..ranks, else NULL */
-    const uint32_t *release; /* [n] plan release (rs_engine_plan.release): message m tries
-                                from cycle release[m] + 1 on; NULL: all from cycle 1 */
+    struct rs_driver *drv;   /* batch: the driver, which releases the messages (a message
+                                released at r tries from cycle r + 1 on) and resolves their
+                                intermediates */
+    uint32_t unreleased;     /* batch: messages the driver has not released yet */
+    struct rs_buf per_cycle_text; /* batch: the delivered_per_cycle metric, once collected */
     const uint32_t *via;     /* [n] plan via switches (rs_engine_plan.via) or NULL */
 
     /* fixed paths: message m's channels are hop[off[m] .. off[m+1]) */
@@ -90,7 +94,7 @@ struct circ {
     /* the cycle */
     uint32_t cycle;  /* 1-based number of the current cycle */
     uint32_t routed_now; /* messages routed in that cycle */
-    uint32_t *pend;  /* messages not yet routed or dropped, increasing */
+    uint32_t *pend;  /* released messages not yet routed or dropped, increasing */
     uint32_t n_pend;
     uint32_t *act;   /* this cycle's active messages (released pending), increasing */
     uint32_t n_act;
@@ -233,7 +237,7 @@ void rs__circ_lcan_cycle(struct circ *c);
 /* Expand every message's fixed path (oblivious route, with the intermediate of its
  * routing: Valiant's, or the row of Ranade's first stage on the Beneš network, see
  * rs_route_mid_for) into c->off / c->hop. Returns 0 or RS_E.. */
-int rs__circ_paths_init(struct circ *c, const struct rs_engine_input *in, struct rs_err *err);
+int rs__circ_paths_init(struct circ *c, const struct rs_driver *d, struct rs_err *err);
 
 /* One network cycle on fixed paths (staged or all at once): fills c->fail. */
 void rs__circ_paths_cycle(struct circ *c);

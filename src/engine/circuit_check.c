@@ -88,7 +88,7 @@ int rs__circ_check(struct circ *c, uint32_t routed_now, struct rs_err *err)
         sum += c->per_cycle[k];
     if (n_state[CIRC_ROUTED] != c->delivered || sum != c->delivered ||
         n_state[CIRC_DROPPED] != c->dropped || c->per_cycle[c->cycle - 1] != routed_now ||
-        n_state[CIRC_PENDING] + routed_now != c->n_pend)
+        n_state[CIRC_PENDING] + routed_now != c->n_pend + c->unreleased)
         return rs_err_set(err, RS_EINVARIANT,
                           "cycle %u: counts disagree: %llu routed (%llu counted, %llu per "
                           "cycle), %llu dropped (%llu), %llu pending + %u just routed vs %u",
@@ -96,6 +96,7 @@ int rs__circ_check(struct circ *c, uint32_t routed_now, struct rs_err *err)
                           (unsigned long long)c->delivered, (unsigned long long)sum,
                           (unsigned long long)n_state[CIRC_DROPPED],
                           (unsigned long long)c->dropped,
-                          (unsigned long long)n_state[CIRC_PENDING], routed_now, c->n_pend);
+                          (unsigned long long)n_state[CIRC_PENDING], routed_now,
+                          c->n_pend + c->unreleased);
     return 0;
 }

@@ -379,19 +379,14 @@ static const enum rs_metric open_columns[] = {RS_OPENLOOP_COLUMNS, RS_M_CYCLES,
                                               RS_M_CONFLICTS,      RS_M_MAX_CIRCUITS,
                                               RS_M_LOCKS,          RS_M_RANKS_USED};
 
-static int open_record(const struct circ *c, struct rs_result *res, struct rs_record *out)
+static void open_result(const struct circ *c, struct rs_result *r)
 {
-    struct rs_result r;
-    rs_result_init(&r);
-    rs_openloop_result(c->open->ol, &r);
-    r.cycles = c->cycle;
-    r.conflicts = (int64_t)c->conflicts;
-    r.max_circuits = c->max_circ;
-    r.locks = (int64_t)c->locks;
-    r.ranks_used = c->ranks;
-    if (res)
-        *res = r;
-    return rs_result_record(&r, open_columns, sizeof open_columns / sizeof *open_columns, out);
+    rs_openloop_result(c->open->ol, r);
+    r->cycles = c->cycle;
+    r->conflicts = (int64_t)c->conflicts;
+    r->max_circuits = c->max_circ;
+    r->locks = (int64_t)c->locks;
+    r->ranks_used = c->ranks;
 }
 
 /* Debug builds check every cycle of small, short runs on their own; check=1 any run. */
@@ -445,10 +440,12 @@ static int open_life_step(void *st, struct rs_driver *d, struct rs_err *err)
     return 0;
 }
 
-static int open_life_collect(void *st, struct rs_driver *d, struct rs_record *out, int deadlock)
+static int open_life_collect(void *st, struct rs_driver *d, struct rs_result *res, int deadlock)
 {
+    (void)d;
     (void)deadlock; /* every cycle routes a packet: no deadlock */
-    return open_record(&((struct circ_run_open *)st)->c, d->in->result, out);
+    open_result(&((struct circ_run_open *)st)->c, res);
+    return 0;
 }
 
 static void open_life_free(void *st)
@@ -467,5 +464,7 @@ const struct rs_engine_life rs__circ_open_life = {
     .check = rs__circ_life_check,
     .describe_deadlock = NULL,
     .collect = open_life_collect,
+    .columns = open_columns,
+    .n_columns = sizeof open_columns / sizeof *open_columns,
     .free = open_life_free,
 };

@@ -18,7 +18,7 @@ enum circ_mode rs__circ_mode(const struct rs_net *net, const struct rs_routing_o
     return CIRC_MODE_STAGED;
 }
 
-int rs__circ_paths_init(struct circ *c, const struct rs_engine_input *in, struct rs_err *err)
+int rs__circ_paths_init(struct circ *c, const struct rs_driver *d, struct rs_err *err)
 {
     const struct rs_net *net = c->net;
     const struct rs_problem *pb = c->pb;
@@ -30,7 +30,7 @@ int rs__circ_paths_init(struct circ *c, const struct rs_engine_input *in, struct
     for (uint32_t m = 0; m < c->n; m++) {
         uint32_t src = rs_problem_src(pb, m);
         struct rs_route_state st = {src, pb->dst[m],
-                                    rs_route_mid_for(net, in->routing, c->seed, m, src), 0, m};
+                                    rs_driver_mid_of(d, m), 0, m};
         int64_t len = net->ops->path_length ? net->ops->path_length(net, &st)
                                             : rs_route_expand(net, &st, NULL, 0, max_hops, NULL);
         if (len < 0) {
@@ -53,7 +53,7 @@ int rs__circ_paths_init(struct circ *c, const struct rs_engine_input *in, struct
     for (uint32_t m = 0; m < c->n && !rc; m++) {
         uint32_t src = rs_problem_src(pb, m);
         struct rs_route_state st = {src, pb->dst[m],
-                                    rs_route_mid_for(net, in->routing, c->seed, m, src), 0, m};
+                                    rs_driver_mid_of(d, m), 0, m};
         uint32_t len = (uint32_t)(c->off[m + 1] - c->off[m]);
         rs_route_expand(net, &st, tmp, len, max_hops, NULL);
         for (uint32_t h = 0; h < len; h++) /* a path using one channel more than cap times */

@@ -1,19 +1,21 @@
-/* The one run loop of every engine: admits the plan field by field, sets up open-loop
- * injection and its phases, calls the engine's step until a stop condition (all delivered,
- * deadlock, the open-loop drain over), checks the invariants, reports progress, and has
- * the engine collect its metrics. Contracts in include/routesim/driver.h. */
+/* The one run loop of every engine: admits the plan field by field, computes the static
+ * messages' release order and intermediates once, sets up open-loop injection and its
+ * phases, calls the engine's step until a stop condition (all delivered, deadlock, the
+ * open-loop drain over), checks the invariants, reports progress, has the engine fill the
+ * typed result and writes the record from it. Contracts in include/routesim/driver.h. */
 #include "routesim/driver.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "routesim/assert.h"
+#include "routesim/metrics.h"
 #include "routesim/options.h"
 
 /* Steps between two progress reports when rs_engine_input.progress_every is 0. */
 #define RS_DRIVER_PROGRESS_EVERY 4096u
 
-/* The plan's fields in declaration order, with the test of "given". */
+/* The plan's fields in declaration order (bit i is entry i), with the test of "given". */
 static const struct {
     unsigned bit;
     const char *name;
@@ -22,6 +24,9 @@ static const struct {
     {RS_PLAN_DISCARD, "discard_on_delay"}, {RS_PLAN_FINISH, "finish"}, {RS_PLAN_FATE, "fate"},
     {RS_PLAN_VIA, "via"},
 };
+
+_Static_assert(sizeof plan_fields / sizeof plan_fields[0] == RS_PLAN_N_FIELDS,
+               "one entry per plan field");
 
 static unsigned plan_given(const struct rs_engine_plan *pl)
 {
@@ -43,10 +48,13 @@ static int admit_plan(const struct rs_driver *d, const struct rs_engine_life *li
                           "a plan (per-message schedule) needs injection_process=batch");
     unsigned refused = plan_given(pl) & ~life->plan_fields;
     for (size_t i = 0; i < sizeof plan_fields / sizeof plan_fields[0]; i++)
-        if (refused & plan_fields[i].bit)
+        if (refused & plan_fields[i].bit) {
+            const char *why = life->plan_why ? life->plan_why[i] : NULL;
             return rs_err_set(err, RS_EUNSUPPORTED,
-                              "switching=%s does not honour the plan field `%s`",
-                              d->engine->name, plan_fields[i].name);
+                              "switching=%s does not honour the plan field `%s`%s%s",
+                              d->engine->name, plan_fields[i].name, why ? ": " : "",
+                              why ? why : "");
+        }
     return 0;
 }
 
@@ -87,6 +95,83 @@ uint32_t rs__driver_generate(struct rs_driver *d, uint32_t step, const uint32_t 
     if (step > rs_openloop_last_step(d->ol))
         return 0;
     return rs_openloop_generate(d->ol, step, d->newly);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Batch runs: the release order of the static messages (by release step, then id) and
+ * their intermediates, once, before the engine's set-up. */
+static int setup_schedule(struct rs_driver *d, struct rs_err *err)
+{
+    const struct rs_engine_input *in = d->in;
+    const struct rs_engine_plan *pl = in->plan;
+    const struct rs_problem *pb = in->pb;
+    if (d->ol)
+        return 0;
+    d->n_static = pb->n_msgs;
+    if ((pl && pl->release) || in->routing->mid)
+        if (pb->n_msgs >= UINT32_MAX)
+            return rs_err_set(err, RS_ECONSTRAINT, "too many messages (%llu) for one run",
+                              (unsigned long long)pb->n_msgs);
+    if (pl && pl->release) {
+        uint64_t *key = malloc((size_t)pb->n_msgs * sizeof *key + 1);
+        d->rel_order = malloc((size_t)pb->n_msgs * sizeof *d->rel_order + 1);
+        if (!key || !d->rel_order) {
+            free(key);
+            return rs_err_set(err, RS_ENOMEM, "out of memory for the release order");
+        }
+        for (uint64_t m = 0; m < pb->n_msgs; m++) {
+            if (pl->release[m] == UINT32_MAX) {
+                free(key);
+                return rs_err_set(err, RS_EINVAL, "plan: message %llu has release step %u "
+                                  "(at most %u)", (unsigned long long)m, UINT32_MAX,
+                                  UINT32_MAX - 1);
+            }
+            key[m] = (uint64_t)pl->release[m] << 32 | m;
+        }
+        qsort(key, pb->n_msgs, sizeof *key, cmp_u64);
+        for (uint64_t i = 0; i < pb->n_msgs; i++)
+            d->rel_order[i] = (uint32_t)key[i];
+        d->last_release = pb->n_msgs ? (uint32_t)(key[pb->n_msgs - 1] >> 32) : 0;
+        free(key);
+        d->release = pl->release;
+    }
+    if (pl && pl->mid) {
+        for (uint64_t m = 0; m < pb->n_msgs; m++)
+            if (pl->mid[m] != RS_NONE && pl->mid[m] >= pb->n_terminals)
+                return rs_err_set(err, RS_EINVAL,
+                                  "plan: message %llu has intermediate %u, not a terminal "
+                                  "(0..%u)",
+                                  (unsigned long long)m, pl->mid[m], pb->n_terminals - 1);
+        d->mid = pl->mid;
+    } else if (in->routing->mid) { /* drawn once per message, as the engines did */
+        if (!(d->mid_own = malloc((size_t)pb->n_msgs * sizeof *d->mid_own + 1)))
+            return rs_err_set(err, RS_ENOMEM, "out of memory for the intermediates");
+        for (uint64_t m = 0; m < pb->n_msgs; m++)
+            d->mid_own[m] = rs_route_mid_for(in->net, in->routing, in->seed, m,
+                                             rs_problem_src(pb, m));
+        d->mid = d->mid_own;
+    }
+    return 0;
+}
+
+uint32_t rs_driver_released(struct rs_driver *d, uint32_t step, struct rs_released *out)
+{
+    uint64_t a = d->rel_pos, b = a;
+    if (!d->release) { /* everything at step 0, in id order */
+        b = d->n_static;
+        *out = (struct rs_released){NULL, (uint32_t)a, (uint32_t)(b - a)};
+    } else {
+        while (b < d->n_static && d->release[d->rel_order[b]] <= step)
+            b++;
+        *out = (struct rs_released){d->rel_order + a, 0, (uint32_t)(b - a)};
+    }
+    d->rel_pos = b;
+    return out->n;
 }
 
 /* The loop: one step, then the stop conditions, the check and the progress report. */
@@ -147,6 +232,8 @@ int rs__driver_run(const struct rs_engine_ops *engine, const struct rs_engine_in
     const struct rs_engine_life *life = d.ol ? engine->open : engine->batch;
     if (!rc)
         rc = admit_plan(&d, life, err);
+    if (!rc)
+        rc = setup_schedule(&d, err);
     void *st = NULL;
     if (!rc && !(st = calloc(1, life->size)))
         rc = rs_err_set(err, RS_ENOMEM, "out of memory for the engine's state");
@@ -154,12 +241,20 @@ int rs__driver_run(const struct rs_engine_ops *engine, const struct rs_engine_in
         rc = life->init(st, &d, err);
     if (!rc)
         rc = drive(life, st, &d, &deadlock, deadlock_msg, deadlock_len, err);
-    if (!rc && (rc = life->collect(st, &d, out, deadlock)))
-        rs_err_set(err, rc, "out of memory for the result record");
+    if (!rc) { /* the typed result, filled by the engine, written to the record once */
+        struct rs_result own, *res = in->result ? in->result : &own;
+        rs_result_init(res);
+        if ((rc = life->collect(st, &d, res, deadlock)) ||
+            (rc = rs_result_record(res, life->columns, life->n_columns, out)))
+            rs_err_set(err, rc, "out of memory for the result record");
+        res->delivered_per_cycle = NULL; /* it may point into the state, freed below */
+    }
     if (st)
         life->free(st);
     free(st);
     free(d.newly);
+    free(d.rel_order);
+    free(d.mid_own);
     rs_openloop_free(&ol);
     return rc;
 }

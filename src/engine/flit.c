@@ -196,12 +196,7 @@ static uint32_t new_worm(struct flit *f, uint32_t src, uint32_t dst, uint32_t mi
     return m;
 }
 
-static uint32_t static_release(const struct flit *f, uint32_t msg)
-{
-    return f->release ? f->release[msg] : 0;
-}
-
-void rs__flit_make_front(struct flit *f, uint32_t t, uint32_t limit)
+void rs__flit_make_front(struct flit *f, uint32_t t)
 {
     if (f->front[t] != RS_NONE || f->rc)
         return;
@@ -222,14 +217,10 @@ void rs__flit_make_front(struct flit *f, uint32_t t, uint32_t limit)
         return;
     }
     const struct rs_engine_plan *pl = f->plan;
-    while (f->src_pos[t] < f->src_first[t + 1]) {
-        uint32_t msg = f->by_src[f->src_pos[t]];
-        uint32_t rel = static_release(f, msg);
-        if (rel > limit)
-            return;
-        f->src_pos[t]++;
-        uint32_t mid = pl && pl->mid ? pl->mid[msg]
-                                     : rs_route_mid_for(f->net, f->routing, f->seed, msg, t);
+    while (f->src_pos[t] < f->src_end[t]) {
+        uint32_t msg = f->by_src[f->src_pos[t]++];
+        uint32_t rel = rs_driver_release_of(f->drv, msg);
+        uint32_t mid = rs_driver_mid_of(f->drv, msg);
         uint32_t len = pl && pl->length ? pl->length[msg] : f->L;
         uint32_t m = new_worm(f, t, f->pb->dst[msg], mid, len, msg, rel,
                               ((uint64_t)rel << 32) | msg);
@@ -271,7 +262,7 @@ static void refresh_sources(struct flit *f, const uint32_t *newly, uint32_t n_ne
             t = (i++, newly[j++]);
         else
             t = newly[j++];
-        rs__flit_make_front(f, t, f->step);
+        rs__flit_make_front(f, t);
         if (source_busy(f, t))
             f->pend2[n++] = t;
     }
@@ -302,64 +293,45 @@ void rs__flit_free(void *st)
     free(f->src_first);
     free(f->by_src);
     free(f->src_pos);
+    free(f->src_end);
     free(f->finish);
     free(f->fate);
     free(f->stuck);
     free(f->stuck_front);
 }
 
-struct by_release {
-    uint32_t src, rel, msg;
-};
-
-static int cmp_by_release(const void *a, const void *b)
-{
-    const struct by_release *x = a, *y = b;
-    if (x->src != y->src)
-        return x->src < y->src ? -1 : 1;
-    if (x->rel != y->rel)
-        return x->rel < y->rel ? -1 : 1;
-    return (x->msg > y->msg) - (x->msg < y->msg);
-}
-
-/* Static messages grouped by source, each source's in (release, id) order. */
-static int sort_sources(struct flit *f, struct rs_err *err)
+/* Static messages grouped by source: the bounds of each source's part of by_src, empty
+ * until the driver releases its messages (take_released). */
+static int group_sources(struct flit *f, struct rs_err *err)
 {
     const struct rs_problem *pb = f->pb;
     uint32_t n = f->n_src;
     f->src_first = calloc((size_t)n + 1, sizeof *f->src_first);
     f->src_pos = calloc((size_t)n + 1, sizeof *f->src_pos);
+    f->src_end = calloc((size_t)n + 1, sizeof *f->src_end);
     f->by_src = malloc((size_t)pb->n_msgs * sizeof *f->by_src + 1);
-    if (!f->src_first || !f->src_pos || !f->by_src)
+    if (!f->src_first || !f->src_pos || !f->src_end || !f->by_src)
         return rs_err_set(err, RS_ENOMEM, "out of memory for %llu messages",
                           (unsigned long long)pb->n_msgs);
-    if (f->release) {
-        struct by_release *v = malloc((size_t)pb->n_msgs * sizeof *v + 1);
-        if (!v)
-            return rs_err_set(err, RS_ENOMEM, "out of memory for the release order");
-        for (uint64_t m = 0; m < pb->n_msgs; m++)
-            v[m] = (struct by_release){rs_problem_src(pb, m), f->release[m], (uint32_t)m};
-        qsort(v, pb->n_msgs, sizeof *v, cmp_by_release);
-        for (uint64_t i = 0; i < pb->n_msgs; i++) {
-            f->by_src[i] = v[i].msg;
-            f->src_first[v[i].src + 1]++;
-        }
-        free(v);
-    } else { /* counting sort by source keeps message order */
-        for (uint64_t m = 0; m < pb->n_msgs; m++)
-            f->src_first[rs_problem_src(pb, m) + 1]++;
-    }
+    for (uint64_t m = 0; m < pb->n_msgs; m++)
+        f->src_first[rs_problem_src(pb, m) + 1]++;
     for (uint32_t t = 0; t < n; t++)
         f->src_first[t + 1] += f->src_first[t];
     for (uint32_t t = 0; t < n; t++)
-        f->src_pos[t] = f->src_first[t];
-    if (!f->release) {
-        for (uint64_t m = 0; m < pb->n_msgs; m++)
-            f->by_src[f->src_pos[rs_problem_src(pb, m)]++] = (uint32_t)m;
-        for (uint32_t t = 0; t < n; t++)
-            f->src_pos[t] = f->src_first[t];
-    }
+        f->src_pos[t] = f->src_end[t] = f->src_first[t];
     return 0;
+}
+
+/* The static messages the driver releases at step (once per step; at set-up, step 0) join
+ * their sources' queues, behind the ones released earlier. */
+static void take_released(struct flit *f, uint32_t step)
+{
+    struct rs_released r;
+    uint32_t n = rs_driver_released(f->drv, step, &r);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t m = rs_released_id(&r, i), t = rs_problem_src(f->pb, m);
+        f->by_src[f->src_end[t]++] = m;
+    }
 }
 
 static const char *const mode_names[] = {"wormhole", "virtual_cut_through",
@@ -435,6 +407,7 @@ static int flit_init(struct flit *f, struct rs_driver *d, enum flit_mode mode,
     f->net = net;
     f->pb = pb;
     f->plan = pl;
+    f->drv = d;
     f->seed = in->seed;
     f->routing = in->routing;
     f->mode = mode;
@@ -545,7 +518,6 @@ static int flit_init(struct flit *f, struct rs_driver *d, enum flit_mode mode,
         f->ol = d->ol;
         return 0;
     }
-    f->release = pl ? pl->release : NULL;
     f->finish = malloc((size_t)pb->n_msgs * sizeof *f->finish + 1);
     f->fate = calloc((size_t)pb->n_msgs + 1, 1);
     if (!f->finish || !f->fate)
@@ -553,10 +525,11 @@ static int flit_init(struct flit *f, struct rs_driver *d, enum flit_mode mode,
                           (unsigned long long)pb->n_msgs);
     memset(f->finish, 0xff, (size_t)pb->n_msgs * sizeof *f->finish);
     f->remaining = pb->n_msgs;
-    if ((rc = sort_sources(f, err)))
+    if ((rc = group_sources(f, err)))
         return rc;
+    take_released(f, 0);
     for (uint32_t t = 0; t < f->n_src; t++) { /* fronts of the messages released at 0 */
-        rs__flit_make_front(f, t, 0);
+        rs__flit_make_front(f, t);
         if (f->rc)
             return f->rc;
         if (source_busy(f, t))
@@ -574,7 +547,7 @@ static int static_latency(const struct flit *f, struct rs_result *r)
     rs_lat_hist_init(&h);
     for (uint64_t m = 0; m < f->pb->n_msgs; m++)
         if (f->fate[m] == RS_FATE_DELIVERED &&
-            rs_lat_hist_add(&h, f->finish[m] - static_release(f, (uint32_t)m))) {
+            rs_lat_hist_add(&h, f->finish[m] - rs_driver_release_of(f->drv, (uint32_t)m))) {
             rs_lat_hist_free(&h);
             return RS_ENOMEM;
         }
@@ -583,44 +556,26 @@ static int static_latency(const struct flit *f, struct rs_result *r)
     return 0;
 }
 
-/* The metrics of a static (batch) run and of an open-loop run, in this order. */
-static const enum rs_metric batch_columns[] = {
-    RS_M_MAKESPAN,     RS_M_MESSAGES,  RS_M_DELIVERED,      RS_M_DROPPED,
-    RS_M_LATENCY_MEAN, RS_M_LATENCY_P99, RS_M_LATENCY_MAX,  RS_M_FLIT_HOPS,
-    RS_M_BLOCKED_HEADER_STEPS, RS_M_MAX_BUFFER, RS_M_STEPS, RS_M_DEADLOCK};
-static const enum rs_metric open_columns[] = {RS_OPENLOOP_COLUMNS,       RS_M_FLIT_HOPS,
-                                              RS_M_BLOCKED_HEADER_STEPS, RS_M_MAX_BUFFER,
-                                              RS_M_STEPS,                RS_M_DEADLOCK};
-
-/* Fill the typed result, copy it to res (NULL: not wanted) and add its columns to out. A
- * deadlocked run's latencies are NaN (the undelivered messages have none). */
-static int flit_record(const struct flit *f, struct rs_result *res, struct rs_record *out,
-                       int deadlock)
+/* Fill the typed result r (initialised). A deadlocked run's latencies are NaN (the
+ * undelivered messages have none). */
+static int flit_result(const struct flit *f, struct rs_result *r, int deadlock)
 {
-    struct rs_result r;
-    rs_result_init(&r);
     if (f->ol) {
-        rs_openloop_result(f->ol, &r);
+        rs_openloop_result(f->ol, r);
     } else {
-        r.makespan = f->last_event;
-        r.messages = (int64_t)f->pb->n_msgs;
-        r.delivered = (int64_t)f->delivered;
-        r.dropped = (int64_t)f->dropped;
-        if (!deadlock && static_latency(f, &r))
+        r->makespan = f->last_event;
+        r->messages = (int64_t)f->pb->n_msgs;
+        r->delivered = (int64_t)f->delivered;
+        r->dropped = (int64_t)f->dropped;
+        if (!deadlock && static_latency(f, r))
             return RS_ENOMEM;
     }
-    r.flit_hops = (int64_t)f->flit_hops;
-    r.blocked_header_steps = (int64_t)f->blocked;
-    r.max_buffer = f->max_buffer;
-    r.steps = f->step;
-    r.deadlock = deadlock;
-    if (res)
-        *res = r;
-    if (f->ol)
-        return rs_result_record(&r, open_columns, sizeof open_columns / sizeof *open_columns,
-                                out);
-    return rs_result_record(&r, batch_columns, sizeof batch_columns / sizeof *batch_columns,
-                            out);
+    r->flit_hops = (int64_t)f->flit_hops;
+    r->blocked_header_steps = (int64_t)f->blocked;
+    r->max_buffer = f->max_buffer;
+    r->steps = f->step;
+    r->deadlock = deadlock;
+    return 0;
 }
 
 /* ---- the run ----------------------------------------------------------------------------- */
@@ -644,19 +599,15 @@ static int flit_record(const struct flit *f, struct rs_result *res, struct rs_re
 static int fast_forward(struct flit *f, struct rs_err *err)
 {
     while (f->remaining) {
-        uint32_t next = UINT32_MAX;
-        for (uint32_t i = 0; i < f->n_pend; i++) {
-            uint32_t t = f->pend[i];
-            if (f->front[t] != RS_NONE)
+        for (uint32_t i = 0; i < f->n_pend; i++)
+            if (f->front[f->pend[i]] != RS_NONE)
                 return 0;
-            uint32_t r = static_release(f, f->by_src[f->src_pos[t]]);
-            if (r < next)
-                next = r;
-        }
+        uint32_t next = rs_driver_next_release(f->drv);
         if (next == UINT32_MAX || next <= f->step) /* its front would have been made */
             return rs_err_set(err, RS_EINVARIANT, "%llu messages neither delivered nor pending",
                               (unsigned long long)f->remaining);
         f->step = next;
+        take_released(f, next);
         refresh_sources(f, NULL, 0);
         if (f->rc)
             return f->rc;
@@ -694,6 +645,8 @@ int rs__flit_life_step(void *st, struct rs_driver *d, struct rs_err *err)
     f->step++;
     if ((rc = rs__flit_step(f, err)))
         return rc;
+    if (!f->ol) /* the messages released at this step join their sources */
+        take_released(f, f->step);
     const uint32_t *newly;
     uint32_t n_new = rs_driver_arrivals(d, f->step, &newly);
     refresh_sources(f, newly, n_new);
@@ -732,7 +685,7 @@ void rs__flit_life_describe(void *st, char *buf, size_t n)
     rs__flit_describe_deadlock(f, f->stuck_start, buf, n);
 }
 
-int rs__flit_collect(void *st, struct rs_driver *d, struct rs_record *out, int deadlock)
+int rs__flit_collect(void *st, struct rs_driver *d, struct rs_result *res, int deadlock)
 {
     struct flit *f = st;
     const struct rs_engine_plan *pl = d->in->plan;
@@ -742,5 +695,5 @@ int rs__flit_collect(void *st, struct rs_driver *d, struct rs_record *out, int d
         if (pl->fate)
             memcpy(pl->fate, f->fate, f->pb->n_msgs);
     }
-    return flit_record(f, d->in->result, out, deadlock);
+    return flit_result(f, res, deadlock);
 }

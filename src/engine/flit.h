@@ -122,10 +122,12 @@ struct flit {
     uint32_t *pend;         /* terminals that have messages still to start, increasing */
     uint32_t n_pend;
     uint32_t *pend2;
-    /* static messages: terminal t's messages, sorted by (release, id), are
-     * by_src[src_first[t] .. src_first[t+1]); src_pos[t] is the next to become front */
-    uint32_t *src_first, *by_src, *src_pos;
-    const uint32_t *release; /* [n_msgs] or NULL (all 0) */
+    /* static messages: terminal t's messages, in the (release, id) order in which the
+     * driver releases them (rs_driver_released), fill by_src[src_first[t] ..
+     * src_first[t+1]); those released so far end at src_end[t]; src_pos[t] is the next to
+     * become front */
+    uint32_t *src_first, *by_src, *src_pos, *src_end;
+    struct rs_driver *drv;  /* the driver: release steps and intermediates of messages */
     uint32_t *finish;       /* [n_msgs] (static) delivery or discard step, RS_NONE */
     uint8_t *fate;          /* [n_msgs] (static) enum rs_fate */
     /* open loop */
@@ -169,7 +171,15 @@ int rs__flit_init(void *st, struct rs_driver *d, enum flit_mode mode,
 int rs__flit_life_step(void *st, struct rs_driver *d, struct rs_err *err);
 int rs__flit_life_check(void *st, struct rs_err *err);
 void rs__flit_life_describe(void *st, char *buf, size_t n);
-int rs__flit_collect(void *st, struct rs_driver *d, struct rs_record *out, int deadlock);
+int rs__flit_collect(void *st, struct rs_driver *d, struct rs_result *res, int deadlock);
+/* The record's metrics of a static (batch) run and of an open-loop run, in column order. */
+#define FLIT_BATCH_COLUMNS                                                                     \
+    RS_M_MAKESPAN, RS_M_MESSAGES, RS_M_DELIVERED, RS_M_DROPPED, RS_M_LATENCY_MEAN,             \
+        RS_M_LATENCY_P99, RS_M_LATENCY_MAX, RS_M_FLIT_HOPS, RS_M_BLOCKED_HEADER_STEPS,         \
+        RS_M_MAX_BUFFER, RS_M_STEPS, RS_M_DEADLOCK
+#define FLIT_OPEN_COLUMNS                                                                      \
+    RS_OPENLOOP_COLUMNS, RS_M_FLIT_HOPS, RS_M_BLOCKED_HEADER_STEPS, RS_M_MAX_BUFFER,           \
+        RS_M_STEPS, RS_M_DEADLOCK
 void rs__flit_free(void *st);
 
 /* Run one flit step (f->step already advanced): every move of the step. Returns 0 or
@@ -208,10 +218,10 @@ uint32_t rs__flit_choices(const struct flit *f, uint32_t m, struct rs_route_choi
 uint32_t rs__flit_adaptive_pick(struct flit *f, uint32_t m, int shared);
 
 /* Make terminal t's next available message its front slot if it has none: static
- * messages released at or before limit, open-loop packets generated before the current
- * step. Messages whose path is empty are delivered at once (at the current step). A routing
- * error sets f->rc. */
-void rs__flit_make_front(struct flit *f, uint32_t t, uint32_t limit);
+ * messages the driver has released (rs__flit_take_released), open-loop packets generated
+ * before the current step. Messages whose path is empty are delivered at once (at the
+ * current step). A routing error sets f->rc. */
+void rs__flit_make_front(struct flit *f, uint32_t t);
 
 /* Terminal t's front message started or was discarded: it leaves the source's FIFO. */
 void rs__flit_front_left(struct flit *f, uint32_t t);

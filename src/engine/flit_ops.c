@@ -48,14 +48,14 @@ static const struct rs_optdef partial_options[] = {
 static const struct rs_optdef saf_flits_options[] = {FLIT_COMMON_OPTIONS, RS_OPENLOOP_OPTIONS,
                                                      {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
-/* The lifecycle of each mode: its set-up, then the shared ops (flit.c). Batch and open
- * loop share it; every plan field but via is honoured. */
-#define FLIT_LIFE(name, mode, options)                                                         \
-    static int name##_init(void *st, struct rs_driver *d, struct rs_err *err)                  \
-    {                                                                                          \
-        return rs__flit_init(st, d, mode, options, err);                                       \
-    }                                                                                          \
-    static const struct rs_engine_life name##_life = {                                         \
+/* The lifecycles of each mode, batch and open loop: its set-up, then the shared ops
+ * (flit.c); they differ in their columns. Every plan field but via is honoured (the driver
+ * refuses a plan in open loop). */
+static const enum rs_metric batch_columns[] = {FLIT_BATCH_COLUMNS};
+static const enum rs_metric open_columns[] = {FLIT_OPEN_COLUMNS};
+
+#define FLIT_LIFE_OF(name, kind, cols, n_cols)                                                 \
+    static const struct rs_engine_life name##_##kind = {                                       \
         .size = sizeof(struct flit),                                                           \
         .plan_fields = RS_PLAN_RELEASE | RS_PLAN_MID | RS_PLAN_LENGTH | RS_PLAN_DISCARD |      \
                        RS_PLAN_FINISH | RS_PLAN_FATE,                                          \
@@ -64,8 +64,17 @@ static const struct rs_optdef saf_flits_options[] = {FLIT_COMMON_OPTIONS, RS_OPE
         .check = rs__flit_life_check,                                                          \
         .describe_deadlock = rs__flit_life_describe,                                           \
         .collect = rs__flit_collect,                                                           \
+        .columns = cols,                                                                       \
+        .n_columns = n_cols,                                                                   \
         .free = rs__flit_free,                                                                 \
     };
+#define FLIT_LIFE(name, mode, options)                                                         \
+    static int name##_init(void *st, struct rs_driver *d, struct rs_err *err)                  \
+    {                                                                                          \
+        return rs__flit_init(st, d, mode, options, err);                                       \
+    }                                                                                          \
+    FLIT_LIFE_OF(name, batch, batch_columns, sizeof batch_columns / sizeof *batch_columns)     \
+    FLIT_LIFE_OF(name, open, open_columns, sizeof open_columns / sizeof *open_columns)
 
 FLIT_LIFE(wormhole, FLIT_WORMHOLE, wormhole_options)
 FLIT_LIFE(vct, FLIT_VCT, vct_options)
@@ -76,8 +85,8 @@ const struct rs_engine_ops rs_engine_wormhole = {
     .name = "wormhole",
     .summary = "wormhole worms of L flits, B virtual channels of vc_depth flits (001 §1.1)",
     .options = wormhole_options,
-    .batch = &wormhole_life,
-    .open = &wormhole_life,
+    .batch = &wormhole_batch,
+    .open = &wormhole_open,
     .openloop = 1,
     .estimate = rs__flit_estimate,
 };
@@ -87,8 +96,8 @@ const struct rs_engine_ops rs_engine_virtual_cut_through = {
     .summary = "virtual cut-through: a virtual-channel buffer holds a whole message "
                "(collapse=1: 003's cut-through snakes)",
     .options = vct_options,
-    .batch = &vct_life,
-    .open = &vct_life,
+    .batch = &vct_batch,
+    .open = &vct_open,
     .openloop = 1,
     .estimate = rs__flit_estimate,
 };
@@ -98,8 +107,8 @@ const struct rs_engine_ops rs_engine_cut_through_partial = {
     .summary = "cut-through with partial cuts: a FIFO of k flits per channel, snakes never "
                "broken (003 §1)",
     .options = partial_options,
-    .batch = &partial_life,
-    .open = &partial_life,
+    .batch = &partial_batch,
+    .open = &partial_open,
     .openloop = 1,
     .estimate = rs__flit_estimate,
 };
@@ -109,8 +118,8 @@ const struct rs_engine_ops rs_engine_store_forward_flits = {
     .summary = "store-and-forward snakes: forwarded flit by flit once entirely stored (003 §1, "
                "001's message step = L flit steps)",
     .options = saf_flits_options,
-    .batch = &saf_flits_life,
-    .open = &saf_flits_life,
+    .batch = &saf_flits_batch,
+    .open = &saf_flits_open,
     .openloop = 1,
     .estimate = rs__flit_estimate,
 };

@@ -560,6 +560,7 @@ static int record_latency(struct saf *s, uint32_t step)
  * a refill); ol = 0 is the batch engine, compiled without those branches. */
 static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
 {
+    const uint32_t *release = ol ? NULL : s->drv->release; /* latencies count from it */
     for (uint64_t i = 0; i < s->n_moves; i++) {
         const struct saf_move *mv = &s->moves[i];
         if (i + SAF_PF_PKT < s->n_moves) {
@@ -624,7 +625,7 @@ static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
             s->last_event = s->step;
             if (ol)
                 rs__saf_open_finish(s, m, 1);
-            else if (record_latency(s, s->step))
+            else if (record_latency(s, s->step - (release ? release[m] : 0)))
                 return RS_ENOMEM;
             continue;
         }
@@ -917,9 +918,51 @@ int rs__saf_init_common(struct saf *s, const struct rs_engine_input *in, uint64_
     return 0;
 }
 
-/* The batch run's packets: one per message, all in their sources' stores at step 0. */
-static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_err *err)
+/* The static messages the driver releases at step (at set-up: step 0; then once per step,
+ * after its moves) enter their sources' stores, in release order, behind what is there;
+ * a message whose route is empty is delivered at once (latency 0). A store that was empty
+ * puts its terminal back in the pending list at once, so that (output queues) it injects
+ * at the end of that step like a source holding packets from step 0. Returns 0 or
+ * RS_ENOMEM. */
+static int take_released(struct saf *s, uint32_t step)
 {
+    struct rs_released r;
+    uint32_t n = rs_driver_released(s->drv, step, &r);
+    int refill = 0;
+    s->unreleased -= n;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t m = rs_released_id(&r, i), t = msg_src(s, m);
+        struct saf_pkt *p = &s->pkt[m];
+        if (p->rem == 0) { /* already at its destination */
+            s->where[m] = SAF_DELIVERED;
+            s->delivered++;
+            s->remaining--;
+            if (step > s->last_event)
+                s->last_event = step;
+            if (record_latency(s, 0))
+                return RS_ENOMEM;
+            continue;
+        }
+        p->entered = step;
+        s->where[m] = SAF_IN_SOURCE;
+        place(s, m, s->src_node[t]);
+        refill |= s->src[t].count == 0;
+        queue_push(s->pkt, &s->src[t], m);
+        uint32_t v = s->src_node[t];
+        s->active[v / 64] |= 1ull << (v % 64);
+    }
+    if (refill) { /* rebuild the list in order */
+        s->pend_dirty = 1;
+        compact_pending(s);
+    }
+    return 0;
+}
+
+/* The batch run's packets: one per message, their routes set up here; the driver releases
+ * them (all at step 0 without a plan). */
+static int saf_init(struct saf *s, struct rs_driver *d, struct rs_err *err)
+{
+    const struct rs_engine_input *in = d->in;
     const struct rs_net *net = in->net;
     const struct rs_problem *pb = in->pb;
     int rc = rs__saf_init_common(s, in, pb->n_msgs, err);
@@ -929,13 +972,12 @@ static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_e
         for (uint64_t m = 0; m < pb->n_msgs; m++) /* once per packet, by message id */
             s->rank[m] = (uint16_t)(1 + rs_rand_below(s->seed, RS_STREAM_RANK, m, 0, s->ranks));
 
-    const struct rs_routing_ops *routing = in->routing;
     uint32_t max_hops = 4 * net->n_nodes + 16;
     for (uint64_t m64 = 0; m64 < pb->n_msgs; m64++) {
         uint32_t m = (uint32_t)m64, t = rs_problem_src(pb, m64);
         struct saf_pkt *p = &s->pkt[m];
         p->dst = pb->dst[m];
-        p->mid = rs_route_mid_for(net, routing, in->seed, m, t);
+        p->mid = rs_driver_mid_of(d, m);
         p->hops = 0;
         p->entered = 0;
         struct rs_route_state st = {t, p->dst, p->mid, 0, m};
@@ -958,23 +1000,12 @@ static int saf_init(struct saf *s, const struct rs_engine_input *in, struct rs_e
                                   m, (long long)la);
             p->phase_a = (uint16_t)la; /* 0: src == mid, no holding */
         }
-        if (len == 0) { /* already at its destination: delivered at step 0 */
-            s->where[m] = SAF_DELIVERED;
-            s->delivered++;
-            if (record_latency(s, 0))
-                return rs_err_set(err, RS_ENOMEM, "out of memory");
-            continue;
-        }
-        s->where[m] = SAF_IN_SOURCE;
-        place(s, m, s->src_node[t]);
-        queue_push(s->pkt, &s->src[t], m);
-        s->remaining++;
-        uint32_t v = s->src_node[t];
-        s->active[v / 64] |= 1ull << (v % 64);
+        s->where[m] = SAF_UNRELEASED;
     }
-    for (uint32_t t = 0; t < s->n_src; t++)
-        if (s->src[t].count)
-            s->pend[s->n_pend++] = t;
+    s->drv = d;
+    s->remaining = s->unreleased = pb->n_msgs;
+    if (take_released(s, 0))
+        return rs_err_set(err, RS_ENOMEM, "out of memory");
     return 0;
 }
 
@@ -987,13 +1018,10 @@ static const enum rs_metric saf_columns[] = {
     RS_M_LATENCY_MAX, RS_M_HOPS, RS_M_STEPS, RS_M_DEADLOCK, RS_M_RANK_LEVELS_USED,
     RS_M_TOP_RANK_MESSAGES, RS_M_TOP_RANK_DELIVERED};
 
-/* Fill the typed result of a batch run, copy it to res (NULL: not wanted) and add its
- * columns to out. */
-static int saf_record(const struct saf *s, struct rs_result *res, struct rs_record *out,
-                      int deadlock)
+/* Fill the typed result of a batch run (r initialised). */
+static void saf_result(const struct saf *s, struct rs_result *res, int deadlock)
 {
-    struct rs_result r;
-    rs_result_init(&r);
+    struct rs_result r = *res;
     uint64_t top = 0, top_delivered = 0; /* packets of the highest rank r (protocol=rank) */
     for (uint64_t m = 0; s->rank && m < s->pb->n_msgs; m++)
         if (s->rank[m] == s->ranks) {
@@ -1015,9 +1043,7 @@ static int saf_record(const struct saf *s, struct rs_result *res, struct rs_reco
     r.rank_levels_used = s->ranks;
     r.top_rank_messages = (int64_t)top;
     r.top_rank_delivered = (int64_t)top_delivered;
-    if (res)
-        *res = r;
-    return rs_result_record(&r, saf_columns, sizeof saf_columns / sizeof *saf_columns, out);
+    *res = r;
 }
 
 /* Debug builds check every step of small runs on their own (the checker walks the whole
@@ -1035,7 +1061,7 @@ static int saf_life_init(void *st, struct rs_driver *d, struct rs_err *err)
     struct saf *s = st, local;
     /* set up in a local struct (its fields stay in registers in the per-message loop),
      * then hand it over: also on error, for the free op */
-    int rc = saf_init(&local, d->in, err);
+    int rc = saf_init(&local, d, err);
     *s = local;
     if (rc)
         return rc;
@@ -1048,21 +1074,62 @@ static int saf_life_init(void *st, struct rs_driver *d, struct rs_err *err)
     return 0;
 }
 
+/* The end of a step (and of set-up, step 0): the messages released at it enter their
+ * stores, then (output queues) the sources inject. Returns the injections, or -1 on
+ * RS_ENOMEM. */
+static int64_t end_of_step(struct saf *s)
+{
+    if (s->unreleased && take_released(s, s->step))
+        return -1;
+    uint32_t injected = s->at == SAF_AT_OUTPUT ? inject_output(s) : 0;
+    compact_pending(s);
+    return injected;
+}
+
+/* Nothing in the network and messages still to come: jump to the next release step (the
+ * steps in between move nothing). Messages released there with empty routes are delivered
+ * at once; while that leaves nothing to move, jump again. */
+static int fast_forward(struct saf *s, struct rs_err *err)
+{
+    while (s->remaining && s->remaining == s->unreleased) {
+        uint32_t next = rs_driver_next_release(s->drv);
+        if (next == UINT32_MAX || next <= s->step)
+            return rs_err_set(err, RS_EINVARIANT, "%llu messages neither delivered nor released",
+                              (unsigned long long)s->remaining);
+        s->step = next;
+        if (end_of_step(s) < 0)
+            return rs_err_set(err, RS_ENOMEM, "out of memory during the run");
+    }
+    return 0;
+}
+
 static int saf_life_step(void *st, struct rs_driver *d, struct rs_err *err)
 {
     struct saf *s = st;
+    int rc;
+    if (s->remaining == s->unreleased) { /* an empty network waiting for a release */
+        if ((rc = fast_forward(s, err)))
+            return rc;
+        if (s->remaining == 0) { /* the rest had empty routes: no step to run */
+            d->step = s->step;
+            d->remaining = 0;
+            return 0;
+        }
+    }
     s->step++;
     s->n_moves = 0;
     decide(s);
-    int rc = commit(s);
-    if (rc)
+    if ((rc = commit(s)))
         return rs_err_set(err, rc, "out of memory during the run");
-    uint32_t injected = s->at == SAF_AT_OUTPUT ? inject_output(s) : 0;
-    compact_pending(s);
+    uint64_t present = s->remaining - s->unreleased; /* before this step's releases */
+    int64_t injected = end_of_step(s);
+    if (injected < 0)
+        return rs_err_set(err, RS_ENOMEM, "out of memory during the run");
     d->step = s->step;
     d->remaining = s->remaining;
-    /* nothing moved: the state is a fixed point and nothing ever will */
-    d->deadlock = s->n_moves == 0 && injected == 0;
+    /* nothing moved with packets in the network: the state is a fixed point that releases
+     * (which only add packets) cannot unblock */
+    d->deadlock = s->n_moves == 0 && injected == 0 && present > 0;
     return 0;
 }
 
@@ -1076,9 +1143,11 @@ static void saf_life_describe(void *st, char *buf, size_t n)
     rs__saf_describe_deadlock(st, buf, n);
 }
 
-static int saf_life_collect(void *st, struct rs_driver *d, struct rs_record *out, int deadlock)
+static int saf_life_collect(void *st, struct rs_driver *d, struct rs_result *res, int deadlock)
 {
-    return saf_record(st, d->in->result, out, deadlock);
+    (void)d;
+    saf_result(st, res, deadlock);
+    return 0;
 }
 
 void rs__saf_life_free(void *st)
@@ -1086,14 +1155,24 @@ void rs__saf_life_free(void *st)
     rs__saf_free(st);
 }
 
+/* Why store-and-forward refuses the plan fields it does not honour (by bit number). */
+static const char *const saf_plan_why[RS_PLAN_N_FIELDS] = {
+    [3] = "a store-and-forward packet waits in a queue by design, so \"discarded when "
+          "delayed\" (001 §3.1 step 4) has no single meaning here (on_full=drop discards a "
+          "packet whose next queue is full)",
+};
+
 static const struct rs_engine_life saf_batch_life = {
     .size = sizeof(struct saf),
-    .plan_fields = 0,
+    .plan_fields = RS_PLAN_RELEASE | RS_PLAN_MID,
+    .plan_why = saf_plan_why,
     .init = saf_life_init,
     .step = saf_life_step,
     .check = saf_life_check,
     .describe_deadlock = saf_life_describe,
     .collect = saf_life_collect,
+    .columns = saf_columns,
+    .n_columns = sizeof saf_columns / sizeof *saf_columns,
     .free = rs__saf_life_free,
 };
 

@@ -31,7 +31,8 @@ enum saf_where {
     SAF_IN_QUEUE = 1,
     SAF_DELIVERED = 2,
     SAF_DROPPED = 3,
-    SAF_FREE = 4 /* open loop: an unused slot of the pool */
+    SAF_FREE = 4,      /* open loop: an unused slot of the pool */
+    SAF_UNRELEASED = 5 /* batch: not yet released by the driver (a plan's release step) */
 };
 
 #define SAF_DELIVER UINT32_MAX /* tq value: crossing the next channel delivers the packet */
@@ -122,11 +123,13 @@ struct saf {
     uint64_t moves_cap, n_moves;
 
     uint32_t step;
-    uint64_t remaining;    /* messages not yet delivered or dropped */
+    uint64_t remaining;    /* messages not yet delivered or dropped (released or not) */
+    uint64_t unreleased;   /* batch: messages the driver has not released yet */
+    struct rs_driver *drv; /* batch: the driver (release steps, intermediates) */
     uint64_t delivered, dropped, hops;
     uint32_t max_queue;
     uint32_t last_event;   /* step of the last delivery or drop */
-    struct rs_lat_hist lat; /* delivered per delivery step */
+    struct rs_lat_hist lat; /* delivered per latency (delivery step - release step) */
 
     /* open loop only (NULL / 0 in batch runs; saf_openloop.c): the injection process, the
      * pool's free slots and what each slot's packet is (the route state and the ties of

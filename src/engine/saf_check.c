@@ -130,7 +130,7 @@ int rs__saf_check(struct saf *s, struct rs_err *err)
         free(seen);
         return rc;
     }
-    uint64_t delivered = 0, dropped = 0;
+    uint64_t delivered = 0, dropped = 0, unreleased = 0;
     for (uint64_t m = 0; m < s->pb->n_msgs && !rc; m++) {
         if (s->rank && (s->rank[m] < 1 || s->rank[m] > s->ranks))
             rc = rs_err_set(err, RS_EINVARIANT, "step %u: packet %llu has rank %u outside 1..%u",
@@ -139,17 +139,22 @@ int rs__saf_check(struct saf *s, struct rs_err *err)
             delivered++;
         else if (s->where[m] == SAF_DROPPED)
             dropped++;
+        else if (s->where[m] == SAF_UNRELEASED && !seen[m])
+            unreleased++;
         else if (!seen[m])
             rc = rs_err_set(err, RS_EINVARIANT, "step %u: packet %llu is lost", s->step,
                             (unsigned long long)m);
     }
     if (!rc && (delivered != s->delivered || dropped != s->dropped ||
-                delivered + dropped + in_flight != s->pb->n_msgs ||
-                in_flight != s->remaining))
+                unreleased != s->unreleased ||
+                delivered + dropped + in_flight + unreleased != s->pb->n_msgs ||
+                in_flight + unreleased != s->remaining))
         rc = rs_err_set(err, RS_EINVARIANT,
-                        "step %u: delivered %llu + dropped %llu + in flight %llu != %llu messages",
+                        "step %u: delivered %llu + dropped %llu + in flight %llu + unreleased "
+                        "%llu != %llu messages",
                         s->step, (unsigned long long)delivered, (unsigned long long)dropped,
-                        (unsigned long long)in_flight, (unsigned long long)s->pb->n_msgs);
+                        (unsigned long long)in_flight, (unsigned long long)unreleased,
+                        (unsigned long long)s->pb->n_msgs);
     free(seen);
     return rc;
 }

@@ -196,20 +196,14 @@ static const enum rs_metric open_columns[] = {RS_OPENLOOP_COLUMNS, RS_M_HOPS, RS
                                               RS_M_STEPS, RS_M_DEADLOCK,
                                               RS_M_RANK_LEVELS_USED};
 
-static int open_record(const struct saf *s, struct rs_result *res, struct rs_record *out,
-                       int deadlock)
+static void open_result(const struct saf *s, struct rs_result *r, int deadlock)
 {
-    struct rs_result r;
-    rs_result_init(&r);
-    rs_openloop_result(s->ol, &r);
-    r.hops = (int64_t)s->hops;
-    r.max_queue = s->max_queue;
-    r.steps = s->step;
-    r.deadlock = deadlock;
-    r.rank_levels_used = s->ranks;
-    if (res)
-        *res = r;
-    return rs_result_record(&r, open_columns, sizeof open_columns / sizeof *open_columns, out);
+    rs_openloop_result(s->ol, r);
+    r->hops = (int64_t)s->hops;
+    r->max_queue = s->max_queue;
+    r->steps = s->step;
+    r->deadlock = deadlock;
+    r->rank_levels_used = s->ranks;
 }
 
 /* Debug builds check every step of small, short runs on their own; check=1 any run. */
@@ -274,9 +268,11 @@ static void open_life_describe(void *st, char *buf, size_t n)
     rs__saf_describe_deadlock(st, buf, n);
 }
 
-static int open_life_collect(void *st, struct rs_driver *d, struct rs_record *out, int deadlock)
+static int open_life_collect(void *st, struct rs_driver *d, struct rs_result *res, int deadlock)
 {
-    return open_record(st, d->in->result, out, deadlock);
+    (void)d;
+    open_result(st, res, deadlock);
+    return 0;
 }
 
 const struct rs_engine_life rs__saf_open_life = {
@@ -287,5 +283,7 @@ const struct rs_engine_life rs__saf_open_life = {
     .check = open_life_check,
     .describe_deadlock = open_life_describe,
     .collect = open_life_collect,
+    .columns = open_columns,
+    .n_columns = sizeof open_columns / sizeof *open_columns,
     .free = rs__saf_life_free,
 };

@@ -4,6 +4,7 @@
  * does not honour (also by the real engines). */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,13 +27,32 @@ static struct {
     uint32_t prog_step[8];  /* progress callback: its arguments */
     uint64_t prog_left[8];
     int n_prog, stop_prog;  /* calls; the call (1-based) that asks to stop (0: none) */
+    uint32_t rel_step[8], rel_id[8], rel_next[8]; /* batch: the releases handed out: the
+                                                     step asked, the id, the next release
+                                                     step after the call */
+    int n_rel;
 } lg;
 
 struct fake {
     uint32_t n, step, delivered;
     uint8_t *done;          /* [n] delivered */
-    const uint32_t *release;
+    uint8_t *released;      /* [n] handed out by the driver (rs_driver_released) */
 };
+
+/* The messages the driver releases at step (the fake asks once per step). */
+static void fake_take(struct fake *f, struct rs_driver *d, uint32_t step)
+{
+    struct rs_released r;
+    uint32_t n = rs_driver_released(d, step, &r);
+    for (uint32_t i = 0; i < n; i++) {
+        f->released[rs_released_id(&r, i)] = 1;
+        if (lg.n_rel < 8) {
+            lg.rel_step[lg.n_rel] = step;
+            lg.rel_id[lg.n_rel] = rs_released_id(&r, i);
+            lg.rel_next[lg.n_rel++] = rs_driver_next_release(d);
+        }
+    }
+}
 
 static int fake_init(void *st, struct rs_driver *d, struct rs_err *err)
 {
@@ -41,9 +61,9 @@ static int fake_init(void *st, struct rs_driver *d, struct rs_err *err)
     if (lg.fail_init)
         return rs_err_set(err, RS_EINVAL, "fake set-up fails");
     f->n = (uint32_t)d->in->pb->n_msgs;
-    f->release = d->in->plan ? d->in->plan->release : NULL;
-    if (!(f->done = calloc(f->n + 1, 1)))
+    if (!(f->done = calloc(f->n + 1, 1)) || !(f->released = calloc(f->n + 1, 1)))
         return RS_ENOMEM;
+    fake_take(f, d, 0);
     d->remaining = f->n;
     return 0;
 }
@@ -55,8 +75,9 @@ static int fake_step(void *st, struct rs_driver *d, struct rs_err *err)
     (void)err;
     lg.steps++;
     f->step++;
+    fake_take(f, d, f->step - 1); /* released at step - 1: may be delivered now */
     for (uint32_t m = 0; m < f->n; m++)
-        if (!f->done[m] && (!f->release || f->release[m] < f->step)) {
+        if (!f->done[m] && f->released[m]) {
             f->done[m] = 1;
             f->delivered++;
             break;
@@ -109,21 +130,27 @@ static void fake_describe(void *st, char *buf, size_t n)
     snprintf(buf, n, "fake cycle at step %u", ((struct fake *)st)->step);
 }
 
-static int fake_collect(void *st, struct rs_driver *d, struct rs_record *out, int deadlock)
+static int fake_collect(void *st, struct rs_driver *d, struct rs_result *res, int deadlock)
 {
     struct fake *f = st;
     lg.collects++;
     lg.seen_step = d->step;
     lg.deadlock = deadlock;
-    if (d->ol && rs_openloop_record(d->ol, out))
-        return RS_ENOMEM;
-    return rs_record_int(out, "steps", f->step) ? RS_ENOMEM : 0;
+    if (d->ol)
+        rs_openloop_result(d->ol, res);
+    res->steps = f->step;
+    res->deadlock = deadlock;
+    return 0;
 }
+
+static const enum rs_metric fake_batch_columns[] = {RS_M_STEPS, RS_M_DEADLOCK};
+static const enum rs_metric fake_open_columns[] = {RS_OPENLOOP_COLUMNS, RS_M_STEPS};
 
 static void fake_free(void *st)
 {
     lg.frees++;
     free(((struct fake *)st)->done);
+    free(((struct fake *)st)->released);
 }
 
 static const struct rs_engine_life fake_batch = {
@@ -134,6 +161,8 @@ static const struct rs_engine_life fake_batch = {
     .check = fake_check,
     .describe_deadlock = fake_describe,
     .collect = fake_collect,
+    .columns = fake_batch_columns,
+    .n_columns = 2,
     .free = fake_free,
 };
 
@@ -145,6 +174,8 @@ static const struct rs_engine_life fake_open = {
     .check = fake_check,
     .describe_deadlock = fake_describe,
     .collect = fake_collect,
+    .columns = fake_open_columns,
+    .n_columns = sizeof fake_open_columns / sizeof *fake_open_columns,
     .free = fake_free,
 };
 
@@ -168,6 +199,9 @@ static int progress(void *user, uint32_t step, uint64_t remaining)
     " injection_process=bernoulli injection_rate=0.5 warmup_steps=10 measure_steps=20 "        \
     "drain_steps=30"
 
+/* Where run() asks for the typed result (NULL: not wanted). */
+static struct rs_result *run_result;
+
 /* Run engine on kv with plan and the progress callback every `every` steps (0: none). */
 static int run(const struct rs_engine_ops *engine, const char *kv,
                const struct rs_engine_plan *plan, uint32_t every, struct rs_record *rec,
@@ -178,7 +212,7 @@ static int run(const struct rs_engine_ops *engine, const char *kv,
     assert_int_equal(f.pb.n_msgs, 4);
     struct rs_engine_input in = {.net = &f.net, .pb = &f.pb, .params = &f.p,
                                  .routing = RS_ROUTING_DIRECT, .seed = 3, .check = 1,
-                                 .plan = plan};
+                                 .plan = plan, .result = run_result};
     if (every) {
         in.progress = progress;
         in.progress_every = every;
@@ -216,6 +250,42 @@ static void test_batch_all_delivered(void **state)
     assert_int_equal(lg.prog_left[1], 0);
     assert_int_equal(rs_test_int(&r, "steps"), 4);
     assert_int_equal(lg.inits + lg.collects + lg.frees, 3);
+    rs_record_free(&r);
+}
+
+/* The typed result is the driver's: it initialises the caller's (or its own), the engine's
+ * collect op fills it, the driver writes the lifecycle's columns from it, in order, and
+ * hands it back with its strings cleared. */
+static void test_typed_result(void **state)
+{
+    struct rs_record r;
+    struct rs_err err;
+    struct rs_result res;
+    (void)state;
+    reset();
+    memset(&res, 0xff, sizeof res);
+    run_result = &res;
+    assert_int_equal(run(&fake_engine, CHAIN, NULL, 0, &r, NULL, 0, &err), 0);
+    run_result = NULL;
+    assert_int_equal(res.steps, 4);
+    assert_int_equal(res.deadlock, 0);
+    assert_int_equal(res.makespan, 0);  /* not the fake's: as rs_result_init left it */
+    assert_true(isnan(res.latency_mean));
+    assert_int_equal(r.n, 2);           /* the batch columns: steps, deadlock */
+    assert_string_equal(r.f[0].name, "steps");
+    assert_string_equal(r.f[1].name, "deadlock");
+    rs_record_free(&r);
+    /* a real engine with a string metric: in the record, NULL in the result */
+    memset(&res, 0, sizeof res);
+    run_result = &res;
+    assert_int_equal(run(rs_engine_find("circuit"), CHAIN, NULL, 0, &r, NULL, 0, &err), 0);
+    run_result = NULL;
+    assert_null(res.delivered_per_cycle);
+    assert_int_equal(res.delivered, 4);
+    assert_int_equal(rs_test_int(&r, "delivered"), 4);
+    assert_int_equal(rs_test_int(&r, "cycles"), res.cycles);
+    assert_non_null(rs_record_get(&r, "delivered_per_cycle"));
+    assert_int_equal(rs_record_get(&r, "delivered_per_cycle")->type, RS_VAL_STRING);
     rs_record_free(&r);
 }
 
@@ -282,6 +352,22 @@ static void test_plan_fields(void **state)
     assert_int_equal(run(&fake_engine, CHAIN, &plan, 0, &r, NULL, 0, &err), 0);
     assert_int_equal(lg.seen_step, 9);
     rs_record_free(&r);
+    /* the driver hands the messages out once, at their release step, in id order */
+    reset();
+    uint32_t rel2[4] = {3, 1, 3, 0};
+    plan.release = rel2;
+    assert_int_equal(run(&fake_engine, CHAIN, &plan, 0, &r, NULL, 0, &err), 0);
+    assert_int_equal(lg.n_rel, 4);
+    const uint32_t want_step[4] = {0, 1, 3, 3}, want_id[4] = {3, 1, 0, 2},
+                   want_next[4] = {1, 3, UINT32_MAX, UINT32_MAX};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(lg.rel_step[i], want_step[i]);
+        assert_int_equal(lg.rel_id[i], want_id[i]);
+        assert_int_equal(lg.rel_next[i], want_next[i]);
+    }
+    assert_int_equal(lg.seen_step, 5); /* 3 at step 1, 1 at 2, 0 and 2 at 4 and 5 */
+    rs_record_free(&r);
+    plan.release = rel;
     reset();
     struct rs_engine_plan bad = {.release = rel, .mid = mid};
     assert_int_equal(run(&fake_engine, CHAIN, &bad, 0, &r, NULL, 0, &err), RS_EUNSUPPORTED);
@@ -298,13 +384,19 @@ static void test_plan_fields(void **state)
                      RS_EUNSUPPORTED);
     assert_non_null(strstr(err.msg, "needs injection_process=batch"));
     rs_record_free(&r);
-    /* the real engines declare theirs: store_forward honours none, circuit release and
-     * via, the flit engines all but via */
+    /* the real engines declare theirs: store_forward honours release and mid (and says why
+     * it refuses discard_on_delay), circuit release and via, the flit engines all but via */
     struct rs_engine_plan out = {.finish = fin};
-    assert_int_equal(run(rs_engine_find("store_forward"), CHAIN, &plan, 0, &r, NULL, 0, &err),
+    assert_int_equal(run(rs_engine_find("store_forward"), CHAIN, &discard, 0, &r, NULL, 0, &err),
                      RS_EUNSUPPORTED);
-    assert_string_equal(err.msg,
-                        "switching=store_forward does not honour the plan field `release`");
+    assert_non_null(strstr(err.msg, "switching=store_forward does not honour the plan field "
+                                    "`discard_on_delay`: a store-and-forward packet waits"));
+    rs_record_free(&r);
+    assert_int_equal(run(rs_engine_find("store_forward"), CHAIN, &out, 0, &r, NULL, 0, &err),
+                     RS_EUNSUPPORTED);
+    assert_string_equal(err.msg, "switching=store_forward does not honour the plan field `finish`");
+    rs_record_free(&r);
+    assert_int_equal(run(rs_engine_find("store_forward"), CHAIN, &plan, 0, &r, NULL, 0, &err), 0);
     rs_record_free(&r);
     assert_int_equal(run(rs_engine_find("circuit"), CHAIN, &out, 0, &r, NULL, 0, &err),
                      RS_EUNSUPPORTED);
@@ -364,7 +456,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batch_all_delivered), cmocka_unit_test(test_progress_stops),
         cmocka_unit_test(test_deadlock_stops),      cmocka_unit_test(test_init_failure),
-        cmocka_unit_test(test_plan_fields),         cmocka_unit_test(test_open_phases),
+        cmocka_unit_test(test_plan_fields),         cmocka_unit_test(test_typed_result),         cmocka_unit_test(test_open_phases),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
