@@ -277,6 +277,9 @@ static int check_memory(const struct prepared *x, int with_engine, uint64_t n_ms
         return rc;
     if (with_engine && x->sel.engine->estimate)
         need += x->sel.engine->estimate(x->sel.engine, &x->net, n_msgs, &x->params);
+    if (with_engine) /* the driver's per-message arrays: release order (4 B, plus 8 B while
+                        sorting) and intermediates (4 B) (src/engine/driver.c) */
+        need += n_msgs * 16;
     need += (uint64_t)x->net.n_nodes * x->net.max_ports * 4; /* congestion's channel loads */
     need += RS__PROCESS_BYTES;
     char what[160];
