@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "routesim/assert.h"
 #include "routesim/error.h"
 
 const char *rs_strerror(int code)
@@ -30,6 +31,7 @@ int rs_err_is_input(int code)
 
 int rs_err_set(struct rs_err *err, int code, const char *fmt, ...)
 {
+    RS_ASSERT(code < 0 && fmt != NULL); /* an RS_E... code with its message */
     if (err) {
         va_list ap;
         va_start(ap, fmt);

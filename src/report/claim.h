@@ -30,6 +30,7 @@ struct rs__claim_filter {
 struct rs__claim {
     const char *name;              /* [claim.NAME] */
     const char *kind;              /* its kind's name */
+    const struct rs_optdef *kind_options; /* its kind's option table */
     const struct rs_params *keys;  /* the claim's keys (without the "claim.NAME." prefix) */
     const char *dir;               /* output folder of the reproduction */
     const char *experiment;        /* the sweep: statistics in DIR/<experiment>.csv */
@@ -80,7 +81,7 @@ extern const struct rs_optdef rs__claim_common_options[];
 /* claim_util.c ------------------------------------------------------------------------ */
 
 /* The text of key (its value or the option's default, NULL when neither); the option
- * must be declared in c's kind table or the common table. */
+ * must be declared in table (NULL: c's kind table) or the common table. */
 const char *rs__claim_text(const struct rs__claim *c, const struct rs_optdef *table,
                            const char *key);
 
@@ -108,7 +109,8 @@ int rs__claim_filter_match(const struct rs__claim *c, const struct rs__claim_fil
                            size_t row);
 
 /* The metric's statistic column "<metric>_<suffix>" in row (NaN when empty). The column
- * must exist (checked by rs__claim_col beforehand). */
+ * must exist: rs_claim_check refuses a file without any of the metric's statistic columns
+ * (rs_metric_stat_suffixes) before a kind runs. */
 double rs__claim_stat(const struct rs__claim *c, size_t row, const char *suffix);
 
 /* Evaluate the expression text of key over row: names are columns of the statistics file
