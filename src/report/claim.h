@@ -69,12 +69,10 @@ struct rs__claim_kind {
     void (*release)(void *state);
 };
 
-/* The kinds (claim_growth.c, claim_bound.c, claim_prediction.c, claim_compare.c,
- * claim_range.c, claim_factor.c), their registry, NULL-terminated (claim_kinds.c), and the
- * keys every claim accepts (claims.c). */
-extern const struct rs__claim_kind rs__claim_bounded_ratio, rs__claim_exponent,
-    rs__claim_report, rs__claim_bound, rs__claim_equal, rs__claim_prediction, rs__claim_compare,
-    rs__claim_range, rs__claim_factor, rs__claim_difference;
+/* The registry of the kinds (claim_kinds.c: an X-macro over the ops structs
+ * rs__claim_NAME of claim_growth.c, claim_bound.c, claim_prediction.c, claim_compare.c,
+ * claim_range.c and claim_factor.c), NULL-terminated, and the keys every claim accepts
+ * (claims.c). */
 extern const struct rs__claim_kind *const rs__claim_kinds[];
 extern const struct rs_optdef rs__claim_common_options[];
 
