@@ -90,7 +90,6 @@ enum rs_metric {
     RS_M_MAX_OUTPUT_COPIES,
     RS_M_DELIVERED_PER_ROUND,
     RS_M_STEPS_PER_ROUND,
-    RS_M_TELEPORTS,
     RS_M__COUNT
 };
 

@@ -7,7 +7,7 @@
 
 #define RS__ENGINE_LIST(X)                                                     \
     X(store_forward) X(circuit) X(wormhole) X(virtual_cut_through) X(cut_through_partial)     \
-    X(store_forward_flits) X(teleport)
+    X(store_forward_flits)
 
 #define RS__ENGINE_DECL(name) extern const struct rs_engine_ops rs_engine_##name;
 RS__ENGINE_LIST(RS__ENGINE_DECL)

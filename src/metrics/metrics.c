@@ -184,8 +184,6 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
                                   "messages first delivered in each round, ';'-separated", NO},
     [RS_M_STEPS_PER_ROUND] = {"steps_per_round", S, "steps", "cms_butterfly",
                               "flit steps of each round, ';'-separated", NO},
-    [RS_M_TELEPORTS] = {"teleports", I, "messages", "teleport", "messages teleported (scratch)",
-                        NO},
 };
 
 const char *const rs_metric_stat_suffixes[] = {"mean", "var", "sd", "min", "max", "ci95", NULL};

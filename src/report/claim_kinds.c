@@ -5,7 +5,7 @@
 
 #define RS__CLAIM_KIND_LIST(X)                                                              \
     X(bounded_ratio) X(exponent) X(report) X(bound) X(equal) X(prediction) X(compare)       \
-    X(range) X(factor) X(difference) X(positive)
+    X(range) X(factor) X(difference)
 
 #define RS__CLAIM_KIND_DECL(name) extern const struct rs__claim_kind rs__claim_##name;
 RS__CLAIM_KIND_LIST(RS__CLAIM_KIND_DECL)

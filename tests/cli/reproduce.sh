@@ -91,7 +91,7 @@ bad_claim() {
 }
 bad_claim "claims.ini:5: claim 'c': unknown key 'bund' for kind bound \(did you mean 'bound'\?\)" "kind = bound" "bund = 3"
 bad_claim "claims.ini:4: claim 'c': unknown kind 'bund' \(did you mean 'bound'\?\)" "kind = bund"
-bad_claim "claim 'c': missing key 'kind' \(one of bounded_ratio, exponent, report, bound, equal, prediction, compare, range, factor, difference, positive\)" "bound = 3"
+bad_claim "claim 'c': missing key 'kind' \(one of bounded_ratio, exponent, report, bound, equal, prediction, compare, range, factor, difference\)" "bound = 3"
 bad_claim "claim 'c': key 'bound': cannot evaluate 'log2\(N\) \+ congestion_men' \(row N=16, traffic=identity\): no column 'congestion_men' \(did you mean 'congestion_mean'\?\)" "kind = bound" "bound = log2(N) + congestion_men"
 bad_claim "claim 'c': missing key 'tolerance_reason' \(why this tolerance" "kind = prediction" "predicted = log2(N)" "tol = 0.1"
 bad_claim "claims.ini:6: key 'tol': expected a number" "kind = prediction" "predicted = log2(N)" "tol = ten" "tolerance_reason = r"

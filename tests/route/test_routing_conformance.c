@@ -21,7 +21,6 @@ static const char *const instances[] = {
     "topology=torus k=2 n=3",
     "topology=chain k=5",
     "topology=ring k=6",
-    "topology=uniring k=5",
     "topology=lcan N=16 d=4 u=2",
     "topology=lcan N=16 d=4 u=2 pi=tree",
     "topology=baseline N=8",

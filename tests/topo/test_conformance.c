@@ -71,8 +71,6 @@ static const struct inst instances[] = {
      * 3{4,0} 4{5} 5{0}; in: 0{5,3} 1{0} 2{1} 3{2,0} 4{3,1} 5{4}. Shortest paths: the
      * farthest pair is 4 -> 2 (4 5 0 1 2), 4 hops; every other pair is within 3. With its
      * paths file the routes are the 5 paths, dilation 4. */
-    {"topology=uniring k=3", 0, 0, 0, 0, 0, {0}, {0}, 0, 3, 3, 1, 2, "111", "111"},
-    {"topology=uniring k=5", 0, 0, 0, 0, 0, {0}, {0}, 0, 5, 5, 1, 4, "11111", "11111"},
     {"topology=graph graph_file=@/graph_small.txt", 0, 0, 0, 0, 0, {0}, {0}, 0, 6, 9, 2, 4, "221211", "211221"},
     {"topology=graph graph_file=@/graph_small.txt paths_file=@/graph_small_paths.txt", 0, 0, 0,
      0, 0, {0}, {0}, 0, 6, 9, 2, 4, "221211", "211221"},
@@ -95,7 +93,7 @@ static const struct inst instances[] = {
 
 static int data_family(const char *name)
 {
-    return !strcmp(name, "graph") || !strcmp(name, "cms_lower_bound") || !strcmp(name, "uniring");
+    return !strcmp(name, "graph") || !strcmp(name, "cms_lower_bound");
 }
 
 static uint32_t ilog2(uint32_t x)
@@ -553,7 +551,7 @@ static void test_registry(void **state)
 {
     static const char *const order[] = {"butterfly", "benes", "mesh", "torus",    "chain",
                                         "ring",      "lcan",  "baseline", "swbanyan", "trac",
-                                        "cm5",       "graph", "cms_lower_bound", "uniring", NULL};
+                                        "cm5",       "graph", "cms_lower_bound", NULL};
     int i = 0;
     for (; order[i]; i++) {
         assert_non_null(rs_topologies[i]);
