@@ -1,8 +1,8 @@
 /* Internal interface of claim checking (routesim/claims.h): the claim being checked, the
  * groups of rows it judges, helpers shared by the kinds (claim_util.c, claim_sides.c), and
  * the kinds themselves: one const ops struct per kind, listed in claim_kinds.c. */
-#ifndef RS_EXP_CLAIM_H
-#define RS_EXP_CLAIM_H
+#ifndef RS_REPORT_CLAIM_H
+#define RS_REPORT_CLAIM_H
 
 #include <stddef.h>
 
