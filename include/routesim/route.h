@@ -114,7 +114,8 @@ int rs_route_need_fixed(const struct rs_routing_ops *routing, const char *who,
 
 /* Expand the oblivious route of st (hops must be 0) into channel ids. Writes at most max ids
  * into chans (chans may be NULL to count only) and returns the path length in hops, or -1 if
- * the route does not end within max_hops (a routing bug; max_hops guards the walk).
+ * the route takes a port without a channel or does not end within max_hops (a routing bug;
+ * max_hops guards the walk).
  * *end_node gets the node where the message is delivered (may be NULL). */
 int64_t rs_route_expand(const struct rs_net *net, const struct rs_route_state *st,
                         uint64_t *chans, uint32_t max, uint32_t max_hops, uint32_t *end_node);

@@ -25,6 +25,7 @@ static const struct rs_optdef cms_options[] = {
 
 uint32_t rs__cms_delta(double beta, uint32_t q, uint32_t log_n, uint32_t B)
 {
+    RS_ASSERT(log_n >= 1 && B >= 1);
     double d = ceil(beta * q * pow((double)log_n, 1.0 / B) / B - 1e-9);
     if (d > (double)(1u << 24))
         return 0;
@@ -48,6 +49,7 @@ void rs__cms_draw(uint64_t seed, uint32_t round, uint32_t msg, uint32_t copy, ui
      * draws as the earlier layout (msg << 32 | copy), which silently dropped the bits of
      * msg above 15, so messages m and m + 2^16 shared every draw. */
     RS_ASSERT(round < 256);
+    RS_ASSERT(delta >= 1 && N >= 1); /* the colour and the intermediate are drawn below them */
     struct rs_rng r;
     rs_rng_init(&r, seed, RS_STREAM_CMS_BUTTERFLY, (uint64_t)(msg & 0xffffu) << 32 | copy,
                 round | (msg >> 16) << 8);

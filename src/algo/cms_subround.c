@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/assert.h"
 #include "algo/cms_butterfly.h"
 
 void rs__cms_sub_free(struct rs__cms_sub *s)
@@ -22,6 +23,7 @@ void rs__cms_sub_free(struct rs__cms_sub *s)
 int rs__cms_sub_reserve(struct rs__cms_sub *s, const struct rs_net *net, uint32_t cap,
                         struct rs_err *err)
 {
+    RS_ASSERT(s != NULL && net != NULL);
     if (!s->used) {
         s->used = calloc((size_t)net->n_terminals * net->max_ports, sizeof *s->used);
         if (!s->used)
@@ -102,6 +104,8 @@ int rs__cms_subround(const struct rs_engine_input *in, const struct rs_engine_op
                      uint32_t *cp_finish, struct rs__cms_sub_result *res, char *deadlock_msg,
                      size_t deadlock_len, struct rs_err *err)
 {
+    RS_ASSERT(in != NULL && engine != NULL && cfg != NULL && s != NULL && res != NULL);
+    RS_ASSERT(n <= s->cap); /* s was reserved for the copies of this subround */
     memset(res, 0, sizeof *res);
     if (n == 0)
         return 0;

@@ -1,6 +1,7 @@
 /* The off-line colour-refinement schedule (001 §2.1: Lemma 2.1.5, Theorem 2.1.6), made
  * constructive by Moser-Tardos resampling. Contracts in colour_refine_plan.h; the model and
  * every decision where the paper leaves room are in docs/colour-refine.md. */
+#include "routesim/assert.h"
 #include "algo/colour_refine_plan.h"
 
 #include <math.h>
@@ -539,6 +540,7 @@ int rs__cr_plan_build(struct rs__cr_plan *plan, const struct rs__cr_input *in,
 {
     struct work w;
     int rc;
+    RS_ASSERT(plan != NULL && in != NULL);
     memset(plan, 0, sizeof *plan);
     if (in->B == 0 || in->L == 0)
         return rs_err_set(err, RS_EINVAL, "colour refinement needs B >= 1 and L >= 1 (got B=%u "

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/assert.h"
 #include "algo/lcan_plan.h"
 #include "routesim/rng.h"
 
@@ -193,6 +194,7 @@ static void colour_rec(struct rs__colourer *c, uint32_t *ids, uint32_t cnt, uint
 int rs__colour_run(struct rs__colourer *c, const uint32_t *left, const uint32_t *right,
                    uint64_t seed, uint64_t entity, uint32_t *colour, struct rs_err *err)
 {
+    RS_ASSERT(c->n > 0 && left != NULL && right != NULL && colour != NULL); /* initialised */
     uint32_t n = c->n;
     memset(c->cur, 0, 2 * (size_t)n * sizeof *c->cur);
     for (uint32_t e = 0; e < c->m; e++) {

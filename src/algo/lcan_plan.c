@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/assert.h"
 #include "algo/lcan_plan.h"
 
 const char *const rs__turn_names[] = {"lca", "top", NULL};
@@ -21,6 +22,7 @@ static void list_text(char *buf, size_t size, const uint32_t *v, uint32_t n)
 int rs__lcan_perm_init(struct rs__lcan_perm *p, const struct rs_engine_input *in,
                        const char *algo, struct rs_err *err)
 {
+    RS_ASSERT(p != NULL && in != NULL && in->net != NULL && in->pb != NULL && algo != NULL);
     const struct rs_lcan *lc = rs__lcan_of(in->net);
     const struct rs_problem *pb = in->pb;
     memset(p, 0, sizeof *p);
@@ -95,6 +97,7 @@ void rs__lcan_perm_free(struct rs__lcan_perm *p)
 uint32_t rs__lcan_turn_switch(const struct rs_lcan *lc, uint32_t s, uint32_t t, uint32_t top,
                               enum rs__turn turn)
 {
+    RS_ASSERT(lc != NULL && s < lc->N && t < lc->N);
     uint32_t T = turn == RS__TURN_TOP ? lc->l - 1 : rs__lcan_lca_level(lc, s, t);
     uint32_t lo = top / (lc->U[lc->l - 1] / lc->U[T]); /* k_0 .. k_{T-1} */
     return lc->first[T] + (s / lc->span[T]) * lc->U[T] + lo;

@@ -35,8 +35,8 @@ struct rs__colourer {
     uint32_t matchings;           /* matchings done in this colouring (their step) */
 };
 
-/* Allocate the scratch for n vertices per side and degree k (n, k >= 1, n k < 2^31).
- * Returns 0 or RS_ENOMEM / RS_ECONSTRAINT (too large); rs__colour_free releases it
+/* Allocate the scratch for n vertices per side and degree k. Returns 0, RS_ENOMEM, or
+ * RS_ECONSTRAINT unless n, k >= 1 and n k < 2^31; rs__colour_free releases it
  * (also after a failed init). */
 int rs__colour_init(struct rs__colourer *c, uint32_t n, uint32_t k, struct rs_err *err);
 void rs__colour_free(struct rs__colourer *c);

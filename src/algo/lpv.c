@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/assert.h"
 #include "algo/lcan_plan.h"
 
 /* Why the colourings make the circuits disjoint. A message from s that took the up digits
@@ -25,6 +26,7 @@ int rs__lpv_route(uint32_t N, uint32_t d, uint32_t l, const uint32_t *dst, uint6
     struct rs__colourer c;
     uint32_t *left = NULL, *right = NULL, *colour = NULL;
     int rc = 0;
+    RS_ASSERT(N >= 1 && l >= 1 && dst != NULL && top != NULL);
     memset(top, 0, (size_t)N * sizeof *top);
     if (l < 2)
         return 0;

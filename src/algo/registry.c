@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "routesim/algo.h"
+#include "routesim/assert.h"
 #include "routesim/buf.h"
 
 #define RS__ALGO_LIST(X) X(greedy) X(offline) X(self_route) X(cms_butterfly) X(colour_refine)
@@ -23,6 +24,7 @@ const char *const rs_algo_names[] = {RS__ALGO_LIST(RS__ALGO_NAME) NULL};
 
 const struct rs_algo_ops *rs_algo_find(const char *name)
 {
+    RS_ASSERT(name != NULL);
     for (int i = 0; rs_algos[i]; i++)
         if (strcmp(rs_algos[i]->name, name) == 0)
             return rs_algos[i];
@@ -55,6 +57,7 @@ int rs_algo_check(const struct rs_algo_ops *algo, const char *switching,
                   const struct rs_topo_ops *topology, struct rs_err *err)
 {
     char names[256];
+    RS_ASSERT(algo != NULL && switching != NULL && topology != NULL);
     if (!listed(algo->switching, switching)) {
         join(names, sizeof names, algo->switching);
         return rs_err_set(err, RS_EUNSUPPORTED, "algorithm=%s needs switching=%s (got %s)",

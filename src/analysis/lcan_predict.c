@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "routesim/analysis.h"
+#include "routesim/assert.h"
 #include "routesim/lcan.h"
 
 /* The recurrence never needs more cycles than this (N <= 2^26 pairs, >= 1 routed each). */
@@ -14,6 +15,7 @@
 int rs_lcan_predict(const struct rs_net *net, struct rs_lcan_prediction *out,
                     struct rs_err *err)
 {
+    RS_ASSERT(net != NULL && out != NULL);
     const struct rs_lcan *lc = rs__lcan_of(net);
     memset(out, 0, sizeof *out);
     if (!lc || lc->tree)

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/assert.h"
 #include "routesim/path_set.h"
 
 uint32_t rs_path_max_hops(const struct rs_net *net)
@@ -26,6 +27,8 @@ int rs_path_set_build(struct rs_path_set *ps, const struct rs_net *net,
                       const struct rs_problem *pb, const struct rs_routing_ops *routing,
                       uint64_t seed, struct rs_err *err)
 {
+    RS_ASSERT(ps != NULL && net != NULL && pb != NULL && routing != NULL);
+    RS_ASSERT(pb->n_terminals == net->n_terminals);
     memset(ps, 0, sizeof *ps);
     int rc = rs_route_need_fixed(routing, "an off-line path set", err);
     if (rc)
@@ -59,7 +62,10 @@ int rs_path_set_build(struct rs_path_set *ps, const struct rs_net *net,
         struct rs_route_state st;
         route_state(&st, net, pb, routing, seed, m);
         uint64_t len = ps->off[m + 1] - ps->off[m];
-        rs_route_expand(net, &st, ps->chan + ps->off[m], (uint32_t)len, max_hops, NULL);
+        int64_t again = rs_route_expand(net, &st, ps->chan + ps->off[m], (uint32_t)len,
+                                        max_hops, NULL);
+        RS_ASSERT(again == (int64_t)len); /* routes are pure: pass 2 walks pass 1's paths */
+        (void)again;
     }
     ps->n_msgs = pb->n_msgs;
     return 0;

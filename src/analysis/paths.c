@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "routesim/analysis.h"
+#include "routesim/assert.h"
 #include "routesim/path_set.h"
 
 int rs_path_stats_compute(struct rs_path_stats *st, const struct rs_net *net,
@@ -11,6 +12,8 @@ int rs_path_stats_compute(struct rs_path_stats *st, const struct rs_net *net,
                           const struct rs_routing_ops *routing, uint64_t seed,
                           struct rs_err *err)
 {
+    RS_ASSERT(st != NULL && net != NULL && pb != NULL && routing != NULL);
+    RS_ASSERT(pb->n_terminals == net->n_terminals);
     memset(st, 0, sizeof *st);
     int rc = rs_route_need_fixed(routing, "path analysis (congestion, dilation)", err);
     if (rc)

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "routesim/assert.h"
 #include "routesim/buf.h"
 #include "routesim/outpath.h"
 
@@ -47,6 +48,7 @@ static int reserve(struct rs_buf *b, size_t extra)
 
 int rs_buf_append(struct rs_buf *b, const char *s, size_t len)
 {
+    RS_ASSERT(b != NULL && (s != NULL || len == 0));
     if (reserve(b, len))
         return RS_ENOMEM;
     if (len)

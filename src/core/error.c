@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "routesim/assert.h"
 #include "routesim/error.h"
 
 const char *rs_strerror(int code)
@@ -35,6 +36,7 @@ int rs_err_is_resource(int code)
 
 int rs_err_set(struct rs_err *err, int code, const char *fmt, ...)
 {
+    RS_ASSERT(code < 0 && fmt != NULL); /* an RS_E... code with its message */
     if (err) {
         va_list ap;
         va_start(ap, fmt);

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "core/numtext.h"
+#include "routesim/assert.h"
 #include "routesim/params.h"
 
 #define CMDLINE "command line"
@@ -403,6 +404,7 @@ const char *rs_params_text(const struct rs_params *p, const struct rs_optdef *de
 static int get_text(const struct rs_params *p, const struct rs_optdef *def, const char **text,
                     char *where, size_t n, struct rs_err *err)
 {
+    RS_ASSERT(p != NULL && def != NULL && def->name != NULL);
     const struct rs_param *q = rs_params_find(p, def->name);
     rs_param_where(q, where, n);
     *text = q ? q->value : def->def;
@@ -465,6 +467,7 @@ int rs_params_int(const struct rs_params *p, const struct rs_optdef *def, int64_
 {
     const char *text;
     char where[512], range[128];
+    RS_ASSERT(def->type == RS_OPT_INT);
     int rc = get_text(p, def, &text, where, sizeof where, err);
     if (rc)
         return rc;
@@ -485,6 +488,7 @@ int rs_params_double(const struct rs_params *p, const struct rs_optdef *def, dou
 {
     const char *text;
     char where[512], range[128];
+    RS_ASSERT(def->type == RS_OPT_DOUBLE); /* the getter of the key's declared type */
     int rc = get_text(p, def, &text, where, sizeof where, err);
     if (rc)
         return rc;
@@ -510,6 +514,7 @@ int rs_params_bool(const struct rs_params *p, const struct rs_optdef *def, int *
     static const char *const words[] = {"0", "1", "false", "true", "no", "yes", "off", "on"};
     const char *text;
     char where[512];
+    RS_ASSERT(def->type == RS_OPT_BOOL);
     int rc = get_text(p, def, &text, where, sizeof where, err);
     if (rc)
         return rc;
@@ -528,6 +533,7 @@ int rs_params_choice(const struct rs_params *p, const struct rs_optdef *def, int
 {
     const char *text;
     char where[512];
+    RS_ASSERT(def->type == RS_OPT_CHOICE && def->choices != NULL);
     int rc = get_text(p, def, &text, where, sizeof where, err);
     if (rc)
         return rc;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/assert.h"
 #include "routesim/options.h"
 #include "routesim/record.h"
 
@@ -37,6 +38,7 @@ const struct rs_field *rs_record_get(const struct rs_record *r, const char *name
  * loses its string); NULL when out of memory. */
 static struct rs_field *slot(struct rs_record *r, const char *name)
 {
+    RS_ASSERT(r != NULL && name != NULL);
     for (size_t i = 0; i < r->n; i++)
         if (!strcmp(r->f[i].name, name)) {
             free(r->f[i].s);
@@ -292,6 +294,7 @@ int rs_records_write(struct rs_buf *out, enum rs_format fmt, const struct rs_rec
                      size_t n, struct rs_err *err)
 {
     int rc = 0;
+    RS_ASSERT(out != NULL && (recs != NULL || n == 0));
     for (size_t r = 1; r < n && fmt != RS_FMT_JSON; r++) /* JSON objects stand alone */
         if (!same_fields(&recs[0], &recs[r]))
             return rs_err_set(err, RS_EINVAL,

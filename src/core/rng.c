@@ -59,6 +59,7 @@ uint32_t rs_rng_below(struct rs_rng *r, uint32_t n)
     /* Lemire, "Fast random integer generation in an interval", ACM TOMACS 29(1), 2019:
      * the high word of x*n is uniform on [0, n) once the low words below 2^32 mod n are
      * rejected; the division is only needed when the low word is below n. */
+    RS_DASSERT(n >= 1);
     if (n == 0)
         return 0; /* outside the contract (n >= 1); no division by zero */
     uint64_t m = (uint64_t)rs_rng_u32(r) * n;
@@ -100,6 +101,7 @@ void rs_random_permutation(uint32_t *perm, uint32_t n, uint64_t seed, uint32_t s
                            uint64_t entity)
 {
     struct rs_rng r;
+    RS_ASSERT(perm != NULL || n == 0);
     rs_rng_init(&r, seed, stream, entity, 0);
     for (uint32_t i = 0; i < n; i++)
         perm[i] = i;

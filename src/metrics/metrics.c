@@ -219,6 +219,7 @@ int rs_result_record(const struct rs_result *r, const enum rs_metric *cols, size
                      struct rs_record *out)
 {
     int rc = 0;
+    RS_ASSERT(r != NULL && out != NULL && (cols != NULL || n == 0));
     for (size_t k = 0; k < n && !rc; k++)
         rc = put_field(r, cols[k], out);
     return rc ? RS_ENOMEM : 0;
@@ -271,9 +272,14 @@ static int name_matches(const char *decl, const char *name)
 
 const struct rs_metric_def *rs_metric_find(const char *name)
 {
-    for (int i = 0; i < RS_M__COUNT; i++)
+    RS_ASSERT(name != NULL);
+    for (int i = 0; i < RS_M__COUNT; i++) {
+        /* every enum rs_metric has its entry in the designated-initialiser table */
+        RS_ASSERT(rs_metric_defs[i].name != NULL && rs_metric_defs[i].unit != NULL &&
+                  rs_metric_defs[i].meaning != NULL);
         if (name_matches(rs_metric_defs[i].name, name))
             return &rs_metric_defs[i];
+    }
     return NULL;
 }
 

@@ -9,7 +9,7 @@
 
 double rs_hist_percentile(const uint64_t *hist, size_t len, uint64_t n, double frac)
 {
-    RS_ASSERT(frac > 0 && frac <= 1);
+    RS_ASSERT(frac > 0 && frac <= 1 && (hist != NULL || len == 0));
     if (n == 0)
         return NAN;
     uint64_t need = (uint64_t)ceil(frac * (double)n), cum = 0;
@@ -26,6 +26,7 @@ double rs_hist_percentile(const uint64_t *hist, size_t len, uint64_t n, double f
 
 void rs_hist_summary(const uint64_t *hist, size_t len, struct rs_result *r)
 {
+    RS_ASSERT(r != NULL && (hist != NULL || len == 0));
     uint64_t n = 0;
     double sum = 0;
     size_t last = 0;

@@ -1,8 +1,8 @@
 /* Internal interface of claim checking (routesim/claims.h): the claim being checked, the
  * groups of rows it judges, helpers shared by the kinds (claim_util.c, claim_sides.c), and
  * the kinds themselves: one const ops struct per kind, listed in claim_kinds.c. */
-#ifndef RS_EXP_CLAIM_H
-#define RS_EXP_CLAIM_H
+#ifndef RS_REPORT_CLAIM_H
+#define RS_REPORT_CLAIM_H
 
 #include <stddef.h>
 
@@ -30,6 +30,7 @@ struct rs__claim_filter {
 struct rs__claim {
     const char *name;              /* [claim.NAME] */
     const char *kind;              /* its kind's name */
+    const struct rs_optdef *kind_options; /* its kind's option table */
     const struct rs_params *keys;  /* the claim's keys (without the "claim.NAME." prefix) */
     const char *dir;               /* output folder of the reproduction */
     const char *experiment;        /* the sweep: statistics in DIR/<experiment>.csv */
@@ -68,19 +69,17 @@ struct rs__claim_kind {
     void (*release)(void *state);
 };
 
-/* The kinds (claim_growth.c, claim_bound.c, claim_prediction.c, claim_compare.c,
- * claim_range.c, claim_factor.c), their registry, NULL-terminated (claim_kinds.c), and the
- * keys every claim accepts (claims.c). */
-extern const struct rs__claim_kind rs__claim_bounded_ratio, rs__claim_exponent,
-    rs__claim_report, rs__claim_bound, rs__claim_equal, rs__claim_prediction, rs__claim_compare,
-    rs__claim_range, rs__claim_factor, rs__claim_difference;
+/* The registry of the kinds (claim_kinds.c: an X-macro over the ops structs
+ * rs__claim_NAME of claim_growth.c, claim_bound.c, claim_prediction.c, claim_compare.c,
+ * claim_range.c and claim_factor.c), NULL-terminated, and the keys every claim accepts
+ * (claims.c). */
 extern const struct rs__claim_kind *const rs__claim_kinds[];
 extern const struct rs_optdef rs__claim_common_options[];
 
 /* claim_util.c ------------------------------------------------------------------------ */
 
 /* The text of key (its value or the option's default, NULL when neither); the option
- * must be declared in c's kind table or the common table. */
+ * must be declared in table (NULL: c's kind table) or the common table. */
 const char *rs__claim_text(const struct rs__claim *c, const struct rs_optdef *table,
                            const char *key);
 
@@ -108,7 +107,8 @@ int rs__claim_filter_match(const struct rs__claim *c, const struct rs__claim_fil
                            size_t row);
 
 /* The metric's statistic column "<metric>_<suffix>" in row (NaN when empty). The column
- * must exist (checked by rs__claim_col beforehand). */
+ * must exist: rs_claim_check refuses a file without any of the metric's statistic columns
+ * (rs_metric_stat_suffixes) before a kind runs. */
 double rs__claim_stat(const struct rs__claim *c, size_t row, const char *suffix);
 
 /* Evaluate the expression text of key over row: names are columns of the statistics file

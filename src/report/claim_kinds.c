@@ -1,17 +1,17 @@
-/* The registry of claim kinds: one line per kind (its ops struct lives in claim_*.c). The
- * order is the order of `routesim help claims`. */
+/* The registry of claim kinds: one X(NAME) per kind, whose ops struct rs__claim_NAME lives
+ * in claim_*.c (the X-macro also declares them). The order is the order of `routesim help
+ * claims`. */
 #include "report/claim.h"
 
-const struct rs__claim_kind *const rs__claim_kinds[] = {
-    &rs__claim_bounded_ratio,
-    &rs__claim_exponent,
-    &rs__claim_report,
-    &rs__claim_bound,
-    &rs__claim_equal,
-    &rs__claim_prediction,
-    &rs__claim_compare,
-    &rs__claim_range,
-    &rs__claim_factor,
-    &rs__claim_difference,
-    NULL,
-};
+#define RS__CLAIM_KIND_LIST(X)                                                              \
+    X(bounded_ratio) X(exponent) X(report) X(bound) X(equal) X(prediction) X(compare)       \
+    X(range) X(factor) X(difference)
+
+#define RS__CLAIM_KIND_DECL(name) extern const struct rs__claim_kind rs__claim_##name;
+RS__CLAIM_KIND_LIST(RS__CLAIM_KIND_DECL)
+#undef RS__CLAIM_KIND_DECL
+
+#define RS__CLAIM_KIND_PTR(name) &rs__claim_##name,
+const struct rs__claim_kind *const rs__claim_kinds[] = {RS__CLAIM_KIND_LIST(RS__CLAIM_KIND_PTR)
+                                                            NULL};
+#undef RS__CLAIM_KIND_PTR

@@ -6,18 +6,21 @@
 #include <string.h>
 
 #include "report/claim.h"
+#include "routesim/assert.h"
 #include "routesim/expr.h"
 #include "routesim/params.h"
 
 const char *rs__claim_text(const struct rs__claim *c, const struct rs_optdef *table,
                            const char *key)
 {
+    RS_ASSERT(c != NULL && key != NULL);
+    const struct rs_optdef *d = rs_optdef_find(table ? table : c->kind_options, key);
+    if (!d)
+        d = rs_optdef_find(rs__claim_common_options, key);
+    RS_ASSERT(d != NULL); /* declared by the kind or common to every claim (claim.h) */
     const struct rs_param *p = rs_params_find(c->keys, key);
     if (p)
         return p->value;
-    const struct rs_optdef *d = rs_optdef_find(table, key);
-    if (!d)
-        d = rs_optdef_find(rs__claim_common_options, key);
     return d ? d->def : NULL;
 }
 
@@ -138,7 +141,9 @@ double rs__claim_stat(const struct rs__claim *c, size_t row, const char *suffix)
 {
     char name[256];
     snprintf(name, sizeof name, "%s_%s", c->metric, suffix);
-    return rs_table_num(&c->t, row, rs_table_col(&c->t, name));
+    long col = rs_table_col(&c->t, name);
+    RS_ASSERT(col >= 0 && row < c->t.nrows); /* rs_claim_check checked every statistic */
+    return rs_table_num(&c->t, row, col);
 }
 
 struct row_ctx {

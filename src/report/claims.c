@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/claim.h"
+#include "routesim/assert.h"
 #include "routesim/claims.h"
 #include "routesim/metrics.h"
 
@@ -59,6 +60,9 @@ static int find_kind(const char *name, const struct rs_params *keys,
     char list[512];
     size_t n = 0, len = 0;
     for (; rs__claim_kinds[n] && n < 32; n++) {
+        /* a kind names itself and has prepare and judge (claim.h) */
+        RS_ASSERT(rs__claim_kinds[n]->name && rs__claim_kinds[n]->prepare &&
+                  rs__claim_kinds[n]->judge);
         names[n] = rs__claim_kinds[n]->name;
         len += (size_t)snprintf(list + len, len < sizeof list ? sizeof list - len : 0, "%s%s",
                                 n ? ", " : "", names[n]);
@@ -67,6 +71,7 @@ static int find_kind(const char *name, const struct rs_params *keys,
             return 0;
         }
     }
+    RS_ASSERT(rs__claim_kinds[n] == NULL); /* names[] has room for every kind */
     if (!k)
         return rs_err_set(err, RS_EINVAL, "claim '%s': missing key 'kind' (one of %s)", name,
                           list);
@@ -180,6 +185,7 @@ static int judge_groups(struct rs__claim *c, const struct rs__claim_kind *kind, 
                                     gnames[k], c->t.rows[sel[first]][gcols[k]]);
         if (!ng)
             snprintf(label, sizeof label, "all rows");
+        RS_ASSERT(n >= 1); /* the group of row sel[first] holds at least that row */
         struct rs__claim_group g = {rows, n, label};
         int v = RS_VERDICT_INCONCLUSIVE;
         why[0] = note[0] = '\0';
@@ -216,6 +222,7 @@ static int check_metric(const char *name, const struct rs_params *keys, struct r
 int rs_claim_check(const char *name, const struct rs_params *keys, const char *dir,
                    struct rs_buf *md, struct rs_claim_outcome *out, struct rs_err *err)
 {
+    RS_ASSERT(name != NULL && keys != NULL && dir != NULL && md != NULL && out != NULL);
     const struct rs__claim_kind *kind = NULL;
     int rc = find_kind(name, keys, &kind, err);
     rc = rc ? rc : check_keys(name, keys, kind, err);
@@ -226,6 +233,7 @@ int rs_claim_check(const char *name, const struct rs_params *keys, const char *d
     memset(&c, 0, sizeof c);
     c.name = name;
     c.kind = kind->name;
+    c.kind_options = kind->options;
     c.keys = keys;
     c.dir = dir;
     c.md = md;
@@ -252,7 +260,11 @@ int rs_claim_check(const char *name, const struct rs_params *keys, const char *d
     c.nparams = c.cruns;
     rc = rc ? rc : parse_group(&c, gcols, gnames, &ng);
     rc = rc ? rc : rs__claim_filter_parse(&c, "filter", rs__claim_text(&c, NULL, "filter"), &filter);
-    rc = rc ? rc : rs__claim_col(&c, mean, &cmean);
+    /* every statistic column of the metric, which the kinds read through rs__claim_stat */
+    for (int k = 0; !rc && rs_metric_stat_suffixes[k]; k++) {
+        snprintf(mean, sizeof mean, "%s_%s", c.metric, rs_metric_stat_suffixes[k]);
+        rc = rs__claim_col(&c, mean, &cmean);
+    }
     if (!rc && !(sel = malloc((c.t.nrows + 1) * sizeof *sel)))
         rc = rs_err_set(err, RS_ENOMEM, "out of memory");
     for (size_t r = 0; !rc && r < c.t.nrows; r++)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "report/plot_theory.h"
+#include "routesim/assert.h"
 #include "routesim/buf.h"
 #include "routesim/metrics.h"
 #include "routesim/plot.h"
@@ -507,6 +508,7 @@ static int check_keys(const struct rs_grid *g, struct rs_err *err)
 int rs_plot_check(const struct rs_grid *g, struct rs_err *err)
 {
     struct plot p;
+    RS_ASSERT(g != NULL);
     int rc = check_keys(g, err);
     return rc ? rc : resolve(g, &p, err);
 }
@@ -525,6 +527,7 @@ int rs_plot_script_path(const char *out_path, char *script, size_t n, struct rs_
 int rs_plot_sweep(const struct rs_grid *g, const char *csv_path, const char *out_path,
                   char *notice, size_t n, struct rs_err *err)
 {
+    RS_ASSERT(g != NULL && csv_path != NULL && out_path != NULL && (notice != NULL || n == 0));
     char script[4096];
     int rc = rs_plot_script_path(out_path, script, sizeof script, err);
     if (rc)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "routesim/assert.h"
 #include "routesim/expr.h"
 #include "report/plot_theory.h"
 #include "routesim/options.h"
@@ -102,6 +103,8 @@ static int point(struct rs_buf *b, struct ctx *c, const char *expr, double x, ch
 int rs__plot_theory(struct rs_buf *b, const struct rs_grid *g, const struct rs__plot_series *s,
                     const char *expr, int logx, int *uses_series, struct rs_err *err)
 {
+    RS_ASSERT(b != NULL && g != NULL && s != NULL && expr != NULL && uses_series != NULL);
+    RS_ASSERT(s->t != NULL && (s->rows != NULL || s->n == 0));
     struct ctx c = {g, s, 0, 0, 0, 0, 0, 0};
     char why[512];
     size_t mark = b->len;

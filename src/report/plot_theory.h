@@ -1,7 +1,7 @@
 /* Internal interface between the plot script writer (plot.c) and the theory curves
  * (plot_theory.c): the rows of one series and the evaluation of `theory = EXPR` over them. */
-#ifndef RS_EXP_PLOT_THEORY_H
-#define RS_EXP_PLOT_THEORY_H
+#ifndef RS_REPORT_PLOT_THEORY_H
+#define RS_REPORT_PLOT_THEORY_H
 
 #include <stddef.h>
 

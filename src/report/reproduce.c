@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "routesim/assert.h"
 #include "routesim/grid.h"
 #include "routesim/plot.h"
 #include "routesim/reproduce.h"
@@ -230,6 +231,7 @@ int rs_reproduce(const struct rs_reproduce_opts *o, struct rs_claim_outcome *out
 {
     char dir[4096];
     size_t n = 0;
+    RS_ASSERT(o != NULL && o->root != NULL && o->name != NULL && o->out != NULL && out != NULL);
     memset(out, 0, sizeof *out);
     snprintf(dir, sizeof dir, "%s/%s", o->root, o->name);
     if (!is_reproduction(o->root, o->name))
@@ -311,6 +313,7 @@ int rs_reproduce_check(const struct rs_reproduce_opts *o, struct rs_reproduce_si
 {
     char dir[4096];
     size_t n = 0;
+    RS_ASSERT(o != NULL && o->root != NULL && o->name != NULL && size != NULL);
     memset(size, 0, sizeof *size);
     snprintf(dir, sizeof dir, "%s/%s", o->root, o->name);
     if (!is_reproduction(o->root, o->name))

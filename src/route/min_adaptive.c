@@ -39,6 +39,7 @@ static uint32_t min_adaptive_choose(const struct rs_net *net, uint32_t node,
                                     const struct rs_route_view *view,
                                     struct rs_route_choice *out)
 {
+    RS_DASSERT(node < net->n_nodes && view != NULL); /* view: never NULL (route.h) */
     /* the escape: the dimension-order port, in its dateline class on wrap-around rings */
     uint32_t esc = net->ops->route(net, node, st);
     if (esc == RS_ROUTE_DONE)
@@ -46,7 +47,8 @@ static uint32_t min_adaptive_choose(const struct rs_net *net, uint32_t node,
     uint32_t ev = net->wrap ? net->ops->vc_class(net, node, esc, st) & 1u : 0;
     uint32_t lo = adaptive_lo(net), ports[RS_MAX_PRODUCTIVE], score[RS_MAX_PRODUCTIVE];
     uint32_t n = net->ops->productive(net, node, net->ops->dst_node(net, st->dst), ports);
-    RS_ASSERT(n >= 1 && n <= RS_MAX_PRODUCTIVE);
+    /* per head flit and step: checked in Debug only; n + 1 choices fit the caller's out */
+    RS_DASSERT(n >= 1 && n <= RS_MAX_PRODUCTIVE && n + 1 <= RS_ROUTE_MAX_CHOICES);
     /* order: most free slots first (the adaptive VCs, plus the escape VC on the escape
      * port), ties by port id (insertion sort keeps the increasing port order of equals) */
     for (uint32_t i = 0; i < n; i++) {

@@ -3,6 +3,7 @@
  * src/route/ defining `const struct rs_routing_ops rs_routing_NAME`, and NAME below. */
 #include <string.h>
 
+#include "routesim/assert.h"
 #include "routesim/route.h"
 
 #define RS__ROUTING_LIST(X) X(direct) X(valiant) X(ranade) X(min_adaptive)
@@ -21,6 +22,7 @@ const char *const rs_routing_names[] = {RS__ROUTING_LIST(RS__ROUTING_NAME) NULL}
 
 const struct rs_routing_ops *rs_routing_find(const char *name)
 {
+    RS_ASSERT(name != NULL);
     for (int i = 0; rs_routings[i]; i++)
         if (strcmp(rs_routings[i]->name, name) == 0)
             return rs_routings[i];

@@ -3,23 +3,34 @@
  * in include/routesim/route.h. */
 #include <stdio.h>
 
+#include "routesim/assert.h"
 #include "routesim/rng.h"
 #include "routesim/route.h"
 
 uint32_t rs_route_uniform_mid(uint64_t seed, uint64_t msg_id, uint32_t n_terminals)
 {
+    RS_DASSERT(n_terminals >= 1);
     return rs_rand_below(seed, RS_STREAM_VALIANT, msg_id, 0, n_terminals);
 }
 
 uint32_t rs_route_mid_for(const struct rs_net *net, const struct rs_routing_ops *routing,
                           uint64_t seed, uint64_t msg_id, uint32_t src)
 {
-    return routing->mid ? routing->mid(net, seed, msg_id, src) : RS_NONE;
+    RS_DASSERT(src < net->n_terminals);
+    if (!routing->mid)
+        return RS_NONE;
+    uint32_t mid = routing->mid(net, seed, msg_id, src);
+    RS_DASSERT(mid == RS_NONE || mid < net->n_terminals || !net->ops->valiant_via_terminal);
+    return mid;
 }
 
 int rs_route_check(const struct rs_net *net, const struct rs_routing_ops *routing,
                    struct rs_err *err)
 {
+    RS_ASSERT(net != NULL && routing != NULL);
+    /* an adaptive routing gives its choices only; a routing with open-loop
+     * intermediates also has static ones (route.h) */
+    RS_ASSERT(!routing->mid_openloop || routing->mid);
     if ((net->caps & routing->needs) != routing->needs) {
         char names[256];
         rs_topo_names_with(routing->needs, names, sizeof names);
@@ -48,6 +59,7 @@ int rs_route_need_fixed(const struct rs_routing_ops *routing, const char *who,
 int64_t rs_route_expand(const struct rs_net *net, const struct rs_route_state *st,
                         uint64_t *chans, uint32_t max, uint32_t max_hops, uint32_t *end_node)
 {
+    RS_ASSERT(st->hops == 0 && st->src < net->n_terminals && st->dst < net->n_terminals);
     struct rs_route_state s = *st;
     uint32_t node = net->ops->src_node(net, st->src), taken = 0;
     for (;;) {

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "topo/graph_core.h"
-#include "topo/topologies.h"
 
 static const char *const secondary_names[] = {"used", "all", NULL};
 enum { SECONDARY_USED, SECONDARY_ALL };

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 
 #include "topo/graph_files.h"
-#include "topo/topologies.h"
 
 static const struct rs_optdef graph_options[] = {
     {"graph_file", RS_OPT_STRING, NULL, 0, 0, NULL,

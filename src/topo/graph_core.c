@@ -2,6 +2,8 @@
  * topologies, and their shared topology operations. Contracts in graph_core.h. */
 #include "topo/graph_core.h"
 
+#include "routesim/assert.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,6 +96,11 @@ void rs__pairmap_free(struct rs__pairmap *pm)
 int rs__graph_init(struct rs__graph *g, uint32_t n, const uint32_t *eu, const uint32_t *ev,
                    uint64_t m, struct rs_err *err)
 {
+    RS_ASSERT(g != NULL && (m == 0 || (eu != NULL && ev != NULL)));
+    RS_ASSERT(n <= RS__GRAPH_MAX_NODES && m <= RS__GRAPH_MAX_EDGES);
+    /* the callers refuse self-loops and nodes out of range, naming their source */
+    for (uint64_t i = 0; i < m; i++)
+        RS_ASSERT(eu[i] < n && ev[i] < n && eu[i] != ev[i]);
     memset(g, 0, sizeof *g);
     g->n = n;
     g->m = m;
@@ -196,6 +203,7 @@ static int reserve_paths(struct rs__graph *g, uint64_t hops)
 int rs__graph_add_path(struct rs__graph *g, const uint32_t *nodes, uint64_t k, uint64_t *hop,
                        uint64_t *first)
 {
+    RS_ASSERT(g != NULL && nodes != NULL && k >= 2 && hop != NULL && first != NULL);
     uint64_t hops = k - 1;
     /* (channel, hop) records, sorted: a channel taken twice shows as two neighbours */
     uint64_t *rec = malloc((size_t)hops * 2 * sizeof *rec);
@@ -249,6 +257,7 @@ int rs__graph_shortest_paths(struct rs__graph *g, uint32_t *from, uint32_t *to,
                              struct rs_err *err)
 {
     uint32_t n = g->n;
+    RS_ASSERT(n <= RS__GRAPH_MAX_SP_NODES && g->dist == NULL);
     uint64_t *in_off = calloc((size_t)n + 1, sizeof *in_off);
     uint32_t *in_tail = malloc((size_t)(g->m ? g->m : 1) * sizeof *in_tail);
     uint32_t *queue = malloc((size_t)n * sizeof *queue);
@@ -312,6 +321,7 @@ void rs__graph_free(struct rs__graph *g)
 
 void rs__graph_attach(struct rs_net *net, struct rs__graph *g)
 {
+    RS_ASSERT(net->priv == (void *)g);
     net->n_nodes = g->n;
     net->max_ports = g->max_ports;
     net->n_terminals = g->n;
@@ -367,6 +377,7 @@ uint32_t rs__graph_route(const struct rs_net *net, uint32_t node,
         uint64_t i = mp->off[st->msg] + st->hops;
         return i >= mp->off[st->msg + 1] ? RS_ROUTE_DONE : mp->port[i];
     }
+    RS_DASSERT(node < g->n && g->dist != NULL);
     uint32_t target = st->dst;
     if (st->mid != RS_NONE && st->hops < dist(g, st->src, st->mid))
         target = st->mid;

@@ -8,7 +8,6 @@
 
 #include "routesim/net.h"
 #include "routesim/lcan.h"
-#include "topo/topologies.h"
 
 #define LCAN_MAX_N 67108864u /* 2^26 PEs */
 #define LCAN_MAX_DU 1024     /* largest d or u */

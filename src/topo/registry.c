@@ -4,18 +4,27 @@
 
 #include "routesim/assert.h"
 #include "routesim/net.h"
-#include "topo/topologies.h"
 
-const struct rs_topo_ops *const rs_topologies[] = {
-    &rs_topo_butterfly, &rs_topo_benes, &rs_topo_mesh, &rs_topo_torus,
-    &rs_topo_chain,     &rs_topo_ring,
-    &rs_topo_lcan, &rs_topo_baseline, &rs_topo_swbanyan, &rs_topo_trac, &rs_topo_cm5,
-    &rs_topo_graph, &rs_topo_cms_lower_bound, NULL};
+/* Every topology, in `routesim list` order. The X-macro yields the registry, the CHOICE
+ * list of the `topology` key and the declarations of the ops structs (one file of src/topo
+ * each; lcan.c defines the five LCAN entries, mesh.c the four grids), so that the three
+ * cannot drift apart. Adding a topology: its file defining `const struct rs_topo_ops
+ * rs_topo_NAME`, and X(NAME) here. */
+#define RS__TOPO_LIST(X)                                                                   \
+    X(butterfly) X(benes) X(mesh) X(torus) X(chain) X(ring) X(lcan) X(baseline) X(swbanyan) \
+    X(trac) X(cm5) X(graph) X(cms_lower_bound)
 
-static const char *const topology_names[] = {"butterfly", "benes", "mesh", "torus",
-                                             "chain",     "ring",
-                                             "lcan", "baseline", "swbanyan", "trac", "cm5",
-                                             "graph", "cms_lower_bound", NULL};
+#define RS__TOPO_DECL(name) extern const struct rs_topo_ops rs_topo_##name;
+RS__TOPO_LIST(RS__TOPO_DECL)
+#undef RS__TOPO_DECL
+
+#define RS__TOPO_PTR(name) &rs_topo_##name,
+const struct rs_topo_ops *const rs_topologies[] = {RS__TOPO_LIST(RS__TOPO_PTR) NULL};
+#undef RS__TOPO_PTR
+
+#define RS__TOPO_NAME(name) #name,
+static const char *const topology_names[] = {RS__TOPO_LIST(RS__TOPO_NAME) NULL};
+#undef RS__TOPO_NAME
 
 const struct rs_optdef rs_net_options[] = {
     {"topology", RS_OPT_CHOICE, "butterfly", 0, 0, topology_names, "network to build"},
@@ -23,6 +32,7 @@ const struct rs_optdef rs_net_options[] = {
 
 const struct rs_topo_ops *rs_topo_find(const char *name)
 {
+    RS_ASSERT(name != NULL);
     for (int i = 0; rs_topologies[i]; i++)
         if (!strcmp(rs_topologies[i]->name, name))
             return rs_topologies[i];
@@ -31,6 +41,7 @@ const struct rs_topo_ops *rs_topo_find(const char *name)
 
 void rs_topo_names_with(uint32_t caps, char *buf, size_t n)
 {
+    RS_ASSERT(buf != NULL || n == 0);
     size_t used = 0;
     if (n)
         buf[0] = '\0';
@@ -43,16 +54,24 @@ void rs_topo_names_with(uint32_t caps, char *buf, size_t n)
 int rs_net_build(struct rs_net *net, const struct rs_params *p, struct rs_err *err)
 {
     int i, rc;
+    RS_ASSERT(net != NULL && p != NULL);
     memset(net, 0, sizeof *net);
     if ((rc = rs_opt_choice(p, rs_net_options, "topology", &i, err)))
         return rc;
     net->ops = rs_topologies[i];
+    /* the ops struct rs_topo_NAME names itself NAME (the X-macro above) */
+    RS_ASSERT(!strcmp(net->ops->name, topology_names[i]));
     net->caps = net->ops->caps;
     strncpy(net->name, net->ops->name, sizeof net->name - 1);
     if ((rc = net->ops->build(net, p, err))) {
         rs_net_free(net);
         return rc;
     }
+    /* what every engine relies on: a non-empty network with at least one port, terminals
+     * that are nodes, and at most one channel per (node, port) (net.h) */
+    RS_ASSERT(net->n_nodes > 0 && net->max_ports > 0);
+    RS_ASSERT(net->n_terminals > 0 && net->n_terminals <= net->n_nodes);
+    RS_ASSERT(net->n_channels <= (uint64_t)net->n_nodes * net->max_ports);
     /* the declared capabilities agree with the built structure (net.h) */
     RS_ASSERT(!(net->caps & RS_CAP_LEVELED) == !net->n_levels);
     RS_ASSERT(!(net->caps & RS_CAP_WRAP) == !net->wrap);
@@ -63,6 +82,7 @@ int rs_net_build(struct rs_net *net, const struct rs_params *p, struct rs_err *e
 
 void rs_net_free(struct rs_net *net)
 {
+    RS_ASSERT(net != NULL);
     if (net->ops && net->ops->destroy)
         net->ops->destroy(net);
     memset(net, 0, sizeof *net);

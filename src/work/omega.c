@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "routesim/assert.h"
 #include "routesim/problem.h"
 #include "routesim/rng.h"
 #include "work/bits.h"
@@ -18,6 +19,7 @@ static const struct rs_optdef no_options[] = {{NULL, 0, NULL, 0, 0, NULL, NULL}}
 void rs__inverse_omega_perm(unsigned b, const uint32_t *settings, uint32_t *perm,
                             uint32_t *scratch)
 {
+    RS_ASSERT(b >= 1 && b < 32 && settings != NULL && perm != NULL && scratch != NULL);
     uint32_t n = (uint32_t)1 << b, *pos = scratch, *next = scratch + n; /* pos[line] = input */
     for (uint32_t x = 0; x < n; x++)
         pos[x] = x;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/assert.h"
 #include "routesim/openloop.h"
 #include "routesim/rng.h"
 
@@ -69,6 +70,8 @@ int rs_openloop_init(struct rs_openloop *ol, const struct rs_openloop_cfg *cfg,
                      uint64_t seed, struct rs_err *err)
 {
     int traffic, rc;
+    RS_ASSERT(ol != NULL && cfg != NULL && net != NULL && pb != NULL && routing != NULL);
+    RS_ASSERT(pb->n_terminals == net->n_terminals);
     memset(ol, 0, sizeof *ol);
     if ((rc = rs_opt_choice(p, rs_problem_options, "traffic", &traffic, err)))
         return rc;
@@ -141,6 +144,7 @@ static int in_window(const struct rs_openloop *ol, uint32_t step)
 
 uint32_t rs_openloop_generate(struct rs_openloop *ol, uint32_t step, uint32_t *became_pending)
 {
+    RS_DASSERT(step >= 1 && step <= rs_openloop_last_step(ol));
     uint32_t n_new = 0, b = (step >> 2) + 1;
     int win = in_window(ol, step);
     if (ol->cfg.threshold == 0)
@@ -169,6 +173,7 @@ uint32_t rs_openloop_generate(struct rs_openloop *ol, uint32_t step, uint32_t *b
 
 void rs_openloop_front(const struct rs_openloop *ol, uint32_t t, struct rs_ol_packet *pkt)
 {
+    RS_DASSERT(t < ol->n_terminals && ol->term[t].pending > 0);
     const struct rs_ol_terminal *s = &ol->term[t];
     uint32_t first = ol->tmpl_first[t], count = ol->tmpl_first[t + 1] - first;
     uint32_t msg = ol->tmpl[first + s->started % count];
@@ -186,6 +191,7 @@ void rs_openloop_front(const struct rs_openloop *ol, uint32_t t, struct rs_ol_pa
 
 void rs_openloop_start(struct rs_openloop *ol, uint32_t t)
 {
+    RS_DASSERT(t < ol->n_terminals && ol->term[t].pending > 0);
     struct rs_ol_terminal *s = &ol->term[t];
     s->started++;
     if (--s->pending == 0)
@@ -213,6 +219,7 @@ void rs_openloop_finish(struct rs_openloop *ol, uint32_t gen, uint32_t length, u
     }
     ol->meas_delivered++;
     uint32_t lat = step - gen; /* < measure + drain: gen is in the window, step <= last */
+    RS_DASSERT(step >= gen);
     ol->lat_hist[lat < ol->lat_cap ? lat : ol->lat_cap - 1]++;
 }
 

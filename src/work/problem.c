@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/assert.h"
 #include "routesim/problem.h"
 
 /* Every traffic, in `routesim list` order. The X-macro yields the registry, the CHOICE
@@ -66,6 +67,7 @@ const struct rs_traffic_ops *rs_traffic_find(const char *name)
 int rs_problem_build(struct rs_problem *pb, const struct rs_net *net, const struct rs_params *p,
                      uint64_t seed, struct rs_err *err)
 {
+    RS_ASSERT(pb != NULL && net != NULL && p != NULL);
     memset(pb, 0, sizeof *pb);
 
     int idx = 0;
@@ -86,6 +88,10 @@ int rs_problem_build(struct rs_problem *pb, const struct rs_net *net, const stru
         rc = ops->build(pb, net, p, seed, err);
         if (rc != 0)
             rs_problem_free(pb);
+        else /* build fills pb completely: messages between the net's terminals */
+            for (uint64_t m = 0; m < pb->n_msgs; m++)
+                RS_ASSERT(pb->dst[m] < pb->n_terminals &&
+                          rs_problem_src(pb, m) < pb->n_terminals);
         return rc;
     }
 
@@ -108,6 +114,9 @@ int rs_problem_build(struct rs_problem *pb, const struct rs_net *net, const stru
         free(dst);
         return rc;
     }
+    /* generate's contract: a destination terminal for every message */
+    for (uint64_t m = 0; m < total; m++)
+        RS_ASSERT(dst[m] < n);
     pb->n_terminals = (uint32_t)n;
     pb->per_input = (uint32_t)q;
     pb->n_msgs = total;

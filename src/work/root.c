@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "routesim/assert.h"
 #include "routesim/problem.h"
 #include "routesim/rng.h"
 #include "routesim/lcan.h"
@@ -28,6 +29,8 @@ uint64_t rs__root_steps(uint32_t n)
 void rs__root_permutation(uint32_t *perm, uint32_t n, uint32_t groups, uint64_t steps,
                           uint64_t seed, uint64_t entity)
 {
+    RS_ASSERT(perm != NULL || n == 0);
+    RS_ASSERT(groups < 2 || n % groups == 0); /* groups divides n (root.h) */
     if (groups < 2) { /* one group: every pair has the top as LCA level */
         rs_random_permutation(perm, n, seed, RS_STREAM_PERM, entity);
         return;

@@ -128,6 +128,7 @@ static void test_destinations_and_lengths(void **state)
     for (uint32_t t = 0; t < 16; t++)
         for (uint32_t s = 1; s <= 2000; s++) {
             ol.term[t].front = s; /* every step is an arrival at rate 1 */
+            ol.term[t].pending = 1; /* rs_openloop_front requires a waiting packet */
             rs_openloop_front(&ol, t, &pk);
             assert_int_equal(pk.src, t);
             assert_int_equal(pk.gen, s);
@@ -147,6 +148,7 @@ static void test_destinations_and_lengths(void **state)
 
     ol_build(&f, &ol, "topology=butterfly N=16 traffic=bitrev injection_process=bernoulli", 4);
     ol.term[1].front = 5;
+    ol.term[1].pending = 1;
     rs_openloop_front(&ol, 1, &pk);
     assert_int_equal(pk.dst, 8);
     assert_int_equal(pk.msg, 1);
@@ -156,6 +158,7 @@ static void test_destinations_and_lengths(void **state)
     ol_build(&f, &ol, "topology=mesh k=4 traffic=randperm per_input=2 "
                       "injection_process=bernoulli",
              1);
+    ol.term[5].pending = 1;
     for (uint32_t j = 0; j < 4; j++) {
         ol.term[5].started = j;
         rs_openloop_front(&ol, 5, &pk);
