@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report/claim.h"
+#include "routesim/assert.h"
 
 /* bounded_ratio: the ratio's growth exponent in log2 x (ratio ∝ (log2 x)^β over the window)
  * that separates levelling off (95% interval of β wholly below) from growth (wholly at or
@@ -64,7 +65,8 @@ struct fit {
     int n, weighted;
 };
 
-/* Straight line y = a + b x through n >= 3 points and the 95% interval of b. When every
+/* Straight line y = a + b x through n >= 2 points and the 95% interval of b (NaN for
+ * n = 2: no verdict from two points). When every
  * se[i] (the standard error of y[i]; se may be NULL) is positive and finite the fit is
  * weighted by 1/se^2 and the interval is the wider of z(0.975) sqrt(var b), from the
  * points' own errors, and t(0.975, n-2) sqrt(var b chi^2/(n-2)), from their scatter about
@@ -73,6 +75,7 @@ struct fit {
 static void fit_line(const double *x, const double *y, const double *se, int n, struct fit *f)
 {
     double c0, c1, c00, c01, c11, chi2, w[256];
+    RS_ASSERT(n >= 2);
     f->n = n;
     f->weighted = se != NULL && n <= 256;
     for (int i = 0; i < n && f->weighted; i++) {
