@@ -295,9 +295,13 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
                  bad, defined, range_word, e->range, lf, what, a, la, b, lb);
     } else if (unsure) {
         rs__claim_pair_label(c, &e->sides, first_unsure, lf, sizeof lf);
+        char single[96] = "";
+        if (unknown)
+            snprintf(single, sizeof single, "; %zu pair%s of a single run: no interval", unknown,
+                     unknown == 1 ? "" : "s");
         snprintf(why, wn, "%s from %s (%s) to %s (%s); the 95%% interval of %zu of %zu pairs "
-                          "reaches outside %s%s (the first: %s): more runs needed",
-                 what, a, la, b, lb, unsure, defined, range_word, e->range, lf);
+                          "reaches outside %s%s or is unknown (the first: %s)%s: more runs needed",
+                 what, a, la, b, lb, unsure, defined, range_word, e->range, lf, single);
     } else {
         snprintf(why, wn, "%s from %s (%s) to %s (%s): %s%s in all %zu pairs, every 95%% "
                           "interval inside",
