@@ -7,11 +7,19 @@
 #include "routesim/buf.h"
 #include "routesim/params.h"
 
-enum rs_verdict { RS_VERDICT_HOLDS = 1, RS_VERDICT_FAILS = 0, RS_VERDICT_INCONCLUSIVE = -1 };
+/* VACUOUS: the claim cannot fail on these rows (a lower bound of 0 or below on a metric that
+ * is never negative, a range or factor limit that every value meets): counted apart, never
+ * as holding. */
+enum rs_verdict {
+    RS_VERDICT_HOLDS = 1,
+    RS_VERDICT_FAILS = 0,
+    RS_VERDICT_INCONCLUSIVE = -1,
+    RS_VERDICT_VACUOUS = 2
+};
 
 /* Counts of verdicts over the groups of one claim. */
 struct rs_claim_outcome {
-    int holds, fails, inconclusive;
+    int holds, fails, inconclusive, vacuous;
 };
 
 /* Check the claim named name, whose keys are in c (without the "claim.NAME." prefix),

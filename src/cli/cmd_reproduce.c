@@ -75,12 +75,13 @@ static int run_one(const char *root, const char *name, const char *out, const st
     if (rc)
         return rc == RS_EINTERRUPTED ? (fprintf(stderr, "routesim: %s\n", err.msg), 130)
                                      : cli_fail(&err);
-    printf("%s: %d hold, %d do not hold, %d inconclusive; report: %s/REPORT.md\n", name,
-           got.holds, got.fails, got.inconclusive, out);
+    printf("%s: %d hold, %d do not hold, %d inconclusive, %d vacuous; report: %s/REPORT.md\n",
+           name, got.holds, got.fails, got.inconclusive, got.vacuous, out);
     fflush(stdout);
     total->holds += got.holds;
     total->fails += got.fails;
     total->inconclusive += got.inconclusive;
+    total->vacuous += got.vacuous;
     return 0;
 }
 
@@ -109,7 +110,7 @@ int cli_cmd_reproduce(int argc, char **argv)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
     sigaction(SIGINT, &sa, NULL);
-    struct rs_claim_outcome total = {0, 0, 0};
+    struct rs_claim_outcome total = {0, 0, 0, 0};
     if (!a.positional) {
         printf("reproductions in %s:\n", root);
         for (size_t i = 0; i < n; i++)
@@ -121,8 +122,8 @@ int cli_cmd_reproduce(int argc, char **argv)
             status = run_one(root, names[i], out, &a, command, &total);
         }
         if (!status && !a.dry_run)
-            printf("all: %d hold, %d do not hold, %d inconclusive\n", total.holds, total.fails,
-                   total.inconclusive);
+            printf("all: %d hold, %d do not hold, %d inconclusive, %d vacuous\n", total.holds,
+                   total.fails, total.inconclusive, total.vacuous);
     } else {
         char out[4096];
         if (a.output)

@@ -1,6 +1,7 @@
 /* Exact claims (see docs/reproduce.md): bound (every run of every row within an upper or
  * lower bound given as an expression over the row; the worst row, its margin and its
- * worst run are named) and equal (every run of every row equals an expression). */
+ * worst run are named; a lower bound of 0 or below is vacuous: no metric is negative) and
+ * equal (every run of every row equals an expression). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,7 +74,7 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
 {
     const struct exact *e = state;
     char h1[256], h2[256], h3[300];
-    size_t bad = 0, worst = 0, missing = 0;
+    size_t bad = 0, worst = 0, missing = 0, vacuous = 0;
     double worst_margin = INFINITY;
     if (e->equal) {
         snprintf(h1, sizeof h1, "%s min", c->metric);
@@ -115,6 +116,11 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
         }
         char m[64];
         rs__claim_table_row(c, r, NULL);
+        if (e->at_least && ref <= 0) { /* every metric is a count, time or fraction: >= 0 */
+            vacuous++;
+            rs_buf_printf(c->md, " %s | %s | %s | vacuous (bound ≤ 0) |\n", a, b, d);
+            continue;
+        }
         if (margin != margin) {
             missing++;
             rs_buf_printf(c->md, " %s | %s | %s | no value |\n", a, b, d);
@@ -134,7 +140,15 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
         }
     }
     char label[512], v[64], ref[64], run[2048];
-    if (missing == g->n) {
+    size_t judged = g->n - vacuous; /* rows whose bound can be broken */
+    if (!judged) {
+        *verdict = RS_VERDICT_VACUOUS;
+        snprintf(why, wn, "the lower bound is 0 or below in all %zu rows, and %s is never "
+                          "negative: the claim cannot fail here",
+                 g->n, c->metric);
+        return 0;
+    }
+    if (missing == judged) {
         *verdict = RS_VERDICT_INCONCLUSIVE;
         snprintf(why, wn, "no row has a value of %s", c->metric);
         return 0;
@@ -152,7 +166,7 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
         if (bad)
             snprintf(why, wn, "%zu of %zu rows differ; the farthest, %s: %s from %s to %s "
                               "against %s",
-                     bad, g->n, label, c->metric, a, b, ref);
+                     bad, judged, label, c->metric, a, b, ref);
         else
             snprintf(why, wn, "%s_min = %s_max = `%s` in all %zu rows", c->metric, c->metric,
                      e->expr, g->n);
@@ -166,7 +180,7 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
         if (bad)
             snprintf(why, wn, "%zu of %zu rows %s the bound; worst row %s: %s %s %s against "
                               "the bound %s (margin %s)",
-                     bad, g->n, e->at_least ? "fall below" : "exceed", label, c->metric,
+                     bad, judged, e->at_least ? "fall below" : "exceed", label, c->metric,
                      e->at_least ? "min" : "max", v, ref, m);
         else
             snprintf(why, wn, "all %zu rows within the bound; worst row %s: %s %s %s against "
@@ -181,6 +195,11 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
         snprintf(why + len, wn - len, "; %zu rows have no value", missing);
     } else {
         *verdict = bad ? RS_VERDICT_FAILS : RS_VERDICT_HOLDS;
+    }
+    if (vacuous) {
+        size_t len = strlen(why);
+        snprintf(why + len, wn - len, "; %zu more row%s vacuous (bound ≤ 0, not counted)",
+                 vacuous, vacuous == 1 ? "" : "s");
     }
     return 0;
 }

@@ -1,7 +1,9 @@
 /* Effect-size claims between two sides (see docs/reproduce.md): factor (the ratio of means
  * A / B about an expected factor, or at least / at most a value, with its 95% interval by
- * Fieller's theorem or the delta method) and difference (mean(A) - mean(B) within at_most / at_least, with Welch's 95%
- * interval). Judged on the point estimate; the interval is reported beside it. */
+ * Fieller's theorem or the delta method) and difference (mean(A) - mean(B) within at_most /
+ * at_least, with Welch's 95% interval). Judged on the interval: inside the allowed range
+ * holds, wholly outside does not hold, else inconclusive; a factor of at least 0 or less
+ * (a ratio of means that are never negative) is vacuous. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +52,7 @@ struct effect {
     int ratio;   /* factor (else difference) */
     int method;  /* enum rs_ratio_method */
     double lo, hi; /* allowed range of the estimate */
+    int vacuous;   /* factor with at_least <= 0 and no at_most */
     char range[128];
 };
 
@@ -91,9 +94,9 @@ static int prepare(struct rs__claim *c, void **state, int ratio)
         rs_buf_printf(c->md, ": `%s`, ", c->metric);
         rs__claim_sides_describe(c, &e->sides);
         rs_buf_printf(c->md, "; test: in every pair the ratio mean(A) / mean(B) lies within "
-                             "%g · (1 ± %g) = %s (judged on the point estimate; its 95%% "
-                             "interval, by %s with Welch–Satterthwaite degrees of freedom, is "
-                             "shown).\n\n",
+                             "%g · (1 ± %g) = %s, judged on its 95%% interval (by %s with "
+                             "Welch–Satterthwaite degrees of freedom): inside holds, wholly "
+                             "outside does not hold, else inconclusive.\n\n",
                       expect, tol, e->range, method);
         return 0;
     }
@@ -117,14 +120,17 @@ static int prepare(struct rs__claim *c, void **state, int ratio)
     rs_buf_printf(c->md, ": `%s`, ", c->metric);
     rs__claim_sides_describe(c, &e->sides);
     if (ratio)
-        rs_buf_printf(c->md, "; test: in every pair the ratio mean(A) / mean(B) is %s (judged "
-                             "on the point estimate; its 95%% interval, by %s with "
-                             "Welch–Satterthwaite degrees of freedom, is shown).\n\n",
+        rs_buf_printf(c->md, "; test: in every pair the ratio mean(A) / mean(B) is %s, judged "
+                             "on its 95%% interval (by %s with Welch–Satterthwaite degrees of "
+                             "freedom): inside holds, wholly outside does not hold, else "
+                             "inconclusive.\n\n",
                       e->range, method);
     else
-        rs_buf_printf(c->md, "; test: in every pair mean(A) − mean(B) is %s (judged on the "
-                             "point estimate; its 95%% interval, Welch, is shown).\n\n",
+        rs_buf_printf(c->md, "; test: in every pair mean(A) − mean(B) is %s, judged on its 95%% "
+                             "interval (Welch): inside holds, wholly outside does not hold, else "
+                             "inconclusive.\n\n",
                       e->range);
+    e->vacuous = ratio && has_least && !has_most && e->lo <= 0;
     return 0;
 }
 
@@ -192,13 +198,14 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
     }
     const char *cols[] = {"A: mean ± 95% CI", "B: mean ± 95% CI",
                           e->ratio ? "A / B" : "A − B", "95% interval", "estimate within",
-                          "interval within"};
+                          "interval"};
     struct rs__claim_filter skip = e->sides.a;
     for (int k = 0; k < e->sides.b.n && skip.n < RS__CLAIM_MAX_COLS; k++)
         skip.col[skip.n++] = e->sides.b.col[k];
     if (np)
         rs__claim_table_head(c, g->label, &skip, cols, 6);
-    size_t bad = 0, undefined = 0, loose = 0, no_iv = 0, first_bad = 0, rmin = 0, rmax = 0;
+    size_t bad = 0, undefined = 0, unsure = 0, unknown = 0, first_bad = 0, first_unsure = 0,
+           rmin = 0, rmax = 0;
     double vmin = INFINITY, vmax = -INFINITY;
     char last_iv[160] = "";
     for (size_t i = 0; i < np; i++) {
@@ -219,14 +226,23 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
         fmt_interval(iv, sizeof iv, lo, hi);
         snprintf(last_iv, sizeof last_iv, "%s", iv);
         int ok = rs__claim_within(est, e->lo, e->hi);
+        /* inside: the whole interval allowed; outside: wholly below or above (NaN ends:
+         * no interval, runs < 2) */
         int inside = rs__claim_within(lo, e->lo, e->hi) && rs__claim_within(hi, e->lo, e->hi);
+        int outside = (hi == hi && !rs__claim_within(hi, e->lo, INFINITY)) ||
+                      (lo == lo && !rs__claim_within(lo, -INFINITY, e->hi));
         rs_buf_printf(c->md, " %s | %s | %s | %s | %s | %s |\n", ma, mb, v, iv,
-                      ok ? "yes" : "**no**", lo != lo ? "—" : inside ? "yes" : "no");
-        if (!ok && !bad)
+                      ok ? "yes" : "no",
+                      inside    ? "inside"
+                      : outside ? "**outside**"
+                      : lo != lo ? "unknown"
+                                 : "straddles");
+        if (outside && !bad)
             first_bad = pa[i];
-        bad += !ok;
-        loose += ok && lo == lo && !inside;
-        no_iv += lo != lo;
+        bad += outside;
+        if (!inside && !outside && !unsure++)
+            first_unsure = pa[i];
+        unknown += lo != lo;
         if (est < vmin) {
             vmin = est;
             rmin = pa[i];
@@ -251,34 +267,49 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
             rs__claim_no_pair(c, side, why, wn);
         return 0;
     }
-    char a[64], b[64], la[512], lb[512], lf[512], tail[256] = "";
+    char a[64], b[64], la[512], lb[512], lf[512];
     rs__claim_num(a, sizeof a, vmin);
     rs__claim_num(b, sizeof b, vmax);
     rs__claim_pair_label(c, &e->sides, rmin, la, sizeof la);
     rs__claim_pair_label(c, &e->sides, rmax, lb, sizeof lb);
-    if (loose)
-        snprintf(tail, sizeof tail, "; the 95%% interval of %zu of them reaches outside", loose);
-    else if (!bad && !no_iv)
-        snprintf(tail, sizeof tail, "; every 95%% interval lies inside too");
     const char *range_word = e->range[0] == '[' ? "within " : "";
     size_t defined = np - undefined;
+    if (e->vacuous) {
+        snprintf(why, wn, "%s from %s (%s) to %s (%s); '%s' with no upper limit: a ratio of "
+                          "means that are never negative cannot fail it",
+                 what, a, la, b, lb, e->range);
+        *verdict = RS_VERDICT_VACUOUS;
+        return 0;
+    }
     if (defined == 1) { /* one pair: its estimate and interval */
-        snprintf(why, wn, "%s = %s, 95%% interval %s (%s): %s%s%s", what, a, last_iv, la,
-                 bad ? "not " : "", range_word, e->range);
-        if (!bad && !no_iv) {
-            size_t len = strlen(why);
-            snprintf(why + len, wn - len, "%s",
-                     loose ? "; the interval reaches outside" : "; the interval lies inside too");
-        }
+        snprintf(why, wn, "%s = %s, 95%% interval %s (%s): %s%s", what, a, last_iv, la,
+                 bad       ? "wholly outside "
+                 : unknown ? "no interval to place against "
+                 : unsure  ? "reaches outside "
+                           : range_word,
+                 e->range);
     } else if (bad) {
         rs__claim_pair_label(c, &e->sides, first_bad, lf, sizeof lf);
-        snprintf(why, wn, "%zu of %zu pairs not %s%s (the first: %s); %s from %s (%s) to %s (%s)",
+        snprintf(why, wn, "%zu of %zu pairs have their 95%% interval wholly outside %s%s (the "
+                          "first: %s); %s from %s (%s) to %s (%s)",
                  bad, defined, range_word, e->range, lf, what, a, la, b, lb);
+    } else if (unsure) {
+        rs__claim_pair_label(c, &e->sides, first_unsure, lf, sizeof lf);
+        char single[96] = "";
+        if (unknown)
+            snprintf(single, sizeof single, "; %zu pair%s of a single run: no interval", unknown,
+                     unknown == 1 ? "" : "s");
+        snprintf(why, wn, "%s from %s (%s) to %s (%s); the 95%% interval of %zu of %zu pairs "
+                          "reaches outside %s%s or is unknown (the first: %s)%s: more runs needed",
+                 what, a, la, b, lb, unsure, defined, range_word, e->range, lf, single);
     } else {
-        snprintf(why, wn, "%s from %s (%s) to %s (%s): %s%s in all %zu pairs%s", what, a, la, b,
-                 lb, range_word, e->range, defined, tail);
+        snprintf(why, wn, "%s from %s (%s) to %s (%s): %s%s in all %zu pairs, every 95%% "
+                          "interval inside",
+                 what, a, la, b, lb, range_word, e->range, defined);
     }
-    *verdict = bad ? RS_VERDICT_FAILS : undefined ? RS_VERDICT_INCONCLUSIVE : RS_VERDICT_HOLDS;
+    *verdict = bad ? RS_VERDICT_FAILS
+               : undefined || unsure ? RS_VERDICT_INCONCLUSIVE
+                                     : RS_VERDICT_HOLDS;
     if (undefined && !bad) {
         size_t len = strlen(why);
         snprintf(why + len, wn - len, "; undefined in %zu pairs", undefined);

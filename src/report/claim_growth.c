@@ -1,16 +1,22 @@
 /* Claims on growth with size (see docs/reproduce.md): bounded_ratio (O(f): the ratio
  * metric / f must not grow over the last doublings), exponent (Θ(x^a): the log-log
  * slope) and report (tabulated only); f is log2, sqrt or linear in x, or an expression
- * over the row. Least-squares fits with Student-t intervals (GSL). */
+ * over the row. Fits weighted by each point's standard error, with 95% intervals that
+ * also cover the scatter about the line (GSL); a verdict needs the whole interval. */
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_fit.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/claim.h"
+#include "routesim/assert.h"
 
-#define RATIO_GROWTH_LIMIT 0.10 /* bounded_ratio: growth over the window counted as none */
+/* bounded_ratio: the ratio's growth exponent in log2 x (ratio ∝ (log2 x)^β over the window)
+ * that separates levelling off (95% interval of β wholly below) from growth (wholly at or
+ * above): a ratio that grows like √(log x) or faster is not O(f) at these sizes. */
+#define RATIO_BETA_LIMIT 0.5
 
 static const char *const f_names[] = {"log2", "sqrt", "linear", NULL};
 
@@ -49,40 +55,45 @@ struct growth {
     const char *x, *f;
     int named;       /* f is log2, sqrt or linear of x; else f is an expression */
     char flabel[256]; /* "log2(N)", or "(EXPR)" */
-    long cx, cmean, cci;
+    long cx, cmean, cci, csd;
     int window;
     double expect, tol;
 };
 
 struct fit {
     double slope, intercept, ci; /* ci: half-width of the 95% interval of the slope */
-    int n;
+    int n, weighted;
 };
 
-/* Least squares y = a + b x with the 95% Student-t interval of b (NaN when n < 3). */
-static void fit_line(const double *x, const double *y, int n, struct fit *f)
+/* Straight line y = a + b x through n >= 2 points and the 95% interval of b (NaN for
+ * n = 2: no verdict from two points). When every
+ * se[i] (the standard error of y[i]; se may be NULL) is positive and finite the fit is
+ * weighted by 1/se^2 and the interval is the wider of z(0.975) sqrt(var b), from the
+ * points' own errors, and t(0.975, n-2) sqrt(var b chi^2/(n-2)), from their scatter about
+ * the line (lack of fit). Otherwise (exact points, or single runs) the fit is unweighted
+ * and the interval is Student's, from the residuals alone. */
+static void fit_line(const double *x, const double *y, const double *se, int n, struct fit *f)
 {
-    double mx = 0, my = 0, sxx = 0, sxy = 0, sse = 0;
-    for (int i = 0; i < n; i++) {
-        mx += x[i];
-        my += y[i];
-    }
-    mx /= n;
-    my /= n;
-    for (int i = 0; i < n; i++) {
-        sxx += (x[i] - mx) * (x[i] - mx);
-        sxy += (x[i] - mx) * (y[i] - my);
-    }
+    double c0, c1, c00, c01, c11, chi2, w[256];
+    RS_ASSERT(n >= 2);
     f->n = n;
-    f->slope = sxx > 0 ? sxy / sxx : NAN;
-    f->intercept = my - f->slope * mx;
-    for (int i = 0; i < n; i++) {
-        double r = y[i] - f->intercept - f->slope * x[i];
-        sse += r * r;
+    f->weighted = se != NULL && n <= 256;
+    for (int i = 0; i < n && f->weighted; i++) {
+        f->weighted = isfinite(se[i]) && se[i] > 0;
+        w[i] = f->weighted ? 1 / (se[i] * se[i]) : 0;
     }
-    f->ci = n > 2 && sxx > 0
-                ? gsl_cdf_tdist_Pinv(0.975, n - 2) * sqrt(sse / (n - 2) / sxx)
-                : NAN;
+    double t = n > 2 ? gsl_cdf_tdist_Pinv(0.975, n - 2) : NAN;
+    if (f->weighted) {
+        gsl_fit_wlinear(x, 1, w, 1, y, 1, (size_t)n, &c0, &c1, &c00, &c01, &c11, &chi2);
+        double own = gsl_cdf_ugaussian_Pinv(0.975) * sqrt(c11);
+        double scatter = n > 2 ? t * sqrt(c11 * chi2 / (n - 2)) : NAN;
+        f->ci = scatter > own ? scatter : own;
+    } else {
+        gsl_fit_linear(x, 1, y, 1, (size_t)n, &c0, &c1, &c00, &c01, &c11, &chi2);
+        f->ci = n > 2 ? t * sqrt(c11) : NAN; /* c11 is scaled by chi2/(n-2) already */
+    }
+    f->slope = c1;
+    f->intercept = c0;
 }
 
 static double apply_f(const char *f, double x)
@@ -95,7 +106,7 @@ static double apply_f(const char *f, double x)
 }
 
 struct row {
-    double x, mean, ci, f, ratio;
+    double x, mean, ci, se, f, ratio; /* se: standard error of the mean (NaN: unknown) */
 };
 
 static int cmp_row(const void *a, const void *b)
@@ -113,59 +124,86 @@ static void fmt_ci(char *buf, size_t n, double mean, double ci)
 }
 
 /* bounded_ratio: ratio = mean / f(x); over the last window+1 sizes, fit the ratio against
- * log2 x; the claim holds when the growth over the window is under 10% of the mean ratio
- * or not significantly positive (95% interval of the slope reaches 0). */
+ * L = log2 x (weighted, fit_line) and read the growth exponent β = slope · Lc / ratio(Lc)
+ * at the window's centre Lc (ratio ∝ L^β locally), with the slope's 95% interval. Holds
+ * when the interval of β lies below RATIO_BETA_LIMIT, does not hold when it lies at or
+ * above, inconclusive when it straddles (too few runs or sizes for a verdict). */
 static int judge_ratio(struct row *rows, size_t n, const char *metric, const char *flabel,
                        const char *xcol, int window, char *why, size_t wn)
 {
     if (n < 4) {
-        snprintf(why, wn, "inconclusive: %zu sizes, at least 4 needed", n);
+        snprintf(why, wn, "%zu sizes, at least 4 needed", n);
         return RS_VERDICT_INCONCLUSIVE;
     }
     size_t k = (size_t)window + 1 < n ? (size_t)window + 1 : n;
-    double lx[64], r[64], mr = 0;
+    if (k > 64)
+        k = 64;
+    double lx[64], r[64], se[64];
     for (size_t i = 0; i < k; i++) {
-        lx[i] = log2(rows[n - k + i].x);
-        r[i] = rows[n - k + i].ratio;
-        mr += r[i];
+        const struct row *w = &rows[n - k + i];
+        lx[i] = log2(w->x);
+        r[i] = w->ratio;
+        se[i] = w->se / fabs(w->f);
     }
-    mr /= (double)k;
     struct fit ft;
-    fit_line(lx, r, (int)k, &ft);
-    double growth = ft.slope * (lx[k - 1] - lx[0]) / mr;
-    int significant = ft.ci == ft.ci ? ft.slope - ft.ci > 0 : ft.slope > 0;
-    int ok = growth < RATIO_GROWTH_LIMIT || !significant;
+    fit_line(lx, r, se, (int)k, &ft);
+    double lc = (lx[0] + lx[k - 1]) / 2, rc = ft.intercept + ft.slope * lc;
+    double beta = ft.slope * lc / rc, blo = (ft.slope - ft.ci) * lc / rc,
+           bhi = (ft.slope + ft.ci) * lc / rc;
+    int v = !(rc > 0) || ft.ci != ft.ci   ? RS_VERDICT_INCONCLUSIVE
+            : bhi < RATIO_BETA_LIMIT      ? RS_VERDICT_HOLDS
+            : blo >= RATIO_BETA_LIMIT     ? RS_VERDICT_FAILS
+                                          : RS_VERDICT_INCONCLUSIVE;
     snprintf(why, wn,
              "ratio %s/%s from %.3f to %.3f over the last %zu sizes (%s = %.0f .. %.0f): "
-             "fitted growth %+.1f%% (slope %.4f ± %.4f per doubling of %s)%s",
-             metric, flabel, r[0], r[k - 1], k, xcol, rows[n - k].x, rows[n - 1].x,
-             100 * growth, ft.slope, ft.ci, xcol,
-             ok ? (growth < RATIO_GROWTH_LIMIT ? ", under 10%" : ", not significant")
-                : ", significant and over 10%");
-    return ok ? RS_VERDICT_HOLDS : RS_VERDICT_FAILS;
+             "growth exponent in log2 %s β = %.3f, 95%% interval [%.3f, %.3f] (%s fit, slope "
+             "%.4f ± %.4f per doubling)%s",
+             metric, flabel, r[0], r[k - 1], k, xcol, rows[n - k].x, rows[n - 1].x, xcol, beta,
+             blo, bhi, ft.weighted ? "weighted" : "unweighted", ft.slope, ft.ci,
+             !(rc > 0)                   ? ": the fitted ratio is not positive"
+             : v == RS_VERDICT_HOLDS     ? ": below 1/2, levelling off"
+             : v == RS_VERDICT_FAILS     ? ": at or above 1/2, growing like √(log x) or faster"
+                                         : ": straddles 1/2, more runs or sizes needed");
+    return v;
 }
 
-/* exponent: fit ln mean = a + b ln x over every size; holds when |b - expect| <= tol. */
+/* exponent: fit ln mean = a + b ln x over every size (weighted by the standard errors of
+ * ln mean); holds when b's 95% interval lies within expect ± tol, does not hold when it
+ * lies wholly outside, inconclusive when it straddles an end. */
 static int judge_exponent(const struct row *rows, size_t n, const char *xcol, double expect,
                           double tol, char *why, size_t wn)
 {
     if (n < 3) {
-        snprintf(why, wn, "inconclusive: %zu sizes, at least 3 needed", n);
+        snprintf(why, wn, "%zu sizes, at least 3 needed", n);
         return RS_VERDICT_INCONCLUSIVE;
     }
-    double lx[256], ly[256];
+    double lx[256], ly[256], se[256];
     size_t k = n < 256 ? n : 256;
     for (size_t i = 0; i < k; i++) {
         lx[i] = log(rows[i].x);
         ly[i] = log(rows[i].mean);
+        se[i] = rows[i].se / rows[i].mean;
     }
     struct fit ft;
-    fit_line(lx, ly, (int)k, &ft);
-    int ok = fabs(ft.slope - expect) <= tol;
-    snprintf(why, wn, "fitted exponent %.3f ± %.3f (%s = %.0f .. %.0f) against the claimed %.2f "
-             "± %.2f",
-             ft.slope, ft.ci, xcol, rows[0].x, rows[n - 1].x, expect, tol);
-    return ok ? RS_VERDICT_HOLDS : RS_VERDICT_FAILS;
+    fit_line(lx, ly, se, (int)k, &ft);
+    double lo = ft.slope - ft.ci, hi = ft.slope + ft.ci;
+    int v = ft.ci != ft.ci ? RS_VERDICT_INCONCLUSIVE
+            : rs__claim_within(lo, expect - tol, expect + tol) &&
+                    rs__claim_within(hi, expect - tol, expect + tol)
+                ? RS_VERDICT_HOLDS
+            : !rs__claim_within(hi, expect - tol, INFINITY) ||
+                    !rs__claim_within(lo, -INFINITY, expect + tol)
+                ? RS_VERDICT_FAILS
+                : RS_VERDICT_INCONCLUSIVE;
+    snprintf(why, wn, "fitted exponent %.3f ± %.3f (%s, %s = %.0f .. %.0f) against the claimed "
+             "%.2f ± %.2f%s",
+             ft.slope, ft.ci, ft.weighted ? "weighted" : "unweighted", xcol, rows[0].x,
+             rows[n - 1].x, expect, tol,
+             v == RS_VERDICT_HOLDS   ? ": the interval lies inside"
+             : v == RS_VERDICT_FAILS ? ": the interval lies outside"
+                                     : ": the interval reaches outside, more runs or sizes "
+                                       "needed");
+    return v;
 }
 
 static int prepare(struct rs__claim *c, void **state, enum growth_kind kind,
@@ -200,17 +238,23 @@ static int prepare(struct rs__claim *c, void **state, enum growth_kind kind,
     rc = rc ? rc : rs__claim_col(c, col, &g->cmean);
     snprintf(col, sizeof col, "%s_ci95", c->metric);
     g->cci = rs_table_col(&c->t, col);
+    snprintf(col, sizeof col, "%s_sd", c->metric);
+    g->csd = rs_table_col(&c->t, col);
     if (rc)
         return rc;
     rs_buf_printf(c->md, ": `%s` against `%s`", c->metric, g->x);
     if (kind == GROWTH_RATIO)
-        rs_buf_printf(c->md, "; test: the ratio %s / %s must not grow over the last %d "
-                             "doublings (fitted growth under 10%%, or a 95%% interval of its "
-                             "slope that reaches 0).\n\n",
-                      c->metric, g->flabel, g->window);
+        rs_buf_printf(c->md, "; test: over the last %d doublings the ratio %s / %s must level "
+                             "off: fitted against log2 %s (weighted by each size's standard "
+                             "error), its growth exponent β (ratio ∝ (log2 %s)^β) has a 95%% "
+                             "interval below 1/2 (holds), at or above 1/2 (does not hold), "
+                             "else inconclusive.\n\n",
+                      g->window, c->metric, g->flabel, g->x, g->x);
     else if (kind == GROWTH_EXPONENT)
         rs_buf_printf(c->md, "; test: the exponent of %s against %s on log-log axes (least "
-                             "squares, 95%% Student-t interval) within %s ± %s.\n\n",
+                             "squares weighted by each size's standard error) has its 95%% "
+                             "interval within %s ± %s (holds), wholly outside (does not hold), "
+                             "else inconclusive.\n\n",
                       c->metric, g->x, rs__claim_text(c, table, "expect"),
                       rs__claim_text(c, table, "tol"));
     else
@@ -229,6 +273,10 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
         rows[i].x = rs_table_num(&c->t, grp->rows[i], g->cx);
         rows[i].mean = rs_table_num(&c->t, grp->rows[i], g->cmean);
         rows[i].ci = g->cci >= 0 ? rs_table_num(&c->t, grp->rows[i], g->cci) : NAN;
+        double runs = rs_table_num(&c->t, grp->rows[i], c->cruns);
+        rows[i].se = g->csd >= 0 && runs >= 2
+                         ? rs_table_num(&c->t, grp->rows[i], g->csd) / sqrt(runs)
+                         : NAN;
     }
     for (size_t i = 0; i < grp->n; i++) { /* f at each row, before sorting by x */
         int rc = 0;

@@ -37,8 +37,10 @@ const struct rs_optdef rs__claim_common_options[] = {
 
 static const char *verdict_text(int v)
 {
-    return v == RS_VERDICT_HOLDS ? "holds" : v == RS_VERDICT_FAILS ? "does not hold"
-                                                                   : "inconclusive";
+    return v == RS_VERDICT_HOLDS     ? "holds"
+           : v == RS_VERDICT_FAILS   ? "does not hold"
+           : v == RS_VERDICT_VACUOUS ? "vacuous"
+                                     : "inconclusive";
 }
 
 static void count(struct rs_claim_outcome *o, int v)
@@ -47,6 +49,8 @@ static void count(struct rs_claim_outcome *o, int v)
         o->holds++;
     else if (v == RS_VERDICT_FAILS)
         o->fails++;
+    else if (v == RS_VERDICT_VACUOUS)
+        o->vacuous++;
     else
         o->inconclusive++;
 }

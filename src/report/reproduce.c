@@ -265,10 +265,11 @@ int rs_reproduce(const struct rs_reproduce_opts *o, struct rs_claim_outcome *out
             rs_buf_printf(&md, "Paper: %s\n\n", paper->value);
         rs_buf_printf(&md,
                       "Reproduced by `%s` (%s mode) with routesim %s (%s). Verdicts: %d "
-                      "hold, %d do not hold, %d inconclusive.\n\n"
+                      "hold, %d do not hold, %d inconclusive, %d vacuous.\n\n"
                       "How claims are judged: `docs/reproduce.md`.\n\n## Experiments\n\n",
                       o->command ? o->command : "routesim reproduce", o->quick ? "quick" : "full",
-                      rs_version(), rs_commit(), out->holds, out->fails, out->inconclusive);
+                      rs_version(), rs_commit(), out->holds, out->fails, out->inconclusive,
+                      out->vacuous);
         rs_buf_append(&md, exps.data, exps.len);
         rs_buf_puts(&md, "\n## Claims\n\n");
         if (claims.len)

@@ -8,7 +8,7 @@
 check() { local name=$1; shift; if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi; }
 
 out=$(RS_EXPERIMENTS="$RS_TEST_DATA/repro" "$RS" reproduce fixture --quick --out "$TMP/fx" 2>/dev/null)
-check "fixture verdicts" grep -q "fixture: 14 hold, 9 do not hold, 3 inconclusive" <<<"$out"
+check "fixture verdicts" grep -q "fixture: 14 hold, 9 do not hold, 3 inconclusive, 1 vacuous;" <<<"$out"
 check "report written" test -s "$TMP/fx/REPORT.md"
 check "identity ratio is exactly 1" grep -q "ratio makespan/log2(N) from 1.000 to 1.000 over the last 4 sizes (N = 16 .. 128)" "$TMP/fx/REPORT.md"
 check "false claim reported as not holding" grep -q "Verdict (all rows): does not hold\*\* — fitted exponent 1.000" "$TMP/fx/REPORT.md"
@@ -33,6 +33,7 @@ bitrev_makespan_is_log2N does not hold
 bitrev_within_CD holds
 bitrev_within_log2N does not hold
 bitrev_at_least_log2N holds
+bitrev_at_least_zero vacuous
 identity_at_least_2log2N does not hold
 identity_predicted_by_dilation holds
 uniform_predicted_by_log2N does not hold
@@ -52,6 +53,7 @@ no_rows inconclusive
 END
 r=$TMP/fx/REPORT.md
 check "bound: worst row and margin" grep -q "7 of 7 rows exceed the bound; worst row N=512: makespan max 24 against the bound 9 (margin -15)" "$r"
+check "vacuous: lower bound 0" grep -q "the lower bound is 0 or below in all 7 rows, and makespan is never negative" "$r"
 check "lower bound: worst row and margin" grep -q "5 of 5 rows fall below the bound; worst row N=128: makespan min 7 against the bound 14 (margin -7)" "$r"
 check "equal: the farthest row" grep -q "7 of 7 rows differ; the farthest, N=512: makespan from 24 to 24 against 9" "$r"
 check "prediction: tolerance reason quoted" grep -q 'Why this tolerance: "closely approximate" read as 5%' "$r"

@@ -2,99 +2,7 @@
  * verdicts at the edges the fixture of tests/cli/reproduce.sh does not reach (rounding of
  * the file, missing values, zero predictions and denominators, one run, unbounded Fieller
  * intervals, groups), the worked Welch example in a report, and key errors. */
-#include <math.h>
-#include <unistd.h>
-
-#include "rs_test.h"
-
-#include "routesim/claims.h"
-
-/* A temporary folder holding e.csv. */
-struct fixture {
-    char dir[64];
-    char path[128];
-};
-
-static int setup(void **state)
-{
-    struct fixture *f = calloc(1, sizeof *f);
-    snprintf(f->dir, sizeof f->dir, "/tmp/rs_test_claims_XXXXXX");
-    if (!f || !mkdtemp(f->dir))
-        return -1;
-    snprintf(f->path, sizeof f->path, "%s/e.csv", f->dir);
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    struct fixture *f = *state;
-    unlink(f->path);
-    rmdir(f->dir);
-    free(f);
-    return 0;
-}
-
-/* Write e.csv: parameters N, side, seed; runs; metric makespan (m)'s six statistics. Each row is
- * "N side runs mean var min max" (sd and ci95 are derived; ci95 empty for one run). */
-static void write_csv(const struct fixture *f, const char *const *rows, int n)
-{
-    FILE *o = fopen(f->path, "w");
-    assert_non_null(o);
-    fprintf(o, "N,side,seed,runs,makespan_mean,makespan_var,makespan_sd,makespan_min,makespan_max,makespan_ci95\n");
-    for (int i = 0; i < n; i++) {
-        int N, runs;
-        char side[16], mean[32], var[32], min[32], max[32];
-        assert_int_equal(sscanf(rows[i], "%d %15s %d %31s %31s %31s %31s", &N, side, &runs, mean,
-                                var, min, max),
-                         7);
-        double v = atof(var);
-        fprintf(o, "%d,%s,1,%d,%s,%s,%.9g,%s,%s,", N, side, runs, strcmp(mean, "-") ? mean : "",
-                var, sqrt(v), min, strcmp(max, "-") ? max : "");
-        if (runs > 1)
-            fprintf(o, "%.9g", 2 * sqrt(v / runs)); /* any half-width: only shown */
-        fprintf(o, "\n");
-    }
-    fclose(o);
-}
-
-/* Check claim keys kv ("k=v;k=v") against e.csv; returns the outcome, md in *report
- * (caller frees). */
-static struct rs_claim_outcome check(const struct fixture *f, const char *kv, char **report)
-{
-    struct rs_params p;
-    struct rs_err err;
-    struct rs_buf md;
-    struct rs_claim_outcome out = {0, 0, 0};
-    char buf[1024], *save = NULL;
-    rs_params_init(&p);
-    rs_buf_init(&md);
-    snprintf(buf, sizeof buf, "experiment=e;metric=makespan;%s", kv);
-    for (char *w = strtok_r(buf, ";", &save); w; w = strtok_r(NULL, ";", &save))
-        assert_int_equal(rs_params_parse_arg(&p, w, &err), 0);
-    rs_err_clear(&err);
-    if (rs_claim_check("c", &p, f->dir, &md, &out, &err)) {
-        print_error("%s: %s\n", kv, err.msg);
-        fail();
-    }
-    rs_params_free(&p);
-    *report = md.data;
-    return out;
-}
-
-static void expect(const struct fixture *f, const char *kv, int holds, int fails, int inc,
-                   const char *text)
-{
-    char *md;
-    struct rs_claim_outcome o = check(f, kv, &md);
-    if (o.holds != holds || o.fails != fails || o.inconclusive != inc ||
-        (text && !strstr(md, text))) {
-        print_error("%s: got %d/%d/%d, wanted %d/%d/%d and '%s' in:\n%s\n", kv, o.holds, o.fails,
-                    o.inconclusive, holds, fails, inc, text ? text : "", md);
-        fail();
-    }
-    free(md);
-}
+#include "report/claim_fixture.h"
 
 /* The statistics file keeps 9 significant digits: 5.0000000001 is 5 there, and a bound of
  * 5 holds; 5.001 does not. equal needs min and max both equal. */
@@ -163,51 +71,83 @@ static void test_compare(void **state)
     expect(f, "kind=compare;a=side=a;b=side=b;sign=greater;group=N", 1, 0, 1, NULL);
 }
 
-/* Factor: a zero denominator leaves the ratio undefined; a denominator not significantly
- * different from 0 (mean 1, se 0.5) gives an unbounded Fieller set, which is reported while
- * the point estimate decides. The delta method always gives an interval. */
+/* Factor, judged on its 95% interval: a zero denominator leaves the ratio undefined; a
+ * denominator not significantly different from 0 (mean 1, se 0.5) gives an unbounded
+ * Fieller set, and the delta method's interval 10 -+ t(df) 5.1 is as wide: both
+ * inconclusive against 10 (1 -+ 1%). 1000 runs (N = 64: 10 / 1, interval 10 -+ 0.009)
+ * decide both ways; no spread at all (N = 128) decides exactly, on the limits too. */
 static void test_factor_edges(void **state)
 {
     const struct fixture *f = *state;
-    const char *rows[] = {"16 a 4 10 4 8 12", "16 b 4 1 1 0 2", "32 a 4 10 4 8 12",
-                          "32 b 4 0 1 -1 1"};
-    write_csv(f, rows, 4);
-    expect(f, "kind=factor;a=side=a;b=side=b;expect=10;tol=0.01;filter=N=16", 1, 0, 0,
+    const char *rows[] = {"16 a 4 10 4 8 12",         "16 b 4 1 1 0 2",
+                          "32 a 4 10 4 8 12",         "32 b 4 0 1 -1 1",
+                          "64 a 1000 10 0.01 9 11",   "64 b 1000 1 0.0001 0.9 1.1",
+                          "128 a 5 10 0 10 10",       "128 b 5 1 0 1 1"};
+    write_csv(f, rows, 8);
+    expect(f, "kind=factor;a=side=a;b=side=b;expect=10;tol=0.01;filter=N=16", 0, 0, 1,
            "unbounded (B not significantly ≠ 0)");
-    expect(f, "kind=factor;a=side=a;b=side=b;expect=10;tol=0.01;filter=N=16;interval=delta", 1,
-           0, 0, "the interval reaches outside");
+    expect(f, "kind=factor;a=side=a;b=side=b;expect=10;tol=0.01;filter=N=16;interval=delta", 0,
+           0, 1, "reaches outside [9.9, 10.1]");
     expect(f, "kind=factor;a=side=a;b=side=b;expect=10;tol=0.01;filter=N=32", 0, 0, 1,
            "undefined in every pair");
+    expect(f, "kind=factor;a=side=a;b=side=b;expect=10;tol=0.01;filter=N=64", 1, 0, 0,
+           "within [9.9, 10.1]");
+    expect(f, "kind=factor;a=side=a;b=side=b;at_least=10.5;filter=N=64", 0, 1, 0,
+           "wholly outside at least 10.5");
+    expect(f, "kind=factor;a=side=a;b=side=b;at_least=10;filter=N=64", 0, 0, 1,
+           "reaches outside at least 10");
     /* one run: no interval, and the verdict does not pretend to know where it lies */
     const char *one[] = {"16 a 1 10 0 10 10", "16 b 4 5 1 4 6"};
     write_csv(f, one, 2);
-    expect(f, "kind=factor;a=side=a;b=side=b;expect=2;tol=0.01", 1, 0, 0,
-           "ratio A / B = 2, 95% interval — (runs < 2) (side=a against side=b): within [1.98, 2.02].");
-    write_csv(f, rows, 4);
-    /* at_least / at_most instead of expect and tol: 10 / 1 = 10 is at least 10 (on the
-     * limit), not at least 10.5, and between 9 and 11 */
-    expect(f, "kind=factor;a=side=a;b=side=b;at_least=10;filter=N=16", 1, 0, 0,
-           "(side=a against side=b): at least 10;");
-    expect(f, "kind=factor;a=side=a;b=side=b;at_least=10.5;filter=N=16", 0, 1, 0,
-           "not at least 10.5");
-    expect(f, "kind=factor;a=side=a;b=side=b;at_least=9;at_most=11;filter=N=16", 1, 0, 0,
+    expect(f, "kind=factor;a=side=a;b=side=b;expect=2;tol=0.01", 0, 0, 1,
+           "ratio A / B = 2, 95% interval — (runs < 2) (side=a against side=b): no interval to "
+           "place against [1.98, 2.02].");
+    write_csv(f, rows, 8);
+    /* at_least / at_most instead of expect and tol, exact: 10 / 1 = 10 is at least 10 (on
+     * the limit), not at least 10.5, and between 9 and 11 */
+    expect(f, "kind=factor;a=side=a;b=side=b;at_least=10;filter=N=128", 1, 0, 0,
+           "95% interval [10, 10] (side=a against side=b): at least 10.");
+    expect(f, "kind=factor;a=side=a;b=side=b;at_least=10.5;filter=N=128", 0, 1, 0,
+           "wholly outside at least 10.5");
+    expect(f, "kind=factor;a=side=a;b=side=b;at_least=9;at_most=11;filter=N=128", 1, 0, 0,
            "the ratio mean(A) / mean(B) is between 9 and 11");
-    /* difference 10 - 1 = 9: at least 9 and at most 9 holds exactly */
-    expect(f, "kind=difference;a=side=a;b=side=b;at_least=9;at_most=9;filter=N=16", 1, 0, 0,
+    /* difference 10 - 1 = 9: at least 9 and at most 9 holds exactly; with spread (N = 16,
+     * interval 9 -+ t sqrt(1.25)) it straddles */
+    expect(f, "kind=difference;a=side=a;b=side=b;at_least=9;at_most=9;filter=N=128", 1, 0, 0,
            "between 9 and 9");
+    expect(f, "kind=difference;a=side=a;b=side=b;at_least=9;at_most=9;filter=N=16", 0, 0, 1,
+           "reaches outside between 9 and 9");
 }
 
-/* Range on the variance, with only one end given. */
+/* Range on the variance, judged on its chi-square 95% interval: a sample variance of 0.02
+ * from 5 runs has the interval [0.00718, 0.165], which straddles 0.02; from 1000 runs
+ * [0.0184, 0.0219] it still does, and 0.0198 from 1000 runs is not "below 0.02"
+ * ([0.0182, 0.0217]); 0.015 from 1000 runs is ([0.0138, 0.0164]), and 0.35 from 1000 runs
+ * lies wholly above 0.28 ([0.321, 0.383]; 0.3 would straddle: [0.275, 0.328]). The extremes (min, max) are observed: judged exactly. */
 static void test_range(void **state)
 {
     const struct fixture *f = *state;
     const char *rows[] = {"16 x 5 4 0.02 3 5", "32 x 5 5 0.28 4 6", "64 x 5 6 0.3 5 7"};
     write_csv(f, rows, 3);
-    expect(f, "kind=range;statistic=var;lo=0.02;hi=0.28;filter=N=16", 1, 0, 0, NULL);
-    expect(f, "kind=range;statistic=var;lo=0.02;hi=0.28", 0, 1, 0,
-           "1 of 3 rows break 0.02 ≤ makespan_var ≤ 0.28 (the first: N=64)");
+    expect(f, "kind=range;statistic=var;lo=0.02;hi=0.28;filter=N=16", 0, 0, 1,
+           "| 0.02 | [0.00717921, 0.165146] | straddles |");
+    expect(f, "kind=range;statistic=var;lo=0.02;hi=0.28", 0, 0, 1,
+           "the 95% interval of 3 of 3 rows reaches outside 0.02 ≤ makespan_var ≤ 0.28 (the first: "
+           "N=16): more runs needed");
     expect(f, "kind=range;statistic=max;lo=6", 0, 1, 0,
-           "1 of 3 rows break makespan_max ≥ 6 (the first: N=16)");
+           "1 of 3 rows break makespan_max ≥ 6, their 95% interval wholly outside (the first: N=16)");
+    const char *many[] = {"16 x 1000 4 0.02 3 5", "32 x 1000 4 0.0198 3 5",
+                          "64 x 1000 4 0.015 3 5", "128 x 1000 4 0.35 3 5"};
+    write_csv(f, many, 4);
+    expect(f, "kind=range;statistic=var;hi=0.02;filter=N=16", 0, 0, 1, NULL);
+    expect(f, "kind=range;statistic=var;hi=0.02;filter=N=32", 0, 0, 1, "more runs needed");
+    expect(f, "kind=range;statistic=var;hi=0.02;filter=N=64", 1, 0, 0,
+           "every 95% interval inside");
+    expect(f, "kind=range;statistic=var;hi=0.28;filter=N=128", 0, 1, 0, "**above**");
+    expect(f, "kind=range;statistic=sd;lo=0.1;hi=0.13;filter=N=64", 1, 0, 0, NULL);
+    expect(f, "kind=range;statistic=mean;lo=3.99;hi=4.01", 0, 0, 1, "(the first: N=128)");
+    expect(f, "kind=range;statistic=mean;lo=3.99;hi=4.01;filter=N=64", 1, 0, 0,
+           "[3.9924, 4.0076] | yes |");
 }
 
 /* bounded_ratio with f an expression over the row: makespan = 8 / log2 N exactly (9 digits), so
@@ -231,7 +171,7 @@ static void test_ratio_expression(void **state)
     struct rs_params p;
     struct rs_err err;
     struct rs_buf md;
-    struct rs_claim_outcome out = {0, 0, 0};
+    struct rs_claim_outcome out = {0, 0, 0, 0};
     rs_buf_init(&md);
     rs_test_params(&p, "experiment=e metric=makespan kind=bounded_ratio f=N-16");
     assert_int_equal(rs_claim_check("c", &p, f->dir, &md, &out, &err), RS_EINVAL);
@@ -253,7 +193,7 @@ static void test_key_errors(void **state)
     struct rs_params p;
     struct rs_err err;
     struct rs_buf md;
-    struct rs_claim_outcome out = {0, 0, 0};
+    struct rs_claim_outcome out = {0, 0, 0, 0};
     rs_buf_init(&md);
     rs_test_params(&p, "experiment=e metric=makespan kind=bound bount=3");
     assert_int_equal(rs_claim_check("c", &p, f->dir, &md, &out, &err), RS_EUNKNOWN);
