@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "routesim/alloc.h"
 #include "routesim/assert.h"
 #include "routesim/buf.h"
 #include "routesim/outpath.h"
@@ -23,7 +24,7 @@ void rs_buf_init(struct rs_buf *b)
 
 void rs_buf_free(struct rs_buf *b)
 {
-    free(b->data);
+    rs_free(b->data);
     rs_buf_init(b);
 }
 
@@ -38,7 +39,7 @@ static int reserve(struct rs_buf *b, size_t extra)
     size_t cap = b->cap ? b->cap : 256;
     while (cap < need)
         cap = cap > SIZE_MAX / 2 ? need : 2 * cap;
-    char *p = realloc(b->data, cap);
+    char *p = rs_realloc(b->data, cap);
     if (!p)
         return RS_ENOMEM;
     b->data = p;
@@ -129,7 +130,7 @@ static int write_replace(const struct rs_buf *b, const char *shown, const struct
 {
     static _Atomic unsigned counter;
     size_t plen = strlen(o->path);
-    char *tmp = malloc(plen + 64);
+    char *tmp = rs_malloc(plen + 64);
     if (!tmp)
         return rs_err_set(err, RS_ENOMEM, "cannot write '%s': out of memory", shown);
     int fd = -1;
@@ -141,7 +142,7 @@ static int write_replace(const struct rs_buf *b, const char *shown, const struct
     }
     if (fd < 0) {
         int e2 = errno;
-        free(tmp);
+        rs_free(tmp);
         return rs_err_set(err, RS_EIO, "cannot write '%s': %s", shown, strerror(e2));
     }
     int e = 0;
@@ -160,7 +161,7 @@ static int write_replace(const struct rs_buf *b, const char *shown, const struct
         e = errno;
     if (e)
         unlink(tmp);
-    free(tmp);
+    rs_free(tmp);
     if (e)
         return rs_err_set(err, RS_EWRITE, "cannot write '%s': %s", shown, strerror(e));
     return 0;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/alloc.h"
 #include "routesim/buf.h"
 #include "routesim/table.h"
 
@@ -38,7 +39,7 @@ static char **split_line(const char *line, size_t *n)
         }
         if (*n == cap) {
             cap = cap ? 2 * cap : 16;
-            char **nc = realloc(cells, cap * sizeof *nc);
+            char **nc = rs_realloc(cells, cap * sizeof *nc);
             if (!nc) {
                 rs_buf_free(&cell);
                 break;
@@ -71,17 +72,17 @@ int rs_table_read(struct rs_table *t, const char *path, struct rs_err *err)
         }
         if (t->nrows == cap) {
             cap = cap ? 2 * cap : 64;
-            char ***nr = realloc(t->rows, cap * sizeof *nr);
+            char ***nr = rs_realloc(t->rows, cap * sizeof *nr);
             if (!nr)
                 break;
             t->rows = nr;
         }
-        char **row = calloc(t->ncols ? t->ncols : 1, sizeof *row);
+        char **row = rs_calloc(t->ncols ? t->ncols : 1, sizeof *row);
         for (size_t i = 0; row && i < t->ncols; i++)
-            row[i] = i < n ? cells[i] : strdup("");
+            row[i] = i < n ? cells[i] : rs_strdup("");
         for (size_t i = t->ncols; i < n; i++)
-            free(cells[i]);
-        free(cells);
+            rs_free(cells[i]);
+        rs_free(cells);
         if (row)
             t->rows[t->nrows++] = row;
     }
@@ -95,14 +96,14 @@ int rs_table_read(struct rs_table *t, const char *path, struct rs_err *err)
 void rs_table_free(struct rs_table *t)
 {
     for (size_t i = 0; i < t->ncols; i++)
-        free(t->names[i]);
-    free(t->names);
+        rs_free(t->names[i]);
+    rs_free(t->names);
     for (size_t r = 0; r < t->nrows; r++) {
         for (size_t i = 0; i < t->ncols; i++)
-            free(t->rows[r][i]);
-        free(t->rows[r]);
+            rs_free(t->rows[r][i]);
+        rs_free(t->rows[r]);
     }
-    free(t->rows);
+    rs_free(t->rows);
     memset(t, 0, sizeof *t);
 }
 

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "routesim/alloc.h"
 #include "routesim/assert.h"
 #include "routesim/grid.h"
 #include "routesim/plot.h"
@@ -33,11 +34,11 @@ static char **list_dir(const char *dir, int (*keep)(const char *dir, const char 
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.' || !keep(dir, e->d_name))
             continue;
-        char **nn = realloc(names, (*n + 1) * sizeof *nn);
+        char **nn = rs_realloc(names, (*n + 1) * sizeof *nn);
         if (!nn)
             break;
         names = nn;
-        names[(*n)++] = strdup(e->d_name);
+        names[(*n)++] = rs_strdup(e->d_name);
     }
     closedir(d);
     if (names)
@@ -67,8 +68,8 @@ char **rs_reproduce_list(const char *root, size_t *n)
 static void free_names(char **names, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+        rs_free(names[i]);
+    rs_free(names);
 }
 
 static int make_dirs(const char *path, struct rs_err *err)
@@ -159,7 +160,7 @@ static int for_each_claim(const char *dir,
     rs_params_init(&all);
     int rc = rs_params_load_ini(&all, path, err);
     enum { MAX_CLAIMS = 256 };
-    char(*done)[128] = calloc(MAX_CLAIMS, sizeof *done);
+    char(*done)[128] = rs_calloc(MAX_CLAIMS, sizeof *done);
     int ndone = 0;
     if (!rc && !done)
         rc = rs_err_set(err, RS_ENOMEM, "out of memory");
@@ -200,7 +201,7 @@ static int for_each_claim(const char *dir,
             rc = each(name, &c, ctx, err);
         rs_params_free(&c);
     }
-    free(done);
+    rs_free(done);
     rs_params_free(&all);
     return rc;
 }
