@@ -26,7 +26,7 @@ void rs_alloc_get(rs_alloc_fn *fn, void **ud);
 /* malloc, calloc, realloc, free, strdup and strndup through the hook; the same contracts
  * as the C library's (NULL on failure; a size of 0 still gives a distinct block; counts
  * and sizes in BYTES except calloc's element count). rs_calloc checks count * size for
- * overflow. */
+ * overflow. A failure sets errno to ENOMEM. */
 void *rs_malloc(size_t size);
 void *rs_calloc(size_t count, size_t size);
 void *rs_realloc(void *ptr, size_t size);

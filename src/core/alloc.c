@@ -1,4 +1,5 @@
 /* The allocator hook (alloc.h): the C library by default, or the embedder's function. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,15 @@
 
 static rs_alloc_fn hook; /* NULL: the C library */
 static void *hook_ud;
+
+/* A block from the hook; errno = ENOMEM when it fails, as the C library's malloc does. */
+static void *call_hook(void *ptr, size_t size)
+{
+    void *p = hook(hook_ud, ptr, size);
+    if (!p)
+        errno = ENOMEM;
+    return p;
+}
 
 void rs_alloc_set(rs_alloc_fn fn, void *ud)
 {
@@ -26,17 +36,19 @@ void *rs_malloc(size_t size)
 {
     if (!hook)
         return malloc(size ? size : 1);
-    return hook(hook_ud, NULL, size ? size : 1);
+    return call_hook(NULL, size ? size : 1);
 }
 
 void *rs_calloc(size_t count, size_t size)
 {
-    if (size && count > SIZE_MAX / size)
+    if (size && count > SIZE_MAX / size) {
+        errno = ENOMEM;
         return NULL;
+    }
     size_t bytes = count * size;
     if (!hook)
         return calloc(1, bytes ? bytes : 1); /* keeps calloc's zero pages for large blocks */
-    void *p = hook(hook_ud, NULL, bytes ? bytes : 1);
+    void *p = call_hook(NULL, bytes ? bytes : 1);
     if (p)
         memset(p, 0, bytes);
     return p;
@@ -48,7 +60,7 @@ void *rs_realloc(void *ptr, size_t size)
         return rs_malloc(size);
     if (!hook)
         return realloc(ptr, size ? size : 1);
-    return hook(hook_ud, ptr, size ? size : 1);
+    return call_hook(ptr, size ? size : 1);
 }
 
 void rs_free(void *ptr)

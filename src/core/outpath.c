@@ -80,9 +80,11 @@ static int follow_links(const char *path, char **final, struct stat *st, int *ex
     }
 }
 
-static int cannot(struct rs_err *err, const char *path, const char *why)
+/* RS_EIO naming path and the reason (errno value e); RS_ENOMEM when e is ENOMEM. */
+static int cannot(struct rs_err *err, const char *path, int e)
 {
-    return rs_err_set(err, RS_EIO, "cannot write '%s': %s", path, why);
+    return rs_err_set(err, e == ENOMEM ? RS_ENOMEM : RS_EIO, "cannot write '%s': %s", path,
+                      strerror(e));
 }
 
 int rs_out_resolve(const char *path, struct rs_out *o, struct rs_err *err)
@@ -100,11 +102,11 @@ int rs_out_resolve(const char *path, struct rs_out *o, struct rs_err *err)
         st.st_ino == out.st_ino)
         return 0;
     if (path[strlen(path) - 1] == '/')
-        return cannot(err, path, strerror(EISDIR));
+        return cannot(err, path, EISDIR);
     char *final;
     int exists, e = follow_links(path, &final, &st, &exists);
     if (e)
-        return cannot(err, path, strerror(e));
+        return cannot(err, path, e);
     if (!exists) { /* a new file: its folder must exist */
         char *dir = dir_of(final);
         struct stat ds;
@@ -112,7 +114,7 @@ int rs_out_resolve(const char *path, struct rs_out *o, struct rs_err *err)
         rs_free(dir);
         if (e) {
             rs_free(final);
-            return cannot(err, path, strerror(e));
+            return cannot(err, path, e);
         }
         o->how = RS_OUT_REPLACE;
         o->path = final;
@@ -129,9 +131,10 @@ int rs_out_resolve(const char *path, struct rs_out *o, struct rs_err *err)
     }
     rs_free(final);
     if (S_ISDIR(st.st_mode))
-        return cannot(err, path, strerror(EISDIR));
+        return cannot(err, path, EISDIR);
     if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode))
-        return cannot(err, path, "not a regular file, character device or FIFO");
+        return rs_err_set(err, RS_EIO,
+                          "cannot write '%s': not a regular file, character device or FIFO", path);
     o->how = RS_OUT_THROUGH;
     if (!(o->path = rs_strdup(path)))
         return rs_err_set(err, RS_ENOMEM, "cannot write '%s': out of memory", path);
@@ -155,10 +158,10 @@ int rs_out_check(const char *path, struct rs_err *err)
     int ok = o.how == RS_OUT_REPLACE ? dir && !access(dir, W_OK | X_OK) &&
                                            (!o.exists || !access(o.path, W_OK))
                                      : !access(o.path, W_OK);
-    int e = errno;
+    int e = o.how == RS_OUT_REPLACE && !dir ? ENOMEM : errno;
     rs_free(dir);
     rs_out_free(&o);
-    return ok ? 0 : cannot(err, path, strerror(e ? e : EACCES));
+    return ok ? 0 : cannot(err, path, e ? e : EACCES);
 }
 
 /* Canonical name of path for comparing files that do not exist yet: the last component's

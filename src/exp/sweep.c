@@ -237,8 +237,15 @@ static int write_point(struct sweep *w, uint64_t i)
     if (!w->mnames) { /* metric names from the first point written */
         w->n_mnames = runs[0].n - runs[0].n_params;
         w->mnames = rs_calloc(w->n_mnames + 1, sizeof *w->mnames);
-        for (size_t k = 0; w->mnames && k < w->n_mnames; k++)
-            w->mnames[k] = rs_strdup(runs[0].f[runs[0].n_params + k].name);
+        int ok = w->mnames != NULL;
+        for (size_t k = 0; ok && k < w->n_mnames; k++)
+            ok = (w->mnames[k] = rs_strdup(runs[0].f[runs[0].n_params + k].name)) != NULL;
+        if (!ok && w->mnames) { /* all or none: a NULL name would be read as a metric */
+            for (size_t k = 0; k < w->n_mnames; k++)
+                rs_free(w->mnames[k]);
+            rs_free(w->mnames);
+            w->mnames = NULL;
+        }
     }
     if (!w->mnames)
         return rs_err_set(&w->err, RS_ENOMEM, "out of memory");
