@@ -20,6 +20,7 @@ void rs_buf_init(struct rs_buf *b)
 {
     b->data = NULL;
     b->len = b->cap = 0;
+    b->failed = 0;
 }
 
 void rs_buf_free(struct rs_buf *b)
@@ -32,7 +33,7 @@ void rs_buf_free(struct rs_buf *b)
 static int reserve(struct rs_buf *b, size_t extra)
 {
     if (extra > SIZE_MAX - 1 - b->len)
-        return RS_ENOMEM;
+        return b->failed = 1, RS_ENOMEM;
     size_t need = b->len + extra + 1;
     if (need <= b->cap)
         return 0;
@@ -41,7 +42,7 @@ static int reserve(struct rs_buf *b, size_t extra)
         cap = cap > SIZE_MAX / 2 ? need : 2 * cap;
     char *p = rs_realloc(b->data, cap);
     if (!p)
-        return RS_ENOMEM;
+        return b->failed = 1, RS_ENOMEM;
     b->data = p;
     b->cap = cap;
     return 0;
@@ -73,6 +74,7 @@ int rs_buf_printf(struct rs_buf *b, const char *fmt, ...)
     va_end(ap);
     if (n < 0 || reserve(b, (size_t)n)) {
         va_end(ap2);
+        b->failed = 1;
         return RS_ENOMEM;
     }
     vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap2);
@@ -169,6 +171,9 @@ static int write_replace(const struct rs_buf *b, const char *shown, const struct
 
 int rs_buf_write_file(const struct rs_buf *b, const char *path, struct rs_err *err)
 {
+    if (b->failed) /* a text with a piece missing is never written */
+        return rs_err_set(err, RS_ENOMEM, "cannot write '%s': out of memory",
+                          path ? path : "-");
     struct rs_out o;
     int rc = rs_out_resolve(path, &o, err);
     if (rc)

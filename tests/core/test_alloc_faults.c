@@ -13,6 +13,7 @@
 #include "routesim/alloc.h"
 #include "routesim/buf.h"
 #include "routesim/grid.h"
+#include "routesim/reproduce.h"
 #include "routesim/run.h"
 #include "routesim/sweep.h"
 
@@ -202,6 +203,102 @@ static void test_sweep_threads(void **state)
                          2, 1);
 }
 
+/* rs_analyze (path statistics and the LCAN prediction) under every fault. */
+static void test_analyze(void **state)
+{
+    (void)state;
+    const char *kv = "topology=lcan N=16 d=4 u=2 traffic=randperm switching=circuit predict=lcan";
+    struct rs_params p;
+    struct rs_err err;
+    rs_test_params(&p, kv);
+    unsigned long total = 0;
+    for (unsigned long n = 0; n == 0 || n <= total; n++) {
+        struct rs_record rec;
+        rs_record_init(&rec);
+        rs_err_clear(&err);
+        arm(n);
+        int rc = rs_analyze(&p, &rec, &err);
+        unsigned long count = disarm();
+        if (n == 0) {
+            assert_int_equal(rc, 0);
+            total = count;
+            print_message("analyze %s: %lu allocations\n", kv, total);
+        } else {
+            assert_true(rc == 0 || rc == RS_ENOMEM);
+            if (rc)
+                assert_true(err.msg[0] != '\0');
+        }
+        rs_record_free(&rec);
+    }
+    rs_params_free(&p);
+}
+
+/* A reproduction's dry run (INI files through libinih, grids, every point validated,
+ * plots and claims checked) under every fault: tests/data/repro/fixture. */
+static void test_reproduce_check(void **state)
+{
+    (void)state;
+    char root[1024];
+    rs_test_with_data("@/repro", root, sizeof root);
+    struct rs_reproduce_opts o = {.root = root, .name = "fixture", .quick = 1};
+    struct rs_reproduce_size size;
+    struct rs_err err;
+    unsigned long total = 0;
+    for (unsigned long n = 0; n == 0 || n <= total; n++) {
+        rs_err_clear(&err);
+        arm(n);
+        int rc = rs_reproduce_check(&o, &size, &err);
+        unsigned long count = disarm();
+        if (n == 0) {
+            if (rc)
+                print_error("%s\n", err.msg);
+            assert_int_equal(rc, 0);
+            total = count;
+            print_message("reproduce check: %lu allocations\n", total);
+        } else {
+            if (rc != 0 && rc != RS_ENOMEM)
+                print_error("allocation %lu of %lu failed: rc %d: %s\n", n, total, rc, err.msg);
+            assert_true(rc == 0 || rc == RS_ENOMEM);
+            if (rc)
+                assert_true(err.msg[0] != '\0');
+        }
+    }
+}
+
+/* A buffer whose append failed is marked and never written: the appends that ignore their
+ * return code (report texts) cannot leave a file with a piece missing. */
+static void test_buf_failed_is_not_written(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/rs_alloc_faults_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "old\n", 4), 4);
+    close(fd);
+    struct rs_buf b;
+    struct rs_err err;
+    rs_buf_init(&b);
+    assert_int_equal(rs_buf_puts(&b, "first\n"), 0);
+    arm(1);
+    assert_int_equal(rs_buf_printf(&b, "%0300d\n", 1), RS_ENOMEM); /* needs a larger block */
+    disarm();
+    assert_int_equal(b.failed, 1);
+    assert_int_equal(rs_buf_puts(&b, "last\n"), 0);
+    assert_int_equal(rs_buf_write_file(&b, path, &err), RS_ENOMEM);
+    char want[128];
+    snprintf(want, sizeof want, "cannot write '%s': out of memory", path);
+    assert_string_equal(err.msg, want);
+    char got[16] = "";
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(got, sizeof got, f));
+    fclose(f);
+    assert_string_equal(got, "old\n");
+    rs_buf_free(&b);
+    assert_int_equal(b.failed, 0);
+    unlink(path);
+}
+
 #define RUN(i) {"run " #i, test_run, NULL, NULL, (void *)&run_jobs[i]}
 
 int main(void)
@@ -210,6 +307,8 @@ int main(void)
         RUN(0),  RUN(1),  RUN(2),  RUN(3),  RUN(4),  RUN(5),  RUN(6),
         RUN(7),  RUN(8),  RUN(9),  RUN(10), RUN(11), RUN(12), RUN(13),
         cmocka_unit_test(test_sweep),   cmocka_unit_test(test_sweep_threads),
+        cmocka_unit_test(test_analyze), cmocka_unit_test(test_reproduce_check),
+        cmocka_unit_test(test_buf_failed_is_not_written),
     };
     _Static_assert(sizeof run_jobs / sizeof *run_jobs == 14, "one RUN per job");
     return cmocka_run_group_tests(tests, setup, teardown);
