@@ -13,6 +13,7 @@
 #include "routesim/alloc.h"
 #include "routesim/buf.h"
 #include "routesim/grid.h"
+#include "routesim/hugemem.h"
 #include "routesim/reproduce.h"
 #include "routesim/run.h"
 #include "routesim/sweep.h"
@@ -34,10 +35,18 @@ static void *faulty(void *ud, void *ptr, size_t size)
     return ptr ? realloc(ptr, size) : malloc(size);
 }
 
+/* Start counting from 0 and fail allocation n (0: none). */
 static void arm(unsigned long n)
 {
     atomic_store(&n_allocs, 0);
     atomic_store(&fail_at, n);
+}
+
+/* Allocations made by the job since arm(), with no further fault armed. */
+static unsigned long disarm(void)
+{
+    atomic_store(&fail_at, 0);
+    return atomic_load(&n_allocs);
 }
 
 static int setup(void **state)
@@ -53,13 +62,6 @@ static int teardown(void **state)
     (void)state;
     rs_alloc_set(NULL, NULL);
     return 0;
-}
-
-/* Allocations made by the job since arm(), with no further fault armed. */
-static unsigned long disarm(void)
-{
-    atomic_store(&fail_at, 0);
-    return atomic_load(&n_allocs);
 }
 
 /* Run kv with allocation n failing (0: none); the CSV row of the record goes to csv and
@@ -299,6 +301,23 @@ static void test_buf_failed_is_not_written(void **state)
     unlink(path);
 }
 
+/* While a hook is set, the large blocks that would be mapped go through it too, zeroed,
+ * so they can be counted and failed. */
+static void test_hugemem_through_hook(void **state)
+{
+    (void)state;
+    size_t bytes = (size_t)4 << 20; /* above hugemem's 2 MiB mapping threshold */
+    arm(0);
+    unsigned char *p = rs__huge_alloc(bytes);
+    assert_int_equal(disarm(), 1);
+    assert_non_null(p);
+    assert_int_equal(p[0] | p[bytes / 2] | p[bytes - 1], 0);
+    rs__huge_free(p, bytes);
+    arm(1);
+    assert_null(rs__huge_alloc(bytes));
+    disarm();
+}
+
 #define RUN(i) {"run " #i, test_run, NULL, NULL, (void *)&run_jobs[i]}
 
 int main(void)
@@ -309,7 +328,10 @@ int main(void)
         cmocka_unit_test(test_sweep),   cmocka_unit_test(test_sweep_threads),
         cmocka_unit_test(test_analyze), cmocka_unit_test(test_reproduce_check),
         cmocka_unit_test(test_buf_failed_is_not_written),
+        cmocka_unit_test(test_hugemem_through_hook),
     };
     _Static_assert(sizeof run_jobs / sizeof *run_jobs == 14, "one RUN per job");
+    if (getenv("RS_TEST_FILTER")) /* e.g. RS_TEST_FILTER='test_sweep*' */
+        cmocka_set_test_filter(getenv("RS_TEST_FILTER"));
     return cmocka_run_group_tests(tests, setup, teardown);
 }
