@@ -59,6 +59,7 @@ static int gp_string(struct rs_buf *b, const char *s)
     return rc ? rc : rs_buf_puts(b, "\"");
 }
 
+/* 1 when gnuplot is an executable on PATH, 0 when not, RS_ENOMEM. */
 static int gnuplot_available(void)
 {
     const char *path = getenv("PATH");
@@ -66,6 +67,8 @@ static int gnuplot_available(void)
         return 0;
     char *copy = rs_strdup(path), *save = NULL;
     int found = 0;
+    if (!copy)
+        return RS_ENOMEM;
     for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
         char full[4096];
         snprintf(full, sizeof full, "%s/gnuplot", dir);
@@ -553,7 +556,10 @@ int rs_plot_sweep(const struct rs_grid *g, const char *csv_path, const char *out
     rs_buf_free(&b);
     if (rc)
         return rc;
-    if (!gnuplot_available()) {
+    int have = gnuplot_available();
+    if (have < 0)
+        return rs_err_set(err, have, "cannot look for gnuplot: out of memory");
+    if (!have) {
         snprintf(notice, n, "gnuplot is not installed: wrote %s and %s; render with `gnuplot %s`",
                  csv_path, script, script);
         return 0;

@@ -267,6 +267,49 @@ static void test_reproduce_check(void **state)
     }
 }
 
+/* A whole reproduction of the fixture (sweeps, plot scripts, claims, REPORT.md) into a
+ * temporary folder under faults (bounded, below); PATH is emptied so that no gnuplot is
+ * started. */
+static void test_reproduce(void **state)
+{
+    (void)state;
+    char root[1024], out[] = "/tmp/rs_alloc_faults_XXXXXX", cmd[1200];
+    rs_test_with_data("@/repro", root, sizeof root);
+    assert_non_null(mkdtemp(out));
+    struct rs_reproduce_opts o = {.root = root, .name = "fixture", .quick = 1, .out = out,
+                                  .jobs = 1};
+    struct rs_claim_outcome res;
+    struct rs_err err;
+    unsigned long total = 0;
+    char *path = strdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    assert_non_null(path);
+    setenv("PATH", "/nonexistent", 1);
+    /* every n up to 200, then every 997th: a reproduction makes about 61,000 allocations */
+    for (unsigned long n = 0; n == 0 || n <= total; n += n < 200 ? 1 : 997) {
+        rs_err_clear(&err);
+        arm(n);
+        int rc = rs_reproduce(&o, &res, &err);
+        unsigned long count = disarm();
+        if (n == 0) {
+            if (rc)
+                print_error("%s\n", err.msg);
+            assert_int_equal(rc, 0);
+            total = count;
+            print_message("reproduce: %lu allocations\n", total);
+        } else {
+            if (rc != 0 && rc != RS_ENOMEM)
+                print_error("allocation %lu of %lu failed: rc %d: %s\n", n, total, rc, err.msg);
+            assert_true(rc == 0 || rc == RS_ENOMEM);
+            if (rc)
+                assert_true(err.msg[0] != '\0');
+        }
+    }
+    setenv("PATH", path, 1);
+    free(path);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", out);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* A buffer whose append failed is marked and never written: the appends that ignore their
  * return code (report texts) cannot leave a file with a piece missing. */
 static void test_buf_failed_is_not_written(void **state)
@@ -329,6 +372,7 @@ int main(void)
         cmocka_unit_test(test_analyze), cmocka_unit_test(test_reproduce_check),
         cmocka_unit_test(test_buf_failed_is_not_written),
         cmocka_unit_test(test_hugemem_through_hook),
+        cmocka_unit_test(test_reproduce),
     };
     _Static_assert(sizeof run_jobs / sizeof *run_jobs == 14, "one RUN per job");
     if (getenv("RS_TEST_FILTER")) /* e.g. RS_TEST_FILTER='test_sweep*' */
