@@ -6,7 +6,8 @@
 
 #include <stddef.h>
 
-/* A zeroed block of bytes (NULL when out of memory; bytes == 0 gives a valid block).
+/* A zeroed block of bytes (NULL when out of memory; bytes == 0 gives a valid block): mmap
+ * for large blocks, unless an allocator hook is set (alloc.h), which then gets every block.
  * Release with rs__huge_free and the same size. */
 void *rs__huge_alloc(size_t bytes);
 

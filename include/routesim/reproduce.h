@@ -47,7 +47,8 @@ int rs_reproduce_check(const struct rs_reproduce_opts *o, struct rs_reproduce_si
                        struct rs_err *err);
 
 /* Names of the reproductions under root (sub-folders holding claims.ini), sorted; *n gets
- * their number. The caller frees each name and the array. NULL with *n = 0 when none. */
+ * their number. The caller frees each name and the array with rs_free (alloc.h). NULL with
+ * *n = 0 when none or out of memory. */
 char **rs_reproduce_list(const char *root, size_t *n);
 
 #endif

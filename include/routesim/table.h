@@ -14,7 +14,8 @@ struct rs_table {
     size_t nrows;
 };
 
-/* Read path. RS_EIO when it cannot be read, RS_EPARSE when it has no header. */
+/* Read path. RS_EIO when it cannot be read, RS_EPARSE when it has no header, RS_ENOMEM
+ * (never a table with a row or cell missing). */
 int rs_table_read(struct rs_table *t, const char *path, struct rs_err *err);
 
 void rs_table_free(struct rs_table *t);

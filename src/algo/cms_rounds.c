@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "algo/cms_butterfly.h"
+#include "routesim/alloc.h"
 #include "routesim/bounds.h"
 
 struct cms_run {
@@ -33,18 +34,18 @@ struct cms_run {
 
 static void run_free(struct cms_run *r)
 {
-    free(r->live);
-    free(r->arrival);
-    free(r->cp_msg);
-    free(r->cp_mid);
-    free(r->cp_colour);
-    free(r->cp_finish);
-    free(r->order);
-    free(r->cp_key);
-    free(r->sorted);
-    free(r->colour_first);
-    free(r->load_in);
-    free(r->load_out);
+    rs_free(r->live);
+    rs_free(r->arrival);
+    rs_free(r->cp_msg);
+    rs_free(r->cp_mid);
+    rs_free(r->cp_colour);
+    rs_free(r->cp_finish);
+    rs_free(r->order);
+    rs_free(r->cp_key);
+    rs_free(r->sorted);
+    rs_free(r->colour_first);
+    rs_free(r->load_in);
+    rs_free(r->load_out);
     rs__cms_sub_free(&r->sub);
     rs_buf_free(&r->per_round_delivered);
     rs_buf_free(&r->per_round_steps);
@@ -56,7 +57,7 @@ static int copies_reserve(struct cms_run *r, uint64_t n, struct rs_err *err)
         return 0;
     uint32_t **arrays[] = {&r->cp_msg, &r->cp_mid, &r->cp_colour, &r->cp_finish, &r->order};
     for (size_t a = 0; a < sizeof arrays / sizeof *arrays; a++) {
-        uint32_t *x = realloc(*arrays[a], (size_t)n * sizeof *x);
+        uint32_t *x = rs_realloc(*arrays[a], (size_t)n * sizeof *x);
         if (!x)
             return rs_err_set(err, RS_ENOMEM, "out of memory for %llu copies",
                               (unsigned long long)n);
@@ -64,7 +65,7 @@ static int copies_reserve(struct cms_run *r, uint64_t n, struct rs_err *err)
     }
     uint64_t **keys[] = {&r->cp_key, &r->sorted};
     for (size_t a = 0; a < sizeof keys / sizeof *keys; a++) {
-        uint64_t *x = realloc(*keys[a], (size_t)n * sizeof *x);
+        uint64_t *x = rs_realloc(*keys[a], (size_t)n * sizeof *x);
         if (!x)
             return rs_err_set(err, RS_ENOMEM, "out of memory for %llu copies",
                               (unsigned long long)n);
@@ -293,11 +294,11 @@ int rs__cms_rounds(const struct rs_engine_input *in, const struct rs_engine_ops 
     r.cfg = cfg;
     rs_buf_init(&r.per_round_delivered);
     rs_buf_init(&r.per_round_steps);
-    r.live = malloc((size_t)n * sizeof *r.live + 1);
-    r.arrival = malloc((size_t)n * sizeof *r.arrival + 1);
-    r.colour_first = malloc(((size_t)cfg->delta + 1) * sizeof *r.colour_first);
-    r.load_in = malloc((size_t)cfg->N * sizeof *r.load_in);
-    r.load_out = malloc((size_t)cfg->N * sizeof *r.load_out);
+    r.live = rs_malloc((size_t)n * sizeof *r.live + 1);
+    r.arrival = rs_malloc((size_t)n * sizeof *r.arrival + 1);
+    r.colour_first = rs_malloc(((size_t)cfg->delta + 1) * sizeof *r.colour_first);
+    r.load_in = rs_malloc((size_t)cfg->N * sizeof *r.load_in);
+    r.load_out = rs_malloc((size_t)cfg->N * sizeof *r.load_out);
     if (!r.live || !r.arrival || !r.colour_first || !r.load_in || !r.load_out)
         rc = rs_err_set(err, RS_ENOMEM, "out of memory for %llu messages",
                         (unsigned long long)n);

@@ -5,18 +5,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/alloc.h"
 #include "routesim/assert.h"
 #include "algo/cms_butterfly.h"
 
 void rs__cms_sub_free(struct rs__cms_sub *s)
 {
-    free(s->pb.src);
-    free(s->pb.dst);
-    free(s->mid);
-    free(s->finish);
-    free(s->fate);
-    free(s->copy);
-    free(s->used);
+    rs_free(s->pb.src);
+    rs_free(s->pb.dst);
+    rs_free(s->mid);
+    rs_free(s->finish);
+    rs_free(s->fate);
+    rs_free(s->copy);
+    rs_free(s->used);
     memset(s, 0, sizeof *s);
 }
 
@@ -25,28 +26,28 @@ int rs__cms_sub_reserve(struct rs__cms_sub *s, const struct rs_net *net, uint32_
 {
     RS_ASSERT(s != NULL && net != NULL);
     if (!s->used) {
-        s->used = calloc((size_t)net->n_terminals * net->max_ports, sizeof *s->used);
+        s->used = rs_calloc((size_t)net->n_terminals * net->max_ports, sizeof *s->used);
         if (!s->used)
             return rs_err_set(err, RS_ENOMEM, "out of memory for %u inputs", net->n_terminals);
     }
     if (cap <= s->cap)
         return 0;
-    uint32_t *src = realloc(s->pb.src, (size_t)cap * sizeof *src);
+    uint32_t *src = rs_realloc(s->pb.src, (size_t)cap * sizeof *src);
     if (src)
         s->pb.src = src;
-    uint32_t *dst = realloc(s->pb.dst, (size_t)cap * sizeof *dst);
+    uint32_t *dst = rs_realloc(s->pb.dst, (size_t)cap * sizeof *dst);
     if (dst)
         s->pb.dst = dst;
-    uint32_t *mid = realloc(s->mid, (size_t)cap * sizeof *mid);
+    uint32_t *mid = rs_realloc(s->mid, (size_t)cap * sizeof *mid);
     if (mid)
         s->mid = mid;
-    uint32_t *fin = realloc(s->finish, (size_t)cap * sizeof *fin);
+    uint32_t *fin = rs_realloc(s->finish, (size_t)cap * sizeof *fin);
     if (fin)
         s->finish = fin;
-    uint8_t *fate = realloc(s->fate, (size_t)cap * sizeof *fate);
+    uint8_t *fate = rs_realloc(s->fate, (size_t)cap * sizeof *fate);
     if (fate)
         s->fate = fate;
-    uint32_t *copy = realloc(s->copy, (size_t)cap * sizeof *copy);
+    uint32_t *copy = rs_realloc(s->copy, (size_t)cap * sizeof *copy);
     if (copy)
         s->copy = copy;
     if (!src || !dst || !mid || !fin || !fate || !copy)

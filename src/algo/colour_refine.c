@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "algo/colour_refine_plan.h"
+#include "routesim/alloc.h"
 #include "routesim/algo.h"
 #include "routesim/bounds.h"
 #include "routesim/path_set.h"
@@ -144,9 +145,9 @@ static int colour_run(const struct rs_engine_input *in, const struct rs_engine_o
                         (unsigned long long)period);
         goto out;
     }
-    release = malloc((size_t)(M ? M : 1) * sizeof *release);
-    finish = malloc((size_t)(M ? M : 1) * sizeof *finish);
-    fate = malloc((size_t)(M ? M : 1));
+    release = rs_malloc((size_t)(M ? M : 1) * sizeof *release);
+    finish = rs_malloc((size_t)(M ? M : 1) * sizeof *finish);
+    fate = rs_malloc((size_t)(M ? M : 1));
     if (!release || !finish || !fate) {
         rc = rs_err_set(err, RS_ENOMEM, "out of memory for the plan of %llu messages",
                         (unsigned long long)M);
@@ -169,9 +170,9 @@ static int colour_run(const struct rs_engine_input *in, const struct rs_engine_o
     if (record_plan(out, &result, &pl, &k, period, &o))
         rc = rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
 out:
-    free(release);
-    free(finish);
-    free(fate);
+    rs_free(release);
+    rs_free(finish);
+    rs_free(fate);
     rs__cr_plan_free(&pl);
     rs_path_set_free(&ps);
     return rc;

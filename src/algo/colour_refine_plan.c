@@ -1,6 +1,7 @@
 /* The off-line colour-refinement schedule (001 §2.1: Lemma 2.1.5, Theorem 2.1.6), made
  * constructive by Moser-Tardos resampling. Contracts in colour_refine_plan.h; the model and
  * every decision where the paper leaves room are in docs/colour-refine.md. */
+#include "routesim/alloc.h"
 #include "routesim/assert.h"
 #include "algo/colour_refine_plan.h"
 
@@ -118,22 +119,22 @@ static uint64_t mix(uint64_t colour, uint32_t edge)
 
 static int counts_alloc(struct counts *t, uint64_t cap)
 {
-    free(t->colour);
-    free(t->edge);
-    free(t->count);
+    rs_free(t->colour);
+    rs_free(t->edge);
+    rs_free(t->count);
     t->cap = cap;
     t->used = 0;
-    t->colour = calloc(cap, sizeof *t->colour);
-    t->edge = malloc(cap * sizeof *t->edge);
-    t->count = malloc(cap * sizeof *t->count);
+    t->colour = rs_calloc(cap, sizeof *t->colour);
+    t->edge = rs_malloc(cap * sizeof *t->edge);
+    t->count = rs_malloc(cap * sizeof *t->count);
     return t->colour && t->edge && t->count ? 0 : RS_ENOMEM;
 }
 
 static void counts_free(struct counts *t)
 {
-    free(t->colour);
-    free(t->edge);
-    free(t->count);
+    rs_free(t->colour);
+    rs_free(t->edge);
+    rs_free(t->count);
     memset(t, 0, sizeof *t);
 }
 
@@ -186,7 +187,7 @@ static int heap_push(struct heap *h, uint64_t colour, uint32_t edge)
 {
     if (h->n == h->cap) {
         uint64_t cap = h->cap ? 2 * h->cap : 1024;
-        struct event *v = realloc(h->v, cap * sizeof *v);
+        struct event *v = rs_realloc(h->v, cap * sizeof *v);
         if (!v)
             return RS_ENOMEM;
         h->v = v;
@@ -242,15 +243,15 @@ struct work {
 
 static void work_free(struct work *w)
 {
-    free(w->hop_edge);
-    free(w->emsg_off);
-    free(w->emsg);
-    free(w->colour);
-    free(w->nc);
-    free(w->draws);
-    free(w->pick);
+    rs_free(w->hop_edge);
+    rs_free(w->emsg_off);
+    rs_free(w->emsg);
+    rs_free(w->colour);
+    rs_free(w->nc);
+    rs_free(w->draws);
+    rs_free(w->pick);
     counts_free(&w->cnt);
-    free(w->heap.v);
+    rs_free(w->heap.v);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -274,14 +275,14 @@ static int work_init(struct work *w, const struct rs_path_set *ps, uint32_t *C, 
     w->off = ps->off;
     w->n_hops = ps->off[ps->n_msgs];
     uint64_t H = w->n_hops, M = w->n_msgs;
-    uint64_t *ids = malloc((size_t)(H ? H : 1) * sizeof *ids);
-    w->hop_edge = malloc((size_t)(H ? H : 1) * sizeof *w->hop_edge);
-    w->colour = calloc((size_t)(M ? M : 1), sizeof *w->colour);
-    w->nc = malloc((size_t)(M ? M : 1) * sizeof *w->nc);
-    w->draws = malloc((size_t)(M ? M : 1) * sizeof *w->draws);
-    w->emsg = malloc((size_t)(H ? H : 1) * sizeof *w->emsg);
+    uint64_t *ids = rs_malloc((size_t)(H ? H : 1) * sizeof *ids);
+    w->hop_edge = rs_malloc((size_t)(H ? H : 1) * sizeof *w->hop_edge);
+    w->colour = rs_calloc((size_t)(M ? M : 1), sizeof *w->colour);
+    w->nc = rs_malloc((size_t)(M ? M : 1) * sizeof *w->nc);
+    w->draws = rs_malloc((size_t)(M ? M : 1) * sizeof *w->draws);
+    w->emsg = rs_malloc((size_t)(H ? H : 1) * sizeof *w->emsg);
     if (!ids || !w->hop_edge || !w->colour || !w->nc || !w->draws || !w->emsg) {
-        free(ids);
+        rs_free(ids);
         return rs_err_set(err, RS_ENOMEM, "out of memory for %llu hops", (unsigned long long)H);
     }
     memcpy(ids, ps->chan, (size_t)H * sizeof *ids);
@@ -291,9 +292,9 @@ static int work_init(struct work *w, const struct rs_path_set *ps, uint32_t *C, 
         if (E == 0 || ids[i] != ids[E - 1])
             ids[E++] = ids[i];
     w->n_edges = (uint32_t)E;
-    w->emsg_off = calloc((size_t)E + 1, sizeof *w->emsg_off);
+    w->emsg_off = rs_calloc((size_t)E + 1, sizeof *w->emsg_off);
     if (!w->emsg_off) {
-        free(ids);
+        rs_free(ids);
         return rs_err_set(err, RS_ENOMEM, "out of memory for %llu channels",
                           (unsigned long long)E);
     }
@@ -313,20 +314,20 @@ static int work_init(struct work *w, const struct rs_path_set *ps, uint32_t *C, 
         for (uint64_t i = 1; i < len; i++)
             if (w->emsg[i] == w->emsg[i - 1]) {
                 uint64_t c = ids[w->emsg[i]];
-                free(ids);
+                rs_free(ids);
                 return rs_err_set(err, RS_EINVAL,
                                   "message %llu takes channel %llu twice: the colour-refinement "
                                   "schedule needs edge-simple paths (001 §1.4)",
                                   (unsigned long long)m, (unsigned long long)c);
             }
     }
-    free(ids);
+    rs_free(ids);
     for (uint64_t e = 0; e < E; e++) {
         if (w->emsg_off[e + 1] > *C)
             *C = (uint32_t)w->emsg_off[e + 1];
         w->emsg_off[e + 1] += w->emsg_off[e];
     }
-    uint64_t *fill = malloc(((size_t)E + 1) * sizeof *fill);
+    uint64_t *fill = rs_malloc(((size_t)E + 1) * sizeof *fill);
     if (!fill)
         return rs_err_set(err, RS_ENOMEM, "out of memory for %llu channels",
                           (unsigned long long)E);
@@ -334,7 +335,7 @@ static int work_init(struct work *w, const struct rs_path_set *ps, uint32_t *C, 
     for (uint64_t m = 0; m < M; m++) /* messages in increasing id on every edge */
         for (uint64_t h = ps->off[m]; h < ps->off[m + 1]; h++)
             w->emsg[fill[w->hop_edge[h]]++] = (uint32_t)m;
-    free(fill);
+    rs_free(fill);
     return 0;
 }
 
@@ -403,8 +404,8 @@ static int refine(struct work *w, uint64_t seed, int s, struct rs__cr_step *st, 
         for (uint64_t h = w->off[m]; h < w->off[m + 1] && !rc; h++)
             if (counts_get(&w->cnt, w->nc[m], w->hop_edge[h]) > st->m_f)
                 rc = heap_push(&w->heap, w->nc[m], w->hop_edge[h]);
-    free(w->pick);
-    w->pick = malloc(((size_t)st->m_f + 1) * sizeof *w->pick);
+    rs_free(w->pick);
+    w->pick = rs_malloc(((size_t)st->m_f + 1) * sizeof *w->pick);
     if (rc || !w->pick)
         return rs_err_set(err, RS_ENOMEM, "out of memory for the resampling");
     while (w->heap.n) {
@@ -501,7 +502,7 @@ static int search_r(struct work *w, uint64_t seed, int s, struct rs__cr_step *st
 /* Renumber the colours nc[] into classes 0..k-1 in increasing colour order. */
 static int compact(struct work *w, uint64_t *classes)
 {
-    uint64_t M = w->n_msgs, *sorted = malloc((size_t)(M ? M : 1) * sizeof *sorted), k = 0;
+    uint64_t M = w->n_msgs, *sorted = rs_malloc((size_t)(M ? M : 1) * sizeof *sorted), k = 0;
     if (!sorted)
         return RS_ENOMEM;
     memcpy(sorted, w->nc, (size_t)M * sizeof *sorted);
@@ -513,7 +514,7 @@ static int compact(struct work *w, uint64_t *classes)
         const uint64_t *at = bsearch(&w->nc[m], sorted, (size_t)k, sizeof *sorted, cmp_u64);
         w->colour[m] = (uint32_t)(at - sorted);
     }
-    free(sorted);
+    rs_free(sorted);
     *classes = k;
     return 0;
 }
@@ -577,7 +578,7 @@ int rs__cr_plan_build(struct rs__cr_plan *plan, const struct rs__cr_input *in,
     plan->length = classes * plan->period;
     plan->colour = w.colour;
     w.colour = NULL;
-    plan->release = malloc((size_t)(plan->n_msgs ? plan->n_msgs : 1) * sizeof *plan->release);
+    plan->release = rs_malloc((size_t)(plan->n_msgs ? plan->n_msgs : 1) * sizeof *plan->release);
     if (!plan->release) {
         rc = rs_err_set(err, RS_ENOMEM, "out of memory for the release steps");
         goto out;
@@ -593,7 +594,7 @@ out:
 
 void rs__cr_plan_free(struct rs__cr_plan *plan)
 {
-    free(plan->colour);
-    free(plan->release);
+    rs_free(plan->colour);
+    rs_free(plan->release);
     memset(plan, 0, sizeof *plan);
 }

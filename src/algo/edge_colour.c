@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/alloc.h"
 #include "routesim/assert.h"
 #include "algo/lcan_plan.h"
 #include "routesim/rng.h"
@@ -19,18 +20,18 @@ int rs__colour_init(struct rs__colourer *c, uint32_t n, uint32_t k, struct rs_er
     c->k = k;
     c->m = n * k;
     size_t m = c->m;
-    c->ids = malloc(m * sizeof *c->ids);
-    c->tmp = malloc(m * sizeof *c->tmp);
-    c->off = malloc(((size_t)n + 1) * sizeof *c->off);
-    c->cur = malloc(2 * (size_t)n * sizeof *c->cur);
-    c->inc = malloc(m * sizeof *c->inc);
-    c->lp = malloc(m * sizeof *c->lp);
-    c->rp = malloc(m * sizeof *c->rp);
-    c->side = malloc(m);
-    c->mate = malloc(2 * (size_t)n * sizeof *c->mate);
-    c->via = malloc((size_t)n * sizeof *c->via);
-    c->pool = malloc((size_t)n * sizeof *c->pool);
-    c->where = malloc((size_t)n * sizeof *c->where);
+    c->ids = rs_malloc(m * sizeof *c->ids);
+    c->tmp = rs_malloc(m * sizeof *c->tmp);
+    c->off = rs_malloc(((size_t)n + 1) * sizeof *c->off);
+    c->cur = rs_malloc(2 * (size_t)n * sizeof *c->cur);
+    c->inc = rs_malloc(m * sizeof *c->inc);
+    c->lp = rs_malloc(m * sizeof *c->lp);
+    c->rp = rs_malloc(m * sizeof *c->rp);
+    c->side = rs_malloc(m);
+    c->mate = rs_malloc(2 * (size_t)n * sizeof *c->mate);
+    c->via = rs_malloc((size_t)n * sizeof *c->via);
+    c->pool = rs_malloc((size_t)n * sizeof *c->pool);
+    c->where = rs_malloc((size_t)n * sizeof *c->where);
     if (!c->ids || !c->tmp || !c->off || !c->cur || !c->inc || !c->lp || !c->rp || !c->side ||
         !c->mate || !c->via || !c->pool || !c->where)
         return rs_err_set(err, RS_ENOMEM, "out of memory for colouring %u edges", c->m);
@@ -39,18 +40,18 @@ int rs__colour_init(struct rs__colourer *c, uint32_t n, uint32_t k, struct rs_er
 
 void rs__colour_free(struct rs__colourer *c)
 {
-    free(c->ids);
-    free(c->tmp);
-    free(c->off);
-    free(c->cur);
-    free(c->inc);
-    free(c->lp);
-    free(c->rp);
-    free(c->side);
-    free(c->mate);
-    free(c->via);
-    free(c->pool);
-    free(c->where);
+    rs_free(c->ids);
+    rs_free(c->tmp);
+    rs_free(c->off);
+    rs_free(c->cur);
+    rs_free(c->inc);
+    rs_free(c->lp);
+    rs_free(c->rp);
+    rs_free(c->side);
+    rs_free(c->mate);
+    rs_free(c->via);
+    rs_free(c->pool);
+    rs_free(c->where);
     memset(c, 0, sizeof *c);
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/alloc.h"
 #include "routesim/assert.h"
 #include "algo/lcan_plan.h"
 
@@ -54,11 +55,11 @@ int rs__lcan_perm_init(struct rs__lcan_perm *p, const struct rs_engine_input *in
                           "algorithm=%s routes a permutation: every PE sends one message and "
                           "receives one, got %llu messages for %u PEs",
                           algo, (unsigned long long)pb->n_msgs, p->N);
-    p->dst = malloc((size_t)p->N * sizeof *p->dst);
-    p->msg = malloc((size_t)p->N * sizeof *p->msg);
-    uint8_t *got = calloc(p->N, 1);
+    p->dst = rs_malloc((size_t)p->N * sizeof *p->dst);
+    p->msg = rs_malloc((size_t)p->N * sizeof *p->msg);
+    uint8_t *got = rs_calloc(p->N, 1);
     if (!p->dst || !p->msg || !got) {
-        free(got);
+        rs_free(got);
         rs__lcan_perm_free(p);
         return rs_err_set(err, RS_ENOMEM, "out of memory for %u messages", p->N);
     }
@@ -81,7 +82,7 @@ int rs__lcan_perm_init(struct rs__lcan_perm *p, const struct rs_engine_input *in
         p->dst[s] = t;
         got[t] = 1;
     }
-    free(got);
+    rs_free(got);
     if (rc)
         rs__lcan_perm_free(p);
     return rc;
@@ -89,8 +90,8 @@ int rs__lcan_perm_init(struct rs__lcan_perm *p, const struct rs_engine_input *in
 
 void rs__lcan_perm_free(struct rs__lcan_perm *p)
 {
-    free(p->dst);
-    free(p->msg);
+    rs_free(p->dst);
+    rs_free(p->msg);
     p->dst = p->msg = NULL;
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/alloc.h"
 #include "routesim/assert.h"
 #include "algo/lcan_plan.h"
 
@@ -32,9 +33,9 @@ int rs__lpv_route(uint32_t N, uint32_t d, uint32_t l, const uint32_t *dst, uint6
         return 0;
     if ((rc = rs__colour_init(&c, N / d, d, err)))
         goto out;
-    left = malloc((size_t)N * sizeof *left);
-    right = malloc((size_t)N * sizeof *right);
-    colour = malloc((size_t)N * sizeof *colour);
+    left = rs_malloc((size_t)N * sizeof *left);
+    right = rs_malloc((size_t)N * sizeof *right);
+    colour = rs_malloc((size_t)N * sizeof *colour);
     if (!left || !right || !colour) {
         rc = rs_err_set(err, RS_ENOMEM, "out of memory for the off-line router of %u PEs", N);
         goto out;
@@ -57,9 +58,9 @@ int rs__lpv_route(uint32_t N, uint32_t d, uint32_t l, const uint32_t *dst, uint6
             top[s] = top[s] * d + colour[s];
     }
 out:
-    free(left);
-    free(right);
-    free(colour);
+    rs_free(left);
+    rs_free(right);
+    rs_free(colour);
     rs__colour_free(&c);
     return rc;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "algo/lcan_plan.h"
+#include "routesim/alloc.h"
 #include "routesim/algo.h"
 
 static const char *const grouping_names[] = {"consecutive", "blocks", NULL};
@@ -94,8 +95,8 @@ static int offline_run(const struct rs_engine_input *in, const struct rs_engine_
         rs__lcan_perm_free(&p);
         return rc;
     }
-    uint32_t N = p.N, *top = malloc((size_t)N * sizeof *top);
-    uint32_t *via = malloc((size_t)N * sizeof *via), *rel = malloc((size_t)N * sizeof *rel);
+    uint32_t N = p.N, *top = rs_malloc((size_t)N * sizeof *top);
+    uint32_t *via = rs_malloc((size_t)N * sizeof *via), *rel = rs_malloc((size_t)N * sizeof *rel);
     if (!top || !via || !rel)
         rc = rs_err_set(err, RS_ENOMEM, "out of memory for the plan of %u messages", N);
     if (!rc)
@@ -114,9 +115,9 @@ static int offline_run(const struct rs_engine_input *in, const struct rs_engine_
     }
     if (!rc && rs_metric_int(out, RS_M_BOUND_CYCLES, bound_cycles(p.d, p.u, p.l)))
         rc = rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
-    free(top);
-    free(via);
-    free(rel);
+    rs_free(top);
+    rs_free(via);
+    rs_free(rel);
     rs__lcan_perm_free(&p);
     return rc;
 }

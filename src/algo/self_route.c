@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "algo/lcan_plan.h"
+#include "routesim/alloc.h"
 #include "routesim/algo.h"
 
 static const char *const priority_names[] = {"lower_input", "smaller_tag", NULL};
@@ -75,8 +76,8 @@ static int self_route_run(const struct rs_engine_input *in, const struct rs_engi
         rs__lcan_perm_free(&p);
         return rc;
     }
-    uint32_t N = p.N, *top = malloc((size_t)N * sizeof *top);
-    uint32_t *via = malloc((size_t)N * sizeof *via), *at = malloc((size_t)N * sizeof *at);
+    uint32_t N = p.N, *top = rs_malloc((size_t)N * sizeof *top);
+    uint32_t *via = rs_malloc((size_t)N * sizeof *via), *at = rs_malloc((size_t)N * sizeof *at);
     if (!top || !via || !at)
         rc = rs_err_set(err, RS_ENOMEM, "out of memory for the plan of %u messages", N);
     if (!rc) {
@@ -88,9 +89,9 @@ static int self_route_run(const struct rs_engine_input *in, const struct rs_engi
         with.plan = &plan;
         rc = rs_engine_run(engine, &with, out, deadlock_msg, deadlock_len, err);
     }
-    free(top);
-    free(via);
-    free(at);
+    rs_free(top);
+    rs_free(via);
+    rs_free(at);
     rs__lcan_perm_free(&p);
     return rc;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/alloc.h"
 #include "routesim/analysis.h"
 #include "routesim/assert.h"
 #include "routesim/lcan.h"
@@ -26,7 +27,7 @@ int rs_lcan_predict(const struct rs_net *net, struct rs_lcan_prediction *out,
     uint32_t l = lc->l, cap = 16;
     double x = lc->N, top = (double)lc->S[l - 1] * lc->d[l - 1];
     double below = l > 1 ? (double)lc->S[1] * lc->d[1] : lc->N; /* channels into level 0 */
-    out->success = malloc(cap * sizeof *out->success);
+    out->success = rs_malloc(cap * sizeof *out->success);
     if (!out->success)
         return rs_err_set(err, RS_ENOMEM, "out of memory");
     while (x >= 1 && out->n_cycles < PREDICT_MAX_CYCLES) {
@@ -41,7 +42,7 @@ int rs_lcan_predict(const struct rs_net *net, struct rs_lcan_prediction *out,
             s = below * q;
         }
         if (out->n_cycles == cap) {
-            double *grown = realloc(out->success, 2 * cap * sizeof *grown);
+            double *grown = rs_realloc(out->success, 2 * cap * sizeof *grown);
             if (!grown) {
                 rs_lcan_prediction_free(out);
                 return rs_err_set(err, RS_ENOMEM, "out of memory");
@@ -59,6 +60,6 @@ int rs_lcan_predict(const struct rs_net *net, struct rs_lcan_prediction *out,
 
 void rs_lcan_prediction_free(struct rs_lcan_prediction *p)
 {
-    free(p->success);
+    rs_free(p->success);
     memset(p, 0, sizeof *p);
 }

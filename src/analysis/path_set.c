@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/alloc.h"
 #include "routesim/assert.h"
 #include "routesim/path_set.h"
 
@@ -34,7 +35,7 @@ int rs_path_set_build(struct rs_path_set *ps, const struct rs_net *net,
     if (rc)
         return rc;
     uint32_t max_hops = rs_path_max_hops(net);
-    ps->off = malloc(((size_t)pb->n_msgs + 1) * sizeof *ps->off);
+    ps->off = rs_malloc(((size_t)pb->n_msgs + 1) * sizeof *ps->off);
     if (!ps->off)
         return rs_err_set(err, RS_ENOMEM, "out of memory for %llu paths",
                           (unsigned long long)pb->n_msgs);
@@ -51,7 +52,7 @@ int rs_path_set_build(struct rs_path_set *ps, const struct rs_net *net,
         }
         ps->off[m + 1] = ps->off[m] + (uint64_t)len;
     }
-    ps->chan = malloc((size_t)(ps->off[pb->n_msgs] ? ps->off[pb->n_msgs] : 1) * sizeof *ps->chan);
+    ps->chan = rs_malloc((size_t)(ps->off[pb->n_msgs] ? ps->off[pb->n_msgs] : 1) * sizeof *ps->chan);
     if (!ps->chan) {
         uint64_t total = ps->off[pb->n_msgs];
         rs_path_set_free(ps);
@@ -73,7 +74,7 @@ int rs_path_set_build(struct rs_path_set *ps, const struct rs_net *net,
 
 void rs_path_set_free(struct rs_path_set *ps)
 {
-    free(ps->off);
-    free(ps->chan);
+    rs_free(ps->off);
+    rs_free(ps->chan);
     memset(ps, 0, sizeof *ps);
 }

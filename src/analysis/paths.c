@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/alloc.h"
 #include "routesim/analysis.h"
 #include "routesim/assert.h"
 #include "routesim/path_set.h"
@@ -20,12 +21,12 @@ int rs_path_stats_compute(struct rs_path_stats *st, const struct rs_net *net,
         return rc;
     uint64_t n_ch = (uint64_t)net->n_nodes * net->max_ports;
     uint32_t max_hops = rs_path_max_hops(net);
-    uint32_t *load = calloc(n_ch ? n_ch : 1, sizeof *load);
+    uint32_t *load = rs_calloc(n_ch ? n_ch : 1, sizeof *load);
     uint32_t path_cap = 1024;
-    uint64_t *path = malloc(path_cap * sizeof *path);
+    uint64_t *path = rs_malloc(path_cap * sizeof *path);
     if (!load || !path) {
-        free(load);
-        free(path);
+        rs_free(load);
+        rs_free(path);
         return rs_err_set(err, RS_ENOMEM, "out of memory for %llu channel loads",
                           (unsigned long long)n_ch);
     }
@@ -35,10 +36,10 @@ int rs_path_stats_compute(struct rs_path_stats *st, const struct rs_net *net,
                                      0, (uint32_t)m};
         int64_t len = rs_route_expand(net, &rst, path, path_cap, max_hops, NULL);
         if (len > (int64_t)path_cap) { /* longer than the buffer: grow and redo */
-            uint64_t *np = realloc(path, (size_t)len * sizeof *np);
+            uint64_t *np = rs_realloc(path, (size_t)len * sizeof *np);
             if (!np) {
-                free(load);
-                free(path);
+                rs_free(load);
+                rs_free(path);
                 return rs_err_set(err, RS_ENOMEM, "out of memory for a path of %lld hops",
                                   (long long)len);
             }
@@ -47,8 +48,8 @@ int rs_path_stats_compute(struct rs_path_stats *st, const struct rs_net *net,
             len = rs_route_expand(net, &rst, path, path_cap, max_hops, NULL);
         }
         if (len < 0) {
-            free(load);
-            free(path);
+            rs_free(load);
+            rs_free(path);
             return rs_err_set(err, RS_EINVARIANT,
                               "route of message %llu (%u -> %u) does not end at its destination",
                               (unsigned long long)m, rst.src, rst.dst);
@@ -62,12 +63,12 @@ int rs_path_stats_compute(struct rs_path_stats *st, const struct rs_net *net,
                 st->congestion = c;
         }
     }
-    free(path);
+    rs_free(path);
     if (net->n_levels && net->ops->level) {
-        st->level_max = calloc(net->n_levels, sizeof *st->level_max);
-        st->level_msgs = calloc(net->n_levels, sizeof *st->level_msgs);
+        st->level_max = rs_calloc(net->n_levels, sizeof *st->level_max);
+        st->level_msgs = rs_calloc(net->n_levels, sizeof *st->level_msgs);
         if (!st->level_max || !st->level_msgs) {
-            free(load);
+            rs_free(load);
             rs_path_stats_free(st);
             return rs_err_set(err, RS_ENOMEM, "out of memory for level loads");
         }
@@ -84,14 +85,14 @@ int rs_path_stats_compute(struct rs_path_stats *st, const struct rs_net *net,
                 st->level_max[l] = load[c];
         }
     }
-    free(load);
+    rs_free(load);
     return 0;
 }
 
 void rs_path_stats_free(struct rs_path_stats *st)
 {
-    free(st->level_max);
-    free(st->level_msgs);
+    rs_free(st->level_max);
+    rs_free(st->level_msgs);
     st->level_max = NULL;
     st->level_msgs = NULL;
     st->n_levels = 0;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "routesim/alloc.h"
 #include "routesim/reproduce.h"
 
 #ifndef RS_EXPERIMENTS_DIR
@@ -141,8 +142,8 @@ int cli_cmd_reproduce(int argc, char **argv)
         }
     }
     for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+        rs_free(names[i]);
+    rs_free(names);
     cli_args_free(&a);
     return status;
 }

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "routesim/alloc.h"
 #include "routesim/assert.h"
 #include "routesim/buf.h"
 #include "routesim/outpath.h"
@@ -19,11 +20,12 @@ void rs_buf_init(struct rs_buf *b)
 {
     b->data = NULL;
     b->len = b->cap = 0;
+    b->failed = 0;
 }
 
 void rs_buf_free(struct rs_buf *b)
 {
-    free(b->data);
+    rs_free(b->data);
     rs_buf_init(b);
 }
 
@@ -31,16 +33,16 @@ void rs_buf_free(struct rs_buf *b)
 static int reserve(struct rs_buf *b, size_t extra)
 {
     if (extra > SIZE_MAX - 1 - b->len)
-        return RS_ENOMEM;
+        return b->failed = 1, RS_ENOMEM;
     size_t need = b->len + extra + 1;
     if (need <= b->cap)
         return 0;
     size_t cap = b->cap ? b->cap : 256;
     while (cap < need)
         cap = cap > SIZE_MAX / 2 ? need : 2 * cap;
-    char *p = realloc(b->data, cap);
+    char *p = rs_realloc(b->data, cap);
     if (!p)
-        return RS_ENOMEM;
+        return b->failed = 1, RS_ENOMEM;
     b->data = p;
     b->cap = cap;
     return 0;
@@ -72,6 +74,7 @@ int rs_buf_printf(struct rs_buf *b, const char *fmt, ...)
     va_end(ap);
     if (n < 0 || reserve(b, (size_t)n)) {
         va_end(ap2);
+        b->failed = 1;
         return RS_ENOMEM;
     }
     vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap2);
@@ -129,7 +132,7 @@ static int write_replace(const struct rs_buf *b, const char *shown, const struct
 {
     static _Atomic unsigned counter;
     size_t plen = strlen(o->path);
-    char *tmp = malloc(plen + 64);
+    char *tmp = rs_malloc(plen + 64);
     if (!tmp)
         return rs_err_set(err, RS_ENOMEM, "cannot write '%s': out of memory", shown);
     int fd = -1;
@@ -141,7 +144,7 @@ static int write_replace(const struct rs_buf *b, const char *shown, const struct
     }
     if (fd < 0) {
         int e2 = errno;
-        free(tmp);
+        rs_free(tmp);
         return rs_err_set(err, RS_EIO, "cannot write '%s': %s", shown, strerror(e2));
     }
     int e = 0;
@@ -160,7 +163,7 @@ static int write_replace(const struct rs_buf *b, const char *shown, const struct
         e = errno;
     if (e)
         unlink(tmp);
-    free(tmp);
+    rs_free(tmp);
     if (e)
         return rs_err_set(err, RS_EWRITE, "cannot write '%s': %s", shown, strerror(e));
     return 0;
@@ -168,6 +171,9 @@ static int write_replace(const struct rs_buf *b, const char *shown, const struct
 
 int rs_buf_write_file(const struct rs_buf *b, const char *path, struct rs_err *err)
 {
+    if (b->failed) /* a text with a piece missing is never written */
+        return rs_err_set(err, RS_ENOMEM, "cannot write '%s': out of memory",
+                          path ? path : "-");
     struct rs_out o;
     int rc = rs_out_resolve(path, &o, err);
     if (rc)

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "core/numtext.h"
+#include "routesim/alloc.h"
 #include "routesim/options.h"
 
 const struct rs_optdef *rs_optdef_find(const struct rs_optdef *table, const char *name)
@@ -152,7 +153,7 @@ static size_t edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
     size_t small[64];
-    size_t *row = lb < 64 ? small : malloc((lb + 1) * sizeof *row);
+    size_t *row = lb < 64 ? small : rs_malloc((lb + 1) * sizeof *row);
     if (!row)
         return (size_t)-1;
     for (size_t j = 0; j <= lb; j++)
@@ -173,7 +174,7 @@ static size_t edit_distance(const char *a, const char *b)
     }
     size_t d = row[lb];
     if (row != small)
-        free(row);
+        rs_free(row);
     return d;
 }
 

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "routesim/alloc.h"
 #include "routesim/outpath.h"
 
 #define MAX_LINKS 40 /* as the kernel's ELOOP limit */
@@ -18,10 +19,10 @@ static char *dir_of(const char *path)
 {
     const char *slash = strrchr(path, '/');
     if (!slash)
-        return strdup(".");
+        return rs_strdup(".");
     if (slash == path)
-        return strdup("/");
-    return strndup(path, (size_t)(slash - path));
+        return rs_strdup("/");
+    return rs_strndup(path, (size_t)(slash - path));
 }
 
 /* Follow the symbolic links of path's last component: *final gets the path of the first
@@ -29,7 +30,7 @@ static char *dir_of(const char *path)
  * 0 or an errno value (ELOOP, ENOMEM, or lstat's). */
 static int follow_links(const char *path, char **final, struct stat *st, int *exists)
 {
-    char *cur = strdup(path);
+    char *cur = rs_strdup(path);
     *final = NULL;
     *exists = 0;
     if (!cur)
@@ -41,7 +42,7 @@ static int follow_links(const char *path, char **final, struct stat *st, int *ex
                 *final = cur;
                 return 0;
             }
-            free(cur);
+            rs_free(cur);
             return e;
         }
         if (!S_ISLNK(st->st_mode)) {
@@ -50,38 +51,40 @@ static int follow_links(const char *path, char **final, struct stat *st, int *ex
             return 0;
         }
         if (depth == MAX_LINKS) {
-            free(cur);
+            rs_free(cur);
             return ELOOP;
         }
         char target[PATH_MAX];
         ssize_t n = readlink(cur, target, sizeof target - 1);
         if (n < 0) {
             int e = errno;
-            free(cur);
+            rs_free(cur);
             return e;
         }
         target[n] = '\0';
         char *next;
         if (target[0] == '/') {
-            next = strdup(target);
+            next = rs_strdup(target);
         } else {
             char *dir = dir_of(cur);
             size_t len = dir ? strlen(dir) + strlen(target) + 2 : 0;
-            next = dir ? malloc(len) : NULL;
+            next = dir ? rs_malloc(len) : NULL;
             if (next)
                 snprintf(next, len, "%s/%s", dir, target);
-            free(dir);
+            rs_free(dir);
         }
-        free(cur);
+        rs_free(cur);
         if (!next)
             return ENOMEM;
         cur = next;
     }
 }
 
-static int cannot(struct rs_err *err, const char *path, const char *why)
+/* RS_EIO naming path and the reason (errno value e); RS_ENOMEM when e is ENOMEM. */
+static int cannot(struct rs_err *err, const char *path, int e)
 {
-    return rs_err_set(err, RS_EIO, "cannot write '%s': %s", path, why);
+    return rs_err_set(err, e == ENOMEM ? RS_ENOMEM : RS_EIO, "cannot write '%s': %s", path,
+                      strerror(e));
 }
 
 int rs_out_resolve(const char *path, struct rs_out *o, struct rs_err *err)
@@ -99,19 +102,19 @@ int rs_out_resolve(const char *path, struct rs_out *o, struct rs_err *err)
         st.st_ino == out.st_ino)
         return 0;
     if (path[strlen(path) - 1] == '/')
-        return cannot(err, path, strerror(EISDIR));
+        return cannot(err, path, EISDIR);
     char *final;
     int exists, e = follow_links(path, &final, &st, &exists);
     if (e)
-        return cannot(err, path, strerror(e));
+        return cannot(err, path, e);
     if (!exists) { /* a new file: its folder must exist */
         char *dir = dir_of(final);
         struct stat ds;
         e = !dir ? ENOMEM : stat(dir, &ds) ? errno : !S_ISDIR(ds.st_mode) ? ENOTDIR : 0;
-        free(dir);
+        rs_free(dir);
         if (e) {
-            free(final);
-            return cannot(err, path, strerror(e));
+            rs_free(final);
+            return cannot(err, path, e);
         }
         o->how = RS_OUT_REPLACE;
         o->path = final;
@@ -126,20 +129,21 @@ int rs_out_resolve(const char *path, struct rs_out *o, struct rs_err *err)
         o->gid = st.st_gid;
         return 0;
     }
-    free(final);
+    rs_free(final);
     if (S_ISDIR(st.st_mode))
-        return cannot(err, path, strerror(EISDIR));
+        return cannot(err, path, EISDIR);
     if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode))
-        return cannot(err, path, "not a regular file, character device or FIFO");
+        return rs_err_set(err, RS_EIO,
+                          "cannot write '%s': not a regular file, character device or FIFO", path);
     o->how = RS_OUT_THROUGH;
-    if (!(o->path = strdup(path)))
+    if (!(o->path = rs_strdup(path)))
         return rs_err_set(err, RS_ENOMEM, "cannot write '%s': out of memory", path);
     return 0;
 }
 
 void rs_out_free(struct rs_out *o)
 {
-    free(o->path);
+    rs_free(o->path);
     o->path = NULL;
 }
 
@@ -154,10 +158,10 @@ int rs_out_check(const char *path, struct rs_err *err)
     int ok = o.how == RS_OUT_REPLACE ? dir && !access(dir, W_OK | X_OK) &&
                                            (!o.exists || !access(o.path, W_OK))
                                      : !access(o.path, W_OK);
-    int e = errno;
-    free(dir);
+    int e = o.how == RS_OUT_REPLACE && !dir ? ENOMEM : errno;
+    rs_free(dir);
     rs_out_free(&o);
-    return ok ? 0 : cannot(err, path, strerror(e ? e : EACCES));
+    return ok ? 0 : cannot(err, path, e ? e : EACCES);
 }
 
 /* Canonical name of path for comparing files that do not exist yet: the last component's
@@ -173,12 +177,12 @@ static char *canonical(const char *path)
     const char *base = slash ? slash + 1 : final;
     if ((dir = dir_of(final)) && (real = realpath(dir, NULL))) {
         size_t len = strlen(real) + strlen(base) + 2;
-        if ((out = malloc(len)))
+        if ((out = rs_malloc(len)))
             snprintf(out, len, "%s/%s", real, base);
     }
     free(real);
-    free(dir);
-    free(final);
+    rs_free(dir);
+    rs_free(final);
     return out;
 }
 
@@ -194,8 +198,8 @@ int rs_path_same(const char *a, const char *b)
         return 0;
     char *ca = canonical(a), *cb = canonical(b);
     int same = ca && cb && !strcmp(ca, cb);
-    free(ca);
-    free(cb);
+    rs_free(ca);
+    rs_free(cb);
     return same;
 }
 

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "core/numtext.h"
+#include "routesim/alloc.h"
 #include "routesim/assert.h"
 #include "routesim/params.h"
 
@@ -25,11 +26,11 @@ void rs_params_init(struct rs_params *p)
 void rs_params_free(struct rs_params *p)
 {
     for (size_t i = 0; i < p->n; i++) {
-        free(p->v[i].key);
-        free(p->v[i].value);
-        free(p->v[i].origin);
+        rs_free(p->v[i].key);
+        rs_free(p->v[i].value);
+        rs_free(p->v[i].origin);
     }
-    free(p->v);
+    rs_free(p->v);
     rs_params_init(p);
 }
 
@@ -65,14 +66,14 @@ int rs_params_set(struct rs_params *p, const char *key, const char *value, const
                   int line, struct rs_err *err)
 {
     size_t i = index_of(p, key);
-    char *v = strdup(value ? value : "");
-    char *o = strdup(origin ? origin : CMDLINE);
-    char *k = i < p->n ? NULL : strdup(key);
+    char *v = rs_strdup(value ? value : "");
+    char *o = rs_strdup(origin ? origin : CMDLINE);
+    char *k = i < p->n ? NULL : rs_strdup(key);
     if (!v || !o || (i == p->n && !k))
         goto nomem;
     if (i == p->n && p->n == p->cap) {
         size_t cap = p->cap ? 2 * p->cap : 16;
-        struct rs_param *nv = realloc(p->v, cap * sizeof *nv);
+        struct rs_param *nv = rs_realloc(p->v, cap * sizeof *nv);
         if (!nv)
             goto nomem;
         p->v = nv;
@@ -83,17 +84,17 @@ int rs_params_set(struct rs_params *p, const char *key, const char *value, const
         q->key = k;
         p->n++;
     } else { /* replaced in place: keeps its position */
-        free(q->value);
-        free(q->origin);
+        rs_free(q->value);
+        rs_free(q->origin);
     }
     q->value = v;
     q->origin = o;
     q->line = line;
     return 0;
 nomem:
-    free(v);
-    free(o);
-    free(k);
+    rs_free(v);
+    rs_free(o);
+    rs_free(k);
     return rs_err_set(err, RS_ENOMEM, "out of memory storing key '%s'", key);
 }
 
@@ -103,13 +104,13 @@ int rs_params_parse_arg(struct rs_params *p, const char *arg, struct rs_err *err
     if (!eq || eq == arg)
         return rs_err_set(err, RS_EPARSE, CMDLINE ": expected KEY=VALUE, got '%s'", arg);
     size_t len = (size_t)(eq - arg);
-    char *key = malloc(len + 1);
+    char *key = rs_malloc(len + 1);
     if (!key)
         return rs_err_set(err, RS_ENOMEM, "out of memory");
     memcpy(key, arg, len);
     key[len] = '\0';
     int rc = rs_params_set(p, key, eq + 1, NULL, 0, err);
-    free(key);
+    rs_free(key);
     return rc;
 }
 
@@ -249,7 +250,7 @@ static int read_line(struct ini_ctx *c)
         }
         if (c->len + 2 > c->cap) {
             size_t cap = c->cap ? 2 * c->cap : 256;
-            char *nb = realloc(c->buf, cap);
+            char *nb = rs_realloc(c->buf, cap);
             if (!nb)
                 return -1;
             c->buf = nb;
@@ -590,7 +591,7 @@ static int unknown_key(const struct rs_param *q, const struct rs_optdef *const *
     for (int t = 0; t < ntables; t++)
         for (const struct rs_optdef *d = tables[t]; d && d->name; d++)
             n++;
-    const char **names = malloc((size_t)(n ? n : 1) * sizeof *names);
+    const char **names = rs_malloc((size_t)(n ? n : 1) * sizeof *names);
     if (!names)
         return rs_err_set(err, RS_EUNKNOWN, "%s: unknown key '%s'", where, q->key);
     n = 0;
@@ -602,7 +603,7 @@ static int unknown_key(const struct rs_param *q, const struct rs_optdef *const *
                                where, q->key, near)
                   : rs_err_set(err, RS_EUNKNOWN, "%s: unknown key '%s' (see `routesim list`)",
                                where, q->key);
-    free(names);
+    rs_free(names);
     return rc;
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/alloc.h"
 #include "routesim/assert.h"
 #include "routesim/options.h"
 #include "routesim/record.h"
@@ -19,10 +20,10 @@ void rs_record_init(struct rs_record *r)
 void rs_record_free(struct rs_record *r)
 {
     for (size_t i = 0; i < r->n; i++) {
-        free(r->f[i].name);
-        free(r->f[i].s);
+        rs_free(r->f[i].name);
+        rs_free(r->f[i].s);
     }
-    free(r->f);
+    rs_free(r->f);
     rs_record_init(r);
 }
 
@@ -41,13 +42,13 @@ static struct rs_field *slot(struct rs_record *r, const char *name)
     RS_ASSERT(r != NULL && name != NULL);
     for (size_t i = 0; i < r->n; i++)
         if (!strcmp(r->f[i].name, name)) {
-            free(r->f[i].s);
+            rs_free(r->f[i].s);
             r->f[i].s = NULL;
             return &r->f[i];
         }
     if (r->n == r->cap) {
         size_t cap = r->cap ? 2 * r->cap : 32;
-        struct rs_field *nf = realloc(r->f, cap * sizeof *nf);
+        struct rs_field *nf = rs_realloc(r->f, cap * sizeof *nf);
         if (!nf)
             return NULL;
         r->f = nf;
@@ -55,7 +56,7 @@ static struct rs_field *slot(struct rs_record *r, const char *name)
     }
     struct rs_field *f = &r->f[r->n];
     memset(f, 0, sizeof *f);
-    if (!(f->name = strdup(name)))
+    if (!(f->name = rs_strdup(name)))
         return NULL;
     r->n++;
     return f;
@@ -91,7 +92,7 @@ int rs_record_string(struct rs_record *r, const char *name, const char *v)
     f->type = RS_VAL_STRING;
     f->i = 0;
     f->d = 0;
-    if (!(f->s = strdup(v ? v : "")))
+    if (!(f->s = rs_strdup(v ? v : "")))
         return RS_ENOMEM;
     return 0;
 }
@@ -265,7 +266,7 @@ static int write_table(struct rs_buf *out, const struct rs_record *recs, size_t 
         return rc;
     }
     size_t nf = recs[0].n;
-    size_t *w = calloc(nf ? nf : 1, sizeof *w);
+    size_t *w = rs_calloc(nf ? nf : 1, sizeof *w);
     if (!w)
         return RS_ENOMEM;
     for (size_t i = 0; i < nf; i++)
@@ -286,7 +287,7 @@ static int write_table(struct rs_buf *out, const struct rs_record *recs, size_t 
         }
         rc = rc ? rc : rs_buf_puts(out, "\n");
     }
-    free(w);
+    rs_free(w);
     return rc;
 }
 

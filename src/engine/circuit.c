@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/alloc.h"
 #include "routesim/rng.h"
 
 static const char *const up_names[] = {"random_per_cycle", "random_per_permutation", "fixed",
@@ -36,30 +37,30 @@ static const struct rs_optdef circuit_options[] = {
 
 void rs__circ_free(struct circ *c)
 {
-    free(c->state);
-    free(c->finish);
-    free(c->turn);
-    free(c->rank);
-    free(c->off);
-    free(c->hop);
-    free(c->used);
-    free(c->touched);
-    free(c->pend);
-    free(c->act);
-    free(c->fail);
-    free(c->pos);
-    free(c->slot);
-    free(c->tb);
-    free(c->req);
-    free(c->grp);
-    free(c->cnt);
-    free(c->run);
-    free(c->sigma);
-    free(c->ucnt);
-    free(c->cpath);
-    free(c->cplen);
-    free(c->chk);
-    free(c->per_cycle);
+    rs_free(c->state);
+    rs_free(c->finish);
+    rs_free(c->turn);
+    rs_free(c->rank);
+    rs_free(c->off);
+    rs_free(c->hop);
+    rs_free(c->used);
+    rs_free(c->touched);
+    rs_free(c->pend);
+    rs_free(c->act);
+    rs_free(c->fail);
+    rs_free(c->pos);
+    rs_free(c->slot);
+    rs_free(c->tb);
+    rs_free(c->req);
+    rs_free(c->grp);
+    rs_free(c->cnt);
+    rs_free(c->run);
+    rs_free(c->sigma);
+    rs_free(c->ucnt);
+    rs_free(c->cpath);
+    rs_free(c->cplen);
+    rs_free(c->chk);
+    rs_free(c->per_cycle);
     rs_buf_free(&c->per_cycle_text);
     memset(c, 0, sizeof *c);
 }
@@ -142,14 +143,14 @@ static int read_plan(struct circ *c, const struct rs_engine_plan *plan, struct r
 int rs__circ_alloc_requests(struct circ *c, uint64_t n_req, uint64_t n_ch, struct rs_err *err)
 {
     c->req_cap = n_req;
-    c->req = malloc((size_t)(n_req + 1) * sizeof *c->req);
-    c->grp = malloc((size_t)(n_req + 1) * sizeof *c->grp);
-    c->run = malloc((size_t)(n_req + 1) * sizeof *c->run);
+    c->req = rs_malloc((size_t)(n_req + 1) * sizeof *c->req);
+    c->grp = rs_malloc((size_t)(n_req + 1) * sizeof *c->grp);
+    c->run = rs_malloc((size_t)(n_req + 1) * sizeof *c->run);
     /* counting sort while the resource ids of a stage span at most 4 per request (and at
      * least 2^16): a level of an LCAN or a butterfly, the PE links */
     uint64_t cc = 4 * n_req > (1u << 16) ? 4 * n_req : (1u << 16);
     c->cnt_cap = (uint32_t)(cc < n_ch + 1 ? cc : n_ch + 1);
-    c->cnt = malloc((size_t)c->cnt_cap * sizeof *c->cnt);
+    c->cnt = rs_malloc((size_t)c->cnt_cap * sizeof *c->cnt);
     if (!c->req || !c->grp || !c->run || !c->cnt)
         return rs_err_set(err, RS_ENOMEM, "out of memory for %llu requests",
                           (unsigned long long)n_req);
@@ -208,11 +209,11 @@ static int circ_init(struct circ *c, struct rs_driver *d, uint64_t shuffle, int 
         return rc;
     c->mode = rs__circ_mode(net, in->routing, c->lc != NULL);
     uint64_t n_ch = (uint64_t)net->n_nodes * c->P;
-    c->state = calloc(c->n + 1, 1);
-    c->finish = malloc(((size_t)c->n + 1) * sizeof *c->finish);
-    c->pend = malloc(((size_t)c->n + 1) * sizeof *c->pend);
-    c->act = malloc(((size_t)c->n + 1) * sizeof *c->act);
-    c->fail = malloc((size_t)c->n + 1);
+    c->state = rs_calloc(c->n + 1, 1);
+    c->finish = rs_malloc(((size_t)c->n + 1) * sizeof *c->finish);
+    c->pend = rs_malloc(((size_t)c->n + 1) * sizeof *c->pend);
+    c->act = rs_malloc(((size_t)c->n + 1) * sizeof *c->act);
+    c->fail = rs_malloc((size_t)c->n + 1);
     if (!c->state || !c->finish || !c->pend || !c->act || !c->fail)
         return rs_err_set(err, RS_ENOMEM, "out of memory for %u messages", c->n);
     uint64_t n_req = c->n;
@@ -223,12 +224,12 @@ static int circ_init(struct circ *c, struct rs_driver *d, uint64_t shuffle, int 
             dmax = lc->d[i] > dmax ? lc->d[i] : dmax;
             umax = lc->u[i] > umax ? lc->u[i] : umax;
         }
-        c->turn = malloc((size_t)c->n + 1);
-        c->pos = malloc(((size_t)c->n + 1) * sizeof *c->pos);
-        c->slot = malloc(((size_t)c->n + 1) * sizeof *c->slot);
-        c->tb = malloc(((size_t)c->n + 1) * sizeof *c->tb);
-        c->sigma = malloc(dmax * sizeof *c->sigma);
-        c->ucnt = malloc(umax * sizeof *c->ucnt);
+        c->turn = rs_malloc((size_t)c->n + 1);
+        c->pos = rs_malloc(((size_t)c->n + 1) * sizeof *c->pos);
+        c->slot = rs_malloc(((size_t)c->n + 1) * sizeof *c->slot);
+        c->tb = rs_malloc(((size_t)c->n + 1) * sizeof *c->tb);
+        c->sigma = rs_malloc(dmax * sizeof *c->sigma);
+        c->ucnt = rs_malloc(umax * sizeof *c->ucnt);
         if (!c->turn || !c->pos || !c->slot || !c->tb || !c->sigma || !c->ucnt)
             return rs_err_set(err, RS_ENOMEM, "out of memory for %u messages", c->n);
         for (uint32_t m = 0; m < c->n; m++) {
@@ -237,7 +238,7 @@ static int circ_init(struct circ *c, struct rs_driver *d, uint64_t shuffle, int 
         }
         c->cp_max = 2 * lc->l + 2;
     } else {
-        c->used = calloc(n_ch + 1, sizeof *c->used);
+        c->used = rs_calloc(n_ch + 1, sizeof *c->used);
         if (!c->used)
             return rs_err_set(err, RS_ENOMEM, "out of memory for %llu channels",
                               (unsigned long long)n_ch);
@@ -249,7 +250,7 @@ static int circ_init(struct circ *c, struct rs_driver *d, uint64_t shuffle, int 
                                   (unsigned long long)c->off[c->n]);
             n_req = c->off[c->n] > n_req ? c->off[c->n] : n_req;
         }
-        c->touched = malloc((size_t)(c->off[c->n] + 1) * sizeof *c->touched);
+        c->touched = rs_malloc((size_t)(c->off[c->n] + 1) * sizeof *c->touched);
         if (!c->touched)
             return rs_err_set(err, RS_ENOMEM, "out of memory for the channel list");
         c->cp_max = c->max_len;
@@ -257,7 +258,7 @@ static int circ_init(struct circ *c, struct rs_driver *d, uint64_t shuffle, int 
     if ((rc = rs__circ_alloc_requests(c, n_req, n_ch, err)))
         return rc;
     if (c->down == CIRC_DOWN_RANK) {
-        if (!(c->rank = malloc(((size_t)c->n + 1) * sizeof *c->rank)))
+        if (!(c->rank = rs_malloc(((size_t)c->n + 1) * sizeof *c->rank)))
             return rs_err_set(err, RS_ENOMEM, "out of memory for ranks");
         for (uint32_t m = 0; m < c->n; m++)
             c->rank[m] = 1 + rs_rand_below(c->seed, RS_STREAM_CIRCUIT_RANK, m, 0, c->ranks);
@@ -271,12 +272,12 @@ static int circ_init(struct circ *c, struct rs_driver *d, uint64_t shuffle, int 
     if (cycles >= UINT32_MAX)
         return rs_err_set(err, RS_ECONSTRAINT, "release cycles too large");
     c->per_cycle_cap = (uint32_t)cycles;
-    if (!(c->per_cycle = calloc(cycles + 1, sizeof *c->per_cycle)))
+    if (!(c->per_cycle = rs_calloc(cycles + 1, sizeof *c->per_cycle)))
         return rs_err_set(err, RS_ENOMEM, "out of memory for the per-cycle counts");
     if (check) {
-        c->cpath = malloc(((size_t)c->n + 1) * c->cp_max * sizeof *c->cpath + 4);
-        c->cplen = malloc((size_t)c->n + 1);
-        c->chk = calloc(n_ch + 1, sizeof *c->chk);
+        c->cpath = rs_malloc(((size_t)c->n + 1) * c->cp_max * sizeof *c->cpath + 4);
+        c->cplen = rs_malloc((size_t)c->n + 1);
+        c->chk = rs_calloc(n_ch + 1, sizeof *c->chk);
         if (!c->cpath || !c->cplen || !c->chk)
             return rs_err_set(err, RS_ENOMEM, "out of memory for the invariant checker");
     }

@@ -7,20 +7,21 @@
 #include <string.h>
 
 #include "engine/circuit.h"
+#include "routesim/alloc.h"
 #include "routesim/rng.h"
 
 /* ---- set-up ------------------------------------------------------------------------------ */
 
 static void open_free(struct circ_open *o)
 {
-    free(o->first);
-    free(o->n);
-    free(o->win);
-    free(o->pend);
-    free(o->pend2);
-    free(o->cyc.src);
-    free(o->cyc.dst);
-    free(o->tmp);
+    rs_free(o->first);
+    rs_free(o->n);
+    rs_free(o->win);
+    rs_free(o->pend);
+    rs_free(o->pend2);
+    rs_free(o->cyc.src);
+    rs_free(o->cyc.dst);
+    rs_free(o->tmp);
     memset(o, 0, sizeof *o);
 }
 
@@ -42,22 +43,22 @@ static int grow_hops(struct circ *c, uint64_t need)
 {
     struct circ_open *o = c->open;
     uint64_t cap = 2 * o->hop_cap > need ? 2 * o->hop_cap : need;
-    uint32_t *hop = realloc(c->hop, (size_t)cap * sizeof *hop + 4);
+    uint32_t *hop = rs_realloc(c->hop, (size_t)cap * sizeof *hop + 4);
     if (hop)
         c->hop = hop;
-    uint32_t *touched = realloc(c->touched, (size_t)cap * sizeof *touched + 4);
+    uint32_t *touched = rs_realloc(c->touched, (size_t)cap * sizeof *touched + 4);
     if (touched)
         c->touched = touched;
     if (!hop || !touched)
         return RS_ENOMEM;
     if (c->mode == CIRC_MODE_ALL_AT_ONCE && cap > c->req_cap) {
-        struct circ_req *req = realloc(c->req, (size_t)(cap + 1) * sizeof *req);
+        struct circ_req *req = rs_realloc(c->req, (size_t)(cap + 1) * sizeof *req);
         if (req)
             c->req = req;
-        struct circ_req *grp = realloc(c->grp, (size_t)(cap + 1) * sizeof *grp);
+        struct circ_req *grp = rs_realloc(c->grp, (size_t)(cap + 1) * sizeof *grp);
         if (grp)
             c->grp = grp;
-        struct circ_ranked *run = realloc(c->run, (size_t)(cap + 1) * sizeof *run);
+        struct circ_ranked *run = rs_realloc(c->run, (size_t)(cap + 1) * sizeof *run);
         if (run)
             c->run = run;
         if (!req || !grp || !run)
@@ -99,10 +100,10 @@ static int open_init(struct circ *c, struct circ_open *o, struct rs_openloop *ol
     c->mode = rs__circ_mode(net, in->routing, c->lc != NULL);
     uint32_t N = in->pb->n_terminals;
     o->n_term = N;
-    o->first = malloc(((size_t)N + 1) * sizeof *o->first);
-    o->n = calloc((size_t)N + 1, sizeof *o->n);
-    o->pend = malloc(((size_t)N + 1) * sizeof *o->pend);
-    o->pend2 = malloc(((size_t)N + 1) * sizeof *o->pend2);
+    o->first = rs_malloc(((size_t)N + 1) * sizeof *o->first);
+    o->n = rs_calloc((size_t)N + 1, sizeof *o->n);
+    o->pend = rs_malloc(((size_t)N + 1) * sizeof *o->pend);
+    o->pend2 = rs_malloc(((size_t)N + 1) * sizeof *o->pend2);
     if (!o->first || !o->n || !o->pend || !o->pend2)
         return rs_err_set(err, RS_ENOMEM, "out of memory for %u terminals", N);
     uint64_t K = 0;
@@ -114,13 +115,13 @@ static int open_init(struct circ *c, struct circ_open *o, struct rs_openloop *ol
     }
     o->first[N] = (uint32_t)K;
     c->n = (uint32_t)K; /* positions of a cycle */
-    o->win = malloc(((size_t)K + 1) * sizeof *o->win);
+    o->win = rs_malloc(((size_t)K + 1) * sizeof *o->win);
     o->cyc.n_terminals = N;
     o->cyc.per_input = 1;
-    o->cyc.src = malloc(((size_t)K + 1) * sizeof *o->cyc.src);
-    o->cyc.dst = malloc(((size_t)K + 1) * sizeof *o->cyc.dst);
-    c->act = malloc(((size_t)K + 1) * sizeof *c->act);
-    c->fail = malloc((size_t)K + 1);
+    o->cyc.src = rs_malloc(((size_t)K + 1) * sizeof *o->cyc.src);
+    o->cyc.dst = rs_malloc(((size_t)K + 1) * sizeof *o->cyc.dst);
+    c->act = rs_malloc(((size_t)K + 1) * sizeof *c->act);
+    c->fail = rs_malloc((size_t)K + 1);
     if (!o->win || !o->cyc.src || !o->cyc.dst || !c->act || !c->fail)
         return rs_err_set(err, RS_ENOMEM, "out of memory for %llu waiting packets",
                           (unsigned long long)K);
@@ -132,29 +133,29 @@ static int open_init(struct circ *c, struct circ_open *o, struct rs_openloop *ol
             dmax = lc->d[i] > dmax ? lc->d[i] : dmax;
             umax = lc->u[i] > umax ? lc->u[i] : umax;
         }
-        c->turn = malloc((size_t)K + 1);
-        c->pos = malloc(((size_t)K + 1) * sizeof *c->pos);
-        c->slot = malloc(((size_t)K + 1) * sizeof *c->slot);
-        c->tb = malloc(((size_t)K + 1) * sizeof *c->tb);
-        c->sigma = malloc(dmax * sizeof *c->sigma);
-        c->ucnt = malloc(umax * sizeof *c->ucnt);
+        c->turn = rs_malloc((size_t)K + 1);
+        c->pos = rs_malloc(((size_t)K + 1) * sizeof *c->pos);
+        c->slot = rs_malloc(((size_t)K + 1) * sizeof *c->slot);
+        c->tb = rs_malloc(((size_t)K + 1) * sizeof *c->tb);
+        c->sigma = rs_malloc(dmax * sizeof *c->sigma);
+        c->ucnt = rs_malloc(umax * sizeof *c->ucnt);
         if (!c->turn || !c->pos || !c->slot || !c->tb || !c->sigma || !c->ucnt)
             return rs_err_set(err, RS_ENOMEM, "out of memory for %llu waiting packets",
                               (unsigned long long)K);
         c->cp_max = 2 * lc->l + 2;
     } else {
-        c->used = calloc(n_ch + 1, sizeof *c->used);
-        c->off = malloc(((size_t)K + 1) * sizeof *c->off);
+        c->used = rs_calloc(n_ch + 1, sizeof *c->used);
+        c->off = rs_malloc(((size_t)K + 1) * sizeof *c->off);
         o->tmp_cap = 64;
-        o->tmp = malloc(o->tmp_cap * sizeof *o->tmp);
+        o->tmp = rs_malloc(o->tmp_cap * sizeof *o->tmp);
         if (!c->used || !c->off || !o->tmp)
             return rs_err_set(err, RS_ENOMEM, "out of memory for %llu channels",
                               (unsigned long long)n_ch);
         /* room for paths of up to 8 hops per position to start with; grow_hops adds more
          * before a cycle that needs it */
         o->hop_cap = 8 * K + 64;
-        c->hop = malloc((size_t)o->hop_cap * sizeof *c->hop + 4);
-        c->touched = malloc((size_t)o->hop_cap * sizeof *c->touched + 4);
+        c->hop = rs_malloc((size_t)o->hop_cap * sizeof *c->hop + 4);
+        c->touched = rs_malloc((size_t)o->hop_cap * sizeof *c->touched + 4);
         if (!c->hop || !c->touched)
             return rs_err_set(err, RS_ENOMEM, "out of memory for the paths of a cycle");
         if (c->mode == CIRC_MODE_ALL_AT_ONCE)
@@ -163,12 +164,12 @@ static int open_init(struct circ *c, struct circ_open *o, struct rs_openloop *ol
     }
     if ((rc = rs__circ_alloc_requests(c, n_req, n_ch, err)))
         return rc;
-    if (c->down == CIRC_DOWN_RANK && !(c->rank = malloc(((size_t)K + 1) * sizeof *c->rank)))
+    if (c->down == CIRC_DOWN_RANK && !(c->rank = rs_malloc(((size_t)K + 1) * sizeof *c->rank)))
         return rs_err_set(err, RS_ENOMEM, "out of memory for ranks");
     if (check) {
-        c->cpath = malloc(((size_t)K + 1) * c->cp_max * sizeof *c->cpath + 4);
-        c->cplen = malloc((size_t)K + 1);
-        c->chk = calloc(n_ch + 1, sizeof *c->chk);
+        c->cpath = rs_malloc(((size_t)K + 1) * c->cp_max * sizeof *c->cpath + 4);
+        c->cplen = rs_malloc((size_t)K + 1);
+        c->chk = rs_calloc(n_ch + 1, sizeof *c->chk);
         if (!c->cpath || !c->cplen || !c->chk)
             return rs_err_set(err, RS_ENOMEM, "out of memory for the invariant checker");
     }
@@ -185,7 +186,7 @@ static int64_t expand(struct circ *c, const struct rs_route_state *st)
     uint32_t max_hops = 4 * c->net->n_nodes + 16;
     int64_t len = rs_route_expand(c->net, st, o->tmp, o->tmp_cap, max_hops, NULL);
     if (len > (int64_t)o->tmp_cap) {
-        uint64_t *t = realloc(o->tmp, (size_t)len * 2 * sizeof *t);
+        uint64_t *t = rs_realloc(o->tmp, (size_t)len * 2 * sizeof *t);
         if (!t)
             return -2;
         o->tmp = t;
@@ -263,7 +264,7 @@ static int build_cycle(struct circ *c, struct rs_err *err)
     c->off[k] = total;
     c->max_len = max_len;
     if (c->cpath && max_len > c->cp_max) { /* the checker records every locked channel */
-        uint32_t *cp = realloc(c->cpath, ((size_t)c->n + 1) * max_len * sizeof *cp + 4);
+        uint32_t *cp = rs_realloc(c->cpath, ((size_t)c->n + 1) * max_len * sizeof *cp + 4);
         if (!cp)
             return rs_err_set(err, RS_ENOMEM, "out of memory for the invariant checker");
         c->cpath = cp;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/circuit.h"
+#include "routesim/alloc.h"
 #include "routesim/rng.h"
 
 enum circ_mode rs__circ_mode(const struct rs_net *net, const struct rs_routing_ops *routing,
@@ -23,7 +24,7 @@ int rs__circ_paths_init(struct circ *c, const struct rs_driver *d, struct rs_err
     const struct rs_net *net = c->net;
     const struct rs_problem *pb = c->pb;
     uint32_t max_hops = 4 * net->n_nodes + 16;
-    c->off = malloc(((size_t)c->n + 1) * sizeof *c->off);
+    c->off = rs_malloc(((size_t)c->n + 1) * sizeof *c->off);
     if (!c->off)
         return rs_err_set(err, RS_ENOMEM, "out of memory for %u paths", c->n);
     c->off[0] = 0;
@@ -42,10 +43,10 @@ int rs__circ_paths_init(struct circ *c, const struct rs_driver *d, struct rs_err
         if ((uint32_t)len > c->max_len)
             c->max_len = (uint32_t)len;
     }
-    c->hop = malloc((size_t)c->off[c->n] * sizeof *c->hop + 4);
-    uint64_t *tmp = malloc(((size_t)c->max_len + 1) * sizeof *tmp);
+    c->hop = rs_malloc((size_t)c->off[c->n] * sizeof *c->hop + 4);
+    uint64_t *tmp = rs_malloc(((size_t)c->max_len + 1) * sizeof *tmp);
     if (!c->hop || !tmp) {
-        free(tmp);
+        rs_free(tmp);
         return rs_err_set(err, RS_ENOMEM, "out of memory for %llu path hops",
                           (unsigned long long)c->off[c->n]);
     }
@@ -67,7 +68,7 @@ int rs__circ_paths_init(struct circ *c, const struct rs_driver *d, struct rs_err
             c->hop[c->off[m] + h] = (uint32_t)tmp[h];
         }
     }
-    free(tmp);
+    rs_free(tmp);
     return rc;
 }
 

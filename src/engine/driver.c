@@ -3,6 +3,7 @@
  * phases, calls the engine's step until a stop condition (all delivered, deadlock, the
  * open-loop drain over), checks the invariants, reports progress, has the engine fill the
  * typed result and writes the record from it. Contracts in include/routesim/driver.h. */
+#include "routesim/alloc.h"
 #include "routesim/driver.h"
 
 #include <stdlib.h>
@@ -84,7 +85,7 @@ static int setup_openloop(struct rs_driver *d, struct rs_openloop *ol, struct rs
                                err)))
         return rc;
     d->ol = ol;
-    if (!(d->newly = malloc((size_t)in->pb->n_terminals * sizeof *d->newly + 1)))
+    if (!(d->newly = rs_malloc((size_t)in->pb->n_terminals * sizeof *d->newly + 1)))
         return rs_err_set(err, RS_ENOMEM, "out of memory for open-loop sources");
     return 0;
 }
@@ -118,15 +119,15 @@ static int setup_schedule(struct rs_driver *d, struct rs_err *err)
             return rs_err_set(err, RS_ECONSTRAINT, "too many messages (%llu) for one run",
                               (unsigned long long)pb->n_msgs);
     if (pl && pl->release) {
-        uint64_t *key = malloc((size_t)pb->n_msgs * sizeof *key + 1);
-        d->rel_order = malloc((size_t)pb->n_msgs * sizeof *d->rel_order + 1);
+        uint64_t *key = rs_malloc((size_t)pb->n_msgs * sizeof *key + 1);
+        d->rel_order = rs_malloc((size_t)pb->n_msgs * sizeof *d->rel_order + 1);
         if (!key || !d->rel_order) {
-            free(key);
+            rs_free(key);
             return rs_err_set(err, RS_ENOMEM, "out of memory for the release order");
         }
         for (uint64_t m = 0; m < pb->n_msgs; m++) {
             if (pl->release[m] == UINT32_MAX) {
-                free(key);
+                rs_free(key);
                 return rs_err_set(err, RS_EINVAL, "plan: message %llu has release step %u "
                                   "(at most %u)", (unsigned long long)m, UINT32_MAX,
                                   UINT32_MAX - 1);
@@ -137,7 +138,7 @@ static int setup_schedule(struct rs_driver *d, struct rs_err *err)
         for (uint64_t i = 0; i < pb->n_msgs; i++)
             d->rel_order[i] = (uint32_t)key[i];
         d->last_release = pb->n_msgs ? (uint32_t)(key[pb->n_msgs - 1] >> 32) : 0;
-        free(key);
+        rs_free(key);
         d->release = pl->release;
     }
     if (pl && pl->mid) {
@@ -149,7 +150,7 @@ static int setup_schedule(struct rs_driver *d, struct rs_err *err)
                                   (unsigned long long)m, pl->mid[m], pb->n_terminals - 1);
         d->mid = pl->mid;
     } else if (in->routing->mid) { /* drawn once per message, as the engines did */
-        if (!(d->mid_own = malloc((size_t)pb->n_msgs * sizeof *d->mid_own + 1)))
+        if (!(d->mid_own = rs_malloc((size_t)pb->n_msgs * sizeof *d->mid_own + 1)))
             return rs_err_set(err, RS_ENOMEM, "out of memory for the intermediates");
         for (uint64_t m = 0; m < pb->n_msgs; m++)
             d->mid_own[m] = rs_route_mid_for(in->net, in->routing, in->seed, m,
@@ -235,7 +236,7 @@ int rs__driver_run(const struct rs_engine_ops *engine, const struct rs_engine_in
     if (!rc)
         rc = setup_schedule(&d, err);
     void *st = NULL;
-    if (!rc && !(st = calloc(1, life->size)))
+    if (!rc && !(st = rs_calloc(1, life->size)))
         rc = rs_err_set(err, RS_ENOMEM, "out of memory for the engine's state");
     if (!rc)
         rc = life->init(st, &d, err);
@@ -251,10 +252,10 @@ int rs__driver_run(const struct rs_engine_ops *engine, const struct rs_engine_in
     }
     if (st)
         life->free(st);
-    free(st);
-    free(d.newly);
-    free(d.rel_order);
-    free(d.mid_own);
+    rs_free(st);
+    rs_free(d.newly);
+    rs_free(d.rel_order);
+    rs_free(d.mid_own);
     rs_openloop_free(&ol);
     return rc;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/alloc.h"
 #include "routesim/assert.h"
 #include "routesim/hugemem.h"
 
@@ -279,25 +280,25 @@ void rs__flit_free(void *st)
     struct flit *f = st;
     rs__huge_free(f->vc, f->n_vc * sizeof *f->vc);
     rs__huge_free(f->fifo, f->fifo ? f->n_vc * sizeof *f->fifo : 0);
-    free(f->chan_used);
+    rs_free(f->chan_used);
     rs__huge_free(f->w, (size_t)f->n_slots * sizeof *f->w);
-    free(f->free_slot);
-    free(f->act);
-    free(f->act2);
-    free(f->born);
-    free(f->born_key);
-    free(f->src_node);
-    free(f->front);
-    free(f->pend);
-    free(f->pend2);
-    free(f->src_first);
-    free(f->by_src);
-    free(f->src_pos);
-    free(f->src_end);
-    free(f->finish);
-    free(f->fate);
-    free(f->stuck);
-    free(f->stuck_front);
+    rs_free(f->free_slot);
+    rs_free(f->act);
+    rs_free(f->act2);
+    rs_free(f->born);
+    rs_free(f->born_key);
+    rs_free(f->src_node);
+    rs_free(f->front);
+    rs_free(f->pend);
+    rs_free(f->pend2);
+    rs_free(f->src_first);
+    rs_free(f->by_src);
+    rs_free(f->src_pos);
+    rs_free(f->src_end);
+    rs_free(f->finish);
+    rs_free(f->fate);
+    rs_free(f->stuck);
+    rs_free(f->stuck_front);
 }
 
 /* Static messages grouped by source: the bounds of each source's part of by_src, empty
@@ -306,10 +307,10 @@ static int group_sources(struct flit *f, struct rs_err *err)
 {
     const struct rs_problem *pb = f->pb;
     uint32_t n = f->n_src;
-    f->src_first = calloc((size_t)n + 1, sizeof *f->src_first);
-    f->src_pos = calloc((size_t)n + 1, sizeof *f->src_pos);
-    f->src_end = calloc((size_t)n + 1, sizeof *f->src_end);
-    f->by_src = malloc((size_t)pb->n_msgs * sizeof *f->by_src + 1);
+    f->src_first = rs_calloc((size_t)n + 1, sizeof *f->src_first);
+    f->src_pos = rs_calloc((size_t)n + 1, sizeof *f->src_pos);
+    f->src_end = rs_calloc((size_t)n + 1, sizeof *f->src_end);
+    f->by_src = rs_malloc((size_t)pb->n_msgs * sizeof *f->by_src + 1);
     if (!f->src_first || !f->src_pos || !f->src_end || !f->by_src)
         return rs_err_set(err, RS_ENOMEM, "out of memory for %llu messages",
                           (unsigned long long)pb->n_msgs);
@@ -482,17 +483,17 @@ static int flit_init(struct flit *f, struct rs_driver *d, enum flit_mode mode,
     if (mode == FLIT_PARTIAL)
         f->fifo = rs__huge_alloc(f->n_vc * sizeof *f->fifo);
     if (f->link == FLIT_SHARED)
-        f->chan_used = calloc(f->n_chan + 1, sizeof *f->chan_used);
+        f->chan_used = rs_calloc(f->n_chan + 1, sizeof *f->chan_used);
     f->w = rs__huge_alloc((size_t)f->n_slots * sizeof *f->w);
-    f->free_slot = malloc((size_t)f->n_slots * sizeof *f->free_slot);
-    f->act = malloc((size_t)f->n_slots * sizeof *f->act);
-    f->act2 = malloc((size_t)f->n_slots * sizeof *f->act2);
-    f->born = malloc((size_t)f->n_slots * sizeof *f->born);
-    f->born_key = malloc((size_t)f->n_slots * sizeof *f->born_key);
-    f->src_node = malloc((size_t)f->n_src * sizeof *f->src_node + 1);
-    f->front = malloc((size_t)f->n_src * sizeof *f->front + 1);
-    f->pend = malloc((size_t)f->n_src * sizeof *f->pend + 1);
-    f->pend2 = malloc((size_t)f->n_src * sizeof *f->pend2 + 1);
+    f->free_slot = rs_malloc((size_t)f->n_slots * sizeof *f->free_slot);
+    f->act = rs_malloc((size_t)f->n_slots * sizeof *f->act);
+    f->act2 = rs_malloc((size_t)f->n_slots * sizeof *f->act2);
+    f->born = rs_malloc((size_t)f->n_slots * sizeof *f->born);
+    f->born_key = rs_malloc((size_t)f->n_slots * sizeof *f->born_key);
+    f->src_node = rs_malloc((size_t)f->n_src * sizeof *f->src_node + 1);
+    f->front = rs_malloc((size_t)f->n_src * sizeof *f->front + 1);
+    f->pend = rs_malloc((size_t)f->n_src * sizeof *f->pend + 1);
+    f->pend2 = rs_malloc((size_t)f->n_src * sizeof *f->pend2 + 1);
     if (!f->vc || (mode == FLIT_PARTIAL && !f->fifo) || (f->link == FLIT_SHARED && !f->chan_used) ||
         !f->w || !f->free_slot || !f->act || !f->act2 || !f->born || !f->born_key ||
         !f->src_node || !f->front || !f->pend || !f->pend2)
@@ -510,16 +511,16 @@ static int flit_init(struct flit *f, struct rs_driver *d, enum flit_mode mode,
     }
 
     if (d->ol) { /* the injection process is the driver's */
-        f->stuck = calloc(f->n_slots, 1);
+        f->stuck = rs_calloc(f->n_slots, 1);
         if (mode == FLIT_PARTIAL)
-            f->stuck_front = malloc(f->n_vc * sizeof *f->stuck_front + 1);
+            f->stuck_front = rs_malloc(f->n_vc * sizeof *f->stuck_front + 1);
         if (!f->stuck || (mode == FLIT_PARTIAL && !f->stuck_front))
             return rs_err_set(err, RS_ENOMEM, "out of memory for the deadlock search");
         f->ol = d->ol;
         return 0;
     }
-    f->finish = malloc((size_t)pb->n_msgs * sizeof *f->finish + 1);
-    f->fate = calloc((size_t)pb->n_msgs + 1, 1);
+    f->finish = rs_malloc((size_t)pb->n_msgs * sizeof *f->finish + 1);
+    f->fate = rs_calloc((size_t)pb->n_msgs + 1, 1);
     if (!f->finish || !f->fate)
         return rs_err_set(err, RS_ENOMEM, "out of memory for %llu messages",
                           (unsigned long long)pb->n_msgs);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "engine/flit.h"
+#include "routesim/alloc.h"
 
 /* Tail node of the channel of VC x, and its head node (RS_NONE if the channel is absent). */
 static uint32_t vc_tail(const struct flit *f, uint32_t x)
@@ -105,14 +106,14 @@ static int check_worm(const struct flit *f, uint32_t m, uint32_t *seg, uint8_t *
 
 int rs__flit_check(struct flit *f, struct rs_err *err)
 {
-    uint32_t *seg = calloc(f->n_vc + 1, sizeof *seg);
-    uint8_t *held = calloc(f->n_vc + 1, 1);
+    uint32_t *seg = rs_calloc(f->n_vc + 1, sizeof *seg);
+    uint8_t *held = rs_calloc(f->n_vc + 1, 1);
     int rc = 0;
     uint32_t t = f->step, fronts = 0;
     uint64_t buffered = 0;
     if (!seg || !held) {
-        free(seg);
-        free(held);
+        rs_free(seg);
+        rs_free(held);
         return rs_err_set(err, RS_ENOMEM, "out of memory in the invariant checker");
     }
     for (uint32_t i = 0; i < f->n_act && !rc; i++) {
@@ -169,7 +170,7 @@ int rs__flit_check(struct flit *f, struct rs_err *err)
                             (unsigned long long)(f->n_act + fronts + waiting),
                             (unsigned long long)f->pb->n_msgs);
     }
-    free(seg);
-    free(held);
+    rs_free(seg);
+    rs_free(held);
     return rc;
 }

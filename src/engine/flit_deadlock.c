@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "engine/flit.h"
+#include "routesim/alloc.h"
 
 /* Fill front[0..n_vc): the worm whose flits are at the front of FIFO x
  * (cut_through_partial), for every VC holding flits; RS_NONE elsewhere. */
@@ -120,16 +121,16 @@ static void name_msg(const struct flit *f, uint32_t m, char *buf, size_t n)
 
 void rs__flit_describe_deadlock(struct flit *f, uint32_t start, char *buf, size_t n)
 {
-    uint32_t *order = calloc(f->n_slots, sizeof *order);
-    uint32_t *front = f->mode == FLIT_PARTIAL ? malloc(f->n_vc * sizeof *front + 1) : NULL;
+    uint32_t *order = rs_calloc(f->n_slots, sizeof *order);
+    uint32_t *front = f->mode == FLIT_PARTIAL ? rs_malloc(f->n_vc * sizeof *front + 1) : NULL;
     if (front)
         fifo_fronts(f, front);
     uint32_t m = start != RS_NONE ? start : (f->n_act ? f->act[0] : RS_NONE);
     uint32_t idx = 1, chan, vc;
     if (!order || m == RS_NONE || (f->mode == FLIT_PARTIAL && !front)) {
         snprintf(buf, n, "deadlock at step %u (no waiting cycle traced)", f->step);
-        free(order);
-        free(front);
+        rs_free(order);
+        rs_free(front);
         return;
     }
     while (m != RS_NONE && !order[m]) {
@@ -138,8 +139,8 @@ void rs__flit_describe_deadlock(struct flit *f, uint32_t start, char *buf, size_
     }
     if (m == RS_NONE) {
         snprintf(buf, n, "deadlock at step %u: no waiting cycle found", f->step);
-        free(order);
-        free(front);
+        rs_free(order);
+        rs_free(front);
         return;
     }
     uint32_t first = m, len = idx - order[first];
@@ -160,6 +161,6 @@ void rs__flit_describe_deadlock(struct flit *f, uint32_t start, char *buf, size_
     } while (m != first && m != RS_NONE);
     if (used < n)
         snprintf(buf + used, n - used, "back to the first");
-    free(order);
-    free(front);
+    rs_free(order);
+    rs_free(front);
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/alloc.h"
 #include "routesim/hugemem.h"
 #include "routesim/rng.h"
 
@@ -764,31 +765,31 @@ void rs__saf_store_insert(struct saf *s, uint32_t t, uint32_t m)
 void rs__saf_free(struct saf *s)
 {
     rs__huge_free(s->pkt, s->n_pkt * sizeof *s->pkt);
-    free(s->where);
+    rs_free(s->where);
     rs__huge_free(s->q, s->n_queues * sizeof *s->q);
-    free(s->qsel);
-    free(s->granted);
-    free(s->src);
-    free(s->srcsel);
-    free(s->src_node);
-    free(s->node_src);
-    free(s->active);
-    free(s->moves);
+    rs_free(s->qsel);
+    rs_free(s->granted);
+    rs_free(s->src);
+    rs_free(s->srcsel);
+    rs_free(s->src_node);
+    rs_free(s->node_src);
+    rs_free(s->active);
+    rs_free(s->moves);
     rs_lat_hist_free(&s->lat);
-    free(s->pend);
-    free(s->src_used);
-    free(s->act);
+    rs_free(s->pend);
+    rs_free(s->src_used);
+    rs_free(s->act);
     rs__huge_free(s->waiter, s->waiter ? s->n_queues * sizeof *s->waiter : 0);
-    free(s->rank);
-    free(s->cand);
-    free(s->cnext);
-    free(s->ckey);
-    free(s->osrc);
-    free(s->omsg);
-    free(s->ogen);
-    free(s->free_slot);
-    free(s->own);
-    free(s->refill);
+    rs_free(s->rank);
+    rs_free(s->cand);
+    rs_free(s->cnext);
+    rs_free(s->ckey);
+    rs_free(s->osrc);
+    rs_free(s->omsg);
+    rs_free(s->ogen);
+    rs_free(s->free_slot);
+    rs_free(s->own);
+    rs_free(s->refill);
 }
 
 /* 004 §5's r = log^(1/q) N, rounded up: the smallest r >= 1 with r^q >= log2 N, i.e.
@@ -864,33 +865,33 @@ int rs__saf_init_common(struct saf *s, const struct rs_engine_input *in, uint64_
     s->n_pkt = n_pkt;
     s->moves_cap = n_pkt ? n_pkt : 1;
     s->pkt = rs__huge_alloc(n_pkt * sizeof *s->pkt);
-    s->where = calloc(n_pkt + 1, 1);
+    s->where = rs_calloc(n_pkt + 1, 1);
     s->q = rs__huge_alloc(s->n_queues * sizeof *s->q);
-    s->src = calloc(s->n_src, sizeof *s->src);
-    s->src_node = malloc(s->n_src * sizeof *s->src_node + 1);
-    s->active = calloc(s->n_words + 1, sizeof *s->active);
-    s->moves = malloc(s->moves_cap * sizeof *s->moves);
-    s->pend = malloc(s->n_src * sizeof *s->pend + 1);
-    s->src_used = calloc(s->n_src + 1, sizeof *s->src_used);
-    s->act = malloc((size_t)net->n_nodes * sizeof *s->act + 4);
+    s->src = rs_calloc(s->n_src, sizeof *s->src);
+    s->src_node = rs_malloc(s->n_src * sizeof *s->src_node + 1);
+    s->active = rs_calloc(s->n_words + 1, sizeof *s->active);
+    s->moves = rs_malloc(s->moves_cap * sizeof *s->moves);
+    s->pend = rs_malloc(s->n_src * sizeof *s->pend + 1);
+    s->src_used = rs_calloc(s->n_src + 1, sizeof *s->src_used);
+    s->act = rs_malloc((size_t)net->n_nodes * sizeof *s->act + 4);
     if (s->proto == SAF_RANDOM || s->proto == SAF_PRIORITY || s->proto == SAF_RANK) {
-        s->qsel = calloc(s->n_queues, sizeof *s->qsel);
-        s->srcsel = calloc(s->n_src, sizeof *s->srcsel);
+        s->qsel = rs_calloc(s->n_queues, sizeof *s->qsel);
+        s->srcsel = rs_calloc(s->n_src, sizeof *s->srcsel);
         if (!s->qsel || !s->srcsel)
             return rs_err_set(err, RS_ENOMEM, "out of memory for queue selections");
     }
     if (s->at == SAF_AT_INPUT && s->on_full == SAF_BLOCK &&
         !(s->waiter = rs__huge_alloc(s->n_queues * sizeof *s->waiter)))
         return rs_err_set(err, RS_ENOMEM, "out of memory for queue waiters");
-    if (s->at != SAF_AT_INPUT && !(s->granted = calloc(s->n_queues, sizeof *s->granted)))
+    if (s->at != SAF_AT_INPUT && !(s->granted = rs_calloc(s->n_queues, sizeof *s->granted)))
         return rs_err_set(err, RS_ENOMEM, "out of memory for queue admissions");
     if (s->proto == SAF_RANK) {
-        if (!(s->rank = malloc(n_pkt * sizeof *s->rank + 1)))
+        if (!(s->rank = rs_malloc(n_pkt * sizeof *s->rank + 1)))
             return rs_err_set(err, RS_ENOMEM, "out of memory for packet ranks");
         if (s->at != SAF_AT_INPUT &&
-            (!(s->cand = calloc(s->n_queues, sizeof *s->cand)) ||
-             !(s->cnext = malloc(s->moves_cap * sizeof *s->cnext)) ||
-             !(s->ckey = malloc(s->moves_cap * sizeof *s->ckey))))
+            (!(s->cand = rs_calloc(s->n_queues, sizeof *s->cand)) ||
+             !(s->cnext = rs_malloc(s->moves_cap * sizeof *s->cnext)) ||
+             !(s->ckey = rs_malloc(s->moves_cap * sizeof *s->ckey))))
             return rs_err_set(err, RS_ENOMEM, "out of memory for rank admissions");
     }
     if (!s->pkt || !s->where || !s->q || !s->src || !s->src_node || !s->active || !s->moves ||
@@ -905,7 +906,7 @@ int rs__saf_init_common(struct saf *s, const struct rs_engine_input *in, uint64_
             max_node = s->src_node[t];
     }
     s->n_node_src = max_node + 1;
-    if (!(s->node_src = malloc(s->n_node_src * sizeof *s->node_src)))
+    if (!(s->node_src = rs_malloc(s->n_node_src * sizeof *s->node_src)))
         return rs_err_set(err, RS_ENOMEM, "out of memory for the source table");
     memset(s->node_src, 0xff, s->n_node_src * sizeof *s->node_src);
     for (uint32_t t = 0; t < s->n_src; t++) {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "engine/saf.h"
+#include "routesim/alloc.h"
 
 /* Walk one linked queue, marking its packets, and check that its sticky selection sel
  * (packet+1, 0 = none) is one of them; returns 0 or RS_EINVARIANT. */
@@ -82,7 +83,7 @@ static int check_pool(const struct saf *s, uint8_t *seen, uint64_t in_flight, st
 
 int rs__saf_check(struct saf *s, struct rs_err *err)
 {
-    uint8_t *seen = calloc(s->n_pkt + 1, 1);
+    uint8_t *seen = rs_calloc(s->n_pkt + 1, 1);
     int rc = 0;
     uint64_t in_flight = 0;
     if (!seen)
@@ -127,7 +128,7 @@ int rs__saf_check(struct saf *s, struct rs_err *err)
     if (s->ol && !rc)
         rc = check_pool(s, seen, in_flight, err);
     if (s->ol) {
-        free(seen);
+        rs_free(seen);
         return rc;
     }
     uint64_t delivered = 0, dropped = 0, unreleased = 0;
@@ -155,6 +156,6 @@ int rs__saf_check(struct saf *s, struct rs_err *err)
                         s->step, (unsigned long long)delivered, (unsigned long long)dropped,
                         (unsigned long long)in_flight, (unsigned long long)unreleased,
                         (unsigned long long)s->pb->n_msgs);
-    free(seen);
+    rs_free(seen);
     return rc;
 }

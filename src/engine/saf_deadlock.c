@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "engine/saf.h"
+#include "routesim/alloc.h"
 
 /* The queue that the packet offered by queue qi waits for (its next queue), or RS_NONE.
  * In a deadlock every offer is blocked on a full queue, so following offers from queue to
@@ -43,7 +44,7 @@ void rs__saf_describe_deadlock(struct saf *s, char *buf, size_t n)
         return;
     }
     /* Floyd-free walk: at most n_queues steps reach a cycle; find it with a visit mark. */
-    uint32_t *order = calloc(s->n_queues, sizeof *order);
+    uint32_t *order = rs_calloc(s->n_queues, sizeof *order);
     if (!order) {
         snprintf(buf, n, "deadlock at step %u (no memory to trace the waiting cycle)", s->step);
         return;
@@ -58,7 +59,7 @@ void rs__saf_describe_deadlock(struct saf *s, char *buf, size_t n)
     if (qi == RS_NONE || qi >= s->n_queues) {
         snprintf(buf, n, "deadlock at step %u: no waiting cycle found from queue %llu", s->step,
                  (unsigned long long)start);
-        free(order);
+        rs_free(order);
         return;
     }
     uint64_t first = qi;
@@ -75,5 +76,5 @@ void rs__saf_describe_deadlock(struct saf *s, char *buf, size_t n)
     } while (qi != first);
     if (len < n)
         snprintf(buf + len, n - len, "back to the first");
-    free(order);
+    rs_free(order);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/alloc.h"
 #include "routesim/hugemem.h"
 #include "engine/saf.h"
 #include "routesim/rng.h"
@@ -26,38 +27,38 @@ static int pool_grow(struct saf *s, uint64_t cap)
     rs__huge_free(s->pkt, old * sizeof *pkt);
     s->pkt = pkt;
     s->n_pkt = cap;
-    uint8_t *where = realloc(s->where, cap + 1);
-    uint32_t *osrc = realloc(s->osrc, cap * sizeof *osrc);
+    uint8_t *where = rs_realloc(s->where, cap + 1);
+    uint32_t *osrc = rs_realloc(s->osrc, cap * sizeof *osrc);
     if (where)
         s->where = where;
     if (osrc)
         s->osrc = osrc;
-    uint32_t *omsg = realloc(s->omsg, cap * sizeof *omsg);
+    uint32_t *omsg = rs_realloc(s->omsg, cap * sizeof *omsg);
     if (omsg)
         s->omsg = omsg;
-    uint32_t *ogen = realloc(s->ogen, cap * sizeof *ogen);
+    uint32_t *ogen = rs_realloc(s->ogen, cap * sizeof *ogen);
     if (ogen)
         s->ogen = ogen;
-    uint32_t *fs = realloc(s->free_slot, cap * sizeof *fs);
+    uint32_t *fs = rs_realloc(s->free_slot, cap * sizeof *fs);
     if (fs)
         s->free_slot = fs;
-    struct saf_move *mv = realloc(s->moves, cap * sizeof *mv);
+    struct saf_move *mv = rs_realloc(s->moves, cap * sizeof *mv);
     if (mv)
         s->moves = mv;
     if (!where || !osrc || !omsg || !ogen || !fs || !mv)
         return RS_ENOMEM;
     s->moves_cap = cap; /* a step moves each packet at most once */
     if (s->rank) {
-        uint16_t *r = realloc(s->rank, cap * sizeof *r);
+        uint16_t *r = rs_realloc(s->rank, cap * sizeof *r);
         if (!r)
             return RS_ENOMEM;
         s->rank = r;
     }
     if (s->cnext) {
-        uint32_t *cn = realloc(s->cnext, cap * sizeof *cn);
+        uint32_t *cn = rs_realloc(s->cnext, cap * sizeof *cn);
         if (cn)
             s->cnext = cn;
-        uint64_t *ck = realloc(s->ckey, cap * sizeof *ck);
+        uint64_t *ck = rs_realloc(s->ckey, cap * sizeof *ck);
         if (ck)
             s->ckey = ck;
         if (!cn || !ck)
@@ -175,12 +176,12 @@ static int open_init(struct saf *s, struct rs_openloop *ol, const struct rs_engi
     if ((rc = rs__saf_init_common(s, in, cap, err)))
         return rc;
     s->ol = ol;
-    s->osrc = malloc(cap * sizeof *s->osrc);
-    s->omsg = malloc(cap * sizeof *s->omsg);
-    s->ogen = malloc(cap * sizeof *s->ogen);
-    s->free_slot = malloc(cap * sizeof *s->free_slot);
-    s->own = malloc((size_t)n * sizeof *s->own + 1);
-    s->refill = malloc((size_t)n * sizeof *s->refill + 1);
+    s->osrc = rs_malloc(cap * sizeof *s->osrc);
+    s->omsg = rs_malloc(cap * sizeof *s->omsg);
+    s->ogen = rs_malloc(cap * sizeof *s->ogen);
+    s->free_slot = rs_malloc(cap * sizeof *s->free_slot);
+    s->own = rs_malloc((size_t)n * sizeof *s->own + 1);
+    s->refill = rs_malloc((size_t)n * sizeof *s->refill + 1);
     if (!s->osrc || !s->omsg || !s->ogen || !s->free_slot || !s->own || !s->refill)
         return rs_err_set(err, RS_ENOMEM, "out of memory for open-loop sources");
     memset(s->where, SAF_FREE, cap);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/alloc.h"
 #include "routesim/expr.h"
 #include "routesim/engine.h"
 #include "routesim/grid.h"
@@ -46,11 +47,11 @@ static int push_value(struct rs_axis *a, const char *text, size_t len)
 {
     if (a->n >= GRID_MAX_VALUES)
         return RS_ECONSTRAINT;
-    char **nv = realloc(a->values, (a->n + 1) * sizeof *nv);
+    char **nv = rs_realloc(a->values, (a->n + 1) * sizeof *nv);
     if (!nv)
         return RS_ENOMEM;
     a->values = nv;
-    if (!(a->values[a->n] = strndup(text, len)))
+    if (!(a->values[a->n] = rs_strndup(text, len)))
         return RS_ENOMEM;
     a->n++;
     return 0;
@@ -164,7 +165,7 @@ static int expand_axis(struct rs_axis *a, const char *value, struct rs_err *err)
     if (is_text_key(a->key))
         return push_value(a, value, strlen(value)) ? rs_err_set(err, RS_ENOMEM, "out of memory")
                                                    : 0;
-    char *copy = strdup(value);
+    char *copy = rs_strdup(value);
     if (!copy)
         return rs_err_set(err, RS_ENOMEM, "out of memory");
     int rc = 0;
@@ -181,7 +182,7 @@ static int expand_axis(struct rs_axis *a, const char *value, struct rs_err *err)
     }
     if (!rc && a->n == 0)
         rc = rs_err_set(err, RS_EPARSE, "%s: key '%s': no value", where, a->key);
-    free(copy);
+    rs_free(copy);
     return rc;
 }
 
@@ -214,7 +215,7 @@ int rs_grid_build(struct rs_grid *g, const struct rs_params *p, struct rs_err *e
         }
         if (!strcmp(q->key, "runs") || !strcmp(q->key, "seed"))
             continue;
-        struct rs_axis *na = realloc(g->axes, (g->n_axes + 1) * sizeof *na);
+        struct rs_axis *na = rs_realloc(g->axes, (g->n_axes + 1) * sizeof *na);
         if (!na) {
             rc = rs_err_set(err, RS_ENOMEM, "out of memory");
             goto fail;
@@ -222,8 +223,8 @@ int rs_grid_build(struct rs_grid *g, const struct rs_params *p, struct rs_err *e
         g->axes = na;
         struct rs_axis *a = &g->axes[g->n_axes++];
         memset(a, 0, sizeof *a);
-        a->key = strdup(q->key);
-        a->origin = strdup(q->origin);
+        a->key = rs_strdup(q->key);
+        a->origin = rs_strdup(q->origin);
         a->line = q->line;
         if (!a->key || !a->origin) {
             rc = rs_err_set(err, RS_ENOMEM, "out of memory");
@@ -248,12 +249,12 @@ void rs_grid_free(struct rs_grid *g)
 {
     for (size_t i = 0; i < g->n_axes; i++) {
         for (size_t j = 0; j < g->axes[i].n; j++)
-            free(g->axes[i].values[j]);
-        free(g->axes[i].values);
-        free(g->axes[i].key);
-        free(g->axes[i].origin);
+            rs_free(g->axes[i].values[j]);
+        rs_free(g->axes[i].values);
+        rs_free(g->axes[i].key);
+        rs_free(g->axes[i].origin);
     }
-    free(g->axes);
+    rs_free(g->axes);
     rs_params_free(&g->extra);
     memset(g, 0, sizeof *g);
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "exp/sweep_resume.h"
+#include "routesim/alloc.h"
 #include "routesim/outpath.h"
 #include "routesim/run.h"
 #include "routesim/stats.h"
@@ -48,11 +49,11 @@ static int add_pname(struct sweep *w, const char *name)
     for (size_t i = 0; i < w->n_pnames; i++)
         if (!strcmp(w->pnames[i], name))
             return 0;
-    char **np = realloc(w->pnames, (w->n_pnames + 1) * sizeof *np);
+    char **np = rs_realloc(w->pnames, (w->n_pnames + 1) * sizeof *np);
     if (!np)
         return RS_ENOMEM;
     w->pnames = np;
-    if (!(w->pnames[w->n_pnames] = strdup(name)))
+    if (!(w->pnames[w->n_pnames] = rs_strdup(name)))
         return RS_ENOMEM;
     w->n_pnames++;
     return 0;
@@ -130,7 +131,7 @@ static int stats_row(struct sweep *w, uint64_t i, struct rs_record *row)
         sat_alive += s && !d;
         drops += int_metric(&runs[r], "dropped") > 0;
     }
-    double *x = malloc(g->runs * sizeof *x);
+    double *x = rs_malloc(g->runs * sizeof *x);
     int rc = x ? point_params(w, &runs[0], row) : RS_ENOMEM;
     rc = rc ? rc : rs_record_int(row, "runs", g->runs);
     for (size_t k = 0; k < w->n_mnames && !rc; k++) {
@@ -142,7 +143,7 @@ static int stats_row(struct sweep *w, uint64_t i, struct rs_record *row)
         for (uint32_t r = 0; r < g->runs; r++) {
             const struct rs_field *f = rs_record_get(&runs[r], w->mnames[k]);
             if (!f || f->type == RS_VAL_STRING || runs[r].n - runs[r].n_params != w->n_mnames) {
-                free(x);
+                rs_free(x);
                 return rs_err_set(&w->err, RS_EUNSUPPORTED,
                                   "points of one sweep must report the same metrics (point %llu "
                                   "differs in '%s'); sweep one switching model per file",
@@ -162,7 +163,7 @@ static int stats_row(struct sweep *w, uint64_t i, struct rs_record *row)
             rc = rs_record_double(row, name, val[j]);
         }
     }
-    free(x);
+    rs_free(x);
     rc = rc ? rc : rs_record_int(row, "runs_deadlocked", dead);
     rc = rc ? rc : rs_record_int(row, "runs_saturated", sat);
     rc = rc ? rc : rs_record_int(row, "runs_with_drops", drops);
@@ -235,9 +236,16 @@ static int write_point(struct sweep *w, uint64_t i)
     int rc = 0;
     if (!w->mnames) { /* metric names from the first point written */
         w->n_mnames = runs[0].n - runs[0].n_params;
-        w->mnames = calloc(w->n_mnames + 1, sizeof *w->mnames);
-        for (size_t k = 0; w->mnames && k < w->n_mnames; k++)
-            w->mnames[k] = strdup(runs[0].f[runs[0].n_params + k].name);
+        w->mnames = rs_calloc(w->n_mnames + 1, sizeof *w->mnames);
+        int ok = w->mnames != NULL;
+        for (size_t k = 0; ok && k < w->n_mnames; k++)
+            ok = (w->mnames[k] = rs_strdup(runs[0].f[runs[0].n_params + k].name)) != NULL;
+        if (!ok && w->mnames) { /* all or none: a NULL name would be read as a metric */
+            for (size_t k = 0; k < w->n_mnames; k++)
+                rs_free(w->mnames[k]);
+            rs_free(w->mnames);
+            w->mnames = NULL;
+        }
     }
     if (!w->mnames)
         return rs_err_set(&w->err, RS_ENOMEM, "out of memory");
@@ -485,17 +493,17 @@ static int open_out(const char *path, int append, struct rs_err *err)
 static void sweep_free(struct sweep *w)
 {
     for (size_t i = 0; i < w->n_pnames; i++)
-        free(w->pnames[i]);
-    free(w->pnames);
+        rs_free(w->pnames[i]);
+    rs_free(w->pnames);
     for (size_t i = 0; w->mnames && i < w->n_mnames; i++)
-        free(w->mnames[i]);
-    free(w->mnames);
+        rs_free(w->mnames[i]);
+    rs_free(w->mnames);
     if (w->runs)
         for (uint64_t t = 0; t < w->g->n_points * w->g->runs; t++)
             rs_record_free(&w->runs[t]);
-    free(w->runs);
-    free(w->skip);
-    free(w->done);
+    rs_free(w->runs);
+    rs_free(w->skip);
+    rs_free(w->done);
     rs_buf_free(&w->expected_header);
     rs_buf_free(&w->runs_header);
     if (w->fd >= 0)
@@ -521,9 +529,9 @@ int rs_sweep_run(const struct rs_grid *g, const struct rs_sweep_opts *o,
     rs_err_clear(&w.err);
     res->points = g->n_points;
     uint64_t n_tasks = g->n_points * g->runs;
-    w.skip = calloc(g->n_points, 1);
-    w.done = calloc(g->n_points, sizeof *w.done);
-    w.runs = calloc(n_tasks ? n_tasks : 1, sizeof *w.runs);
+    w.skip = rs_calloc(g->n_points, 1);
+    w.done = rs_calloc(g->n_points, sizeof *w.done);
+    w.runs = rs_calloc(n_tasks ? n_tasks : 1, sizeof *w.runs);
     if (!w.skip || !w.done || !w.runs) {
         sweep_free(&w);
         return rs_err_set(err, RS_ENOMEM, "out of memory for %llu runs",

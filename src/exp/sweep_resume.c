@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "exp/sweep_resume.h"
+#include "routesim/alloc.h"
 
 /* One file read whole: its bytes, the length up to its last newline, and its lines. */
 struct file {
@@ -112,7 +113,7 @@ static int read_file(struct file *f, const char *path, struct rs_err *err)
     size_t n = 0;
     for (size_t i = 0; i < f->complete; i++)
         n += f->all.data[i] == '\n';
-    if (!(f->off = malloc((n + 1) * sizeof *f->off)))
+    if (!(f->off = rs_malloc((n + 1) * sizeof *f->off)))
         return rs_err_set(err, RS_ENOMEM, "out of memory reading '%s'", path);
     f->off[0] = 0;
     for (size_t i = 0; i < f->complete; i++)
@@ -124,7 +125,7 @@ static int read_file(struct file *f, const char *path, struct rs_err *err)
 static void file_free(struct file *f)
 {
     rs_buf_free(&f->all);
-    free(f->off);
+    rs_free(f->off);
 }
 
 /* Identity keys of every point (stats) and of every run (runs, when not NULL). */
@@ -305,10 +306,10 @@ int rs__sweep_resume(const struct rs__resume_in *in, struct rs__resume_out *out,
         rc = check_shape(&s, in->stats_prefix, "results", err);
     /* identities of every point: needed as soon as a file has rows to match */
     if (!rc && s_rows) {
-        ks = malloc((in->n_points + 1) * sizeof *ks);
-        kr = in->per_run_path ? malloc((in->n_points * in->runs + 1) * sizeof *kr) : NULL;
-        line_of = calloc(in->n_points + 1, sizeof *line_of);
-        have = in->per_run_path ? calloc(in->n_points * in->runs + 1, 1) : NULL;
+        ks = rs_malloc((in->n_points + 1) * sizeof *ks);
+        kr = in->per_run_path ? rs_malloc((in->n_points * in->runs + 1) * sizeof *kr) : NULL;
+        line_of = rs_calloc(in->n_points + 1, sizeof *line_of);
+        have = in->per_run_path ? rs_calloc(in->n_points * in->runs + 1, 1) : NULL;
         if (!ks || !line_of || (in->per_run_path && (!kr || !have)))
             rc = rs_err_set(err, RS_ENOMEM, "out of memory");
         rc = rc ? rc : build_keys(in, ks, kr, err);
@@ -408,9 +409,9 @@ int rs__sweep_resume(const struct rs__resume_in *in, struct rs__resume_out *out,
     }
     file_free(&s);
     file_free(&r);
-    free(ks);
-    free(kr);
-    free(have);
-    free(line_of);
+    rs_free(ks);
+    rs_free(kr);
+    rs_free(have);
+    rs_free(line_of);
     return rc;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/alloc.h"
 #include "routesim/assert.h"
 #include "routesim/metrics.h"
 
@@ -52,7 +53,7 @@ void rs_lat_hist_init(struct rs_lat_hist *h)
 
 void rs_lat_hist_free(struct rs_lat_hist *h)
 {
-    free(h->count);
+    rs_free(h->count);
     rs_lat_hist_init(h);
 }
 
@@ -62,7 +63,7 @@ int rs_lat_hist_add(struct rs_lat_hist *h, uint32_t v)
         uint64_t ncap = h->cap ? h->cap : 64;
         while (ncap <= v)
             ncap *= 2;
-        uint64_t *c = realloc(h->count, (size_t)ncap * sizeof *c);
+        uint64_t *c = rs_realloc(h->count, (size_t)ncap * sizeof *c);
         if (!c)
             return RS_ENOMEM;
         memset(c + h->cap, 0, (size_t)(ncap - h->cap) * sizeof *c);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/claim.h"
+#include "routesim/alloc.h"
 
 #define END_OPTION {NULL, RS_OPT_STRING, NULL, 0, 0, NULL, NULL}
 
@@ -35,7 +36,7 @@ struct exact {
 
 static int prepare(struct rs__claim *c, void **state, int equal)
 {
-    struct exact *e = calloc(1, sizeof *e);
+    struct exact *e = rs_calloc(1, sizeof *e);
     if (!e)
         return rs_err_set(c->err, RS_ENOMEM, "out of memory");
     *state = e;

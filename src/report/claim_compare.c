@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "report/claim.h"
+#include "routesim/alloc.h"
 #include "routesim/stats.h"
 
 static const char *const signs[] = {"less", "greater", NULL};
@@ -28,7 +29,7 @@ struct compare {
 
 static int prepare(struct rs__claim *c, void **state)
 {
-    struct compare *p = calloc(1, sizeof *p);
+    struct compare *p = rs_calloc(1, sizeof *p);
     if (!p)
         return rs_err_set(c->err, RS_ENOMEM, "out of memory");
     *state = p;
@@ -63,13 +64,13 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
                  int *verdict, char *why, size_t wn, char *note, size_t nn)
 {
     const struct compare *p = state;
-    size_t *pa = malloc(g->n * sizeof *pa), *pb = malloc(g->n * sizeof *pb), np = 0, un = 0;
+    size_t *pa = rs_malloc(g->n * sizeof *pa), *pb = rs_malloc(g->n * sizeof *pb), np = 0, un = 0;
     size_t side[2];
     int rc = pa && pb ? rs__claim_pairs(c, &p->sides, g, pa, pb, &np, side, &un)
                       : rs_err_set(c->err, RS_ENOMEM, "out of memory");
     if (rc) {
-        free(pa);
-        free(pb);
+        rs_free(pa);
+        rs_free(pb);
         return rc;
     }
     const char *cols[] = {"A: mean ± 95% CI", "B: mean ± 95% CI", "A − B [95% CI]", "t", "df",
@@ -126,8 +127,8 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
             worst = pa[i];
         }
     }
-    free(pa);
-    free(pb);
+    rs_free(pa);
+    rs_free(pb);
     char label[512];
     if (un)
         snprintf(note, nn, "%zu row%s of side A or B ha%s no partner (pairs need equal values "

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report/claim.h"
+#include "routesim/alloc.h"
 #include "routesim/stats.h"
 
 static const char *const methods[] = {"fieller", "delta", NULL};
@@ -58,7 +59,7 @@ struct effect {
 
 static int prepare(struct rs__claim *c, void **state, int ratio)
 {
-    struct effect *e = calloc(1, sizeof *e);
+    struct effect *e = rs_calloc(1, sizeof *e);
     if (!e)
         return rs_err_set(c->err, RS_ENOMEM, "out of memory");
     *state = e;
@@ -187,13 +188,13 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
                  int *verdict, char *why, size_t wn, char *note, size_t nn)
 {
     const struct effect *e = state;
-    size_t *pa = malloc(g->n * sizeof *pa), *pb = malloc(g->n * sizeof *pb), np = 0, un = 0;
+    size_t *pa = rs_malloc(g->n * sizeof *pa), *pb = rs_malloc(g->n * sizeof *pb), np = 0, un = 0;
     size_t side[2];
     int rc = pa && pb ? rs__claim_pairs(c, &e->sides, g, pa, pb, &np, side, &un)
                       : rs_err_set(c->err, RS_ENOMEM, "out of memory");
     if (rc) {
-        free(pa);
-        free(pb);
+        rs_free(pa);
+        rs_free(pb);
         return rc;
     }
     const char *cols[] = {"A: mean ± 95% CI", "B: mean ± 95% CI",
@@ -252,8 +253,8 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
             rmax = pa[i];
         }
     }
-    free(pa);
-    free(pb);
+    rs_free(pa);
+    rs_free(pb);
     if (un)
         snprintf(note, nn, "%zu row%s of side A or B ha%s no partner (pairs need equal values "
                            "of the match columns).",

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report/claim.h"
+#include "routesim/alloc.h"
 #include "routesim/assert.h"
 
 /* bounded_ratio: the ratio's growth exponent in log2 x (ratio ∝ (log2 x)^β over the window)
@@ -209,7 +210,7 @@ static int judge_exponent(const struct row *rows, size_t n, const char *xcol, do
 static int prepare(struct rs__claim *c, void **state, enum growth_kind kind,
                    const struct rs_optdef *table)
 {
-    struct growth *g = calloc(1, sizeof *g);
+    struct growth *g = rs_calloc(1, sizeof *g);
     if (!g)
         return rs_err_set(c->err, RS_ENOMEM, "out of memory");
     *state = g;
@@ -266,7 +267,7 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
                  int *verdict, char *why, size_t wn, char *note, size_t nn)
 {
     const struct growth *g = state;
-    struct row *rows = calloc(grp->n, sizeof *rows);
+    struct row *rows = rs_calloc(grp->n, sizeof *rows);
     if (!rows)
         return rs_err_set(c->err, RS_ENOMEM, "out of memory");
     for (size_t i = 0; i < grp->n; i++) {
@@ -288,7 +289,7 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
             rc = rs_err_set(c->err, RS_EINVAL, "claim '%s': key 'f': '%s' is 0 at %s = %.0f",
                             c->name, g->f, g->x, rows[i].x);
         if (rc) {
-            free(rows);
+            rs_free(rows);
             return rc;
         }
     }
@@ -310,7 +311,7 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
         *verdict = RS_VERDICT_INCONCLUSIVE;
         snprintf(why, wn, "reported only");
     }
-    free(rows);
+    rs_free(rows);
     return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "report/claim.h"
+#include "routesim/alloc.h"
 
 static const struct rs_optdef prediction_options[] = {
     {"predicted", RS_OPT_STRING, NULL, 0, 0, NULL,
@@ -25,7 +26,7 @@ struct prediction {
 
 static int prepare(struct rs__claim *c, void **state)
 {
-    struct prediction *p = calloc(1, sizeof *p);
+    struct prediction *p = rs_calloc(1, sizeof *p);
     if (!p)
         return rs_err_set(c->err, RS_ENOMEM, "out of memory");
     *state = p;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/claim.h"
+#include "routesim/alloc.h"
 
 static const char *const statistics[] = {"mean", "var", "sd", "min", "max", "ci95", NULL};
 
@@ -29,7 +30,7 @@ struct range {
 
 static int prepare(struct rs__claim *c, void **state)
 {
-    struct range *g = calloc(1, sizeof *g);
+    struct range *g = rs_calloc(1, sizeof *g);
     if (!g)
         return rs_err_set(c->err, RS_ENOMEM, "out of memory");
     *state = g;

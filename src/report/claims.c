@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/claim.h"
+#include "routesim/alloc.h"
 #include "routesim/assert.h"
 #include "routesim/claims.h"
 #include "routesim/metrics.h"
@@ -165,9 +166,9 @@ static int judge_groups(struct rs__claim *c, const struct rs__claim_kind *kind, 
                         const size_t *sel, size_t nsel, const long *gcols,
                         char gnames[][RS__CLAIM_ITEM], int ng, struct rs_claim_outcome *out)
 {
-    size_t *rows = malloc((nsel + 1) * sizeof *rows);
-    unsigned char *seen = calloc(nsel + 1, 1);
-    char *why = malloc(4096), *note = malloc(4096);
+    size_t *rows = rs_malloc((nsel + 1) * sizeof *rows);
+    unsigned char *seen = rs_calloc(nsel + 1, 1);
+    char *why = rs_malloc(4096), *note = rs_malloc(4096);
     int rc = rows && seen && why && note ? 0 : rs_err_set(c->err, RS_ENOMEM, "out of memory");
     for (size_t first = 0; first < nsel && !rc; first++) {
         if (seen[first])
@@ -202,10 +203,10 @@ static int judge_groups(struct rs__claim *c, const struct rs__claim_kind *kind, 
         if (note[0])
             rs_buf_printf(c->md, "%s\n\n", note);
     }
-    free(rows);
-    free(seen);
-    free(why);
-    free(note);
+    rs_free(rows);
+    rs_free(seen);
+    rs_free(why);
+    rs_free(note);
     return rc;
 }
 
@@ -269,7 +270,7 @@ int rs_claim_check(const char *name, const struct rs_params *keys, const char *d
         snprintf(mean, sizeof mean, "%s_%s", c.metric, rs_metric_stat_suffixes[k]);
         rc = rs__claim_col(&c, mean, &cmean);
     }
-    if (!rc && !(sel = malloc((c.t.nrows + 1) * sizeof *sel)))
+    if (!rc && !(sel = rs_malloc((c.t.nrows + 1) * sizeof *sel)))
         rc = rs_err_set(err, RS_ENOMEM, "out of memory");
     for (size_t r = 0; !rc && r < c.t.nrows; r++)
         if (rs__claim_filter_match(&c, &filter, r))
@@ -303,7 +304,7 @@ int rs_claim_check(const char *name, const struct rs_params *keys, const char *d
         rc = judge_groups(&c, kind, state, sel, nsel, gcols, gnames, ng, out);
     if (kind->release)
         kind->release(state);
-    free(sel);
+    rs_free(sel);
     rs_table_free(&c.t);
     return rc;
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "report/plot_theory.h"
+#include "routesim/alloc.h"
 #include "routesim/assert.h"
 #include "routesim/buf.h"
 #include "routesim/metrics.h"
@@ -58,19 +59,22 @@ static int gp_string(struct rs_buf *b, const char *s)
     return rc ? rc : rs_buf_puts(b, "\"");
 }
 
+/* 1 when gnuplot is an executable on PATH, 0 when not, RS_ENOMEM. */
 static int gnuplot_available(void)
 {
     const char *path = getenv("PATH");
     if (!path)
         return 0;
-    char *copy = strdup(path), *save = NULL;
+    char *copy = rs_strdup(path), *save = NULL;
     int found = 0;
+    if (!copy)
+        return RS_ENOMEM;
     for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
         char full[4096];
         snprintf(full, sizeof full, "%s/gnuplot", dir);
         found = access(full, X_OK) == 0;
     }
-    free(copy);
+    rs_free(copy);
     return found;
 }
 
@@ -342,9 +346,9 @@ static int write_script(const struct rs_grid *g, const char *csv, const char *ou
     size_t maxlines = p.nseries * (size_t)(3 * p.ny + p.nt + p.ntc);
     long cdead = rs_table_col(&t, "runs_deadlocked"), cused = rs_table_col(&t, "runs_used");
     int y2 = 0; /* points where every run deadlocked are marked on the x axis (y2 axis) */
-    struct xrow *tmp = malloc((t.nrows + 1) * sizeof *tmp);
-    size_t *rows = malloc((t.nrows + 1) * sizeof *rows);
-    struct line *lines = calloc(maxlines + 1, sizeof *lines);
+    struct xrow *tmp = rs_malloc((t.nrows + 1) * sizeof *tmp);
+    size_t *rows = rs_malloc((t.nrows + 1) * sizeof *rows);
+    struct line *lines = rs_calloc(maxlines + 1, sizeof *lines);
     size_t nl = 0;
     int logx = !strcmp(plot_value(g, "logx", "0"), "1");
     int shared_theory[PLOT_MAX_THEORY] = {0}; /* drawn once: independent of the series */
@@ -476,9 +480,9 @@ static int write_script(const struct rs_grid *g, const char *csv, const char *ou
     }
     if (rc == RS_ENOMEM)
         rs_err_set(err, RS_ENOMEM, "out of memory");
-    free(tmp);
-    free(rows);
-    free(lines);
+    rs_free(tmp);
+    rs_free(rows);
+    rs_free(lines);
     rs_table_free(&t);
     return rc;
 }
@@ -552,7 +556,10 @@ int rs_plot_sweep(const struct rs_grid *g, const char *csv_path, const char *out
     rs_buf_free(&b);
     if (rc)
         return rc;
-    if (!gnuplot_available()) {
+    int have = gnuplot_available();
+    if (have < 0)
+        return rs_err_set(err, have, "cannot look for gnuplot: out of memory");
+    if (!have) {
         snprintf(notice, n, "gnuplot is not installed: wrote %s and %s; render with `gnuplot %s`",
                  csv_path, script, script);
         return 0;

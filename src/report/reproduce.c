@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "routesim/alloc.h"
 #include "routesim/assert.h"
 #include "routesim/grid.h"
 #include "routesim/plot.h"
@@ -20,26 +21,42 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Sorted names in dir accepted by keep (NULL on error or none). */
+/* Sorted names in dir accepted by keep (NULL on error or none). *nomem (may be NULL) is set
+ * to 1 when an allocation failed: then nothing is returned (never a partial list). */
 static char **list_dir(const char *dir, int (*keep)(const char *dir, const char *name),
-                       size_t *n)
+                       size_t *n, int *nomem)
 {
     DIR *d = opendir(dir);
     char **names = NULL;
+    int failed = 0;
     *n = 0;
+    if (nomem)
+        *nomem = 0;
     if (!d)
         return NULL;
     struct dirent *e;
-    while ((e = readdir(d))) {
+    while (!failed && (e = readdir(d))) {
         if (e->d_name[0] == '.' || !keep(dir, e->d_name))
             continue;
-        char **nn = realloc(names, (*n + 1) * sizeof *nn);
-        if (!nn)
-            break;
-        names = nn;
-        names[(*n)++] = strdup(e->d_name);
+        char **nn = rs_realloc(names, (*n + 1) * sizeof *nn);
+        char *name = nn ? rs_strdup(e->d_name) : NULL;
+        if (nn)
+            names = nn;
+        if (!name)
+            failed = 1;
+        else
+            names[(*n)++] = name;
     }
     closedir(d);
+    if (failed) {
+        for (size_t i = 0; i < *n; i++)
+            rs_free(names[i]);
+        rs_free(names);
+        *n = 0;
+        if (nomem)
+            *nomem = 1;
+        return NULL;
+    }
     if (names)
         qsort(names, *n, sizeof *names, cmp_str);
     return names;
@@ -61,14 +78,14 @@ static int is_experiment(const char *dir, const char *name)
 
 char **rs_reproduce_list(const char *root, size_t *n)
 {
-    return list_dir(root, is_reproduction, n);
+    return list_dir(root, is_reproduction, n, NULL);
 }
 
 static void free_names(char **names, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
+        rs_free(names[i]);
+    rs_free(names);
 }
 
 static int make_dirs(const char *path, struct rs_err *err)
@@ -159,7 +176,7 @@ static int for_each_claim(const char *dir,
     rs_params_init(&all);
     int rc = rs_params_load_ini(&all, path, err);
     enum { MAX_CLAIMS = 256 };
-    char(*done)[128] = calloc(MAX_CLAIMS, sizeof *done);
+    char(*done)[128] = rs_calloc(MAX_CLAIMS, sizeof *done);
     int ndone = 0;
     if (!rc && !done)
         rc = rs_err_set(err, RS_ENOMEM, "out of memory");
@@ -200,7 +217,7 @@ static int for_each_claim(const char *dir,
             rc = each(name, &c, ctx, err);
         rs_params_free(&c);
     }
-    free(done);
+    rs_free(done);
     rs_params_free(&all);
     return rc;
 }
@@ -241,7 +258,10 @@ int rs_reproduce(const struct rs_reproduce_opts *o, struct rs_claim_outcome *out
     int rc = make_dirs(o->out, err);
     if (rc)
         return rc;
-    char **files = list_dir(dir, is_experiment, &n);
+    int nomem;
+    char **files = list_dir(dir, is_experiment, &n, &nomem);
+    if (nomem)
+        return rs_err_set(err, RS_ENOMEM, "cannot list '%s': out of memory", dir);
     struct rs_buf md, exps, claims;
     rs_buf_init(&md);
     rs_buf_init(&exps);
@@ -257,7 +277,7 @@ int rs_reproduce(const struct rs_reproduce_opts *o, struct rs_claim_outcome *out
         struct rs_params meta;
         rs_params_init(&meta);
         snprintf(title_path, sizeof title_path, "%s/claims.ini", dir);
-        rs_params_load_ini(&meta, title_path, NULL);
+        rc = rs_params_load_ini(&meta, title_path, err); /* loaded before: only ENOMEM/EIO */
         const struct rs_param *title = rs_params_find(&meta, "title");
         const struct rs_param *paper = rs_params_find(&meta, "paper");
         rs_buf_printf(&md, "# %s\n\n", title ? title->value : o->name);
@@ -270,13 +290,15 @@ int rs_reproduce(const struct rs_reproduce_opts *o, struct rs_claim_outcome *out
                       o->command ? o->command : "routesim reproduce", o->quick ? "quick" : "full",
                       rs_version(), rs_commit(), out->holds, out->fails, out->inconclusive,
                       out->vacuous);
+        if (exps.failed || claims.failed) /* md would lack a piece of either */
+            md.failed = 1;
         rs_buf_append(&md, exps.data, exps.len);
         rs_buf_puts(&md, "\n## Claims\n\n");
         if (claims.len)
             rs_buf_append(&md, claims.data, claims.len);
         char report[4096];
         snprintf(report, sizeof report, "%s/REPORT.md", o->out);
-        rc = rs_buf_write_file(&md, report, err);
+        rc = rc ? rc : rs_buf_write_file(&md, report, err);
         rs_params_free(&meta);
     }
     rs_buf_free(&md);
@@ -321,7 +343,10 @@ int rs_reproduce_check(const struct rs_reproduce_opts *o, struct rs_reproduce_si
         return rs_err_set(err, RS_EUNKNOWN, "no reproduction '%s' in %s (see `routesim "
                                             "reproduce --list`)",
                           o->name, o->root);
-    char **files = list_dir(dir, is_experiment, &n);
+    int nomem;
+    char **files = list_dir(dir, is_experiment, &n, &nomem);
+    if (nomem)
+        return rs_err_set(err, RS_ENOMEM, "cannot list '%s': out of memory", dir);
     int rc = 0;
     for (size_t i = 0; i < n && !rc; i++) {
         char path[8192];

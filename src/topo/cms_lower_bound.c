@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "topo/graph_core.h"
+#include "routesim/alloc.h"
 
 static const char *const secondary_names[] = {"used", "all", NULL};
 enum { SECONDARY_USED, SECONDARY_ALL };
@@ -59,9 +60,9 @@ static void cms_destroy(struct rs_net *net)
     struct cms *c = net->priv;
     if (c) {
         rs__graph_free(&c->g);
-        free(c->subset);
+        rs_free(c->subset);
     }
-    free(c);
+    rs_free(c);
     net->priv = NULL;
 }
 
@@ -75,12 +76,12 @@ static int cmp_u64(const void *a, const void *b)
  * primary edges (increasing: the order in which it crosses them). */
 static int make_sets(struct cms *c, uint32_t per_msg, uint32_t **lists)
 {
-    uint32_t k = c->set, *a = malloc(k * sizeof *a), *fill = calloc(c->mp, sizeof *fill);
-    c->subset = malloc((size_t)c->primary * k * sizeof *c->subset);
-    *lists = malloc((size_t)c->mp * per_msg * sizeof **lists);
+    uint32_t k = c->set, *a = rs_malloc(k * sizeof *a), *fill = rs_calloc(c->mp, sizeof *fill);
+    c->subset = rs_malloc((size_t)c->primary * k * sizeof *c->subset);
+    *lists = rs_malloc((size_t)c->mp * per_msg * sizeof **lists);
     if (!a || !fill || !c->subset || !*lists) {
-        free(a);
-        free(fill);
+        rs_free(a);
+        rs_free(fill);
         return RS_ENOMEM;
     }
     for (uint32_t i = 0; i < k; i++)
@@ -98,8 +99,8 @@ static int make_sets(struct cms *c, uint32_t per_msg, uint32_t **lists)
         for (uint32_t j = (uint32_t)i + 1; j < k; j++)
             a[j] = a[j - 1] + 1;
     }
-    free(a);
-    free(fill);
+    rs_free(a);
+    rs_free(fill);
     return 0;
 }
 
@@ -122,7 +123,7 @@ static int make_edges(const struct cms *c, const uint32_t *lists, uint32_t per_m
 {
     uint64_t cap = c->primary + (uint64_t)c->mp * (per_msg + c->ext) +
                    (all ? (uint64_t)c->primary * (c->primary - 1) : 0);
-    uint64_t *e = malloc((size_t)cap * sizeof *e), n = 0;
+    uint64_t *e = rs_malloc((size_t)cap * sizeof *e), n = 0;
     if (!e)
         return RS_ENOMEM;
     uint32_t pad0 = 2 * c->primary;
@@ -207,7 +208,7 @@ static int cms_build(struct rs_net *net, const struct rs_params *p, struct rs_er
     if ((rc = cms_params(p, v, &all, &mp, err)))
         return rc;
     uint32_t B = (uint32_t)v[0], R = (uint32_t)(v[1] / (v[0] + 1)), D = (uint32_t)v[2];
-    struct cms *c = calloc(1, sizeof *c);
+    struct cms *c = rs_calloc(1, sizeof *c);
     if (!c)
         return rs_err_set(err, RS_ENOMEM, "out of memory");
     net->priv = c;
@@ -222,9 +223,9 @@ static int cms_build(struct rs_net *net, const struct rs_params *p, struct rs_er
         (rc = make_edges(c, lists, per_msg, all == SECONDARY_ALL, &edges, &n_edges)))
         goto oom;
     uint64_t n_nodes = 2ull * c->primary + (uint64_t)mp * c->ext;
-    eu = malloc((size_t)n_edges * sizeof *eu);
-    ev = malloc((size_t)n_edges * sizeof *ev);
-    nodes = malloc(((size_t)D + 1) * sizeof *nodes);
+    eu = rs_malloc((size_t)n_edges * sizeof *eu);
+    ev = rs_malloc((size_t)n_edges * sizeof *ev);
+    nodes = rs_malloc(((size_t)D + 1) * sizeof *nodes);
     if (!eu || !ev || !nodes)
         goto oom;
     for (uint64_t i = 0; i < n_edges; i++) {
@@ -256,11 +257,11 @@ static int cms_build(struct rs_net *net, const struct rs_params *p, struct rs_er
 oom:
     rc = rs_err_set(err, RS_ENOMEM, "out of memory for topology=cms_lower_bound");
 out:
-    free(lists);
-    free(nodes);
-    free(eu);
-    free(ev);
-    free(edges);
+    rs_free(lists);
+    rs_free(nodes);
+    rs_free(eu);
+    rs_free(ev);
+    rs_free(edges);
     return rc;
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "topo/graph_files.h"
+#include "routesim/alloc.h"
 
 static const struct rs_optdef graph_options[] = {
     {"graph_file", RS_OPT_STRING, NULL, 0, 0, NULL,
@@ -18,7 +19,7 @@ static void graph_destroy(struct rs_net *net)
 {
     if (net->priv)
         rs__graph_free(net->priv);
-    free(net->priv);
+    rs_free(net->priv);
     net->priv = NULL;
 }
 
@@ -45,7 +46,7 @@ static int graph_build(struct rs_net *net, const struct rs_params *p, struct rs_
         return rc;
     if (!gpath)
         return rs_err_set(err, RS_EINVAL, "topology=graph needs graph_file=PATH");
-    struct rs__graph *g = calloc(1, sizeof *g);
+    struct rs__graph *g = rs_calloc(1, sizeof *g);
     if (!g)
         return rs_err_set(err, RS_ENOMEM, "out of memory");
     net->priv = g;

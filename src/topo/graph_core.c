@@ -2,6 +2,7 @@
  * topologies, and their shared topology operations. Contracts in graph_core.h. */
 #include "topo/graph_core.h"
 
+#include "routesim/alloc.h"
 #include "routesim/assert.h"
 
 #include <stdlib.h>
@@ -26,10 +27,10 @@ static uint64_t pair_hash(uint64_t key)
 static int pairmap_grow(struct rs__pairmap *pm)
 {
     uint64_t cap = pm->cap ? 2 * pm->cap : 64;
-    uint64_t *key = calloc(cap, sizeof *key), *val = malloc(cap * sizeof *val);
+    uint64_t *key = rs_calloc(cap, sizeof *key), *val = rs_malloc(cap * sizeof *val);
     if (!key || !val) {
-        free(key);
-        free(val);
+        rs_free(key);
+        rs_free(val);
         return RS_ENOMEM;
     }
     for (uint64_t i = 0; i < pm->cap; i++) {
@@ -41,8 +42,8 @@ static int pairmap_grow(struct rs__pairmap *pm)
         key[j] = pm->key[i];
         val[j] = pm->val[i];
     }
-    free(pm->key);
-    free(pm->val);
+    rs_free(pm->key);
+    rs_free(pm->val);
     pm->key = key;
     pm->val = val;
     pm->cap = cap;
@@ -86,8 +87,8 @@ int rs__pairmap_get(const struct rs__pairmap *pm, uint32_t u, uint32_t v, uint64
 
 void rs__pairmap_free(struct rs__pairmap *pm)
 {
-    free(pm->key);
-    free(pm->val);
+    rs_free(pm->key);
+    rs_free(pm->val);
     memset(pm, 0, sizeof *pm);
 }
 
@@ -104,14 +105,14 @@ int rs__graph_init(struct rs__graph *g, uint32_t n, const uint32_t *eu, const ui
     memset(g, 0, sizeof *g);
     g->n = n;
     g->m = m;
-    g->out_off = calloc((size_t)n + 1, sizeof *g->out_off);
-    g->out_head = malloc((size_t)(m ? m : 1) * sizeof *g->out_head);
-    g->out_slot = malloc((size_t)(m ? m : 1) * sizeof *g->out_slot);
-    uint32_t *indeg = calloc((size_t)n + 1, sizeof *indeg);
-    uint64_t *fill = malloc(((size_t)n + 1) * sizeof *fill);
+    g->out_off = rs_calloc((size_t)n + 1, sizeof *g->out_off);
+    g->out_head = rs_malloc((size_t)(m ? m : 1) * sizeof *g->out_head);
+    g->out_slot = rs_malloc((size_t)(m ? m : 1) * sizeof *g->out_slot);
+    uint32_t *indeg = rs_calloc((size_t)n + 1, sizeof *indeg);
+    uint64_t *fill = rs_malloc(((size_t)n + 1) * sizeof *fill);
     if (!g->out_off || !g->out_head || !g->out_slot || !indeg || !fill) {
-        free(indeg);
-        free(fill);
+        rs_free(indeg);
+        rs_free(fill);
         rs__graph_free(g);
         return rs_err_set(err, RS_ENOMEM, "out of memory for a graph of %u nodes and %llu "
                           "edges", n, (unsigned long long)m);
@@ -138,8 +139,8 @@ int rs__graph_init(struct rs__graph *g, uint32_t n, const uint32_t *eu, const ui
         else if (put > 0)
             rc = rs_err_set(err, RS_EINVARIANT, "edge %u -> %u given twice", eu[i], ev[i]);
     }
-    free(indeg);
-    free(fill);
+    rs_free(indeg);
+    rs_free(fill);
     if (rc) {
         rs__graph_free(g);
         return rc;
@@ -170,11 +171,11 @@ static int reserve_paths(struct rs__graph *g, uint64_t hops)
     struct rs_msg_paths *mp = &g->paths;
     if (mp->n_msgs + 2 > g->paths_cap) {
         uint64_t cap = g->paths_cap ? 2 * g->paths_cap : 64;
-        uint64_t *off = realloc(mp->off, cap * sizeof *off);
+        uint64_t *off = rs_realloc(mp->off, cap * sizeof *off);
         if (!off)
             return RS_ENOMEM;
         mp->off = off;
-        uint32_t *start = realloc(mp->start, cap * sizeof *start);
+        uint32_t *start = rs_realloc(mp->start, cap * sizeof *start);
         if (!start)
             return RS_ENOMEM;
         mp->start = start;
@@ -187,11 +188,11 @@ static int reserve_paths(struct rs__graph *g, uint64_t hops)
         uint64_t cap = g->hops_cap ? g->hops_cap : 256;
         while (cap < need)
             cap *= 2;
-        uint32_t *head = realloc(mp->head, cap * sizeof *head);
+        uint32_t *head = rs_realloc(mp->head, cap * sizeof *head);
         if (!head)
             return RS_ENOMEM;
         mp->head = head;
-        uint32_t *port = realloc(mp->port, cap * sizeof *port);
+        uint32_t *port = rs_realloc(mp->port, cap * sizeof *port);
         if (!port)
             return RS_ENOMEM;
         mp->port = port;
@@ -206,13 +207,13 @@ int rs__graph_add_path(struct rs__graph *g, const uint32_t *nodes, uint64_t k, u
     RS_ASSERT(g != NULL && nodes != NULL && k >= 2 && hop != NULL && first != NULL);
     uint64_t hops = k - 1;
     /* (channel, hop) records, sorted: a channel taken twice shows as two neighbours */
-    uint64_t *rec = malloc((size_t)hops * 2 * sizeof *rec);
+    uint64_t *rec = rs_malloc((size_t)hops * 2 * sizeof *rec);
     if (!rec)
         return RS_ENOMEM;
     for (uint64_t i = 0; i < hops; i++) {
         uint32_t port = rs__graph_port(g, nodes[i], nodes[i + 1]);
         if (port == RS_NONE) {
-            free(rec);
+            rs_free(rec);
             *hop = i;
             return RS__PATH_NO_EDGE;
         }
@@ -232,7 +233,7 @@ int rs__graph_add_path(struct rs__graph *g, const uint32_t *nodes, uint64_t k, u
             early = rec[2 * j + 1];
             fault = 1;
         }
-    free(rec);
+    rs_free(rec);
     if (fault) {
         *hop = bad;
         *first = early;
@@ -258,15 +259,15 @@ int rs__graph_shortest_paths(struct rs__graph *g, uint32_t *from, uint32_t *to,
 {
     uint32_t n = g->n;
     RS_ASSERT(n <= RS__GRAPH_MAX_SP_NODES && g->dist == NULL);
-    uint64_t *in_off = calloc((size_t)n + 1, sizeof *in_off);
-    uint32_t *in_tail = malloc((size_t)(g->m ? g->m : 1) * sizeof *in_tail);
-    uint32_t *queue = malloc((size_t)n * sizeof *queue);
-    g->dist = malloc((size_t)n * n * sizeof *g->dist);
+    uint64_t *in_off = rs_calloc((size_t)n + 1, sizeof *in_off);
+    uint32_t *in_tail = rs_malloc((size_t)(g->m ? g->m : 1) * sizeof *in_tail);
+    uint32_t *queue = rs_malloc((size_t)n * sizeof *queue);
+    g->dist = rs_malloc((size_t)n * n * sizeof *g->dist);
     if (!in_off || !in_tail || !queue || !g->dist) {
-        free(in_off);
-        free(in_tail);
-        free(queue);
-        free(g->dist);
+        rs_free(in_off);
+        rs_free(in_tail);
+        rs_free(queue);
+        rs_free(g->dist);
         g->dist = NULL;
         return rs_err_set(err, RS_ENOMEM, "out of memory for the distances of %u nodes", n);
     }
@@ -299,23 +300,23 @@ int rs__graph_shortest_paths(struct rs__graph *g, uint32_t *from, uint32_t *to,
                 unreachable = 1;
             }
     }
-    free(in_off);
-    free(in_tail);
-    free(queue);
+    rs_free(in_off);
+    rs_free(in_tail);
+    rs_free(queue);
     return unreachable;
 }
 
 void rs__graph_free(struct rs__graph *g)
 {
-    free(g->out_off);
-    free(g->out_head);
-    free(g->out_slot);
+    rs_free(g->out_off);
+    rs_free(g->out_head);
+    rs_free(g->out_slot);
     rs__pairmap_free(&g->port_of);
-    free(g->dist);
-    free(g->paths.off);
-    free(g->paths.start);
-    free(g->paths.head);
-    free(g->paths.port);
+    rs_free(g->dist);
+    rs_free(g->paths.off);
+    rs_free(g->paths.start);
+    rs_free(g->paths.head);
+    rs_free(g->paths.port);
     memset(g, 0, sizeof *g);
 }
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "topo/graph_files.h"
+#include "routesim/alloc.h"
 #include "routesim/line_reader.h"
 
 /* Growable edge list with the line each edge came from. */
@@ -16,11 +17,11 @@ static int edges_push(struct edges *e, uint32_t u, uint32_t v)
 {
     if (e->n == e->cap) {
         uint64_t cap = e->cap ? 2 * e->cap : 256;
-        uint32_t *nu = realloc(e->u, cap * sizeof *nu);
+        uint32_t *nu = rs_realloc(e->u, cap * sizeof *nu);
         if (!nu)
             return RS_ENOMEM;
         e->u = nu;
-        uint32_t *nv = realloc(e->v, cap * sizeof *nv);
+        uint32_t *nv = rs_realloc(e->v, cap * sizeof *nv);
         if (!nv)
             return RS_ENOMEM;
         e->v = nv;
@@ -142,7 +143,7 @@ int rs__graph_read_file(struct rs__graph *g, const char *path, struct rs_err *er
     rs__pairmap_free(&seen);
     if (!rc)
         rc = rs__graph_init(g, n, e.u, e.v, e.n, err);
-    free(e.u);
-    free(e.v);
+    rs_free(e.u);
+    rs_free(e.v);
     return rc;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/alloc.h"
 #include "routesim/net.h"
 #include "routesim/lcan.h"
 
@@ -240,7 +241,7 @@ static int lcan_setup(struct rs_net *net, const struct lcan_spec *s, struct rs_e
         return rs_err_set(err, RS_ECONSTRAINT, "topology=%s: more than %d levels", s->topo,
                           RS_LCAN_MAX_LEVELS);
 
-    struct rs_lcan *lc = calloc(1, sizeof *lc);
+    struct rs_lcan *lc = rs_calloc(1, sizeof *lc);
     if (!lc)
         return rs_err_set(err, RS_ENOMEM, "out of memory");
     lc->N = (uint32_t)s->N;
@@ -263,7 +264,7 @@ static int lcan_setup(struct rs_net *net, const struct lcan_spec *s, struct rs_e
             S = (s->N / span) * U;
         }
         if (nodes + S >= (1u << 28)) {
-            free(lc);
+            rs_free(lc);
             return rs_err_set(err, RS_ECONSTRAINT,
                               "topology=%s with N=%llu is too large (more than 2^28 switches "
                               "and PEs)",
@@ -282,7 +283,7 @@ static int lcan_setup(struct rs_net *net, const struct lcan_spec *s, struct rs_e
         U *= lc->u[i];
     }
     if (nodes * max_ports >= UINT32_MAX) {
-        free(lc);
+        rs_free(lc);
         return rs_err_set(err, RS_ECONSTRAINT,
                           "topology=%s with N=%llu is too large (2^32 channel ids or more)",
                           s->topo, (unsigned long long)s->N);
@@ -383,7 +384,7 @@ static int cm5_build(struct rs_net *net, const struct rs_params *p, struct rs_er
 
 static void lcan_destroy(struct rs_net *net)
 {
-    free(net->priv);
+    rs_free(net->priv);
     net->priv = NULL;
 }
 

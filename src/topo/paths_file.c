@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "topo/graph_files.h"
+#include "routesim/alloc.h"
 #include "routesim/line_reader.h"
 
 /* Parse the node ids of one line into *nodes (grown as needed), their count into *k. */
@@ -32,7 +33,7 @@ static int read_nodes(const struct rs__lines *r, char *text, uint32_t n, uint32_
                               r->path, ln, n - 1, len, tok);
         if (*k == *cap) {
             uint64_t c = *cap ? 2 * *cap : 64;
-            uint32_t *p = realloc(*nodes, c * sizeof *p);
+            uint32_t *p = rs_realloc(*nodes, c * sizeof *p);
             if (!p)
                 return rs_err_set(err, RS_ENOMEM, "%s:%llu: out of memory for a path", r->path,
                                   ln);
@@ -87,6 +88,6 @@ int rs__paths_read_file(struct rs__graph *g, const char *path, struct rs_err *er
                         "the node ids along its path)",
                         path);
     rs__lines_close(&r);
-    free(nodes);
+    rs_free(nodes);
     return rc;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/alloc.h"
 #include "routesim/line_reader.h"
 #include "routesim/problem.h"
 
@@ -117,7 +118,7 @@ static int file_generate(const struct rs_net *net, const struct rs_params *p, ui
         .check = kind == KIND_PERMUTATION,
     };
     if (r.check) {
-        r.seen = calloc(r.n, sizeof *r.seen);
+        r.seen = rs_calloc(r.n, sizeof *r.seen);
         if (r.seen == NULL)
             return rs_err_set(err, RS_ENOMEM, "traffic=file: out of memory for N=%u", r.n);
     }
@@ -125,7 +126,7 @@ static int file_generate(const struct rs_net *net, const struct rs_params *p, ui
     if ((rc = rs__lines_open(&in, path, err)) == 0)
         rc = read_lines(&r, &in, dst, err);
     rs__lines_close(&in);
-    free(r.seen);
+    rs_free(r.seen);
     return rc;
 }
 

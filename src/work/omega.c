@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "routesim/alloc.h"
 #include "routesim/assert.h"
 #include "routesim/problem.h"
 #include "routesim/rng.h"
@@ -55,11 +56,11 @@ static int inverse_omega_generate(const struct rs_net *net, const struct rs_para
         return rc;
     uint32_t n = net->n_terminals;
     uint64_t words = ((uint64_t)b * (n / 2) + 31) / 32;
-    uint32_t *settings = malloc((size_t)words * sizeof *settings);
-    uint32_t *scratch = malloc(3 * (size_t)n * sizeof *scratch);
+    uint32_t *settings = rs_malloc((size_t)words * sizeof *settings);
+    uint32_t *scratch = rs_malloc(3 * (size_t)n * sizeof *scratch);
     if (!settings || !scratch) {
-        free(settings);
-        free(scratch);
+        rs_free(settings);
+        rs_free(scratch);
         return rs_err_set(err, RS_ENOMEM, "out of memory for an inverse omega network of %u "
                           "inputs", n);
     }
@@ -72,8 +73,8 @@ static int inverse_omega_generate(const struct rs_net *net, const struct rs_para
     for (uint32_t s = 0; s < n; s++)
         for (uint32_t k = 0; k < per_input; k++)
             dst[(uint64_t)s * per_input + k] = perm[s];
-    free(settings);
-    free(scratch);
+    rs_free(settings);
+    rs_free(scratch);
     return 0;
 }
 

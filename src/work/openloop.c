@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/alloc.h"
 #include "routesim/assert.h"
 #include "routesim/openloop.h"
 #include "routesim/rng.h"
@@ -57,10 +58,10 @@ int rs_openloop_config(struct rs_openloop_cfg *cfg, const struct rs_params *p, u
 
 void rs_openloop_free(struct rs_openloop *ol)
 {
-    free(ol->tmpl_first);
-    free(ol->tmpl);
-    free(ol->term);
-    free(ol->lat_hist);
+    rs_free(ol->tmpl_first);
+    rs_free(ol->tmpl);
+    rs_free(ol->term);
+    rs_free(ol->lat_hist);
     memset(ol, 0, sizeof *ol);
 }
 
@@ -86,11 +87,11 @@ int rs_openloop_init(struct rs_openloop *ol, const struct rs_openloop_cfg *cfg,
     ol->net = net;
     ol->pb = pb;
     uint32_t n = pb->n_terminals;
-    ol->tmpl_first = calloc((size_t)n + 1, sizeof *ol->tmpl_first);
-    ol->tmpl = malloc((size_t)pb->n_msgs * sizeof *ol->tmpl + 1);
-    ol->term = calloc((size_t)n + 1, sizeof *ol->term);
+    ol->tmpl_first = rs_calloc((size_t)n + 1, sizeof *ol->tmpl_first);
+    ol->tmpl = rs_malloc((size_t)pb->n_msgs * sizeof *ol->tmpl + 1);
+    ol->term = rs_calloc((size_t)n + 1, sizeof *ol->term);
     ol->lat_cap = cfg->measure + cfg->drain + 1;
-    ol->lat_hist = calloc(ol->lat_cap, sizeof *ol->lat_hist);
+    ol->lat_hist = rs_calloc(ol->lat_cap, sizeof *ol->lat_hist);
     if (!ol->tmpl_first || !ol->tmpl || !ol->term || !ol->lat_hist) {
         rs_openloop_free(ol);
         return rs_err_set(err, RS_ENOMEM, "out of memory for open-loop injection");

@@ -3,6 +3,7 @@
  * m and is delivered at its last node (every node of these networks is a terminal). */
 #include <stdlib.h>
 
+#include "routesim/alloc.h"
 #include "routesim/msg_paths.h"
 #include "routesim/problem.h"
 
@@ -25,11 +26,11 @@ static int paths_build(struct rs_problem *pb, const struct rs_net *net,
                           net->name);
     const struct rs_param *given = rs_params_find(p, "per_input");
     uint64_t n = mp->n_msgs;
-    uint32_t *count = calloc(net->n_terminals, sizeof *count);
-    pb->dst = malloc((size_t)n * sizeof *pb->dst);
-    pb->src = malloc((size_t)n * sizeof *pb->src);
+    uint32_t *count = rs_calloc(net->n_terminals, sizeof *count);
+    pb->dst = rs_malloc((size_t)n * sizeof *pb->dst);
+    pb->src = rs_malloc((size_t)n * sizeof *pb->src);
     if (!count || !pb->dst || !pb->src) {
-        free(count);
+        rs_free(count);
         return rs_err_set(err, RS_ENOMEM, "out of memory for %llu messages",
                           (unsigned long long)n);
     }
@@ -40,13 +41,13 @@ static int paths_build(struct rs_problem *pb, const struct rs_net *net,
         if (++count[pb->src[m]] > most)
             most = count[pb->src[m]];
     }
-    free(count);
+    rs_free(count);
     if (given) {
         char *end;
         unsigned long long v = strtoull(given->value, &end, 10);
         if (*end || end == given->value || v != most) {
-            free(pb->dst);
-            free(pb->src);
+            rs_free(pb->dst);
+            rs_free(pb->src);
             pb->dst = pb->src = NULL;
             return rs_err_set(err, RS_EUNSUPPORTED,
                               "per_input does not apply to traffic=paths (one message per "

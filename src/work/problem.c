@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "routesim/alloc.h"
 #include "routesim/assert.h"
 #include "routesim/problem.h"
 
@@ -105,13 +106,13 @@ int rs_problem_build(struct rs_problem *pb, const struct rs_net *net, const stru
                           "N x per_input must be below 2^32 (got N=%llu x per_input=%lld)",
                           (unsigned long long)n, (long long)q);
 
-    uint32_t *dst = malloc((size_t)total * sizeof *dst);
+    uint32_t *dst = rs_malloc((size_t)total * sizeof *dst);
     if (dst == NULL)
         return rs_err_set(err, RS_ENOMEM, "out of memory for %llu messages",
                           (unsigned long long)total);
     rc = ops->generate(net, p, seed, (uint32_t)q, dst, err);
     if (rc != 0) {
-        free(dst);
+        rs_free(dst);
         return rc;
     }
     /* generate's contract: a destination terminal for every message */
@@ -128,7 +129,7 @@ void rs_problem_free(struct rs_problem *pb)
 {
     if (pb == NULL)
         return;
-    free(pb->dst);
-    free(pb->src);
+    rs_free(pb->dst);
+    rs_free(pb->src);
     memset(pb, 0, sizeof *pb);
 }

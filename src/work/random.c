@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "routesim/alloc.h"
 #include "routesim/problem.h"
 #include "routesim/rng.h"
 
@@ -30,7 +31,7 @@ static int randperm_generate(const struct rs_net *net, const struct rs_params *p
                              uint32_t per_input, uint32_t *dst, struct rs_err *err)
 {
     uint32_t n = net->n_terminals;
-    uint32_t *perm = malloc((size_t)n * sizeof *perm);
+    uint32_t *perm = rs_malloc((size_t)n * sizeof *perm);
     if (perm == NULL)
         return rs_err_set(err, RS_ENOMEM, "traffic=randperm: out of memory for N=%u", n);
     for (uint32_t k = 0; k < per_input; k++) {
@@ -38,7 +39,7 @@ static int randperm_generate(const struct rs_net *net, const struct rs_params *p
         for (uint32_t s = 0; s < n; s++)
             dst[(uint64_t)s * per_input + k] = perm[s];
     }
-    free(perm);
+    rs_free(perm);
     return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "routesim/alloc.h"
 #include "routesim/assert.h"
 #include "routesim/problem.h"
 #include "routesim/rng.h"
@@ -88,7 +89,7 @@ static int root_generate(const struct rs_net *net, const struct rs_params *p, ui
                           "or cm5), got topology=%s",
                           net->name);
     uint32_t n = net->n_terminals;
-    uint32_t *perm = malloc((size_t)n * sizeof *perm);
+    uint32_t *perm = rs_malloc((size_t)n * sizeof *perm);
     if (!perm)
         return rs_err_set(err, RS_ENOMEM, "traffic=root: out of memory for N=%u", n);
     uint64_t steps = rs__root_steps(n);
@@ -97,7 +98,7 @@ static int root_generate(const struct rs_net *net, const struct rs_params *p, ui
         for (uint32_t s = 0; s < n; s++)
             dst[(uint64_t)s * per_input + k] = perm[s];
     }
-    free(perm);
+    rs_free(perm);
     return 0;
 }
 
