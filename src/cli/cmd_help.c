@@ -1,5 +1,5 @@
 /* `routesim help [TOPIC]`: usage, or the options of one topology, workload, engine,
- * algorithm, command or of the claim kinds (`help claims`), generated from the same option
+ * algorithm, routing function, command or of the claim kinds (`help claims`), generated from the same option
  * tables that validate parameters. */
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +11,7 @@
 #include "routesim/metrics.h"
 #include "routesim/net.h"
 #include "routesim/problem.h"
+#include "routesim/route.h"
 #include "routesim/run.h"
 
 static int usage(struct rs_buf *out)
@@ -50,6 +51,29 @@ static int usage(struct rs_buf *out)
     return rc;
 }
 
+/* routing=NAME: its summary, the topologies it runs on, whether it is adaptive and whether
+ * it runs open loop (routing functions have no keys of their own). */
+static int routing_help(struct rs_buf *out, const struct rs_routing_ops *r)
+{
+    char on[256] = "every topology";
+    if (r->needs)
+        rs_topo_names_with(r->needs, on, sizeof on);
+    else if (r->check) /* a per-instance refusal, no capability to name */
+        snprintf(on, sizeof on, "the networks its summary names (refused on others)");
+    const char *open = "yes";
+    if (r->mid && !r->mid_openloop)
+        open = r->no_openloop ? r->no_openloop : "no";
+    return rs_buf_printf(out,
+                         "routing=%s: %s\n  runs on: %s\n  paths: %s\n  open loop: %s\n",
+                         r->name, r->summary, on,
+                         rs_route_is_adaptive(r) ? "adaptive (chosen per hop from the "
+                                                   "start-of-step state; wormhole and "
+                                                   "virtual_cut_through only)"
+                         : r->mid ? "oblivious, through a random intermediate terminal"
+                                  : "oblivious (the topology's own route)",
+                         open);
+}
+
 static int topic(struct rs_buf *out, const char *name, struct rs_err *err)
 {
     const char *names[256];
@@ -78,6 +102,11 @@ static int topic(struct rs_buf *out, const char *name, struct rs_err *err)
         if (!strcmp(name, rs_algos[i]->name))
             return rs_buf_printf(out, "algorithm=%s: %s\n", name, rs_algos[i]->summary) ||
                    rs_optdef_format(out, rs_algos[i]->options, 2);
+    }
+    for (int i = 0; rs_routings[i]; i++) {
+        names[n++] = rs_routings[i]->name;
+        if (!strcmp(name, rs_routings[i]->name))
+            return routing_help(out, rs_routings[i]);
     }
     names[n++] = "claims";
     if (!strcmp(name, "claims"))

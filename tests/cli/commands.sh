@@ -16,6 +16,9 @@ expect_ok '^digraph' topo topology=mesh k=3 n=2 --dot
 expect_ok 'butterfly' list
 expect_ok 'queue_size' help store_forward
 expect_ok 'usage: routesim' help
+expect_ok '^routing=valiant: via' help valiant
+expect_ok '^  open loop: sets the first butterfly' help ranade
+expect_ok 'runs on: mesh\|torus\|chain\|ring' help min_adaptive
 expect_ok 'tolerance_reason +text +default \(none\)' help claims
 
 # INI file, overridden on the command line.
