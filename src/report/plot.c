@@ -2,10 +2,12 @@
  * (mean with 95% CI error bars), theory curves (plot_theory.c) and theory columns beside
  * them. */
 #include <errno.h>
+#include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,6 +16,7 @@
 #include "routesim/assert.h"
 #include "routesim/buf.h"
 #include "routesim/metrics.h"
+#include "routesim/outpath.h"
 #include "routesim/plot.h"
 #include "routesim/table.h"
 
@@ -451,9 +454,12 @@ static int write_script(const struct rs_grid *g, const char *csv, const char *ou
     else
         snprintf(ytitle, sizeof ytitle, "%s (1 run)", ytext);
     if (!rc) {
-        rc |= rs_buf_printf(b, "set terminal %s noenhanced\nset output ", term);
+        /* rs_plot_sweep renders into a temporary file named by rs_output; by hand the
+         * script writes out itself */
+        rc |= rs_buf_printf(b, "set terminal %s noenhanced\nset output "
+                               "(exists(\"rs_output\") ? rs_output : ", term);
         rc |= gp_string(b, out);
-        rc |= rs_buf_printf(b, "\nset key %s\nset grid\nset offsets graph 0.03, graph 0.03, 0, "
+        rc |= rs_buf_printf(b, ")\nset key %s\nset grid\nset offsets graph 0.03, graph 0.03, 0, "
                                "0\nset title ",
                             p.key);
         rc |= gp_string(b, plot_value(g, "title", ytitle));
@@ -528,6 +534,79 @@ int rs_plot_script_path(const char *out_path, char *script, size_t n, struct rs_
     return 0;
 }
 
+/* Run gnuplot on script; 0 or RS_EIO naming the script and gnuplot's exit status. With
+ * tmp set, the image goes to tmp (gnuplot -e 'rs_output="TMP"'). */
+static int run_gnuplot(const char *script, const char *tmp, struct rs_err *err)
+{
+    struct rs_buf e;
+    rs_buf_init(&e);
+    if (tmp && (rs_buf_puts(&e, "rs_output=") || gp_string(&e, tmp))) {
+        rs_buf_free(&e);
+        return rs_err_set(err, RS_ENOMEM, "cannot run gnuplot: out of memory");
+    }
+    char *with_tmp[] = {"gnuplot", "-e", e.data, (char *)script, NULL};
+    char *plain[] = {"gnuplot", (char *)script, NULL};
+    pid_t pid;
+    int bad = posix_spawnp(&pid, "gnuplot", NULL, NULL, tmp ? with_tmp : plain, environ);
+    rs_buf_free(&e);
+    if (bad)
+        return rs_err_set(err, RS_EIO, "cannot run gnuplot: %s", strerror(bad));
+    int st;
+    if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+        return rs_err_set(err, RS_EIO, "gnuplot failed on %s (exit status %d)", script,
+                          WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    return 0;
+}
+
+/* Render script's image to out_path as every output is written (docs/cli.md): a regular
+ * file (or a new path) through a temporary file in its folder, given the existing file's
+ * mode, then renamed over it, so a failed or interrupted gnuplot leaves the old image
+ * whole; a device or FIFO written through. 0 or RS_EIO / RS_EWRITE. */
+static int render(const char *script, const char *out_path, struct rs_err *err)
+{
+    struct rs_out o;
+    int rc = rs_out_resolve(out_path, &o, err);
+    if (rc)
+        return rc;
+    if (o.how != RS_OUT_REPLACE) {
+        rc = run_gnuplot(script, NULL, err);
+        rs_out_free(&o);
+        return rc;
+    }
+    static _Atomic unsigned counter;
+    size_t plen = strlen(o.path);
+    char *tmp = rs_malloc(plen + 64);
+    int fd = -1;
+    for (int attempt = 0; tmp && attempt < 100 && fd < 0; attempt++) {
+        snprintf(tmp, plen + 64, "%s.tmp.%ld.%u", o.path, (long)getpid(), counter++);
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        rc = tmp ? rs_err_set(err, RS_EIO, "cannot write '%s': %s", out_path, strerror(errno))
+                 : rs_err_set(err, RS_ENOMEM, "cannot write '%s': out of memory", out_path);
+        rs_free(tmp);
+        rs_out_free(&o);
+        return rc;
+    }
+    int e = 0; /* owner first: chown clears the set-id bits that fchmod then restores */
+    if (o.exists && geteuid() == 0 && fchown(fd, o.uid, o.gid))
+        e = errno;
+    if (!e && o.exists && fchmod(fd, o.mode))
+        e = errno;
+    close(fd);
+    if (e)
+        rc = rs_err_set(err, RS_EWRITE, "cannot write '%s': %s", out_path, strerror(e));
+    else if (!(rc = run_gnuplot(script, tmp, err)) && rename(tmp, o.path))
+        rc = rs_err_set(err, RS_EWRITE, "cannot write '%s': %s", out_path, strerror(errno));
+    if (rc)
+        unlink(tmp);
+    rs_free(tmp);
+    rs_out_free(&o);
+    return rc;
+}
+
 int rs_plot_sweep(const struct rs_grid *g, const char *csv_path, const char *out_path,
                   char *notice, size_t n, struct rs_err *err)
 {
@@ -564,14 +643,8 @@ int rs_plot_sweep(const struct rs_grid *g, const char *csv_path, const char *out
                  csv_path, script, script);
         return 0;
     }
-    pid_t pid;
-    char *argv[] = {"gnuplot", script, NULL};
-    if (posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ))
-        return rs_err_set(err, RS_EIO, "cannot run gnuplot: %s", strerror(errno));
-    int st;
-    if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
-        return rs_err_set(err, RS_EIO, "gnuplot failed on %s (exit status %d)", script,
-                          WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    if ((rc = render(script, out_path, err)))
+        return rc;
     if (notice && n)
         notice[0] = '\0';
     return 0;

@@ -75,4 +75,27 @@ fi
 "$RS" sweep -c "$TMP/ok.ini" -o "$TMP/good.csv" --per-run "$TMP/good-runs.csv" --plot "$TMP/good.svg" 2>"$TMP/err"
 check "a good sweep writes its rows ($(cat "$TMP/err"))" test "$(wc -l <"$TMP/good.csv")" = 3 -a "$(wc -l <"$TMP/good-runs.csv")" = 5
 check "... and its plot script" test -s "$TMP/good.gp"
+
+# The image is written like every output: through a temporary file renamed over the old
+# one (mode kept), so a gnuplot that fails leaves the old image whole and no temporary.
+if command -v gnuplot >/dev/null; then
+  check "... and its image" grep -q '<svg' "$TMP/good.svg"
+  chmod 640 "$TMP/good.svg"
+  "$RS" sweep -c "$TMP/ok.ini" -o "$TMP/good.csv" --plot "$TMP/good.svg" 2>"$TMP/err"
+  check "a redrawn image keeps its mode" test "$(stat -c %a "$TMP/good.svg")" = 640
+  cp "$TMP/good.svg" "$TMP/before.svg"
+  mkdir -p "$TMP/badbin"
+  cat >"$TMP/badbin/gnuplot" <<'EOS'
+#!/bin/sh
+# a gnuplot that writes half an image where it is told (-e rs_output="PATH"), then fails
+out=$(printf '%s\n' "$2" | sed -n 's/^rs_output="\(.*\)"$/\1/p')
+[ -n "$out" ] && echo partial >"$out"
+exit 1
+EOS
+  chmod +x "$TMP/badbin/gnuplot"
+  PATH="$TMP/badbin:$PATH" "$RS" sweep -c "$TMP/ok.ini" -o "$TMP/good.csv" --plot "$TMP/good.svg" >"$TMP/out" 2>"$TMP/err"
+  check "a failing gnuplot is an error ($(cat "$TMP/err"))" grep -q 'gnuplot failed on' "$TMP/err"
+  check "... that leaves the old image whole" cmp -s "$TMP/good.svg" "$TMP/before.svg"
+  check "... and no temporary file" test -z "$(ls "$TMP" | grep 'good.svg.tmp')"
+fi
 finish
