@@ -20,6 +20,11 @@ struct rs_reproduce_opts {
     volatile sig_atomic_t *stop; /* see rs_sweep_opts */
     const char *command; /* the command line, recorded in the report */
     int resume;         /* keep the rows already in each sweep's file (rs_sweep_opts) */
+    /* Stopping at once (a second Ctrl-C), passed to every sweep: see rs_sweep_opts. Between
+     * sweeps nothing is half-written (every file is replaced atomically), so a handler may
+     * end the process whenever *writing is 0. Both may be NULL. */
+    volatile sig_atomic_t *writing;
+    void (*halt)(void *ctx);
 };
 
 /* Run one reproduction. Returns 0 (whatever the verdicts) with *out counting them, or

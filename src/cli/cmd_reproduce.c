@@ -5,9 +5,11 @@
  * new one. The folder of reproductions is $RS_EXPERIMENTS, else the source tree's
  * experiments/. */
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "routesim/alloc.h"
@@ -17,7 +19,7 @@
 #define RS_EXPERIMENTS_DIR "experiments"
 #endif
 
-static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t stop_requested, writing_rows;
 
 /* The names shipped reproductions had before there was one per paper: asking for one is an
  * error naming the reproduction that now holds its experiments (no silent alias). */
@@ -47,17 +49,50 @@ static int unknown_reproduction(const char *name, char **names, size_t n, struct
                       name, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
 }
 
+/* Second interrupt, where every file is whole (see rs_reproduce_opts.halt). */
+static void halt_now(void *ctx)
+{
+    static const char msg[] = "routesim: stopped at once; every file holds whole rows only (run "
+                              "again with --resume to finish)\n";
+    (void)ctx;
+    ssize_t n = write(2, msg, sizeof msg - 1);
+    (void)n;
+    _exit(130);
+}
+
+/* First Ctrl-C (or SIGTERM): no new run starts, the runs under way finish and their rows are
+ * written; second: stop at once, here when no row is being written, else right after the
+ * rows (the sweep calls halt_now). */
 static void on_sigint(int sig)
 {
+    static const char msg[] = "routesim: stopping: waiting for the runs under way to finish, "
+                              "then writing their points; Ctrl-C again stops at once\n";
     (void)sig;
+    if (stop_requested) {
+        stop_requested = 2;
+        atomic_thread_fence(memory_order_seq_cst);
+        if (!writing_rows)
+            halt_now(NULL);
+        return;
+    }
     stop_requested = 1;
+    ssize_t n = write(2, msg, sizeof msg - 1);
+    (void)n;
 }
 
 static int run_one(const char *root, const char *name, const char *out, const struct cli_args *a,
                    const char *command, struct rs_claim_outcome *total)
 {
-    struct rs_reproduce_opts o = {root,    name,    a->quick, out, a->jobs, &stop_requested,
-                                  command, a->resume};
+    struct rs_reproduce_opts o = {.root = root,
+                                  .name = name,
+                                  .quick = a->quick,
+                                  .out = out,
+                                  .jobs = a->jobs,
+                                  .stop = &stop_requested,
+                                  .command = command,
+                                  .resume = a->resume,
+                                  .writing = &writing_rows,
+                                  .halt = halt_now};
     struct rs_claim_outcome got;
     struct rs_err err;
     rs_err_clear(&err);
@@ -111,6 +146,7 @@ int cli_cmd_reproduce(int argc, char **argv)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
     sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
     struct rs_claim_outcome total = {0, 0, 0, 0};
     if (!a.positional) {
         printf("reproductions in %s:\n", root);

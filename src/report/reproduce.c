@@ -144,7 +144,13 @@ static int run_experiment(const struct rs_reproduce_opts *o, const char *dir, co
     rs_params_free(&p);
     if (rc)
         return rc;
-    struct rs_sweep_opts so = {csv, runs, o->jobs, o->resume, o->stop, NULL, NULL, NULL, NULL};
+    struct rs_sweep_opts so = {.out_path = csv,
+                               .per_run_path = runs,
+                               .jobs = o->jobs,
+                               .resume = o->resume,
+                               .stop = o->stop,
+                               .writing = o->writing,
+                               .halt = o->halt};
     struct rs_sweep_result res;
     rc = rs_sweep_run(&g, &so, &res, err);
     if (!rc)

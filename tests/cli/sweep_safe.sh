@@ -169,4 +169,25 @@ check "... ending in a newline" test "$(tail -c 1 slow.csv | od -An -c | tr -d '
 sed -i 's/^k = 8,4096/k = 8/' slow.ini
 "$RS" sweep -c slow.ini -o slow1.csv --per-run slow1-runs.csv 2>/dev/null
 check "... the same rows as a sweep of that point alone" cmp -s slow.csv slow1.csv && cmp -s slow-runs.csv slow1-runs.csv
+
+# ---- The same two Ctrl-Cs stop a reproduction: whole rows, status 130.
+mkdir -p repro/slowrepro
+cp slow.ini repro/slowrepro/slow.ini
+sed -i 's/^k = 8$/k = 8,4096/' repro/slowrepro/slow.ini
+printf 'title = two interrupts\npaper = none\n[claim.c]\nkind = report\nexperiment = slow\nmetric = makespan\n' >repro/slowrepro/claims.ini
+RS_EXPERIMENTS="$PWD/repro" "$RS" reproduce slowrepro --out rout --jobs 1 >/dev/null 2>rerr.txt &
+pid=$!
+first_row() { [ -f rout/slow.csv ] && [ "$(wc -l <rout/slow.csv)" -ge 2 ]; }
+check "reproduce: first point written" wait_for 60 first_row
+kill -INT $pid
+check "reproduce: first Ctrl-C says what it waits for" wait_for 20 grep -qF "Ctrl-C again stops at once" rerr.txt
+kill -INT $pid
+check "reproduce: second Ctrl-C stops at once" wait_for 10 gone
+gone || kill -KILL $pid
+wait $pid
+st=$?
+check "... with status 130 ($st)" test "$st" = 130
+check "... saying so ($(cat rerr.txt))" grep -qF "routesim: stopped at once; every file holds whole rows only (run again with --resume to finish)" rerr.txt
+check "... whole rows: the first point" test "$(wc -l <rout/slow.csv)" = 2
+check "... and no report" test ! -e rout/REPORT.md
 finish
