@@ -3,7 +3,8 @@
 # `topo` (one row per level), its DOT text, the load factors in analyze and run records and
 # in a sweep's columns, traffic=subtree_cross (N = 64, g = 4, q = 3: lambda = 3 * 2^2 = 12;
 # bit reversal of 16: 8 messages over the 4 wires of a root channel, lambda = 2), and the
-# errors (one line, exit 2).
+# lower-bound set of §5 (N = 4096, eta = 2: eta(M) = 3 eta = 6), and the errors (one line,
+# exit 2).
 . "$(dirname "$0")/lib.bash"
 
 expect_ok '^pruned_butterfly +52 +144 +4 +16 +0 +2 +2 +4 +2 +4 +16$' topo topology=pruned_butterfly N=16
@@ -25,6 +26,7 @@ else
   echo "FAIL: sweep with load_factor_mean 2 at every point (height 2 and 3)"; FAILS=$((FAILS + 1))
 fi
 
+expect_ok '^reference_load_factor +6$' analyze topology=pruned_butterfly N=4096 traffic=mot_expander eta=2
 expect_fail 2 "topology=pruned_butterfly needs N a power of 4 \(000 §3.1; got N=32\)" topo topology=pruned_butterfly N=32
 expect_fail 2 "topology=fat_tree: key 'caps': expected 3 integers" topo topology=fat_tree N=8 capacity=list caps=1,2
 expect_fail 2 "traffic=subtree_cross needs height <= log2 N = 4 \(got height=5\)" analyze topology=fat_tree N=16 traffic=subtree_cross height=5
