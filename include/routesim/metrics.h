@@ -90,6 +90,11 @@ enum rs_metric {
     RS_M_MAX_OUTPUT_COPIES,
     RS_M_DELIVERED_PER_ROUND,
     RS_M_STEPS_PER_ROUND,
+    /* algorithm=wave */
+    RS_M_MAX_LAG,
+    RS_M_MAX_QUEUE0,
+    RS_M_MAX_QUEUE1,
+    RS_M_TOKENS_SENT,
     RS_M__COUNT
 };
 
