@@ -16,7 +16,8 @@
 /* How a switch routes the packets of one wave (docs/wave.md). */
 enum rs_wave_protocol {
     RS_WAVE_MODES = 0,  /* 004 §4: 0-mode / 1-mode, one packet per step, FIFO per queue */
-    RS_WAVE_GREEDY = 1  /* 004 §6: waves still separated by tokens, each wave greedy (FIFO) */
+    RS_WAVE_GREEDY = 1, /* 004 §6: waves still separated by tokens, each wave greedy (FIFO) */
+    RS_WAVE_FIFO = 2    /* no tokens: greedy FIFO, the store-and-forward engine's rules */
 };
 
 /* The state of one run. Switch <l, row> (level l in 1..n-1) owns the 0-queue and the

@@ -143,8 +143,9 @@ static uint32_t switch_modes(struct rs_wave *w, uint32_t l, uint32_t row, uint32
 /* 004 §6's variant: the tokens still separate the waves (a queue whose head is a token
  * waits for the token of the other queue, and the two leave together as in §4), but the
  * packets of a wave are routed greedily: every out-edge takes a head packet that wants it
- * and can move, the earlier arrival first (then the 0-queue), so a switch may send two
- * packets in a step, from either queue. */
+ * and can move, the earlier arrival first (then the straight edge's queue), so a switch may
+ * send two packets in a step, from either queue. Without tokens (RS_WAVE_FIFO) this is
+ * greedy FIFO with input queues, store_forward's rules. */
 static uint32_t switch_greedy(struct rs_wave *w, uint32_t l, uint32_t row, uint32_t t)
 {
     uint32_t s = (l - 1) * w->N + row, q0 = 2 * s;
@@ -163,9 +164,10 @@ static uint32_t switch_greedy(struct rs_wave *w, uint32_t l, uint32_t row, uint3
     if (p0 && p1 && port_of(w, l, row, h0) == port_of(w, l, row, h1)) {
         uint32_t a0 = w->arr[(size_t)q0 * w->q + w->head[q0]];
         uint32_t a1 = w->arr[(size_t)(q0 + 1) * w->q + w->head[q0 + 1]];
-        if (a1 < a0) /* the earlier arrival first; forward() fails only on a full queue */
-            return forward(w, l, row, q0 + 1, h1, t);
-        return forward(w, l, row, q0, h0, t);
+        /* the earlier arrival first, then the straight edge's queue (b = bit l-1 of row),
+         * as store_forward's FIFO; forward() fails only on a full queue, the same for both */
+        uint32_t first = a0 < a1 ? 0 : a1 < a0 ? 1 : (row >> (l - 1)) & 1;
+        return first ? forward(w, l, row, q0 + 1, h1, t) : forward(w, l, row, q0, h0, t);
     }
     uint32_t sent = 0;
     if (p0)
@@ -188,7 +190,7 @@ static uint32_t switch_input(struct rs_wave *w, uint32_t row, uint32_t t)
         if (!room(w, 1, row ^ p, row & 1, t))
             return 0;
         send(w, 0, row, p, m, t);
-        w->pos[row] = pos + 1;
+        w->pos[row] = pos + (w->proto == RS_WAVE_FIFO ? 2 : 1); /* FIFO: no tokens */
         return 1;
     }
     if (!room(w, 1, row, row & 1, t) || !room(w, 1, row ^ 1u, row & 1, t))
@@ -206,7 +208,7 @@ uint64_t rs_wave_step(struct rs_wave *w, struct rs_err *err)
     uint64_t moved = 0;
     w->cerr = err;
     for (uint32_t l = w->n - 1; l >= 1; l--) {
-        if (w->proto == RS_WAVE_GREEDY)
+        if (w->proto != RS_WAVE_MODES)
             for (uint32_t row = 0; row < N; row++)
                 moved += switch_greedy(w, l, row, t);
         else
@@ -257,7 +259,7 @@ int rs_wave_init(struct rs_wave *w, uint32_t n, uint32_t k, uint32_t q,
     w->finish = rs_calloc((size_t)w->N * k, sizeof *w->finish);
     int bad = !w->item || !w->head || !w->count || !w->pop_step || !w->mode || !w->pos ||
               !w->finish;
-    if (proto == RS_WAVE_GREEDY)
+    if (proto != RS_WAVE_MODES)
         bad |= !(w->arr = rs_malloc(nq * q * sizeof *w->arr + 1));
     if (check) {
         w->edge_wave = rs_calloc(2 * sw, sizeof *w->edge_wave);
@@ -271,7 +273,7 @@ int rs_wave_init(struct rs_wave *w, uint32_t n, uint32_t k, uint32_t q,
         rs_wave_free(w);
         return RS_ENOMEM;
     }
-    w->in_net = (uint64_t)w->N * 2 * k;
+    w->in_net = (uint64_t)w->N * (proto == RS_WAVE_FIFO ? 1 : 2) * k;
     return 0;
 }
 

@@ -139,23 +139,60 @@ static void test_invariants_random(void **state)
     static const struct { uint32_t n, k, q; } cases[] = {
         {1, 3, 1}, {2, 1, 1}, {3, 6, 2}, {4, 4, 1}, {5, 10, 3}, {6, 12, 4}, {8, 8, 1},
         {8, 16, 2}, {10, 5, 4}, {12, 12, 1}, {12, 24, 4}};
+    static const char *const names[] = {"modes", "greedy", "fifo"};
     char kv[256];
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-        for (int proto = 0; proto < 2; proto++) {
+        for (int proto = 0; proto < 3; proto++) {
             struct rs_record r;
             uint32_t n = cases[i].n, N = 1u << n, k = cases[i].k;
             snprintf(kv, sizeof kv,
                      "topology=butterfly N=%u traffic=uniform per_input=%u queue_size=%u "
                      "algorithm=wave wave_protocol=%s check=1 seed=%zu",
-                     N, k, cases[i].q, proto ? "greedy" : "modes", 11 + i);
+                     N, k, cases[i].q, names[proto], 11 + i);
             rs_test_run(kv, &r);
             assert_int_equal(rs_test_int(&r, "delivered"), (int64_t)N * k);
             assert_int_equal(rs_test_int(&r, "hops"), (int64_t)N * k * n);
-            assert_int_equal(rs_test_int(&r, "tokens_sent"), 2 * (int64_t)N * n * k);
+            assert_int_equal(rs_test_int(&r, "tokens_sent"),
+                             proto == 2 ? 0 : 2 * (int64_t)N * n * k);
             assert_true(rs_test_int(&r, "max_queue") <= cases[i].q);
             assert_true(rs_test_int(&r, "makespan") >= (int64_t)(k + n - 1));
             rs_record_free(&r);
         }
+}
+
+/* wave_protocol=fifo (no tokens) is greedy FIFO with input queues: the same makespan,
+ * latencies, hops and largest queue as switching=store_forward on the same instances (two
+ * simulators of one model agreeing). */
+static void test_fifo_is_store_forward(void **state)
+{
+    (void)state;
+    static const char *const cols[] = {"makespan", "latency_mean", "latency_p99", "hops",
+                                       "max_queue", "delivered"};
+    char kv[256], kw[300];
+    for (uint32_t q = 1; q <= 3; q++)
+        for (uint32_t n = 2; n <= 10; n += 4)
+            for (int seed = 1; seed <= 3; seed++) {
+                struct rs_record a, b;
+                snprintf(kv, sizeof kv,
+                         "topology=butterfly N=%u traffic=uniform per_input=%u queue_size=%u "
+                         "seed=%d",
+                         1u << n, n + 3, q, seed);
+                snprintf(kw, sizeof kw, "%s algorithm=wave wave_protocol=fifo check=1", kv);
+                rs_test_run(kv, &a);
+                rs_test_run(kw, &b);
+                for (size_t c = 0; c < sizeof cols / sizeof *cols; c++) {
+                    const struct rs_field *x = rs_record_get(&a, cols[c]);
+                    const struct rs_field *y = rs_record_get(&b, cols[c]);
+                    assert_non_null(x);
+                    assert_non_null(y);
+                    if (x->type == RS_VAL_INT)
+                        assert_int_equal(x->i, y->i);
+                    else
+                        assert_true(x->d == y->d);
+                }
+                rs_record_free(&a);
+                rs_record_free(&b);
+            }
 }
 
 /* The checker fires: a token that skips wave 1, a packet before the edge's token, a rank
@@ -244,7 +281,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hand_worked),      cmocka_unit_test(test_record),
-        cmocka_unit_test(test_invariants_random), cmocka_unit_test(test_checker_fires),
+        cmocka_unit_test(test_invariants_random), cmocka_unit_test(test_fifo_is_store_forward),
+        cmocka_unit_test(test_checker_fires),
         cmocka_unit_test(test_no_progress_detected), cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
