@@ -49,9 +49,13 @@ static int wave_config(const struct rs_engine_input *in, const struct rs_engine_
         return rs_err_set(err, RS_EUNSUPPORTED, "algorithm=wave takes no plan");
     if (in->pb->src)
         return rs_err_set(err, RS_EUNSUPPORTED,
-                          "algorithm=wave needs per_input packets at every input (its waves); "
-                          "traffic=%s gives inputs different numbers",
-                          "paths");
+                          "algorithm=wave needs per_input packets at every input (one per "
+                          "wave); this traffic gives the inputs different numbers");
+    /* issue 14's queue threshold (004 §3), once the engine has it, is another queue model */
+    if (rs_params_find(in->params, "queue_threshold"))
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "algorithm=wave has 0- and 1-queues of queue_size items (004 §4): "
+                          "queue_threshold (004 §3) does not apply");
     if (qs < 1 || qs > 65535)
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "algorithm=wave needs queue_size in 1..65535 (the 0- and 1-queues "
@@ -125,9 +129,9 @@ static int wave_run(const struct rs_engine_input *in, const struct rs_engine_ops
     if ((rc = wave_config(in, engine, &q, &proto, err)))
         return rc;
     int check = in->check;
-#ifndef NDEBUG
-    /* Debug-style builds check small runs on their own, as the engines do */
-    check |= (uint64_t)in->net->N * in->pb->per_input <= (1u << 12);
+#ifdef RS_ALWAYS_CHECK
+    /* Debug builds (make sanitize) check small runs on their own, as the engines do */
+    check |= (uint64_t)in->net->N * in->pb->per_input <= (1u << 16);
 #endif
     if (rs_wave_init(&w, in->net->log2n, in->pb->per_input, q, (enum rs_wave_protocol)proto,
                      in->pb->dst, check))

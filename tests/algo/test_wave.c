@@ -113,6 +113,39 @@ static void test_hand_worked(void **state)
     rs_wave_free(&w);
 }
 
+/* N = 4, k = 1, q = 1, every packet straight (output = input), worked by hand: the odd
+ * rows' packets sit in 1-queues. Modes: a level-1 switch in 0-mode waits for its 0-queue's
+ * token (sent at step 3 by the even inputs, whose first try at step 2 found their queues
+ * full at the start of the step) and delivers at step 4; the odd inputs' tokens wait for
+ * that 1-queue until step 5, the token pairs leave at step 6. Greedy waves (§6): the odd
+ * rows forward at once (all delivered at step 2), every input sends its token at step 3,
+ * the pairs leave at step 4. FIFO: no tokens, done at step 2. */
+static void test_greedy_hand_worked(void **state)
+{
+    (void)state;
+    static const uint32_t dst[4] = {0, 1, 2, 3};
+    static const struct { enum rs_wave_protocol p; uint32_t fin[4], makespan, steps; } want[] = {
+        {RS_WAVE_MODES, {2, 4, 2, 4}, 4, 6},
+        {RS_WAVE_GREEDY, {2, 2, 2, 2}, 2, 4},
+        {RS_WAVE_FIFO, {2, 2, 2, 2}, 2, 2}};
+    for (size_t i = 0; i < 3; i++) {
+        struct rs_wave w;
+        struct rs_err err;
+        rs_err_clear(&err);
+        assert_int_equal(rs_wave_init(&w, 2, 1, 1, want[i].p, dst, 1), 0);
+        while (!rs_wave_done(&w))
+            assert_true(rs_wave_step(&w, &err) > 0);
+        assert_int_equal(w.violated, 0);
+        assert_int_equal(rs_wave_check_end(&w, &err), 0);
+        for (int m = 0; m < 4; m++)
+            assert_int_equal(w.finish[m], want[i].fin[m]);
+        assert_int_equal(w.makespan, want[i].makespan);
+        assert_int_equal(w.step, want[i].steps);
+        assert_int_equal(w.tokens_sent, want[i].p == RS_WAVE_FIFO ? 0 : 16);
+        rs_wave_free(&w);
+    }
+}
+
 /* The same instance through rs_run: the record. */
 static void test_record(void **state)
 {
@@ -280,7 +313,8 @@ static void test_refusals(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_hand_worked),      cmocka_unit_test(test_record),
+        cmocka_unit_test(test_hand_worked),      cmocka_unit_test(test_greedy_hand_worked),
+        cmocka_unit_test(test_record),
         cmocka_unit_test(test_invariants_random), cmocka_unit_test(test_fifo_is_store_forward),
         cmocka_unit_test(test_checker_fires),
         cmocka_unit_test(test_no_progress_detected), cmocka_unit_test(test_refusals),
