@@ -1,7 +1,6 @@
-/* algorithm=wave (004 §4, and §6's greedy waves): the run worked by hand on N = 8, k = 2,
- * q = 1 (every queue after every step, docs/wave.md), the invariants on random runs up to
- * N = 2^12 with every packet delivered, the checker and the no-progress detector shown to
- * fire, and the refusals. */
+/* algorithm=wave (004 §4, §6's greedy waves): runs worked by hand (N = 8, k = 2, q = 1: every
+ * queue after every step; N = 4 for the three protocols), invariants on random runs up to
+ * N = 2^12, fifo = store_forward, the checker and the no-progress detector firing, refusals. */
 #include "rs_test.h"
 
 #include "routesim/wave.h"
