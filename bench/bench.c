@@ -1,14 +1,15 @@
 /* Benchmark driver (`make bench`, never part of the tests): runs one standard case of an
- * engine (store-and-forward cases a-e, flit cases f-j) several times and prints steps/s,
- * packet-hops/s or flit-hops/s (engine time only, median of the repetitions), the set-up
- * time and the process's peak RSS. One case per process, so that peak RSS belongs to that
- * case. */
+ * engine (store-and-forward cases a-e, flit cases f-j; algorithm=wave k-l) several times and
+ * prints steps/s, packet-hops/s or flit-hops/s (engine time only, median of the
+ * repetitions), the set-up time and the process's peak RSS. One case per process, so that
+ * peak RSS belongs to that case. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
+#include "routesim/algo.h"
 #include "routesim/engine.h"
 #include "routesim/net.h"
 #include "routesim/problem.h"
@@ -40,6 +41,12 @@ static const struct bench_case cases[] = {
     {"j", "topology=butterfly N=1024 traffic=uniform switching=wormhole vcs=2 vc_depth=4 "
           "length=4 injection_process=bernoulli injection_rate=0.1 injection_rate_uses_flits=1 "
           "warmup_steps=10000 measure_steps=30000", 5},
+    /* algorithm=wave (004 §4) on case c's instance (fully loaded: 16 = log2 N packets per
+     * input), and its wave_protocol=fifo, the same model as case c on the wave simulator */
+    {"k", "topology=butterfly N=65536 traffic=uniform per_input=16 queue_size=4 algorithm=wave",
+     3},
+    {"l", "topology=butterfly N=65536 traffic=uniform per_input=16 queue_size=4 algorithm=wave "
+          "wave_protocol=fifo", 3},
     {NULL, NULL, 0}};
 
 static double now(void)
@@ -80,13 +87,20 @@ static int run_case(const struct bench_case *bc)
         fprintf(stderr, "bench: no engine '%s'\n", sw->value);
         return 1;
     }
+    const struct rs_param *al = rs_params_find(&p, "algorithm");
+    const struct rs_algo_ops *algo = al ? rs_algo_find(al->value) : NULL;
+    if (al && !algo) {
+        fprintf(stderr, "bench: no algorithm '%s'\n", al->value);
+        return 1;
+    }
     for (int r = 0; r < bc->reps; r++) {
         struct rs_record rec;
         struct rs_engine_input in = {.net = &net, .pb = &pb, .params = &p,
                                      .routing = RS_ROUTING_DIRECT, .seed = 1, .check = 0};
         rs_record_init(&rec);
         double t1 = now();
-        if (rs_engine_run(eng, &in, &rec, NULL, 0, &err)) {
+        if (algo ? algo->run(&in, eng, &rec, NULL, 0, &err)
+                 : rs_engine_run(eng, &in, &rec, NULL, 0, &err)) {
             fprintf(stderr, "bench: %s\n", err.msg);
             return 1;
         }
@@ -124,6 +138,6 @@ int main(int argc, char **argv)
     for (int i = 0; cases[i].name; i++)
         if (argc == 2 && !strcmp(argv[1], cases[i].name))
             return run_case(&cases[i]);
-    fprintf(stderr, "usage: routesim_bench --header | --header-flit | a | b | ... | j\n");
+    fprintf(stderr, "usage: routesim_bench --header | --header-flit | a | b | ... | l\n");
     return 2;
 }

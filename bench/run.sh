@@ -9,12 +9,12 @@ echo "commit:  $(git describe --always --dirty 2>/dev/null || echo unknown)"
 echo "date:    $(date -u +%Y-%m-%d)"
 echo
 # store-and-forward cases a-e, then the flit-engine cases f-j (for the open-loop cases h-j
-# "messages" are the packets delivered)
-cases=${BENCH_CASES:-a b c d e f g h i j}
+# "messages" are the packets delivered), then algorithm=wave k-l (packet-hops, as a-e)
+cases=${BENCH_CASES:-a b c d e f g h i j k l}
 header=
 for c in $cases; do
   case $c in
-    [a-e]) want=--header ;;
+    [a-e] | k | l) want=--header ;;
     *) want=--header-flit ;;
   esac
   if [ "$want" != "$header" ]; then

@@ -96,6 +96,11 @@ enum rs_metric {
     RS_M_DEGREE,
     RS_M_CHANNEL_LOAD_FACTOR,
     RS_M_PEAK_MSGS,
+    /* algorithm=wave */
+    RS_M_MAX_LAG,
+    RS_M_MAX_QUEUE0,
+    RS_M_MAX_QUEUE1,
+    RS_M_TOKENS_SENT,
     RS_M__COUNT
 };
 

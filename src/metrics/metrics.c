@@ -20,13 +20,13 @@
 #define FLIT "flit engines"
 
 const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
-    [RS_M_MAKESPAN] = {"makespan", I, "steps", ENGINES ", cms_butterfly (batch runs)",
+    [RS_M_MAKESPAN] = {"makespan", I, "steps", ENGINES ", cms_butterfly, wave (batch runs)",
                        "step (circuit: network cycle) of the last delivery or drop; 0 when "
                        "every path is empty",
                        F(makespan)},
-    [RS_M_MESSAGES] = {"messages", I, "messages", ENGINES ", cms_butterfly, analyze",
+    [RS_M_MESSAGES] = {"messages", I, "messages", ENGINES ", cms_butterfly, wave, analyze",
                        "messages of the static message set", F(messages)},
-    [RS_M_DELIVERED] = {"delivered", I, "messages", ENGINES ", cms_butterfly, open loop",
+    [RS_M_DELIVERED] = {"delivered", I, "messages", ENGINES ", cms_butterfly, wave, open loop",
                         "messages (open loop: packets) delivered", F(delivered)},
     [RS_M_DROPPED] = {"dropped", I, "messages", ENGINES ", open loop",
                       "messages (open loop: packets) dropped or discarded", F(dropped)},
@@ -34,28 +34,29 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
                                  "store_forward, circuit (batch runs)",
                                  "delivered / messages (1 when there are none)",
                                  F(delivered_fraction)},
-    [RS_M_LATENCY_MEAN] = {"latency_mean", D, "steps", ENGINES ", cms_butterfly, open loop",
+    [RS_M_LATENCY_MEAN] = {"latency_mean", D, "steps", ENGINES ", cms_butterfly, wave, open loop",
                            "mean latency of the delivered messages (finish minus release; open "
                            "loop: measured packets, delivery minus generation); NaN (JSON null) "
                            "when none was delivered, the run deadlocked or saturated",
                            F(latency_mean)},
-    [RS_M_LATENCY_P99] = {"latency_p99", D, "steps", ENGINES ", cms_butterfly, open loop",
+    [RS_M_LATENCY_P99] = {"latency_p99", D, "steps", ENGINES ", cms_butterfly, wave, open loop",
                           "nearest-rank 99th percentile of the latency: the smallest latency by "
                           "which at least 99% of the delivered had arrived; NaN as latency_mean",
                           F(latency_p99)},
-    [RS_M_LATENCY_MAX] = {"latency_max", D, "steps", ENGINES ", cms_butterfly, open loop",
+    [RS_M_LATENCY_MAX] = {"latency_max", D, "steps", ENGINES ", cms_butterfly, wave, open loop",
                           "largest latency of a delivered message; NaN as latency_mean",
                           F(latency_max)},
-    [RS_M_STEPS] = {"steps", I, "steps", "store_forward, " FLIT,
+    [RS_M_STEPS] = {"steps", I, "steps", "store_forward, wave, " FLIT,
                     "steps simulated (makespan unless deadlocked; open loop: the last step)",
                     F(steps)},
     [RS_M_DEADLOCK] = {"deadlock", I, "0/1", "store_forward, " FLIT,
                        "1 when the run stopped in a deadlock (messages left, none can move)",
                        F(deadlock)},
-    [RS_M_MAX_QUEUE] = {"max_queue", I, "packets", "store_forward",
+    [RS_M_MAX_QUEUE] = {"max_queue", I, "packets", "store_forward, wave",
                         "largest occupancy an in-network queue reached (sources excluded)",
                         F(max_queue)},
-    [RS_M_HOPS] = {"hops", I, "packet-hops", "store_forward", "channel crossings of all packets",
+    [RS_M_HOPS] = {"hops", I, "packet-hops", "store_forward, wave",
+                   "channel crossings of all packets",
                    F(hops)},
     [RS_M_RANK_LEVELS_USED] = {"rank_levels_used", I, "ranks", "store_forward",
                                "ranks drawn from (protocol=rank; 0 otherwise)",
@@ -124,11 +125,12 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
                                     "messages the recurrence routes in the first cycle", NO},
     [RS_M_PREDICTED_PER_CYCLE] = {"predicted_per_cycle", S, "messages", "predict=lcan",
                                   "predicted successes of each cycle, ';'-separated", NO},
-    [RS_M_BOUND] = {"bound", D, "steps", "colour_refine, cms_butterfly",
+    [RS_M_BOUND] = {"bound", D, "steps", "colour_refine, cms_butterfly, wave",
                     "the algorithm's bound on the makespan without its constant (colour_refine: "
-                    "(L+D)C(D log D)^(1/B)/B; cms_butterfly: Theorem 3.1.1's expression)",
+                    "(L+D)C(D log D)^(1/B)/B; cms_butterfly: Theorem 3.1.1's expression; wave: "
+                    "k + log N, 004 Theorem 4.3)",
                     NO},
-    [RS_M_MEASURED_OVER_BOUND] = {"measured_over_bound", D, "1", "cms_butterfly",
+    [RS_M_MEASURED_OVER_BOUND] = {"measured_over_bound", D, "1", "cms_butterfly, wave",
                                   "makespan / bound", NO},
     [RS_M_BOUND_CYCLES] = {"bound_cycles", I, "cycles", "offline",
                            "cycles the off-line realization needs (002 §4)", NO},
@@ -199,6 +201,15 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
                                   "largest lambda(M, c) over the channels of tree level l", NO},
     [RS_M_PEAK_MSGS] = {"peak<l>_msgs", I, "messages", "analyze (fat-trees)",
                         "messages whose peak (LCA) is at tree level l", NO},
+    /* algorithm=wave (004 §4) */
+    [RS_M_MAX_LAG] = {"max_lag", I, "steps", "wave",
+                      "largest lag t - l of a packet at a switch: makespan - log N", NO},
+    [RS_M_MAX_QUEUE0] = {"max_queue0", I, "items", "wave",
+                         "largest occupancy (packets and tokens) any 0-queue reached", NO},
+    [RS_M_MAX_QUEUE1] = {"max_queue1", I, "items", "wave",
+                         "largest occupancy (packets and tokens) any 1-queue reached", NO},
+    [RS_M_TOKENS_SENT] = {"tokens_sent", I, "token-hops", "wave",
+                          "edge crossings of all tokens", NO},
 };
 
 const char *const rs_metric_stat_suffixes[] = {"mean", "var", "sd", "min", "max", "ci95", NULL};
