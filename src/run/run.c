@@ -418,6 +418,8 @@ int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
     }
     if (!rc && x.predict) /* after the metrics, beside the measurement */
         rc = record_prediction(out, &x.pred, err);
+    if (!rc && x.sel.traffic->metrics) /* the workload's bound beside the makespan */
+        rc = x.sel.traffic->metrics(&x.net, &x.params, out, err);
     prepared_free(&x);
     return rc;
 }

@@ -44,7 +44,7 @@ static void test_registry_matches_choices(void **state)
         assert_true(ops->generate != NULL || ops->build != NULL);
     }
     assert_null(def->choices[i]);
-    assert_int_equal(i, 16);
+    assert_int_equal(i, 17);
     assert_null(rs_traffic_find("uniformm"));
     assert_null(rs_traffic_find(NULL));
 
