@@ -389,9 +389,13 @@ static void decide_source(struct saf *s, uint32_t t, uint32_t used)
  * of the order in which nodes were visited. Refused candidates are dropped when drop, else
  * they wait: their moves are removed and their channels are free for the node's source.
  * Room is the capacity minus the occupancy at the start of the step and the admissions of
- * earlier rounds (granted). A queue has at most max_ports candidates per round (one per
- * channel into it), so the quadratic count below is small. */
-static void admit_by_rank(struct saf *s, uint64_t first, int drop)
+ * earlier rounds (granted); with queue_threshold (thr = 1) it is unlimited when the queue
+ * held at most q packets at the start of the step, else none. A queue has at most
+ * max_ports candidates per round (one per channel into it), so the quadratic count below
+ * is small. Instantiated for each thr, so that the strict capacity's code is unchanged. */
+static inline __attribute__((always_inline)) void admit_by_rank_p(struct saf *s,
+                                                                  uint64_t first, int drop,
+                                                                  int thr)
 {
     uint64_t n = s->n_moves;
     if (!s->cap)
@@ -410,8 +414,8 @@ static void admit_by_rank(struct saf *s, uint64_t first, int drop)
         uint32_t to = s->moves[i].to;
         if (to >= SAF_VOID || !s->cand[to])
             continue; /* not a candidate, or its queue is settled */
-        uint32_t room = s->thr ? (s->q[to].count < s->cap ? UINT32_MAX : 0)
-                               : s->cap - s->q[to].count - s->granted[to],
+        uint32_t room = thr ? (s->q[to].count < s->cap ? UINT32_MAX : 0)
+                            : s->cap - s->q[to].count - s->granted[to],
                  admitted = 0;
         for (uint32_t a = s->cand[to]; a; a = s->cnext[a - 1]) {
             uint32_t better = 0;
@@ -423,8 +427,8 @@ static void admit_by_rank(struct saf *s, uint64_t first, int drop)
             else
                 s->moves[a - 1].to = drop ? SAF_DROP_TO : SAF_VOID;
         }
-        if (s->grant) /* with queue_threshold nothing is counted */
-            s->grant[to] += admitted;
+        if (!thr) /* with queue_threshold nothing is counted */
+            s->granted[to] += admitted;
         s->cand[to] = 0;
     }
     if (drop)
@@ -442,6 +446,14 @@ static void admit_by_rank(struct saf *s, uint64_t first, int drop)
             s->src_used[t] &= ~(1u << s->pkt[mv->pkt].port);
     }
     s->n_moves = kept;
+}
+
+static void admit_by_rank(struct saf *s, uint64_t first, int drop)
+{
+    if (s->thr)
+        admit_by_rank_p(s, first, drop, 1);
+    else
+        admit_by_rank_p(s, first, drop, 0);
 }
 
 /* Prefetch distances (in active nodes and in moves): the state of a 2^16-input butterfly
