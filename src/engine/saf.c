@@ -847,11 +847,13 @@ static int saf_read_options(struct saf *s, const struct rs_params *p, struct rs_
     s->on_full = (enum saf_on_full)on_full;
     s->cap = (uint32_t)cap;
     if (rs_params_find(p, "queue_threshold")) {
-        if (rs_params_find(p, "queue_size"))
+        if (cap != 0) /* queue_size=0, the default, is no capacity: records repeat it */
             return rs_err_set(err, RS_EINVAL,
-                              "queue_threshold and queue_size exclude each other: a threshold "
-                              "q admits every arrival while the queue holds at most q packets "
-                              "(004 §3), a size c refuses the one that would exceed c");
+                              "queue_threshold and queue_size=%lld exclude each other: a "
+                              "threshold q admits every arrival while the queue holds at most q "
+                              "packets (004 §3), a size c refuses the one that would exceed c "
+                              "(give queue_size=0 or leave it out)",
+                              (long long)cap);
         if ((rc = rs_opt_int(p, saf_options, "queue_threshold", &thr, err)))
             return rc;
         if (thr >= (int64_t)1e9)

@@ -46,11 +46,12 @@ static const struct rs_optdef hard_options[] = {
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
-/* The smallest n for which some r = 2^k is valid for threshold q (0 if none up to 31). */
-static uint32_t smallest_n(uint32_t q)
+/* The smallest n >= from for which some r = 2^k is valid for threshold q (0 if none up to
+ * 31). Not every larger n is valid (q = 2: n = 6 is, 7 is not). */
+static uint32_t smallest_n(uint32_t q, uint32_t from)
 {
     struct rs_hard_params hp;
-    for (uint32_t n = 2; n <= 31; n++)
+    for (uint32_t n = from; n <= 31; n++)
         if (rs_hard_choose(n, q, &hp, NULL) == 0)
             return n;
     return 0;
@@ -75,13 +76,21 @@ int rs_hard_choose(uint32_t n, uint32_t q, struct rs_hard_params *hp, struct rs_
     if (hp->r == 0) {
         if (!err)
             return RS_ECONSTRAINT;
-        uint32_t m = q < (1u << 14) ? smallest_n(q) : 0;
+        uint32_t m = q < (1u << 14) ? smallest_n(q, 2) : 0, up = m ? smallest_n(q, n) : 0;
+        if (m && up)
+            return rs_err_set(err, RS_ECONSTRAINT,
+                              "traffic=hard_permutation: N=2^%u admits no r = 2^k with r^2 <= "
+                              "N and r > (q+2)(d+1), d = log2 N - 2k (004 Theorem 3.1) for "
+                              "queue_threshold=%u; the smallest N for it is 2^%u = %u (above "
+                              "N=2^%u: 2^%u)",
+                              n, q, m, 1u << m, n, up);
         if (m)
             return rs_err_set(err, RS_ECONSTRAINT,
                               "traffic=hard_permutation: N=2^%u admits no r = 2^k with r^2 <= "
                               "N and r > (q+2)(d+1), d = log2 N - 2k (004 Theorem 3.1) for "
-                              "queue_threshold=%u; the smallest N for it is 2^%u = %u",
-                              n, q, m, 1u << m);
+                              "queue_threshold=%u; the smallest N for it is 2^%u = %u (none "
+                              "above N=2^%u up to 2^31)",
+                              n, q, m, 1u << m, n);
         return rs_err_set(err, RS_ECONSTRAINT,
                           "traffic=hard_permutation: no N up to 2^31 admits a valid r for "
                           "queue_threshold=%u (004 Theorem 3.1)",

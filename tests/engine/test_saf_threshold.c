@@ -93,7 +93,7 @@ static void test_input_queues_equal_size(void **state)
     rs_record_free(&b);
 }
 
-/* queue_threshold and queue_size together are refused, naming both. */
+/* queue_threshold and a queue_size above 0 together are refused, naming both. */
 static void test_exclusive(void **state)
 {
     char msg[1024];
@@ -101,7 +101,11 @@ static void test_exclusive(void **state)
     int rc = rs_test_try("topology=butterfly N=8 queue_threshold=1 queue_size=2", 1, &r, msg,
                          sizeof msg);
     assert_int_equal(rc, RS_EINVAL);
-    assert_non_null(strstr(msg, "queue_threshold and queue_size exclude each other"));
+    assert_non_null(strstr(msg, "queue_threshold and queue_size=2 exclude each other"));
+    rs_record_free(&r);
+    /* queue_size=0 (no capacity, the default a record repeats) goes with a threshold */
+    rs_test_run("topology=butterfly N=8 queue_threshold=1 queue_size=0", &r);
+    assert_int_equal(rs_test_int(&r, "queue_threshold"), 1);
     rs_record_free(&r);
 }
 
