@@ -10,6 +10,8 @@
 #include "routesim/net.h"
 #include "routesim/params.h"
 
+struct rs_record;
+
 struct rs_problem {
     uint32_t n_terminals;
     uint32_t per_input; /* messages per source terminal */
@@ -40,6 +42,10 @@ struct rs_traffic_ops {
      * of generate. NULL: rs_problem_build sizes the set and calls generate. */
     int (*build)(struct rs_problem *pb, const struct rs_net *net, const struct rs_params *p,
                  uint64_t seed, struct rs_err *err);
+    /* Optional: add the workload's own metrics (a bound beside the measurement) to a run's
+     * record, after the engine's and the path statistics. Returns 0 or RS_E.... */
+    int (*metrics)(const struct rs_net *net, const struct rs_params *p, struct rs_record *out,
+                   struct rs_err *err);
 };
 
 /* The registry, NULL-terminated. */

@@ -29,6 +29,15 @@ int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
  * both). */
 int rs_analyze(const struct rs_params *p, struct rs_record *out, struct rs_err *err);
 
+/* Build the workload of p (validated as rs_run when with_engine, else as rs_analyze) and
+ * write it to path as a traffic_file (docs/workloads.md, traffic=file): a comment line
+ * naming the workload, then one destination per line in message order. Written as -o is
+ * (rs_buf_write_file: atomically for a regular file). Messages with explicit sources
+ * (traffic=paths) are refused (RS_EUNSUPPORTED): a traffic_file cannot give sources.
+ * Returns 0 or RS_E... with err set. */
+int rs_traffic_save(const struct rs_params *p, int with_engine, const char *path,
+                    struct rs_err *err);
+
 /* Check p as rs_run would (keys, values, constraints; network and workload are built and
  * freed) without simulating. When params_out is not NULL (initialised by the caller) it
  * receives the resolved parameters, as the first fields of rs_run's record. Returns 0 or

@@ -17,7 +17,8 @@ static const struct flag_def flags[] = {
     {"-o", CLI_OUTPUT, 1},        {"--output", CLI_OUTPUT, 1}, {"--dot", CLI_DOT, 0},
     {"--jobs", CLI_JOBS, 1},      {"-j", CLI_JOBS, 1},         {"--per-run", CLI_PER_RUN, 1},
     {"--resume", CLI_RESUME, 0},  {"--plot", CLI_PLOT, 1},     {"--quick", CLI_QUICK, 0},
-    {"--out", CLI_OUTPUT, 1},     {"--dry-run", CLI_DRY_RUN, 0}, {NULL, 0, 0}};
+    {"--out", CLI_OUTPUT, 1},     {"--dry-run", CLI_DRY_RUN, 0},
+    {"--save-traffic", CLI_SAVE_TRAFFIC, 1}, {NULL, 0, 0}};
 
 static const struct flag_def *find_flag(const char *name)
 {
@@ -49,6 +50,9 @@ static int set_flag(struct cli_args *a, unsigned kind, const char *val, struct r
         return 0;
     case CLI_OUTPUT:
         a->output = val;
+        return 0;
+    case CLI_SAVE_TRAFFIC:
+        a->save_traffic = val;
         return 0;
     case CLI_FORMAT:
         return rs_format_parse(val, &a->format, err);

@@ -20,7 +20,8 @@ enum cli_flag {
     CLI_RESUME = 64,
     CLI_PLOT = 128,
     CLI_QUICK = 256,
-    CLI_DRY_RUN = 512
+    CLI_DRY_RUN = 512,
+    CLI_SAVE_TRAFFIC = 1024
 };
 
 struct cli_args {
@@ -36,6 +37,7 @@ struct cli_args {
     int quick;               /* --quick */
     int dry_run;             /* --dry-run */
     const char *positional;  /* one bare word (help TOPIC), NULL if none */
+    const char *save_traffic; /* --save-traffic FILE (run, analyze), NULL if none */
 };
 
 /* Parse argv[0..argc) (after the subcommand name) accepting the flags in allowed and, when

@@ -1,5 +1,6 @@
 /* `routesim run` (simulate one parameter set) and `routesim analyze` (congestion,
- * dilation and per-level load without simulating). */
+ * dilation and per-level load without simulating); both can save the workload they built
+ * (--save-traffic FILE) as a traffic_file. */
 #include <stdio.h>
 
 #include "cli/cli.h"
@@ -15,13 +16,16 @@ static int run_or_analyze(int argc, char **argv, int simulate)
     int status = 0;
     rs_err_clear(&err);
     rs_record_init(&rec);
-    int rc = cli_parse(argc, argv, CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT, 0, &a, &err);
-    struct rs_named_path out = {"-o", a.output};
+    int rc = cli_parse(argc, argv, CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT | CLI_SAVE_TRAFFIC, 0,
+                       &a, &err);
+    struct rs_named_path out[2] = {{"-o", a.output}, {"--save-traffic", a.save_traffic}};
     if (!rc)
-        rc = cli_check_outputs(&a, &out, 1, &err);
+        rc = cli_check_outputs(&a, out, 2, &err);
     if (!rc)
         rc = simulate ? rs_run(&a.params, &rec, deadlock, sizeof deadlock, &err)
                       : rs_analyze(&a.params, &rec, &err);
+    if (!rc && a.save_traffic) /* after the run: its errors come first, as for -o */
+        rc = rs_traffic_save(&a.params, simulate, a.save_traffic, &err);
     if (rc) {
         status = cli_fail(&err);
     } else {

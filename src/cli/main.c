@@ -6,9 +6,9 @@
 #include "routesim/version.h"
 
 const struct cli_command cli_commands[] = {
-    {"run", "KEY=VALUE... [-c FILE] [--format F] [-o FILE]",
+    {"run", "KEY=VALUE... [-c FILE] [--format F] [-o FILE] [--save-traffic FILE]",
      "simulate one parameter set and print its metrics", cli_cmd_run},
-    {"analyze", "KEY=VALUE... [-c FILE] [--format F] [-o FILE]",
+    {"analyze", "KEY=VALUE... [-c FILE] [--format F] [-o FILE] [--save-traffic FILE]",
      "congestion, dilation and per-level load without simulating", cli_cmd_analyze},
     {"sweep", "-c FILE.ini [-o FILE.csv] [--jobs N] [--per-run FILE] [--resume] [--plot F]",
      "run an experiment grid with replications; statistics per point", cli_cmd_sweep},

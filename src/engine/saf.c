@@ -26,6 +26,10 @@ static const struct rs_optdef saf_options[] = {
      "one per switch (switch)"},
     {"queue_size", RS_OPT_INT, "0", 0, 1e9, NULL,
      "capacity of each queue in packets (0 = unbounded)"},
+    {"queue_threshold", RS_OPT_INT, NULL, 0, 1e9, NULL,
+     "instead of queue_size: a queue that held at most this many packets at the start of "
+     "the step admits every packet sent to it (004 §3; a switch queue then holds at most "
+     "q + 2 on a butterfly)"},
     {"protocol", RS_OPT_CHOICE, "fifo", 0, 0, protocol_names,
      "queueing protocol: oldest first, random, lowest message id (open loop: earliest "
      "generated) first, most hops left first, highest random rank first (004 §5)"},
@@ -249,8 +253,8 @@ add_move_p(struct saf *s, uint32_t m, uint32_t from, uint32_t to, uint32_t node,
     mv->from = from;
     mv->to = to;
     mv->node = node;
-    if (!defer && s->granted && to < SAF_STORE)
-        s->granted[to]++;
+    if (!defer && s->grant && to < SAF_STORE)
+        s->grant[to]++;
 }
 
 static void add_move(struct saf *s, uint32_t m, uint32_t from, uint32_t to, uint32_t node)
@@ -385,9 +389,13 @@ static void decide_source(struct saf *s, uint32_t t, uint32_t used)
  * of the order in which nodes were visited. Refused candidates are dropped when drop, else
  * they wait: their moves are removed and their channels are free for the node's source.
  * Room is the capacity minus the occupancy at the start of the step and the admissions of
- * earlier rounds (granted). A queue has at most max_ports candidates per round (one per
- * channel into it), so the quadratic count below is small. */
-static void admit_by_rank(struct saf *s, uint64_t first, int drop)
+ * earlier rounds (granted); with queue_threshold (thr = 1) it is unlimited when the queue
+ * held at most q packets at the start of the step, else none. A queue has at most
+ * max_ports candidates per round (one per channel into it), so the quadratic count below
+ * is small. Instantiated for each thr, so that the strict capacity's code is unchanged. */
+static inline __attribute__((always_inline)) void admit_by_rank_p(struct saf *s,
+                                                                  uint64_t first, int drop,
+                                                                  int thr)
 {
     uint64_t n = s->n_moves;
     if (!s->cap)
@@ -406,7 +414,9 @@ static void admit_by_rank(struct saf *s, uint64_t first, int drop)
         uint32_t to = s->moves[i].to;
         if (to >= SAF_VOID || !s->cand[to])
             continue; /* not a candidate, or its queue is settled */
-        uint32_t room = s->cap - s->q[to].count - s->granted[to], admitted = 0;
+        uint32_t room = thr ? (s->q[to].count < s->cap ? UINT32_MAX : 0)
+                            : s->cap - s->q[to].count - s->granted[to],
+                 admitted = 0;
         for (uint32_t a = s->cand[to]; a; a = s->cnext[a - 1]) {
             uint32_t better = 0;
             for (uint32_t b = s->cand[to]; b && better < room; b = s->cnext[b - 1])
@@ -417,7 +427,8 @@ static void admit_by_rank(struct saf *s, uint64_t first, int drop)
             else
                 s->moves[a - 1].to = drop ? SAF_DROP_TO : SAF_VOID;
         }
-        s->granted[to] += admitted;
+        if (!thr) /* with queue_threshold nothing is counted */
+            s->granted[to] += admitted;
         s->cand[to] = 0;
     }
     if (drop)
@@ -435,6 +446,14 @@ static void admit_by_rank(struct saf *s, uint64_t first, int drop)
             s->src_used[t] &= ~(1u << s->pkt[mv->pkt].port);
     }
     s->n_moves = kept;
+}
+
+static void admit_by_rank(struct saf *s, uint64_t first, int drop)
+{
+    if (s->thr)
+        admit_by_rank_p(s, first, drop, 1);
+    else
+        admit_by_rank_p(s, first, drop, 0);
 }
 
 /* Prefetch distances (in active nodes and in moves): the state of a 2^16-input butterfly
@@ -816,7 +835,7 @@ static uint32_t default_ranks(uint32_t n_terminals, uint32_t q)
 static int saf_read_options(struct saf *s, const struct rs_params *p, struct rs_err *err)
 {
     int at, proto, on_full, rc;
-    int64_t cap, ranks;
+    int64_t cap, ranks, thr = 0;
     if ((rc = rs_opt_choice(p, saf_options, "queue_at", &at, err)) ||
         (rc = rs_opt_choice(p, saf_options, "protocol", &proto, err)) ||
         (rc = rs_opt_choice(p, saf_options, "on_full", &on_full, err)) ||
@@ -827,8 +846,24 @@ static int saf_read_options(struct saf *s, const struct rs_params *p, struct rs_
     s->proto = (enum saf_protocol)proto;
     s->on_full = (enum saf_on_full)on_full;
     s->cap = (uint32_t)cap;
+    if (rs_params_find(p, "queue_threshold")) {
+        if (cap != 0) /* queue_size=0, the default, is no capacity: records repeat it */
+            return rs_err_set(err, RS_EINVAL,
+                              "queue_threshold and queue_size=%lld exclude each other: a "
+                              "threshold q admits every arrival while the queue holds at most q "
+                              "packets (004 §3), a size c refuses the one that would exceed c "
+                              "(give queue_size=0 or leave it out)",
+                              (long long)cap);
+        if ((rc = rs_opt_int(p, saf_options, "queue_threshold", &thr, err)))
+            return rc;
+        if (thr >= (int64_t)1e9)
+            return rs_err_set(err, RS_ECONSTRAINT, "queue_threshold must be below 1e9");
+        s->thr = 1;
+        s->cap = (uint32_t)thr + 1; /* room: occupancy at the start < q + 1 */
+    }
     if (s->proto == SAF_RANK)
-        s->ranks = ranks ? (uint32_t)ranks : default_ranks(s->pb->n_terminals, s->cap);
+        s->ranks = ranks ? (uint32_t)ranks
+                         : default_ranks(s->pb->n_terminals, s->thr ? (uint32_t)thr : s->cap);
     return 0;
 }
 
@@ -885,6 +920,7 @@ int rs__saf_init_common(struct saf *s, const struct rs_engine_input *in, uint64_
         return rs_err_set(err, RS_ENOMEM, "out of memory for queue waiters");
     if (s->at != SAF_AT_INPUT && !(s->granted = rs_calloc(s->n_queues, sizeof *s->granted)))
         return rs_err_set(err, RS_ENOMEM, "out of memory for queue admissions");
+    s->grant = s->thr ? NULL : s->granted;
     if (s->proto == SAF_RANK) {
         if (!(s->rank = rs_malloc(n_pkt * sizeof *s->rank + 1)))
             return rs_err_set(err, RS_ENOMEM, "out of memory for packet ranks");

@@ -77,7 +77,10 @@ struct saf {
     enum saf_queue_at at;
     enum saf_protocol proto;
     enum saf_on_full on_full;
-    uint32_t cap;          /* queue capacity, 0 = unbounded */
+    uint32_t cap;          /* queue capacity, 0 = unbounded; with queue_threshold=q, q + 1
+                              (a queue holding at most q packets at the start of the step
+                              admits every arrival: 004 §3) */
+    int thr;               /* 1 with queue_threshold: admissions are not counted (grant NULL) */
     uint32_t P;            /* net->max_ports */
     int P_shift;           /* log2 P when P is a power of two, else -1 */
     int q_shift;           /* log2 per_input when a power of two, else -1 */
@@ -90,6 +93,8 @@ struct saf {
     struct saf_queue *q;   /* [n_queues] */
     uint32_t *qsel;        /* [n_queues] sticky selection (random, priority), or NULL */
     uint32_t *granted;     /* [n_queues] admissions this step (output/switch queues) */
+    uint32_t *grant;       /* granted, where admissions are counted; NULL with queue_threshold
+                              (room is the occupancy at the start of the step alone) */
     uint32_t *waiter;      /* [n_queues] input queues with block only: node+1 whose offer
                               waits for room in this queue (0 = none), or NULL */
 

@@ -92,9 +92,13 @@ int rs__saf_check(struct saf *s, struct rs_err *err)
         const struct saf_queue *q = &s->q[qi];
         if (!q->count)
             continue;
-        if (s->cap && q->count > s->cap)
+        /* with queue_threshold=q (cap = q + 1) every channel into the queue may add one
+         * packet to q: q + 1 for an input queue, q + max_ports for the others */
+        uint32_t most = !s->thr ? s->cap
+                        : s->cap - 1 + (s->at == SAF_AT_INPUT ? 1 : s->P);
+        if (s->cap && q->count > most)
             rc = rs_err_set(err, RS_EINVARIANT, "step %u: queue %llu holds %u > capacity %u",
-                            s->step, (unsigned long long)qi, q->count, s->cap);
+                            s->step, (unsigned long long)qi, q->count, most);
         else
             rc = check_list(s, q, seen, SAF_IN_QUEUE, "queue", qi, s->qsel ? s->qsel[qi] : 0,
                             err);

@@ -210,6 +210,18 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
                          "largest occupancy (packets and tokens) any 1-queue reached", NO},
     [RS_M_TOKENS_SENT] = {"tokens_sent", I, "token-hops", "wave",
                           "edge crossings of all tokens", NO},
+    [RS_M_BOUND_HARD] = {"bound_hard", I, "steps", "run (traffic=hard_permutation)",
+                         "004 Theorem 3.1's bound 2^d (r - (q+2)(d+1)) for the r used", NO},
+    [RS_M_BOUND_HARD_ASYMPTOTIC] = {"bound_hard_asymptotic", D, "steps",
+                                    "run (traffic=hard_permutation)",
+                                    "the theorem's N / (4 (q+2) (log2 N + 1))", NO},
+    [RS_M_MAKESPAN_OVER_BOUND_HARD] = {"makespan_over_bound_hard", D, "1",
+                                       "run (traffic=hard_permutation)",
+                                       "makespan / bound_hard", NO},
+    [RS_M_HARD_R] = {"hard_r", I, "packets", "run (traffic=hard_permutation)",
+                     "r: packets forced through each input of the busy sub-butterfly", NO},
+    [RS_M_HARD_DEPTH] = {"hard_depth", I, "levels", "run (traffic=hard_permutation)",
+                         "d = log2 N - 2 log2 r, the busy sub-butterfly's depth", NO},
 };
 
 const char *const rs_metric_stat_suffixes[] = {"mean", "var", "sd", "min", "max", "ci95", NULL};

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "routesim/algo.h"
+#include "routesim/buf.h"
 #include "routesim/analysis.h"
 #include "routesim/engine.h"
 #include "routesim/load_factor.h"
@@ -448,6 +449,8 @@ int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
         rc = record_load_factors(out, &x, 0, err);
     if (!rc && x.predict) /* after the metrics, beside the measurement */
         rc = record_prediction(out, &x.pred, err);
+    if (!rc && x.sel.traffic->metrics) /* the workload's bound beside the makespan */
+        rc = x.sel.traffic->metrics(&x.net, &x.params, out, err);
     prepared_free(&x);
     return rc;
 }
@@ -478,6 +481,35 @@ int rs_analyze(const struct rs_params *p, struct rs_record *out, struct rs_err *
         rc = record_load_factors(out, &x, 1, err);
     if (!rc && x.predict)
         rc = record_prediction(out, &x.pred, err);
+    prepared_free(&x);
+    return rc;
+}
+
+int rs_traffic_save(const struct rs_params *p, int with_engine, const char *path,
+                    struct rs_err *err)
+{
+    struct prepared x;
+    struct rs_record scratch;
+    struct rs_buf b;
+    rs_record_init(&scratch);
+    int rc = prepare(&x, p, with_engine, &scratch, err);
+    rs_record_free(&scratch);
+    if (rc)
+        return rc;
+    if (x.pb.src) {
+        prepared_free(&x);
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "--save-traffic: traffic=%s gives each message its source, which a "
+                          "traffic_file cannot hold",
+                          x.sel.traffic->name);
+    }
+    rs_buf_init(&b);
+    rs_buf_printf(&b, "# traffic=%s N=%u per_input=%u (routesim --save-traffic)\n",
+                  x.sel.traffic->name, x.pb.n_terminals, x.pb.per_input);
+    for (uint64_t m = 0; m < x.pb.n_msgs; m++)
+        rs_buf_printf(&b, "%u\n", x.pb.dst[m]);
+    rc = rs_buf_write_file(&b, path, err);
+    rs_buf_free(&b);
     prepared_free(&x);
     return rc;
 }

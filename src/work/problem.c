@@ -32,7 +32,8 @@
     X(file)                                                                    \
     X(paths)                                                                   \
     X(subtree_cross)                                                           \
-    X(mot_expander)
+    X(mot_expander)                                                            \
+    X(hard_permutation)
 
 #define RS__TRAFFIC_DECL(name) extern const struct rs_traffic_ops rs__traffic_##name;
 RS__TRAFFIC_LIST(RS__TRAFFIC_DECL)

@@ -120,7 +120,7 @@ SHIPPED=$(realpath "$(dirname "$0")/../../experiments")
 # (their full grids are validated nowhere else; the quick one of 001 runs in cole_maggs_sitaraman.sh)
 expect_ok '^cole-maggs-sitaraman \(full\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid' reproduce cole-maggs-sitaraman --dry-run
 expect_ok '^maggs-sitaraman \(full\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid' reproduce maggs-sitaraman --dry-run
-expect_ok '^maggs-sitaraman \(quick\): 8 experiments, 639 points, 3783 runs, 21 claims: valid' reproduce maggs-sitaraman --dry-run --quick
+expect_ok '^maggs-sitaraman \(quick\): 11 experiments, 712 points, 3996 runs, 30 claims: valid' reproduce maggs-sitaraman --dry-run --quick
 expect_ok '^scherson-chien \(full\): 6 experiments, 119 points, 389000 runs, 26 claims: valid' reproduce scherson-chien --dry-run
 expect_ok '^scherson-chien \(quick\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid' reproduce scherson-chien --dry-run --quick
 # One reproduction per paper: a former name is an error naming the reproduction that holds it.
@@ -165,9 +165,12 @@ set_quick "$TMP/ship/scherson-chien/fig7.ini" N '4^2..4^5'
 set_quick "$TMP/ship/maggs-sitaraman/drop_random.ini" N '2^4..2^8'
 set_quick "$TMP/ship/maggs-sitaraman/drop_permutations.ini" N '4^3..4^4'
 set_quick "$TMP/ship/maggs-sitaraman/drop_atom.ini" N '4^3..4^4'
+set_quick "$TMP/ship/maggs-sitaraman/loaded_threshold.ini" N '2^4..2^8'
+set_quick "$TMP/ship/maggs-sitaraman/hard_bound.ini" N '2^8..2^10'
+set_quick "$TMP/ship/maggs-sitaraman/hard_contrast.ini" N '2^11..2^12'
 check "set_quick replaced the [quick] sizes" test "$(grep -c '^N = 4^3..4^4$' "$TMP/ship/maggs-sitaraman/drop_atom.ini")" = 1
 sed -i 's/^filter = N=16384$/filter = N=256/' "$TMP/ship/maggs-sitaraman/claims.ini"
-for r in scherson-chien:116 maggs-sitaraman:106; do
+for r in scherson-chien:116 maggs-sitaraman:130; do
   name=${r%%:*} verdicts=${r##*:}
   out=$(RS_EXPERIMENTS="$TMP/ship" "$RS" reproduce "$name" --quick --jobs 2 --out "$TMP/ship/out-$name" 2>"$TMP/err")
   check "$name smoke run ($(head -c 300 "$TMP/err"))" grep -q "^$name: [0-9]* hold, [0-9]* do not hold, [0-9]* inconclusive" <<<"$out"

@@ -44,7 +44,7 @@ static void test_registry_matches_choices(void **state)
         assert_true(ops->generate != NULL || ops->build != NULL);
     }
     assert_null(def->choices[i]);
-    assert_int_equal(i, 18);
+    assert_int_equal(i, 19);
     assert_null(rs_traffic_find("uniformm"));
     assert_null(rs_traffic_find(NULL));
 
@@ -55,7 +55,7 @@ static void test_registry_matches_choices(void **state)
     assert_true(q->min == 1.0 && q->max == 1048576.0);
 }
 
-/* Only bpc, linear, file, subtree_cross and mot_expander declare extra keys. */
+/* Only bpc, linear, file, subtree_cross, mot_expander and hard_permutation declare extra keys. */
 static void test_extra_keys(void **state)
 {
     for (int i = 0; rs_traffics[i] != NULL; i++) {
@@ -80,6 +80,9 @@ static void test_extra_keys(void **state)
             assert_int_equal(n, 2);
             assert_string_equal(ops->options[0].name, "traffic_file");
             assert_string_equal(ops->options[1].name, "file_kind");
+        } else if (strcmp(ops->name, "hard_permutation") == 0) {
+            assert_int_equal(n, 1);
+            assert_string_equal(ops->options[0].name, "hard_protocol");
         } else {
             assert_int_equal(n, 0);
         }
@@ -239,6 +242,12 @@ static void test_conformance(void **state)
                 q = 1;
                 snprintf(args, sizeof args, "%s traffic=file traffic_file=%s/work_bitrev16.txt",
                          nets[i], data);
+            } else if (strcmp(name, "hard_permutation") == 0) {
+                if (i == 1)
+                    continue; /* butterflies only: tests/work/test_hard_perm.c */
+                q = 1;
+                snprintf(args, sizeof args,
+                         "%s traffic=hard_permutation queue_at=switch queue_threshold=0", nets[i]);
             } else {
                 snprintf(args, sizeof args, "%s traffic=%s per_input=%d", nets[i], name, q);
             }
