@@ -51,4 +51,25 @@ uint64_t rs_ms_sort_steps(uint32_t m);
 uint64_t rs_ms_sort(uint32_t n, uint32_t side, uint64_t n_snakes, uint32_t *pos,
                     const uint32_t *dst, const uint8_t *black, int *rc);
 
+/* The bounds of 003 §3-§4 in flit steps (queues in snakes), n the side, k the packet length
+ * in flits, f = f(n):
+ * Theorem 4's main expression, with the initial (u, v, w, x) of the snakes and their length
+ * ks (k, or k/2 with two snakes; the O(kn/f(n)) and t_colour terms left out):
+ *   (ks - 1)[min(max(u + f, v + f), n) + max(w, x)] + 2n */
+double rs_ms_bound_thm4(uint32_t n, uint32_t ks, uint32_t f, const uint32_t uvwx[4]);
+/* The main term of the theorem for the configuration (o(n) and O(kn/f(n)) left out):
+ * mesh: colourings A, B 3nk/2 (Thm 5), C/random nk (Thm 5), two snakes nk (Thm 6);
+ * torus: A 3nk/4, C/random nk/2 (Thm 7), four snakes nk/2 (Thm 8). */
+double rs_ms_bound_main(uint32_t n, uint32_t k, int torus, uint32_t snakes,
+                        enum rs_ms_colouring col);
+/* Lemma 4: (1 + max(w, x)/n) f packets waiting for one channel. */
+double rs_ms_bound_lemma4(uint32_t n, uint32_t f, uint32_t w, uint32_t x);
+/* The queue bound the theorem states for the configuration, in snakes (003 counts a queue in
+ * packets of k flits, so a bound of q packets is q * snakes snakes): mesh A 2f (§3.2), B
+ * 3f/2 (Thm 5), C/random Lemma 4 with the measured w, x (Thm 5 states none of its own),
+ * two snakes f packets (Thm 6); torus A 2f (Thm 7), C/random Lemma 4, four snakes f/2
+ * packets (Thm 8). */
+double rs_ms_bound_queue(uint32_t n, uint32_t f, int torus, uint32_t snakes,
+                         enum rs_ms_colouring col, uint32_t w, uint32_t x);
+
 #endif
