@@ -154,6 +154,7 @@ static int ms_record(const struct rs_engine_input *in, const struct rs__ms_cfg *
     rc |= rs_metric_int(out, RS_M_STEPS_SORT, (int64_t)o->steps_sort);
     rc |= rs_metric_int(out, RS_M_STEPS_PHASE3, (int64_t)o->steps3);
     rc |= rs_metric_int(out, RS_M_STEPS_PHASE4, (int64_t)o->steps4);
+    rc |= rs_metric_int(out, RS_M_STEPS_ROUTING, (int64_t)(o->steps3 + o->steps4));
     rc |= rs_metric_int(out, RS_M_MS_QUEUE_PHASE3, o->queue3);
     rc |= rs_metric_int(out, RS_M_MS_QUEUE_PHASE4, o->queue4);
     rc |= rs_metric_int(out, RS_M_MS_MAX_QUEUE, queue);

@@ -208,6 +208,8 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
         "flit steps of step 3 (until its last tail arrives)", NO},
     [RS_M_STEPS_PHASE4] = {"steps_phase4", I, "steps", "ms_mesh, ms_torus",
         "flit steps of step 4 (until its last tail arrives)", NO},
+    [RS_M_STEPS_ROUTING] = {"steps_routing", I, "steps", "ms_mesh, ms_torus",
+        "steps_phase3 + steps_phase4: the routing the main terms of Theorems 4-8 bound", NO},
     [RS_M_MS_QUEUE_PHASE3] = {"ms_queue_phase3", I, "snakes", "ms_mesh, ms_torus",
         "largest number of snakes waiting for one channel in step 3", NO},
     [RS_M_MS_QUEUE_PHASE4] = {"ms_queue_phase4", I, "snakes", "ms_mesh, ms_torus",
