@@ -46,8 +46,8 @@
  *                   ties by earlier head arrival, then input order.
  *   RS_MS_SAF_DELAYED  Lemma 7 (003 §4.1): store-and-forward; a packet that travels
  *                   distance mu starts at paper step (H - mu)k, i.e. its head crosses its
- *                   first channel in step (H - mu)k + 1, where H = floor(n/2) when every
- *                   packet of the call takes the shortest way (dir 0) and n - 1 otherwise
+ *                   first channel in step (H - mu)k + 1, where H = floor(n/2) on a ring
+ *                   whose packets all take the shortest way (dir 0), else n - 1
  *                   (the paper writes (n/2 - mu - 1)k, which is negative for mu = n/2;
  *                   docs/papers/makedon-symvonis.md). Eligible: the whole packet at this
  *                   processor and, at its source, its start step reached. Pick: earliest
@@ -94,6 +94,11 @@ struct rs_ms_line_problem {
      * snakes on at most two processors. A violation returns RS_EINVARIANT. Costs
      * O(m k) per step and m k words. */
     int check;
+    /* Optional (check=1 only; NULL otherwise): called after step 0 and after every step s
+     * with hops[p*k + j] = hops flit j of packet p has made (the processor is src +
+     * dir*hops, modulo n on a ring); for tests that follow every flit. */
+    void (*on_step)(void *ctx, uint64_t step, const uint32_t *hops);
+    void *ctx;
 };
 
 struct rs_ms_line_result {
