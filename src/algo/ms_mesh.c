@@ -12,6 +12,7 @@
 static const char *const colouring_names[] = {"A", "B", "C", "random", NULL};
 static const char *const f_names[] = {"log", "sqrt", NULL};
 static const char *const snakes_names[] = {"1", "2", "4", NULL};
+static const char *const step4_names[] = {"lemma7", "farthest", NULL};
 
 static const struct rs_optdef ms_options[] = {
     {"colouring", RS_OPT_CHOICE, "A", 0, 0, colouring_names,
@@ -23,6 +24,9 @@ static const struct rs_optdef ms_options[] = {
     {"snakes", RS_OPT_CHOICE, "1", 0, 0, snakes_names,
      "snakes per packet: 2 on the mesh (003 §3.3), 4 on the torus (§4.3); length must be "
      "divisible by it"},
+    {"ring_step4", RS_OPT_CHOICE, "lemma7", 0, 0, step4_names,
+     "ms_torus step 4 (one snake per packet): Lemma 7's delayed store-and-forward (lemma7) or "
+     "cut-through farthest first along the shortest way (farthest, Theorem 3's rule on a ring)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 static const char *const ms_engines[] = {"cut_through_partial", NULL};
@@ -34,12 +38,13 @@ static int ms_config(const struct rs_engine_input *in, const struct rs_engine_op
                      int torus, struct rs__ms_cfg *c, struct rs_err *err)
 {
     const char *name = torus ? "ms_torus" : "ms_mesh";
-    int col, fs, sn, rc;
+    int col, fs, sn, s4, rc;
     int64_t len;
     if ((rc = rs_opt_int(in->params, engine->options, "length", &len, err)) ||
         (rc = rs_opt_choice(in->params, ms_options, "colouring", &col, err)) ||
         (rc = rs_opt_choice(in->params, ms_options, "f", &fs, err)) ||
-        (rc = rs_opt_choice(in->params, ms_options, "snakes", &sn, err)))
+        (rc = rs_opt_choice(in->params, ms_options, "snakes", &sn, err)) ||
+        (rc = rs_opt_choice(in->params, ms_options, "ring_step4", &s4, err)))
         return rc;
     const struct rs_net *net = in->net;
     if (net->dims != 2 || net->wrap != torus)
@@ -54,6 +59,7 @@ static int ms_config(const struct rs_engine_input *in, const struct rs_engine_op
     c->snakes = sn == 0 ? 1 : (sn == 1 ? 2 : 4);
     c->colouring = (enum rs_ms_colouring)col;
     c->torus = torus;
+    c->step4_farthest = s4 == 1;
     c->seed = in->seed;
     c->check = in->check;
     c->f = rs_ms_f(c->n, fs);
@@ -69,6 +75,10 @@ static int ms_config(const struct rs_engine_input *in, const struct rs_engine_op
                           "snakes=%u needs length divisible by %u (got length=%u): the snakes "
                           "of a packet have equal length",
                           c->snakes, c->snakes, c->k);
+    if (s4 == 1 && (!torus || c->snakes != 1))
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "ring_step4=farthest needs algorithm=ms_torus with snakes=1 (the mesh "
+                          "and four snakes always use farthest first)");
     if (torus && c->colouring == RS_MS_COL_B)
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "algorithm=ms_torus needs colouring=A|C|random (003 §4.2 uses A and "

@@ -54,7 +54,8 @@ static int route_dim(const struct rs__ms_cfg *c, const struct unit *u, uint64_t 
     if (!step4)
         pr.disc = RS_MS_FIFO;
     else
-        pr.disc = c->torus && c->snakes == 1 ? RS_MS_SAF_DELAYED : RS_MS_FARTHEST;
+        pr.disc = c->torus && c->snakes == 1 && !c->step4_farthest ? RS_MS_SAF_DELAYED
+                                                                  : RS_MS_FARTHEST;
     pr.k = len;
     pr.m = m;
     pr.pkt = pk;

@@ -14,6 +14,7 @@ struct rs__ms_cfg {
     uint32_t snakes;  /* 1, 2 or 4 snakes per packet */
     uint32_t f, side; /* f(n) and the submesh side n / f(n) */
     int torus;        /* ms_torus: rings (Lemmas 6, 7) */
+    int step4_farthest; /* ms_torus step 4 by farthest-first (Theorem 3's rule) instead of Lemma 7 */
     enum rs_ms_colouring colouring;
     uint64_t seed;
     int check;

@@ -107,6 +107,12 @@ static void test_torus(void **state)
             rs_record_free(&r);
         }
     struct rs_record r;
+    /* farthest first in step 4 instead of Lemma 7: within (n/2)k here (5 of 8 steps) */
+    run_checked(BASE "topology=torus k=8 algorithm=ms_torus ring_step4=farthest colouring=random "
+                     "length=2 seed=4",
+                &r);
+    assert_true(rs_test_int(&r, "steps_phase4") <= 8);
+    rs_record_free(&r);
     run_checked(BASE "topology=torus k=8 algorithm=ms_torus snakes=4 length=8 seed=2", &r);
     assert_true(rs_test_double(&r, "bound_ms_main") == 32.0);
     assert_true(rs_test_double(&r, "bound_ms_queue") == 4.0); /* f/2 packets of 4 snakes */
@@ -147,6 +153,9 @@ static void test_refused(void **state)
             "have equal length");
     refused(BASE "topology=mesh k=4 algorithm=ms_mesh snakes=4 length=8", RS_EUNSUPPORTED,
             "algorithm=ms_mesh needs snakes=1 or 2 (003 §3.3 splits into two)");
+    refused(BASE "topology=mesh k=4 algorithm=ms_mesh ring_step4=farthest", RS_EUNSUPPORTED,
+            "ring_step4=farthest needs algorithm=ms_torus with snakes=1 (the mesh and four "
+            "snakes always use farthest first)");
     refused(BASE "topology=torus k=4 algorithm=ms_torus colouring=B", RS_EUNSUPPORTED,
             "algorithm=ms_torus needs colouring=A|C|random (003 §4.2 uses A and the random "
             "colouring)");
