@@ -20,36 +20,36 @@
 #define FLIT "flit engines"
 
 const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
-    [RS_M_MAKESPAN] = {"makespan", I, "steps", ENGINES ", cms_butterfly (batch runs)",
+    [RS_M_MAKESPAN] = {"makespan", I, "steps", ENGINES ", cms_butterfly, ms_chain (batch runs)",
                        "step (circuit: network cycle) of the last delivery or drop; 0 when "
                        "every path is empty",
                        F(makespan)},
-    [RS_M_MESSAGES] = {"messages", I, "messages", ENGINES ", cms_butterfly, analyze",
+    [RS_M_MESSAGES] = {"messages", I, "messages", ENGINES ", cms_butterfly, ms_chain, analyze",
                        "messages of the static message set", F(messages)},
-    [RS_M_DELIVERED] = {"delivered", I, "messages", ENGINES ", cms_butterfly, open loop",
+    [RS_M_DELIVERED] = {"delivered", I, "messages", ENGINES ", cms_butterfly, ms_chain, open loop",
                         "messages (open loop: packets) delivered", F(delivered)},
-    [RS_M_DROPPED] = {"dropped", I, "messages", ENGINES ", open loop",
+    [RS_M_DROPPED] = {"dropped", I, "messages", ENGINES ", ms_chain, open loop",
                       "messages (open loop: packets) dropped or discarded", F(dropped)},
     [RS_M_DELIVERED_FRACTION] = {"delivered_fraction", D, "1",
                                  "store_forward, circuit (batch runs)",
                                  "delivered / messages (1 when there are none)",
                                  F(delivered_fraction)},
-    [RS_M_LATENCY_MEAN] = {"latency_mean", D, "steps", ENGINES ", cms_butterfly, open loop",
+    [RS_M_LATENCY_MEAN] = {"latency_mean", D, "steps", ENGINES ", cms_butterfly, ms_chain, open loop",
                            "mean latency of the delivered messages (finish minus release; open "
                            "loop: measured packets, delivery minus generation); NaN (JSON null) "
                            "when none was delivered, the run deadlocked or saturated",
                            F(latency_mean)},
-    [RS_M_LATENCY_P99] = {"latency_p99", D, "steps", ENGINES ", cms_butterfly, open loop",
+    [RS_M_LATENCY_P99] = {"latency_p99", D, "steps", ENGINES ", cms_butterfly, ms_chain, open loop",
                           "nearest-rank 99th percentile of the latency: the smallest latency by "
                           "which at least 99% of the delivered had arrived; NaN as latency_mean",
                           F(latency_p99)},
-    [RS_M_LATENCY_MAX] = {"latency_max", D, "steps", ENGINES ", cms_butterfly, open loop",
+    [RS_M_LATENCY_MAX] = {"latency_max", D, "steps", ENGINES ", cms_butterfly, ms_chain, open loop",
                           "largest latency of a delivered message; NaN as latency_mean",
                           F(latency_max)},
-    [RS_M_STEPS] = {"steps", I, "steps", "store_forward, " FLIT,
+    [RS_M_STEPS] = {"steps", I, "steps", "store_forward, " FLIT ", ms_chain",
                     "steps simulated (makespan unless deadlocked; open loop: the last step)",
                     F(steps)},
-    [RS_M_DEADLOCK] = {"deadlock", I, "0/1", "store_forward, " FLIT,
+    [RS_M_DEADLOCK] = {"deadlock", I, "0/1", "store_forward, " FLIT ", ms_chain",
                        "1 when the run stopped in a deadlock (messages left, none can move)",
                        F(deadlock)},
     [RS_M_MAX_QUEUE] = {"max_queue", I, "packets", "store_forward",
@@ -66,7 +66,7 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
     [RS_M_TOP_RANK_DELIVERED] = {"top_rank_delivered", I, "messages", "store_forward (batch runs)",
                                  "delivered messages of the highest rank (protocol=rank)",
                                  F(top_rank_delivered)},
-    [RS_M_FLIT_HOPS] = {"flit_hops", I, "flit-hops", FLIT ", cms_butterfly",
+    [RS_M_FLIT_HOPS] = {"flit_hops", I, "flit-hops", FLIT ", cms_butterfly, ms_chain",
                         "channel crossings of all flits", F(flit_hops)},
     [RS_M_BLOCKED_HEADER_STEPS] = {"blocked_header_steps", I, "steps", FLIT,
                                    "(message, step) pairs in which a message's header wanted "
@@ -184,6 +184,33 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
                                   "messages first delivered in each round, ';'-separated", NO},
     [RS_M_STEPS_PER_ROUND] = {"steps_per_round", S, "steps", "cms_butterfly",
                               "flit steps of each round, ';'-separated", NO},
+    [RS_M_MS_DISCIPLINE] = {"ms_discipline", S, "-", "ms_chain",
+                            "line discipline run: fifo (Route_on_a_Chain, Lemma 6), "
+                            "farthest_first (Theorem 3) or saf_delayed (Lemma 7)", NO},
+    [RS_M_MS_M] = {"ms_m", I, "packets", "ms_chain",
+                   "m of Theorems 2 and 3: packets that move (destination not their source)", NO},
+    [RS_M_MS_MAX_QUEUE] = {"ms_max_queue", I, "packets", "ms_chain",
+                           "most packets at one processor with flits still to cross one of its "
+                           "channels (003 Lemma 4's queue; sources included)", NO},
+    [RS_M_BOUND_THM1] = {"bound_thm1", D, "steps", "ms_chain",
+                         "003 Theorem 1, n(k+1)/2 + k (a permutation on a chain; else NaN)", NO},
+    [RS_M_MAKESPAN_OVER_THM1] = {"makespan_over_thm1", D, "1", "ms_chain",
+                                 "makespan / bound_thm1", NO},
+    [RS_M_BOUND_THM23] = {"bound_thm23", D, "steps", "ms_chain",
+                          "003 Theorems 2 and 3, (k-1)m + n (many-to-one under fifo or "
+                          "one-to-many under farthest_first on a chain; else NaN)", NO},
+    [RS_M_MAKESPAN_OVER_THM23] = {"makespan_over_thm23", D, "1", "ms_chain",
+                                  "makespan / bound_thm23", NO},
+    [RS_M_BOUND_LEMMA6] = {"bound_lemma6", D, "steps", "ms_chain",
+                           "003 Lemma 6, kn/4 (many-to-one on a ring from non-adjacent "
+                           "sources under fifo; else NaN)", NO},
+    [RS_M_MAKESPAN_OVER_LEMMA6] = {"makespan_over_lemma6", D, "1", "ms_chain",
+                                   "makespan / bound_lemma6", NO},
+    [RS_M_BOUND_LEMMA7] = {"bound_lemma7", D, "steps", "ms_chain",
+                           "003 Lemma 7, kn/2 (one-to-many on a ring under saf_delayed; else "
+                           "NaN)", NO},
+    [RS_M_MAKESPAN_OVER_LEMMA7] = {"makespan_over_lemma7", D, "1", "ms_chain",
+                                   "makespan / bound_lemma7", NO},
 };
 
 const char *const rs_metric_stat_suffixes[] = {"mean", "var", "sd", "min", "max", "ci95", NULL};
