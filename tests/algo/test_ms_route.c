@@ -133,6 +133,30 @@ static void test_deterministic(void **state)
     rs_buf_free(&b);
 }
 
+/* The baseline sees the same permutation as ms_mesh under the same seed: the run's static
+ * congestion and dilation of the message set (XY routes) agree, for every algorithm. */
+static void test_same_instance(void **state)
+{
+    (void)state;
+    struct rs_record a, b, c;
+    rs_test_run("topology=mesh k=16 traffic=randperm seed=5 switching=cut_through_partial "
+                "algorithm=ms_mesh colouring=B length=4",
+                &a);
+    rs_test_run("topology=mesh k=16 traffic=randperm seed=5 switching=cut_through_partial "
+                "length=4",
+                &b);
+    rs_test_run("topology=mesh k=16 traffic=randperm seed=5 switching=store_forward "
+                "protocol=furthest_first",
+                &c);
+    assert_int_equal(rs_test_int(&a, "congestion"), rs_test_int(&b, "congestion"));
+    assert_int_equal(rs_test_int(&a, "dilation"), rs_test_int(&b, "dilation"));
+    assert_int_equal(rs_test_int(&a, "congestion"), rs_test_int(&c, "congestion"));
+    assert_int_equal(rs_test_int(&a, "dilation"), rs_test_int(&c, "dilation"));
+    rs_record_free(&a);
+    rs_record_free(&b);
+    rs_record_free(&c);
+}
+
 static void refused(const char *kv, int code, const char *msg)
 {
     struct rs_record r;
@@ -175,7 +199,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mesh_all_colourings), cmocka_unit_test(test_mesh_two_snakes),
         cmocka_unit_test(test_torus),               cmocka_unit_test(test_deterministic),
-        cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_same_instance),       cmocka_unit_test(test_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
