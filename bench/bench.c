@@ -1,5 +1,5 @@
 /* Benchmark driver (`make bench`, never part of the tests): runs one standard case of an
- * engine (store-and-forward cases a-e, flit cases f-j) several times and prints steps/s,
+ * engine (store-and-forward cases a-e, flit cases f-j, ms_chain k-l) several times and prints steps/s,
  * packet-hops/s or flit-hops/s (engine time only, median of the repetitions), the set-up
  * time and the process's peak RSS. One case per process, so that peak RSS belongs to that
  * case. */
@@ -12,6 +12,7 @@
 #include "routesim/engine.h"
 #include "routesim/net.h"
 #include "routesim/problem.h"
+#include "routesim/algo.h"
 
 struct bench_case {
     const char *name;
@@ -40,6 +41,11 @@ static const struct bench_case cases[] = {
     {"j", "topology=butterfly N=1024 traffic=uniform switching=wormhole vcs=2 vc_depth=4 "
           "length=4 injection_process=bernoulli injection_rate=0.1 injection_rate_uses_flits=1 "
           "warmup_steps=10000 measure_steps=30000", 5},
+    /* algorithm=ms_chain (003 §2): the line simulator, FIFO and farthest first */
+    {"k", "topology=chain k=4096 traffic=randperm switching=cut_through_partial length=8 "
+          "algorithm=ms_chain", 3},
+    {"l", "topology=chain k=4096 traffic=one_to_many packets=2048 "
+          "switching=cut_through_partial length=8 algorithm=ms_chain", 3},
     {NULL, NULL, 0}};
 
 static double now(void)
@@ -86,7 +92,14 @@ static int run_case(const struct bench_case *bc)
                                      .routing = RS_ROUTING_DIRECT, .seed = 1, .check = 0};
         rs_record_init(&rec);
         double t1 = now();
-        if (rs_engine_run(eng, &in, &rec, NULL, 0, &err)) {
+        const struct rs_param *al = rs_params_find(&p, "algorithm");
+        const struct rs_algo_ops *algo = al ? rs_algo_find(al->value) : NULL;
+        if (al && !algo) {
+            fprintf(stderr, "bench: no algorithm '%s'\n", al->value);
+            return 1;
+        }
+        if (algo ? algo->run(&in, eng, &rec, NULL, 0, &err)
+                 : rs_engine_run(eng, &in, &rec, NULL, 0, &err)) {
             fprintf(stderr, "bench: %s\n", err.msg);
             return 1;
         }
@@ -124,6 +137,6 @@ int main(int argc, char **argv)
     for (int i = 0; cases[i].name; i++)
         if (argc == 2 && !strcmp(argv[1], cases[i].name))
             return run_case(&cases[i]);
-    fprintf(stderr, "usage: routesim_bench --header | --header-flit | a | b | ... | j\n");
+    fprintf(stderr, "usage: routesim_bench --header | --header-flit | a | b | ... | l\n");
     return 2;
 }

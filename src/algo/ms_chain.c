@@ -195,7 +195,8 @@ static int ms_chain_run(const struct rs_engine_input *in, const struct rs_engine
     e |= rs_metric_string(out, RS_M_MS_DISCIPLINE, disc_names[disc]);
     e |= rs_metric_int(out, RS_M_MS_M, f.moving);
     e |= rs_metric_int(out, RS_M_MS_MAX_QUEUE, lr.max_queue);
-    e |= put_bound(out, RS_M_BOUND_THM1, RS_M_MAKESPAN_OVER_THM1, !ring && f.permutation,
+    e |= put_bound(out, RS_M_BOUND_THM1, RS_M_MAKESPAN_OVER_THM1,
+                   !ring && disc == RS_MS_FIFO && f.permutation,
                    rs__ms_bound_thm1(n, k), mk);
     bool thm23 = !ring && ((disc == RS_MS_FIFO && f.one_per_source) ||
                            (disc == RS_MS_FARTHEST && f.one_per_dest));

@@ -193,7 +193,8 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
                            "most packets at one processor with flits still to cross one of its "
                            "channels (003 Lemma 4's queue; sources included)", NO},
     [RS_M_BOUND_THM1] = {"bound_thm1", D, "steps", "ms_chain",
-                         "003 Theorem 1, n(k+1)/2 + k (a permutation on a chain; else NaN)", NO},
+                         "003 Theorem 1, n(k+1)/2 + k (a permutation on a chain under fifo; "
+                         "else NaN)", NO},
     [RS_M_MAKESPAN_OVER_THM1] = {"makespan_over_thm1", D, "1", "ms_chain",
                                  "makespan / bound_thm1", NO},
     [RS_M_BOUND_THM23] = {"bound_thm23", D, "steps", "ms_chain",

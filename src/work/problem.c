@@ -30,7 +30,9 @@
     X(tornado)                                                                 \
     X(neighbor)                                                                \
     X(file)                                                                    \
-    X(paths)
+    X(paths)                                                                   \
+    X(many_to_one)                                                             \
+    X(one_to_many)
 
 #define RS__TRAFFIC_DECL(name) extern const struct rs_traffic_ops rs__traffic_##name;
 RS__TRAFFIC_LIST(RS__TRAFFIC_DECL)

@@ -44,7 +44,7 @@ static void test_registry_matches_choices(void **state)
         assert_true(ops->generate != NULL || ops->build != NULL);
     }
     assert_null(def->choices[i]);
-    assert_int_equal(i, 16);
+    assert_int_equal(i, 18);
     assert_null(rs_traffic_find("uniformm"));
     assert_null(rs_traffic_find(NULL));
 
@@ -74,6 +74,13 @@ static void test_extra_keys(void **state)
             assert_int_equal(n, 2);
             assert_string_equal(ops->options[0].name, "traffic_file");
             assert_string_equal(ops->options[1].name, "file_kind");
+        } else if (strcmp(ops->name, "many_to_one") == 0) {
+            assert_int_equal(n, 2);
+            assert_string_equal(ops->options[0].name, "packets");
+            assert_string_equal(ops->options[1].name, "spread");
+        } else if (strcmp(ops->name, "one_to_many") == 0) {
+            assert_int_equal(n, 1);
+            assert_string_equal(ops->options[0].name, "packets");
         } else {
             assert_int_equal(n, 0);
         }
@@ -219,6 +226,8 @@ static void test_conformance(void **state)
         const char *name = rs_traffics[t]->name;
         if (strcmp(name, "paths") == 0)
             continue; /* needs a network with paths: test_paths_traffic */
+        if (strcmp(name, "many_to_one") == 0 || strcmp(name, "one_to_many") == 0)
+            continue; /* not N x q messages: test_line_traffics */
         int random = strcmp(name, "uniform") == 0 || strcmp(name, "randperm") == 0 ||
                      strcmp(name, "qrelation") == 0 || strcmp(name, "root") == 0;
         /* linear and inverse_omega draw one permutation: all q of a source alike */
@@ -249,6 +258,69 @@ static void test_conformance(void **state)
             fx_free(&f);
         }
     }
+}
+
+/* traffic=many_to_one and one_to_many (003 §2.2) on a chain of 20: the sources (the
+ * destinations) distinct and as many as `packets`, many_to_one's sources multiples of
+ * `spread`, nobody sends to itself, one_to_many's messages sorted by source and per_input
+ * the most packets of one source; same seed, same set; per_input and too many packets
+ * refused. */
+static void test_line_traffics(void **state)
+{
+    (void)state;
+    struct fx f, g;
+    for (int spread = 1; spread <= 3; spread++) {
+        char args[256];
+        snprintf(args, sizeof args, "topology=chain k=20 traffic=many_to_one packets=6 spread=%d",
+                 spread);
+        if (fx_build(&f, 5, args) != 0)
+            fail_msg("%s: %s", args, f.err.msg);
+        assert_int_equal(f.pb.n_msgs, 6);
+        assert_int_equal(f.pb.per_input, 1);
+        for (uint64_t m = 0; m < 6; m++) {
+            uint32_t s = rs_problem_src(&f.pb, m);
+            assert_int_equal(s % (uint32_t)spread, 0);
+            assert_true(f.pb.dst[m] < 20 && f.pb.dst[m] != s);
+            if (m > 0)
+                assert_true(s > rs_problem_src(&f.pb, m - 1)); /* distinct, increasing */
+        }
+        assert_int_equal(fx_build(&g, 5, args), 0);
+        for (uint64_t m = 0; m < 6; m++)
+            assert_int_equal(g.pb.dst[m], f.pb.dst[m]);
+        fx_free(&g);
+        fx_free(&f);
+    }
+    assert_int_equal(fx_build(&f, 5, "topology=chain k=20 traffic=many_to_one"), 0);
+    assert_int_equal(f.pb.n_msgs, 20);
+    fx_free(&f);
+    assert_int_equal(fx_build(&f, 5, "topology=chain k=20 traffic=many_to_one spread=2 "
+                                     "packets=11"), RS_ECONSTRAINT);
+    fx_free(&f);
+    assert_int_equal(fx_build(&f, 5, "topology=chain k=20 traffic=many_to_one per_input=2"),
+                     RS_EUNSUPPORTED);
+    fx_free(&f);
+
+    assert_int_equal(fx_build(&f, 9, "topology=chain k=20 traffic=one_to_many packets=12"), 0);
+    assert_int_equal(f.pb.n_msgs, 12);
+    uint32_t seen[20] = {0}, per[20] = {0}, most = 0;
+    for (uint64_t m = 0; m < 12; m++) {
+        uint32_t s = rs_problem_src(&f.pb, m), t = f.pb.dst[m];
+        assert_true(t < 20 && s != t);
+        assert_int_equal(seen[t]++, 0);
+        if (++per[s] > most)
+            most = per[s];
+        if (m > 0)
+            assert_true(s > rs_problem_src(&f.pb, m - 1) ||
+                        (s == rs_problem_src(&f.pb, m - 1) && t > f.pb.dst[m - 1]));
+    }
+    assert_int_equal(f.pb.per_input, most);
+    fx_free(&f);
+    assert_int_equal(fx_build(&f, 9, "topology=chain k=20 traffic=one_to_many"), 0);
+    assert_int_equal(f.pb.n_msgs, 20);
+    fx_free(&f);
+    assert_int_equal(fx_build(&f, 9, "topology=chain k=20 traffic=one_to_many packets=21"),
+                     RS_ECONSTRAINT);
+    fx_free(&f);
 }
 
 /* traffic=paths on graph_small.txt with its five paths (tests/data/graph_small_paths.txt):
@@ -324,6 +396,7 @@ int main(void)
         cmocka_unit_test(test_error_leaves_empty),
         cmocka_unit_test(test_conformance),
         cmocka_unit_test(test_paths_traffic),
+        cmocka_unit_test(test_line_traffics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
