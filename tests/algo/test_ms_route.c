@@ -6,7 +6,9 @@
 #include "rs_test.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define BASE "traffic=randperm switching=cut_through_partial check=1 "
 
@@ -119,6 +121,62 @@ static void test_torus(void **state)
     rs_record_free(&r);
 }
 
+/* A hand-built hard instance for colouring A on the n x n mesh (n = 16): the white packet of
+ * row r (the one in column (r+1) mod 2) goes to (n-1-r, 0), so all n whites share column 0
+ * in reverse order (w = n); the first n-1 other black packets in node order go to row 0,
+ * columns 1..n-1 (x = n-1); the rest in node order to the free nodes in node order. Step 4's
+ * column 0 is a reversal. Measured within Theorem 4's expression and the queue bounds. */
+static void test_hard_instance_A(void **state)
+{
+    (void)state;
+    enum { M = 16 };
+    uint32_t dst[M * M];
+    uint8_t used[M * M] = {0};
+    for (uint32_t s = 0; s < M * M; s++)
+        dst[s] = UINT32_MAX;
+    for (uint32_t r = 0; r < M; r++) {
+        dst[r * M + (r + 1) % 2] = (M - 1 - r) * M;
+        used[(M - 1 - r) * M] = 1;
+    }
+    for (uint32_t s = 0, c = 1; s < M * M && c < M; s++)
+        if ((s / M + s % M) % 2 == 0 && dst[s] == UINT32_MAX) {
+            dst[s] = c;
+            used[c++] = 1;
+        }
+    for (uint32_t s = 0, d = 0; s < M * M; s++)
+        if (dst[s] == UINT32_MAX) {
+            while (used[d])
+                d++;
+            dst[s] = d;
+            used[d] = 1;
+        }
+    char path[] = "/tmp/rs_ms_hard_XXXXXX", kv[256];
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    for (uint32_t s = 0; s < M * M; s++)
+        fprintf(f, "%u\n", dst[s]);
+    fclose(f);
+    snprintf(kv, sizeof kv,
+             "topology=mesh k=16 traffic=file traffic_file=%s switching=cut_through_partial "
+             "algorithm=ms_mesh colouring=A length=8 check=1",
+             path);
+    struct rs_record r;
+    run_checked(kv, &r);
+    unlink(path);
+    assert_int_equal(rs_test_int(&r, "ms_u"), 8);
+    assert_int_equal(rs_test_int(&r, "ms_v"), 8);
+    assert_int_equal(rs_test_int(&r, "ms_w"), 16);
+    assert_int_equal(rs_test_int(&r, "ms_x"), 15);
+    assert_true(rs_test_double(&r, "ms_routing_over_thm4") <= 1.0);
+    assert_true(rs_test_double(&r, "ms_queue_over_bound") <= 1.0);
+    /* the reversal of 16 snakes of 8 flits in column 0: at least 8 of them cross the middle
+     * channel one way, 64 flit steps */
+    assert_true(rs_test_int(&r, "steps_phase4") >= 64);
+    rs_record_free(&r);
+}
+
 /* Same keys, same bytes; the permutation is the seed's, whatever the algorithm. */
 static void test_deterministic(void **state)
 {
@@ -198,7 +256,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mesh_all_colourings), cmocka_unit_test(test_mesh_two_snakes),
-        cmocka_unit_test(test_torus),               cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_torus),               cmocka_unit_test(test_hard_instance_A),
+        cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_same_instance),       cmocka_unit_test(test_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
