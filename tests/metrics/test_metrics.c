@@ -110,6 +110,10 @@ static void test_every_key_declared(void **state)
                  "algorithm=ms_chain");
     run_declared("topology=ring k=8 traffic=one_to_many switching=cut_through_partial length=3 "
                  "algorithm=ms_chain");
+    run_declared("topology=mesh k=4 traffic=randperm switching=cut_through_partial length=2 "
+                 "algorithm=ms_mesh snakes=2");
+    run_declared("topology=torus k=4 traffic=randperm switching=cut_through_partial length=4 "
+                 "algorithm=ms_torus snakes=4");
     struct rs_record r;
     char msg[512];
     const char *an = "topology=butterfly N=8 traffic=bitrev";
