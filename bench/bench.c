@@ -44,7 +44,7 @@ static const struct bench_case cases[] = {
     /* algorithm=ms_chain (003 §2): the line simulator, FIFO and farthest first */
     {"k", "topology=chain k=4096 traffic=randperm switching=cut_through_partial length=8 "
           "algorithm=ms_chain", 3},
-    {"l", "topology=chain k=4096 traffic=one_to_many packets=2048 "
+    {"l", "topology=chain k=4096 traffic=one_to_many packets=2048 per_input=4 "
           "switching=cut_through_partial length=8 algorithm=ms_chain", 3},
     {NULL, NULL, 0}};
 

@@ -104,7 +104,7 @@ static void test_rings(void **state)
     rs_test_run("topology=ring k=32 traffic=many_to_one length=8 " MS, &r);
     assert_true(isnan(rs_test_double(&r, "bound_lemma6"))); /* adjacent sources */
     rs_record_free(&r);
-    rs_test_run("topology=ring k=32 traffic=one_to_many packets=20 length=8 " MS, &r);
+    rs_test_run("topology=ring k=32 traffic=one_to_many packets=20 per_input=3 length=8 " MS, &r);
     assert_string_equal(text(&r, "ms_discipline"), "saf_delayed");
     assert_int_equal(rs_test_int(&r, "makespan"), 16 * 8);
     assert_true(rs_test_double(&r, "latency_mean") == 128.0);

@@ -108,8 +108,8 @@ static void test_every_key_declared(void **state)
     run_declared("topology=lcan N=16 d=4 u=4 traffic=root switching=circuit predict=lcan");
     run_declared("topology=chain k=8 traffic=randperm switching=cut_through_partial length=3 "
                  "algorithm=ms_chain");
-    run_declared("topology=ring k=8 traffic=one_to_many switching=cut_through_partial length=3 "
-                 "algorithm=ms_chain");
+    run_declared("topology=ring k=8 traffic=one_to_many per_input=2 "
+                 "switching=cut_through_partial length=3 algorithm=ms_chain");
     run_declared("topology=mesh k=4 traffic=randperm switching=cut_through_partial length=2 "
                  "algorithm=ms_mesh snakes=2");
     run_declared("topology=torus k=4 traffic=randperm switching=cut_through_partial length=4 "

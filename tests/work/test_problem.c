@@ -262,9 +262,8 @@ static void test_conformance(void **state)
 
 /* traffic=many_to_one and one_to_many (003 §2.2) on a chain of 20: the sources (the
  * destinations) distinct and as many as `packets`, many_to_one's sources multiples of
- * `spread`, nobody sends to itself, one_to_many's messages sorted by source and per_input
- * the most packets of one source; same seed, same set; per_input and too many packets
- * refused. */
+ * `spread`, nobody sends to itself, one_to_many's ceil(m/q) sources of q packets each (one
+ * short), sorted by source; same seed, same set; impossible sizes refused. */
 static void test_line_traffics(void **state)
 {
     (void)state;
@@ -300,23 +299,38 @@ static void test_line_traffics(void **state)
                      RS_EUNSUPPORTED);
     fx_free(&f);
 
-    assert_int_equal(fx_build(&f, 9, "topology=chain k=20 traffic=one_to_many packets=12"), 0);
-    assert_int_equal(f.pb.n_msgs, 12);
-    uint32_t seen[20] = {0}, per[20] = {0}, most = 0;
-    for (uint64_t m = 0; m < 12; m++) {
-        uint32_t s = rs_problem_src(&f.pb, m), t = f.pb.dst[m];
-        assert_true(t < 20 && s != t);
-        assert_int_equal(seen[t]++, 0);
-        if (++per[s] > most)
-            most = per[s];
-        if (m > 0)
-            assert_true(s > rs_problem_src(&f.pb, m - 1) ||
-                        (s == rs_problem_src(&f.pb, m - 1) && t > f.pb.dst[m - 1]));
+    for (uint32_t q = 1; q <= 5; q++) {
+        char args[128];
+        snprintf(args, sizeof args, "topology=chain k=20 traffic=one_to_many packets=12 "
+                 "per_input=%u", q);
+        assert_int_equal(fx_build(&f, 9, args), 0);
+        assert_int_equal(f.pb.n_msgs, 12);
+        assert_int_equal(f.pb.per_input, q);
+        uint32_t seen[20] = {0}, per[20] = {0}, senders = 0;
+        for (uint64_t m = 0; m < 12; m++) {
+            uint32_t s = rs_problem_src(&f.pb, m), t = f.pb.dst[m];
+            assert_true(t < 20 && s != t);
+            assert_int_equal(seen[t]++, 0);
+            senders += per[s]++ == 0;
+            if (m > 0)
+                assert_true(s >= rs_problem_src(&f.pb, m - 1));
+        }
+        assert_int_equal(senders, (12 + q - 1) / q); /* ceil(m/q) sources ... */
+        for (uint32_t s = 0, short_ = 0; s < 20; s++) /* ... of q each but one */
+            if (per[s] && per[s] != q)
+                assert_int_equal(short_++, 0);
+        fx_free(&f);
     }
-    assert_int_equal(f.pb.per_input, most);
-    fx_free(&f);
     assert_int_equal(fx_build(&f, 9, "topology=chain k=20 traffic=one_to_many"), 0);
-    assert_int_equal(f.pb.n_msgs, 20);
+    assert_int_equal(f.pb.n_msgs, 20); /* with per_input 1: a permutation without fixed point */
+    fx_free(&f);
+    assert_int_equal(fx_build(&f, 9, "topology=chain k=20 traffic=one_to_many packets=19 "
+                                     "per_input=19"), 0); /* one source, never to itself */
+    for (uint64_t m = 0; m < 19; m++)
+        assert_int_not_equal(f.pb.dst[m], rs_problem_src(&f.pb, m));
+    fx_free(&f);
+    assert_int_equal(fx_build(&f, 9, "topology=chain k=20 traffic=one_to_many per_input=20"),
+                     RS_ECONSTRAINT);
     fx_free(&f);
     assert_int_equal(fx_build(&f, 9, "topology=chain k=20 traffic=one_to_many packets=21"),
                      RS_ECONSTRAINT);
