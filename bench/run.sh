@@ -9,8 +9,8 @@ echo "commit:  $(git describe --always --dirty 2>/dev/null || echo unknown)"
 echo "date:    $(date -u +%Y-%m-%d)"
 echo
 # store-and-forward cases a-e, then the flit-engine cases f-j (for the open-loop cases h-j
-# "messages" are the packets delivered), then algorithm=ms_chain's line simulator k-l
-cases=${BENCH_CASES:-a b c d e f g h i j k l}
+# "messages" are the packets delivered), then algorithm=ms_chain's line simulator k-l and ms_mesh m
+cases=${BENCH_CASES:-a b c d e f g h i j k l m}
 header=
 for c in $cases; do
   case $c in

@@ -46,7 +46,7 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
     [RS_M_LATENCY_MAX] = {"latency_max", D, "steps", ENGINES ", cms_butterfly, ms_chain, ms_mesh, ms_torus, open loop",
                           "largest latency of a delivered message; NaN as latency_mean",
                           F(latency_max)},
-    [RS_M_STEPS] = {"steps", I, "steps", "store_forward, " FLIT ", ms_chain",
+    [RS_M_STEPS] = {"steps", I, "steps", "store_forward, " FLIT ", ms_chain, ms_mesh, ms_torus",
                     "steps simulated (makespan unless deadlocked; open loop: the last step)",
                     F(steps)},
     [RS_M_DEADLOCK] = {"deadlock", I, "0/1", "store_forward, " FLIT ", ms_chain",
