@@ -1,5 +1,5 @@
 /* Benchmark driver (`make bench`, never part of the tests): runs one standard case of an
- * engine (store-and-forward cases a-e, flit cases f-j; algorithm=wave k-l) several times and
+ * engine (store-and-forward cases a-e, flit cases f-j; algorithm=wave k-l, ms_chain m-n, ms_mesh o) several times and
  * prints steps/s, packet-hops/s or flit-hops/s (engine time only, median of the
  * repetitions), the set-up time and the process's peak RSS. One case per process, so that
  * peak RSS belongs to that case. */
@@ -13,6 +13,7 @@
 #include "routesim/engine.h"
 #include "routesim/net.h"
 #include "routesim/problem.h"
+#include "routesim/algo.h"
 
 struct bench_case {
     const char *name;
@@ -47,6 +48,15 @@ static const struct bench_case cases[] = {
      3},
     {"l", "topology=butterfly N=65536 traffic=uniform per_input=16 queue_size=4 algorithm=wave "
           "wave_protocol=fifo", 3},
+    /* algorithm=ms_chain (003 §2): the line simulator, FIFO and farthest first */
+    {"m", "topology=chain k=4096 traffic=randperm switching=cut_through_partial length=8 "
+          "algorithm=ms_chain", 3},
+    {"n", "topology=chain k=4096 traffic=one_to_many packets=2048 per_input=4 "
+          "switching=cut_through_partial length=8 algorithm=ms_chain", 3},
+    /* algorithm=ms_mesh (003 §3): colouring, shearsort, rows and columns on the line
+     * simulator; flit-hops are steps 3-4 only (the sort's exchanges are not hops) */
+    {"o", "topology=mesh k=256 n=2 traffic=randperm switching=cut_through_partial length=8 "
+          "algorithm=ms_mesh", 3},
     {NULL, NULL, 0}};
 
 static double now(void)
@@ -138,6 +148,6 @@ int main(int argc, char **argv)
     for (int i = 0; cases[i].name; i++)
         if (argc == 2 && !strcmp(argv[1], cases[i].name))
             return run_case(&cases[i]);
-    fprintf(stderr, "usage: routesim_bench --header | --header-flit | a | b | ... | l\n");
+    fprintf(stderr, "usage: routesim_bench --header | --header-flit | a | b | ... | o\n");
     return 2;
 }

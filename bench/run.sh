@@ -9,8 +9,9 @@ echo "commit:  $(git describe --always --dirty 2>/dev/null || echo unknown)"
 echo "date:    $(date -u +%Y-%m-%d)"
 echo
 # store-and-forward cases a-e, then the flit-engine cases f-j (for the open-loop cases h-j
-# "messages" are the packets delivered), then algorithm=wave k-l (packet-hops, as a-e)
-cases=${BENCH_CASES:-a b c d e f g h i j k l}
+# "messages" are the packets delivered), then algorithm=wave k-l (packet-hops, as a-e),
+# then algorithm=ms_chain's line simulator m-n and ms_mesh o (flit-hops)
+cases=${BENCH_CASES:-a b c d e f g h i j k l m n o}
 header=
 for c in $cases; do
   case $c in

@@ -33,7 +33,9 @@
     X(paths)                                                                   \
     X(subtree_cross)                                                           \
     X(mot_expander)                                                            \
-    X(hard_permutation)
+    X(hard_permutation)                                                       \
+    X(many_to_one)                                                             \
+    X(one_to_many)
 
 #define RS__TRAFFIC_DECL(name) extern const struct rs_traffic_ops rs__traffic_##name;
 RS__TRAFFIC_LIST(RS__TRAFFIC_DECL)

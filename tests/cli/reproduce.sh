@@ -123,6 +123,8 @@ expect_ok '^maggs-sitaraman \(full\): [0-9]+ experiments, [0-9]+ points, [0-9]+ 
 expect_ok '^maggs-sitaraman \(quick\): 11 experiments, 712 points, 3996 runs, 30 claims: valid' reproduce maggs-sitaraman --dry-run --quick
 expect_ok '^scherson-chien \(full\): 6 experiments, 119 points, 389000 runs, 26 claims: valid' reproduce scherson-chien --dry-run
 expect_ok '^scherson-chien \(quick\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid' reproduce scherson-chien --dry-run --quick
+expect_ok '^makedon-symvonis \(full\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid' reproduce makedon-symvonis --dry-run
+expect_ok '^makedon-symvonis \(quick\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid' reproduce makedon-symvonis --dry-run --quick
 # One reproduction per paper: a former name is an error naming the reproduction that holds it.
 expect_fail 2 "^routesim: no reproduction 'koch': it is now part of 'maggs-sitaraman' \(one reproduction per paper; try \`routesim reproduce maggs-sitaraman\`\)$" reproduce koch --dry-run
 expect_fail 2 "no reproduction 'cms': it is now named 'cole-maggs-sitaraman'" reproduce cms

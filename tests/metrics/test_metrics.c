@@ -107,6 +107,14 @@ static void test_every_key_declared(void **state)
                  "algorithm=colour_refine");
     run_declared("topology=lcan N=16 d=4 u=4 traffic=root switching=circuit predict=lcan");
     run_declared("topology=butterfly N=8 per_input=2 queue_size=1 algorithm=wave");
+    run_declared("topology=chain k=8 traffic=randperm switching=cut_through_partial length=3 "
+                 "algorithm=ms_chain");
+    run_declared("topology=ring k=8 traffic=one_to_many per_input=2 "
+                 "switching=cut_through_partial length=3 algorithm=ms_chain");
+    run_declared("topology=mesh k=4 traffic=randperm switching=cut_through_partial length=2 "
+                 "algorithm=ms_mesh snakes=2");
+    run_declared("topology=torus k=4 traffic=randperm switching=cut_through_partial length=4 "
+                 "algorithm=ms_torus snakes=4");
     struct rs_record r;
     char msg[512];
     const char *an = "topology=butterfly N=8 traffic=bitrev";

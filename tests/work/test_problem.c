@@ -44,7 +44,7 @@ static void test_registry_matches_choices(void **state)
         assert_true(ops->generate != NULL || ops->build != NULL);
     }
     assert_null(def->choices[i]);
-    assert_int_equal(i, 19);
+    assert_int_equal(i, 21);
     assert_null(rs_traffic_find("uniformm"));
     assert_null(rs_traffic_find(NULL));
 
@@ -55,7 +55,8 @@ static void test_registry_matches_choices(void **state)
     assert_true(q->min == 1.0 && q->max == 1048576.0);
 }
 
-/* Only bpc, linear, file, subtree_cross, mot_expander and hard_permutation declare extra keys. */
+/* Only bpc, linear, file, subtree_cross, mot_expander, hard_permutation, many_to_one and
+ * one_to_many declare extra keys. */
 static void test_extra_keys(void **state)
 {
     for (int i = 0; rs_traffics[i] != NULL; i++) {
@@ -83,6 +84,13 @@ static void test_extra_keys(void **state)
         } else if (strcmp(ops->name, "hard_permutation") == 0) {
             assert_int_equal(n, 1);
             assert_string_equal(ops->options[0].name, "hard_protocol");
+        } else if (strcmp(ops->name, "many_to_one") == 0) {
+            assert_int_equal(n, 2);
+            assert_string_equal(ops->options[0].name, "packets");
+            assert_string_equal(ops->options[1].name, "spread");
+        } else if (strcmp(ops->name, "one_to_many") == 0) {
+            assert_int_equal(n, 1);
+            assert_string_equal(ops->options[0].name, "packets");
         } else {
             assert_int_equal(n, 0);
         }
@@ -230,6 +238,8 @@ static void test_conformance(void **state)
             continue; /* needs a network with paths: test_paths_traffic */
         if (strcmp(name, "mot_expander") == 0)
             continue; /* one message per graph edge, no per_input: test_mot_expander.c */
+        if (strcmp(name, "many_to_one") == 0 || strcmp(name, "one_to_many") == 0)
+            continue; /* not N x q messages: test_line_traffics */
         int random = strcmp(name, "uniform") == 0 || strcmp(name, "randperm") == 0 ||
                      strcmp(name, "qrelation") == 0 || strcmp(name, "root") == 0 ||
                      strcmp(name, "subtree_cross") == 0;
@@ -267,6 +277,83 @@ static void test_conformance(void **state)
             fx_free(&f);
         }
     }
+}
+
+/* traffic=many_to_one and one_to_many (003 §2.2) on a chain of 20: the sources (the
+ * destinations) distinct and as many as `packets`, many_to_one's sources multiples of
+ * `spread`, nobody sends to itself, one_to_many's ceil(m/q) sources of q packets each (one
+ * short), sorted by source; same seed, same set; impossible sizes refused. */
+static void test_line_traffics(void **state)
+{
+    (void)state;
+    struct fx f, g;
+    for (int spread = 1; spread <= 3; spread++) {
+        char args[256];
+        snprintf(args, sizeof args, "topology=chain k=20 traffic=many_to_one packets=6 spread=%d",
+                 spread);
+        if (fx_build(&f, 5, args) != 0)
+            fail_msg("%s: %s", args, f.err.msg);
+        assert_int_equal(f.pb.n_msgs, 6);
+        assert_int_equal(f.pb.per_input, 1);
+        for (uint64_t m = 0; m < 6; m++) {
+            uint32_t s = rs_problem_src(&f.pb, m);
+            assert_int_equal(s % (uint32_t)spread, 0);
+            assert_true(f.pb.dst[m] < 20 && f.pb.dst[m] != s);
+            if (m > 0)
+                assert_true(s > rs_problem_src(&f.pb, m - 1)); /* distinct, increasing */
+        }
+        assert_int_equal(fx_build(&g, 5, args), 0);
+        for (uint64_t m = 0; m < 6; m++)
+            assert_int_equal(g.pb.dst[m], f.pb.dst[m]);
+        fx_free(&g);
+        fx_free(&f);
+    }
+    assert_int_equal(fx_build(&f, 5, "topology=chain k=20 traffic=many_to_one"), 0);
+    assert_int_equal(f.pb.n_msgs, 20);
+    fx_free(&f);
+    assert_int_equal(fx_build(&f, 5, "topology=chain k=20 traffic=many_to_one spread=2 "
+                                     "packets=11"), RS_ECONSTRAINT);
+    fx_free(&f);
+    assert_int_equal(fx_build(&f, 5, "topology=chain k=20 traffic=many_to_one per_input=2"),
+                     RS_EUNSUPPORTED);
+    fx_free(&f);
+
+    for (uint32_t q = 1; q <= 5; q++) {
+        char args[128];
+        snprintf(args, sizeof args, "topology=chain k=20 traffic=one_to_many packets=12 "
+                 "per_input=%u", q);
+        assert_int_equal(fx_build(&f, 9, args), 0);
+        assert_int_equal(f.pb.n_msgs, 12);
+        assert_int_equal(f.pb.per_input, q);
+        uint32_t seen[20] = {0}, per[20] = {0}, senders = 0;
+        for (uint64_t m = 0; m < 12; m++) {
+            uint32_t s = rs_problem_src(&f.pb, m), t = f.pb.dst[m];
+            assert_true(t < 20 && s != t);
+            assert_int_equal(seen[t]++, 0);
+            senders += per[s]++ == 0;
+            if (m > 0)
+                assert_true(s >= rs_problem_src(&f.pb, m - 1));
+        }
+        assert_int_equal(senders, (12 + q - 1) / q); /* ceil(m/q) sources ... */
+        for (uint32_t s = 0, short_ = 0; s < 20; s++) /* ... of q each but one */
+            if (per[s] && per[s] != q)
+                assert_int_equal(short_++, 0);
+        fx_free(&f);
+    }
+    assert_int_equal(fx_build(&f, 9, "topology=chain k=20 traffic=one_to_many"), 0);
+    assert_int_equal(f.pb.n_msgs, 20); /* with per_input 1: a permutation without fixed point */
+    fx_free(&f);
+    assert_int_equal(fx_build(&f, 9, "topology=chain k=20 traffic=one_to_many packets=19 "
+                                     "per_input=19"), 0); /* one source, never to itself */
+    for (uint64_t m = 0; m < 19; m++)
+        assert_int_not_equal(f.pb.dst[m], rs_problem_src(&f.pb, m));
+    fx_free(&f);
+    assert_int_equal(fx_build(&f, 9, "topology=chain k=20 traffic=one_to_many per_input=20"),
+                     RS_ECONSTRAINT);
+    fx_free(&f);
+    assert_int_equal(fx_build(&f, 9, "topology=chain k=20 traffic=one_to_many packets=21"),
+                     RS_ECONSTRAINT);
+    fx_free(&f);
 }
 
 /* traffic=paths on graph_small.txt with its five paths (tests/data/graph_small_paths.txt):
@@ -342,6 +429,7 @@ int main(void)
         cmocka_unit_test(test_error_leaves_empty),
         cmocka_unit_test(test_conformance),
         cmocka_unit_test(test_paths_traffic),
+        cmocka_unit_test(test_line_traffics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
