@@ -1,0 +1,178 @@
+/* algorithm=bay_bilardi: Bay & Bilardi's deterministic on-line routing on the pruned
+ * butterfly (000 §3.3, Theorem 1). This file: its option, the load factor and degree it
+ * judges its lemmas by, the record and the registry entry; the stages are
+ * bay_bilardi_route.c, the cost model bay_bilardi_cost.c (docs/bay-bilardi.md). */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "routesim/algo.h"
+#include "routesim/alloc.h"
+#include "routesim/assert.h"
+#include "routesim/bay_bilardi.h"
+#include "routesim/buf.h"
+
+static const struct rs_optdef bb_options[] = {
+    {"bits", RS_OPT_INT, "0", 0, 1 << 20, NULL,
+     "body bits b of every message (000 §2: b = Theta(log N)); 0 = log2 N. Time is counted "
+     "in bit steps (docs/bay-bilardi.md)"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+/* lambda(M) over the pruned butterfly's channels (every message crossing a channel, up or
+ * down, over its capacity) and the degree d(M) (most messages with source or destination at
+ * one terminal). Computed here from the fat-tree view; the analysis layer's load_factor and
+ * degree metrics say the same (docs/bay-bilardi.md). */
+static int load_and_degree(const struct rs__pb *pb, uint64_t m, const uint32_t *src,
+                           const uint32_t *dst, double *lambda, uint64_t *degree)
+{
+    uint32_t n = pb->ft.n, N = pb->ft.N;
+    uint64_t *load = rs_calloc(2 * (size_t)N, sizeof *load);
+    uint64_t *deg = rs_calloc(N, sizeof *deg);
+    if (!load || !deg) {
+        rs_free(load);
+        rs_free(deg);
+        return RS_ENOMEM;
+    }
+    for (uint64_t q = 0; q < m; q++) {
+        uint32_t s = src[q], t = dst[q], pk = rs__ft_peak(&pb->ft, s, t);
+        deg[s]++;
+        if (t != s)
+            deg[t]++;
+        for (uint32_t i = pk + 1; i <= n; i++) {
+            load[rs__ft_node(i, s >> (n - i))]++;
+            load[rs__ft_node(i, t >> (n - i))]++;
+        }
+    }
+    double best = 0;
+    uint64_t d = 0;
+    for (uint32_t id = 2; id < 2 * N; id++) {
+        double v = (double)load[id] / pb->ft.cap[rs__ft_level(id)];
+        if (v > best)
+            best = v;
+    }
+    for (uint32_t l = 0; l < N; l++)
+        if (deg[l] > d)
+            d = deg[l];
+    rs_free(load);
+    rs_free(deg);
+    *lambda = best;
+    *degree = d;
+    return 0;
+}
+
+static int join_u64(struct rs_buf *b, const uint64_t *v, uint32_t n)
+{
+    int rc = 0;
+    for (uint32_t i = 0; i < n && !rc; i++)
+        rc = rs_buf_printf(b, "%s%" PRIu64, i ? ";" : "", v[i]);
+    return rc;
+}
+
+static int record(struct rs_record *out, const struct rs__bb_run *r, double lambda,
+                  uint64_t degree)
+{
+    uint32_t n = r->pb->ft.n;
+    uint64_t lam_ceil = (uint64_t)ceil(lambda - 1e-12), bound6 = 2 * lam_ceil;
+    uint64_t bound7 = (degree + 1) * n + degree, tmp[RS_FT_MAX_LOG2N];
+    double lam1 = lambda > 1 ? lambda : 1;
+    char l6[160], l7[160];
+    struct rs_buf st, sl;
+    int rc = 0;
+    if (r->lambda_t_max > bound6)
+        snprintf(l6, sizeof l6, "stage %u subtree %u: lambda_T=%u > 2ceil(lambda)=%" PRIu64,
+                 r->lt_stage, r->lt_subtree, r->lambda_t_max, bound6);
+    else
+        snprintf(l6, sizeof l6, "none");
+    if (r->sidetrack_max > bound7)
+        snprintf(l7, sizeof l7,
+                 "leaf %u stage %u batch %u: %" PRIu64 " sidetracked > (d+1)logN+d=%" PRIu64,
+                 r->st_leaf, r->st_stage, r->st_round, r->sidetrack_max, bound7);
+    else
+        snprintf(l7, sizeof l7, "none");
+    rs_buf_init(&st);
+    rs_buf_init(&sl);
+    rc |= join_u64(&st, r->stage_steps, n);
+    for (uint32_t i = 0; i < n; i++)
+        tmp[i] = r->stage_lambda[i];
+    rc |= join_u64(&sl, tmp, n);
+    rc |= rs_metric_int(out, RS_M_MAKESPAN, (int64_t)r->makespan);
+    rc |= rs_metric_int(out, RS_M_MESSAGES, (int64_t)r->m);
+    rc |= rs_metric_int(out, RS_M_DELIVERED, (int64_t)r->delivered);
+    rc |= rs_metric_double(out, RS_M_LATENCY_MEAN, r->latency_mean);
+    rc |= rs_metric_double(out, RS_M_LATENCY_P99, r->latency_p99);
+    rc |= rs_metric_double(out, RS_M_LATENCY_MAX, r->delivered ? (double)r->makespan : NAN);
+    rc |= rs_metric_int(out, RS_M_BIT_STEPS, (int64_t)r->bit_steps);
+    rc |= rs_metric_string(out, RS_M_STAGE_BIT_STEPS, st.data ? st.data : "");
+    rc |= rs_metric_string(out, RS_M_STAGE_LAMBDA_T, sl.data ? sl.data : "");
+    rc |= rs_metric_int(out, RS_M_BATCH_ROUNDS, (int64_t)r->batch_rounds);
+    rc |= rs_metric_int(out, RS_M_COMPRESSION_CONFLICTS, (int64_t)r->compression_conflicts);
+    rc |= rs_metric_int(out, RS_M_SIDETRACKS, (int64_t)r->sidetracks);
+    rc |= rs_metric_int(out, RS_M_LAMBDA_T_MAX, r->lambda_t_max);
+    rc |= rs_metric_int(out, RS_M_BOUND_LAMBDA_T, (int64_t)bound6);
+    rc |= rs_metric_double(out, RS_M_LAMBDA_T_OVER_BOUND,
+                           bound6 ? (double)r->lambda_t_max / (double)bound6 : 0);
+    rc |= rs_metric_string(out, RS_M_LEMMA6_VIOLATION, l6);
+    rc |= rs_metric_int(out, RS_M_SIDETRACK_MAX, (int64_t)r->sidetrack_max);
+    rc |= rs_metric_int(out, RS_M_BOUND_SIDETRACK, (int64_t)bound7);
+    rc |= rs_metric_double(out, RS_M_SIDETRACK_OVER_BOUND,
+                           (double)r->sidetrack_max / (double)bound7);
+    rc |= rs_metric_string(out, RS_M_LEMMA7_VIOLATION, l7);
+    rc |= rs_metric_double(out, RS_M_THEOREM1_RATIO,
+                           (double)r->bit_steps / (lam1 * (double)n * (double)n));
+    rc |= st.failed || sl.failed;
+    rs_buf_free(&st);
+    rs_buf_free(&sl);
+    return rc ? RS_ENOMEM : 0;
+}
+
+static int bb_run(const struct rs_engine_input *in, const struct rs_engine_ops *engine,
+                  struct rs_record *out, char *deadlock_msg, size_t deadlock_len,
+                  struct rs_err *err)
+{
+    (void)engine;
+    (void)deadlock_len;
+    if (deadlock_msg)
+        deadlock_msg[0] = 0;
+    const struct rs__pb *pb = rs__pb_of(in->net);
+    int64_t bits;
+    int rc;
+    RS_ASSERT(pb != NULL); /* needs RS_CAP_PRUNED_BUTTERFLY: rs_algo_check */
+    if ((rc = rs_opt_int(in->params, bb_options, "bits", &bits, err)))
+        return rc;
+    if (!rs_route_is_direct(in->routing))
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "algorithm=bay_bilardi chooses every path itself (000 §3.3): "
+                          "routing must be direct");
+    const struct rs_problem *p = in->pb;
+    uint32_t *src = rs_malloc((p->n_msgs ? p->n_msgs : 1) * sizeof *src);
+    if (!src)
+        return rs_err_set(err, RS_ENOMEM, "out of memory for the message sources");
+    for (uint64_t m = 0; m < p->n_msgs; m++)
+        src[m] = rs_problem_src(p, m);
+    struct rs__bb_run r = {.pb = pb, .m = p->n_msgs, .src = src, .dst = p->dst,
+                           .bits = bits ? (uint32_t)bits : pb->ft.n};
+    double lambda = 0;
+    uint64_t degree = 0;
+    if (load_and_degree(pb, p->n_msgs, src, p->dst, &lambda, &degree)) {
+        rs_free(src);
+        return rs_err_set(err, RS_ENOMEM, "out of memory for the load factor");
+    }
+    rc = rs__bb_route(&r, err);
+    if (!rc && record(out, &r, lambda, degree))
+        rc = rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
+    rs_free(src);
+    return rc;
+}
+
+static const char *const bb_switching[] = {"circuit", NULL};
+
+const struct rs_algo_ops rs_algo_bay_bilardi = {
+    .name = "bay_bilardi",
+    .summary = "000 §3.3: stages by peak level, lambda_T batches per subtree compressed, "
+               "sorted and expanded with sidetracking; time in bit steps",
+    .options = bb_options,
+    .switching = bb_switching,
+    .needs = RS_CAP_PRUNED_BUTTERFLY,
+    .run = bb_run,
+};
