@@ -184,6 +184,21 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
                                   "messages first delivered in each round, ';'-separated", NO},
     [RS_M_STEPS_PER_ROUND] = {"steps_per_round", S, "steps", "cms_butterfly",
                               "flit steps of each round, ';'-separated", NO},
+    [RS_M_LOAD_FACTOR] = {"load_factor", D, "messages/wire", "run (batch runs), analyze (fat-trees)",
+                          "lambda(M): most messages crossing one channel per wire of it (000 §2)",
+                          NO},
+    [RS_M_REFERENCE_LOAD_FACTOR] = {"reference_load_factor", D, "messages/wire",
+                                    "run (batch runs), analyze (fat-trees)",
+                                    "eta(M): lambda with the reference weights 2^ceil(h/2) "
+                                    "(000 §2)",
+                                    NO},
+    [RS_M_DEGREE] = {"degree", I, "messages", "run (batch runs), analyze (fat-trees)",
+                     "d(M): most messages one terminal sends or receives (000 §2)", NO},
+    [RS_M_CHANNEL_LOAD_FACTOR] = {"channel<l>_load_factor", D, "messages/wire",
+                                  "analyze (fat-trees)",
+                                  "largest lambda(M, c) over the channels of tree level l", NO},
+    [RS_M_PEAK_MSGS] = {"peak<l>_msgs", I, "messages", "analyze (fat-trees)",
+                        "messages whose peak (LCA) is at tree level l", NO},
     [RS_M_BIT_STEPS] = {"bit_steps", I, "bit steps", "bay_bilardi",
         "total time of the algorithm: set-up and all log N stages (000 §3.3; cost model in docs/bay-bilardi.md)", NO},
     [RS_M_STAGE_BIT_STEPS] = {"stage_bit_steps", S, "bit steps", "bay_bilardi",
@@ -281,6 +296,16 @@ int rs_metric_level_int(struct rs_record *out, enum rs_metric id, uint32_t level
     char buf[96];
     snprintf(buf, sizeof buf, "%.*s%u%s", (int)(at - name), name, level, at + 3);
     return rs_record_int(out, buf, v);
+}
+
+int rs_metric_level_double(struct rs_record *out, enum rs_metric id, uint32_t level, double v)
+{
+    RS_ASSERT(id < RS_M__COUNT && rs_metric_defs[id].type == RS_METRIC_DOUBLE);
+    const char *name = rs_metric_defs[id].name, *at = strstr(name, "<l>");
+    RS_ASSERT(at != NULL);
+    char buf[96];
+    snprintf(buf, sizeof buf, "%.*s%u%s", (int)(at - name), name, level, at + 3);
+    return rs_record_double(out, buf, v);
 }
 
 /* 1 when name is declared name, "<l>" matching one or more digits. */
