@@ -1,6 +1,6 @@
 /* algorithm=bay_bilardi: Bay & Bilardi's deterministic on-line routing on the pruned
- * butterfly (000 §3.3, Theorem 1). This file: its option, the load factor and degree it
- * judges its lemmas by, the record and the registry entry; the stages are
+ * butterfly (000 §3.3, Theorem 1). This file: its option, the record (with Lemma 6 and 7
+ * judged by the analysis layer's lambda(M) and d(M)) and the registry entry; the stages are
  * bay_bilardi_route.c, the cost model bay_bilardi_cost.c (docs/bay-bilardi.md). */
 #include <inttypes.h>
 #include <math.h>
@@ -12,54 +12,13 @@
 #include "routesim/assert.h"
 #include "routesim/bay_bilardi.h"
 #include "routesim/buf.h"
+#include "routesim/load_factor.h"
 
 static const struct rs_optdef bb_options[] = {
     {"bits", RS_OPT_INT, "0", 0, 1 << 20, NULL,
      "body bits b of every message (000 §2: b = Theta(log N)); 0 = log2 N. Time is counted "
      "in bit steps (docs/bay-bilardi.md)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
-
-/* lambda(M) over the pruned butterfly's channels (every message crossing a channel, up or
- * down, over its capacity) and the degree d(M) (most messages with source or destination at
- * one terminal). Computed here from the fat-tree view; the analysis layer's load_factor and
- * degree metrics say the same (docs/bay-bilardi.md). */
-static int load_and_degree(const struct rs__pb *pb, uint64_t m, const uint32_t *src,
-                           const uint32_t *dst, double *lambda, uint64_t *degree)
-{
-    uint32_t n = pb->ft.n, N = pb->ft.N;
-    uint64_t *load = rs_calloc(2 * (size_t)N, sizeof *load);
-    uint64_t *deg = rs_calloc(N, sizeof *deg);
-    if (!load || !deg) {
-        rs_free(load);
-        rs_free(deg);
-        return RS_ENOMEM;
-    }
-    for (uint64_t q = 0; q < m; q++) {
-        uint32_t s = src[q], t = dst[q], pk = rs__ft_peak(&pb->ft, s, t);
-        deg[s]++;
-        if (t != s)
-            deg[t]++;
-        for (uint32_t i = pk + 1; i <= n; i++) {
-            load[rs__ft_node(i, s >> (n - i))]++;
-            load[rs__ft_node(i, t >> (n - i))]++;
-        }
-    }
-    double best = 0;
-    uint64_t d = 0;
-    for (uint32_t id = 2; id < 2 * N; id++) {
-        double v = (double)load[id] / pb->ft.cap[rs__ft_level(id)];
-        if (v > best)
-            best = v;
-    }
-    for (uint32_t l = 0; l < N; l++)
-        if (deg[l] > d)
-            d = deg[l];
-    rs_free(load);
-    rs_free(deg);
-    *lambda = best;
-    *degree = d;
-    return 0;
-}
 
 static int join_u64(struct rs_buf *b, const uint64_t *v, uint32_t n)
 {
@@ -152,15 +111,17 @@ static int bb_run(const struct rs_engine_input *in, const struct rs_engine_ops *
         src[m] = rs_problem_src(p, m);
     struct rs__bb_run r = {.pb = pb, .m = p->n_msgs, .src = src, .dst = p->dst,
                            .bits = bits ? (uint32_t)bits : pb->ft.n};
-    double lambda = 0;
-    uint64_t degree = 0;
-    if (load_and_degree(pb, p->n_msgs, src, p->dst, &lambda, &degree)) {
+    /* Lemma 6 and 7 are judged by lambda(M) and d(M) of the analysis layer (the run's
+     * load_factor and degree columns) */
+    struct rs_load_factor lf;
+    if ((rc = rs_load_factor_compute(&lf, &pb->ft, p, err))) {
         rs_free(src);
-        return rs_err_set(err, RS_ENOMEM, "out of memory for the load factor");
+        return rc;
     }
     rc = rs__bb_route(&r, err);
-    if (!rc && record(out, &r, lambda, degree))
+    if (!rc && record(out, &r, lf.load_factor, lf.degree))
         rc = rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
+    rs_load_factor_free(&lf);
     rs_free(src);
     return rc;
 }
