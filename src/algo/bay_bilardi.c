@@ -12,13 +12,60 @@
 #include "routesim/assert.h"
 #include "routesim/bay_bilardi.h"
 #include "routesim/buf.h"
+#include "routesim/engine.h"
 #include "routesim/load_factor.h"
 
 static const struct rs_optdef bb_options[] = {
     {"bits", RS_OPT_INT, "0", 0, 1 << 20, NULL,
      "body bits b of every message (000 §2: b = Theta(log N)); 0 = log2 N. Time is counted "
      "in bit steps (docs/bay-bilardi.md)"},
+    {"butterfly", RS_OPT_BOOL, "0", 0, 0, NULL,
+     "also route the same messages greedily on the plain N-input butterfly (switching="
+     "wormhole, one virtual channel of one flit, a flit = a bit, log2 N + b bits per message) "
+     "and report its makespan as butterfly_bit_steps"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+/* The baseline beside the algorithm: greedy bit-serial routing of the same message set on
+ * the plain butterfly of N inputs (no wrap-around), through the wormhole engine with one
+ * virtual channel of one flit per channel and messages of log2 N + b one-bit flits (the
+ * destination, then the body), so that one flit step is one bit step. *steps gets its
+ * makespan (UNITS: bit steps). */
+static int butterfly_bit_steps(const struct rs_engine_input *in, uint32_t n, uint32_t b,
+                               uint64_t *steps, struct rs_err *err)
+{
+    struct rs_params bp;
+    struct rs_net net;
+    char v[32];
+    int rc;
+    rs_params_init(&bp);
+    memset(&net, 0, sizeof net);
+    snprintf(v, sizeof v, "%u", in->net->n_terminals);
+    rc = rs_params_set(&bp, "topology", "butterfly", "bay_bilardi", 0, err);
+    rc = rc ? rc : rs_params_set(&bp, "N", v, "bay_bilardi", 0, err);
+    snprintf(v, sizeof v, "%u", n + b);
+    rc = rc ? rc : rs_params_set(&bp, "length", v, "bay_bilardi", 0, err);
+    rc = rc ? rc : rs_params_set(&bp, "switching", "wormhole", "bay_bilardi", 0, err);
+    rc = rc ? rc : rs_net_build(&net, &bp, err);
+    if (!rc) {
+        struct rs_result res;
+        struct rs_record tmp;
+        char dl[256];
+        struct rs_engine_input bin = {.net = &net, .pb = in->pb, .params = &bp,
+                                      .routing = RS_ROUTING_DIRECT, .seed = in->seed,
+                                      .result = &res};
+        rs_record_init(&tmp);
+        rc = rs_engine_run(rs_engine_find("wormhole"), &bin, &tmp, dl, sizeof dl, err);
+        if (!rc && (res.deadlock || res.delivered != (int64_t)in->pb->n_msgs))
+            rc = rs_err_set(err, RS_EUNFINISHED,
+                            "algorithm=bay_bilardi: the butterfly baseline did not deliver "
+                            "every message");
+        *steps = rc ? 0 : (uint64_t)res.makespan;
+        rs_record_free(&tmp);
+    }
+    rs_net_free(&net);
+    rs_params_free(&bp);
+    return rc;
+}
 
 static int join_u64(struct rs_buf *b, const uint64_t *v, uint32_t n)
 {
@@ -95,9 +142,10 @@ static int bb_run(const struct rs_engine_input *in, const struct rs_engine_ops *
         deadlock_msg[0] = 0;
     const struct rs__pb *pb = rs__pb_of(in->net);
     int64_t bits;
-    int rc;
+    int rc, with_bf;
     RS_ASSERT(pb != NULL); /* needs RS_CAP_PRUNED_BUTTERFLY: rs_algo_check */
-    if ((rc = rs_opt_int(in->params, bb_options, "bits", &bits, err)))
+    if ((rc = rs_opt_int(in->params, bb_options, "bits", &bits, err)) ||
+        (rc = rs_opt_bool(in->params, bb_options, "butterfly", &with_bf, err)))
         return rc;
     if (!rs_route_is_direct(in->routing))
         return rs_err_set(err, RS_EUNSUPPORTED,
@@ -120,6 +168,10 @@ static int bb_run(const struct rs_engine_input *in, const struct rs_engine_ops *
     }
     rc = rs__bb_route(&r, err);
     if (!rc && record(out, &r, lf.load_factor, lf.degree))
+        rc = rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
+    uint64_t bf = 0;
+    if (!rc && with_bf && !(rc = butterfly_bit_steps(in, pb->ft.n, r.bits, &bf, err)) &&
+        rs_metric_int(out, RS_M_BUTTERFLY_BIT_STEPS, (int64_t)bf))
         rc = rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
     rs_load_factor_free(&lf);
     rs_free(src);

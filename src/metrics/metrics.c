@@ -229,6 +229,8 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
         "'none', or the leaf, stage and batch where the sidetracked messages exceeded Lemma 7's bound", NO},
     [RS_M_THEOREM1_RATIO] = {"theorem1_ratio", D, "1", "bay_bilardi",
         "bit_steps / (max(lambda(M), 1) log^2 N): Theorem 1 says bounded", NO},
+    [RS_M_BUTTERFLY_BIT_STEPS] = {"butterfly_bit_steps", I, "bit steps", "bay_bilardi (butterfly=1)",
+        "makespan of greedy bit-serial routing of the same messages on the plain N-input butterfly (wormhole, 1 VC of 1 flit, a flit = a bit)", NO},
 };
 
 const char *const rs_metric_stat_suffixes[] = {"mean", "var", "sd", "min", "max", "ci95", NULL};
