@@ -105,6 +105,8 @@ struct rs__bb_run {
     uint64_t sidetrack_max;                  /* most sidetracked messages stored at a leaf */
     uint32_t st_leaf, st_stage, st_round;    /* where sidetrack_max was first reached */
     uint64_t compression_conflicts;          /* Corollary 1 check: must stay 0 */
+    uint64_t le1_batches;    /* expansions whose load factor (channels below P) is <= 1 */
+    uint64_t le1_conflicts;  /* sidetracks in those expansions (Corollary 1: 0) */
     uint64_t delivered;                      /* messages at their destinations */
     uint64_t *finish;  /* optional [m]: bit step of arrival (0 for src == dst); caller-owned */
     uint64_t makespan;                       /* last arrival */

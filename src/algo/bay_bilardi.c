@@ -82,6 +82,16 @@ static int record(struct rs_record *out, const struct rs__bb_run *r, double lamb
     uint64_t lam_ceil = (uint64_t)ceil(lambda - 1e-12), bound6 = 2 * lam_ceil;
     uint64_t bound7 = (degree + 1) * n + degree, tmp[RS_FT_MAX_LOG2N];
     double lam1 = lambda > 1 ? lambda : 1;
+    /* Theorem 1 with the cost model's constants: set-up + sum over the stages of the
+     * partition and 2 ceil(lambda) batches (Lemma 6) */
+    struct rs__bb_cost cm;
+    struct rs__bb_stage_cost sc;
+    uint64_t bound1 = r->setup;
+    rs__bb_cost_init(&cm, n, r->bits, r->m);
+    for (uint32_t i = 0; i < n; i++) {
+        rs__bb_stage_cost(&cm, i, &sc);
+        bound1 += sc.partition + bound6 * sc.batch;
+    }
     char l6[160], l7[160];
     struct rs_buf st, sl;
     int rc = 0;
@@ -114,6 +124,8 @@ static int record(struct rs_record *out, const struct rs__bb_run *r, double lamb
     rc |= rs_metric_int(out, RS_M_BATCH_ROUNDS, (int64_t)r->batch_rounds);
     rc |= rs_metric_int(out, RS_M_COMPRESSION_CONFLICTS, (int64_t)r->compression_conflicts);
     rc |= rs_metric_int(out, RS_M_SIDETRACKS, (int64_t)r->sidetracks);
+    rc |= rs_metric_int(out, RS_M_LE1_BATCHES, (int64_t)r->le1_batches);
+    rc |= rs_metric_int(out, RS_M_LE1_CONFLICTS, (int64_t)r->le1_conflicts);
     rc |= rs_metric_int(out, RS_M_LAMBDA_T_MAX, r->lambda_t_max);
     rc |= rs_metric_int(out, RS_M_BOUND_LAMBDA_T, (int64_t)bound6);
     rc |= rs_metric_double(out, RS_M_LAMBDA_T_OVER_BOUND,
@@ -124,6 +136,9 @@ static int record(struct rs_record *out, const struct rs__bb_run *r, double lamb
     rc |= rs_metric_double(out, RS_M_SIDETRACK_OVER_BOUND,
                            (double)r->sidetrack_max / (double)bound7);
     rc |= rs_metric_string(out, RS_M_LEMMA7_VIOLATION, l7);
+    rc |= rs_metric_int(out, RS_M_BOUND_BIT_STEPS, (int64_t)bound1);
+    rc |= rs_metric_double(out, RS_M_BIT_STEPS_OVER_BOUND,
+                           (double)r->bit_steps / (double)bound1);
     rc |= rs_metric_double(out, RS_M_THEOREM1_RATIO,
                            (double)r->bit_steps / (lam1 * (double)n * (double)n));
     rc |= st.failed || sl.failed;

@@ -320,7 +320,17 @@ static int stage(struct bb *s, uint32_t i, uint64_t *clock)
             for (uint32_t h = 0; h < cnt; h++)
                 s->bleaf[h] = s->bm[s->ord[h]];
             memcpy(s->bm, s->bleaf, cnt * sizeof *s->bm);
+            /* Corollary 1 in the algorithm: an expansion of load factor <= 1 (the sorted
+             * destinations over the channels below P) sidetracks nothing */
+            for (uint32_t h = 0; h < cnt; h++)
+                s->bleaf[h] = r->dst[s->bm[h]];
+            int le1 = rs__bb_greedy_load(s->pb, i, s->bleaf, cnt, s->slot) <= ((uint64_t)1 << n);
+            uint64_t before = r->sidetracks;
             expand(s, i, P, cnt);
+            if (le1) {
+                r->le1_batches++;
+                r->le1_conflicts += r->sidetracks - before;
+            }
             for (uint32_t h = 0; h < cnt; h++) {
                 uint32_t m = s->bm[h], leaf = s->bland[h];
                 RS_ASSERT((leaf >> shT) == (T ^ 1u)); /* every message lands in T' */
@@ -374,6 +384,7 @@ int rs__bb_route(struct rs__bb_run *r, struct rs_err *err)
         return rs_err_set(err, RS_EINVAL, "algorithm=bay_bilardi: at most 2^32 - 2 messages");
     r->bit_steps = r->setup = r->batch_rounds = r->sidetracks = r->sidetrack_max = 0;
     r->compression_conflicts = r->delivered = r->makespan = 0;
+    r->le1_batches = r->le1_conflicts = 0;
     r->lambda_t_max = r->lt_stage = r->lt_subtree = r->st_leaf = r->st_stage = r->st_round = 0;
     memset(r->stage_steps, 0, sizeof r->stage_steps);
     memset(r->stage_lambda, 0, sizeof r->stage_lambda);
