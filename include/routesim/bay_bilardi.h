@@ -112,10 +112,11 @@ struct rs__bb_run {
     uint64_t makespan;                       /* last arrival */
     double latency_mean, latency_p99;        /* over the delivered (NaN when none) */
     /* optional trace (tests): called once per batch after it is routed, with the stage,
-     * subtree T (index at level i+1), batch index and its messages in P order (h) and where
-     * each landed; NULL: none */
+     * subtree T (index at level i+1), batch index, its messages in P order (h), where each
+     * landed and whether it arrived active (1) or sidetracked (0); NULL: none */
     void (*trace)(void *user, uint32_t stage, uint32_t subtree, uint32_t batch,
-                  const uint32_t *msgs, const uint32_t *landed, uint32_t s);
+                  const uint32_t *msgs, const uint32_t *landed, const uint8_t *active,
+                  uint32_t s);
     void *trace_user;
 };
 

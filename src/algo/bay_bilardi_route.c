@@ -353,7 +353,7 @@ static int stage(struct bb *s, uint32_t i, uint64_t *clock)
                 }
             }
             if (r->trace)
-                r->trace(r->trace_user, i, T, b, s->bm, s->bland, cnt);
+                r->trace(r->trace_user, i, T, b, s->bm, s->bland, s->bact, cnt);
         }
         r->delivered += delivered;
         int rc = lat_add(s, at, delivered);

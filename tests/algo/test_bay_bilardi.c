@@ -19,9 +19,11 @@ struct trace_log {
 };
 
 static void trace(void *user, uint32_t stage, uint32_t subtree, uint32_t batch,
-                  const uint32_t *msgs, const uint32_t *landed, uint32_t s)
+                  const uint32_t *msgs, const uint32_t *landed, const uint8_t *active,
+                  uint32_t s)
 {
     struct trace_log *t = user;
+    (void)active;
     t->used += (size_t)snprintf(t->text + t->used, sizeof t->text - t->used, "[%u %u %u:", stage,
                                 subtree, batch);
     for (uint32_t h = 0; h < s; h++)
@@ -193,6 +195,60 @@ static void test_random_sets(void **state)
     }
 }
 
+/* §3.3: "exactly the same set of active messages reaches each node as in the earlier greedy
+ * strategy": in every batch expansion, a message arrives active exactly when §3.1's greedy
+ * expansion of the same sorted batch from P never makes it inactive, and an active one
+ * arrives at its destination. */
+struct same_active {
+    const struct rs__pb *pb;
+    const uint32_t *dst;
+    uint32_t *slot, leaf[64];
+    uint8_t inact[64];
+    uint64_t batches, sidetracked;
+};
+
+static void check_active(void *user, uint32_t stage, uint32_t subtree, uint32_t batch,
+                         const uint32_t *msgs, const uint32_t *landed, const uint8_t *active,
+                         uint32_t s)
+{
+    struct same_active *a = user;
+    (void)batch;
+    assert_true(s <= 64);
+    for (uint32_t h = 0; h < s; h++)
+        a->leaf[h] = a->dst[msgs[h]];
+    rs__bb_greedy(a->pb, stage, subtree >> 1, 0, a->leaf, s, a->slot, a->inact, NULL);
+    for (uint32_t h = 0; h < s; h++) {
+        assert_int_equal(active[h], a->inact[h] == 0);
+        if (active[h])
+            assert_int_equal(landed[h], a->dst[msgs[h]]);
+        else
+            a->sidetracked++;
+    }
+    a->batches++;
+}
+
+static void test_same_active_set(void **state)
+{
+    (void)state;
+    for (uint32_t q = 1; q <= 4; q++) {
+        struct rs__pb pb;
+        uint32_t src[1024 * 4], dst[1024 * 4];
+        uint64_t m;
+        rs__pb_init(&pb, 10);
+        random_set(1024, q, 11, src, dst, &m);
+        struct same_active a = {.pb = &pb, .dst = dst, .slot = rs_malloc(2 * 1024 * 4)};
+        assert_non_null(a.slot);
+        struct rs__bb_run r = {.pb = &pb, .m = m, .src = src, .dst = dst, .bits = 10,
+                               .trace = check_active, .trace_user = &a};
+        struct rs_err err;
+        assert_int_equal(rs__bb_route(&r, &err), 0);
+        assert_true(a.batches > 0);
+        assert_true(a.sidetracked >= r.sidetracks); /* some sidetracking was exercised */
+        assert_true(r.sidetracks > 0);
+        rs_free(a.slot);
+    }
+}
+
 /* Same input, same output (no state survives a run). */
 static void test_deterministic(void **state)
 {
@@ -219,6 +275,7 @@ int main(void)
         cmocka_unit_test(test_hand_worked_16),
         cmocka_unit_test(test_cost_model),
         cmocka_unit_test(test_random_sets),
+        cmocka_unit_test(test_same_active_set),
         cmocka_unit_test(test_deterministic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
