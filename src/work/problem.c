@@ -31,7 +31,8 @@
     X(neighbor)                                                                \
     X(file)                                                                    \
     X(paths)                                                                   \
-    X(subtree_cross)
+    X(subtree_cross)                                                           \
+    X(mot_expander)
 
 #define RS__TRAFFIC_DECL(name) extern const struct rs_traffic_ops rs__traffic_##name;
 RS__TRAFFIC_LIST(RS__TRAFFIC_DECL)

@@ -44,7 +44,7 @@ static void test_registry_matches_choices(void **state)
         assert_true(ops->generate != NULL || ops->build != NULL);
     }
     assert_null(def->choices[i]);
-    assert_int_equal(i, 17);
+    assert_int_equal(i, 18);
     assert_null(rs_traffic_find("uniformm"));
     assert_null(rs_traffic_find(NULL));
 
@@ -55,7 +55,7 @@ static void test_registry_matches_choices(void **state)
     assert_true(q->min == 1.0 && q->max == 1048576.0);
 }
 
-/* Only bpc, linear, file and subtree_cross declare extra keys. */
+/* Only bpc, linear, file, subtree_cross and mot_expander declare extra keys. */
 static void test_extra_keys(void **state)
 {
     for (int i = 0; rs_traffics[i] != NULL; i++) {
@@ -73,6 +73,9 @@ static void test_extra_keys(void **state)
         } else if (strcmp(ops->name, "subtree_cross") == 0) {
             assert_int_equal(n, 1);
             assert_string_equal(ops->options[0].name, "height");
+        } else if (strcmp(ops->name, "mot_expander") == 0) {
+            assert_int_equal(n, 1);
+            assert_string_equal(ops->options[0].name, "eta");
         } else if (strcmp(ops->name, "file") == 0) {
             assert_int_equal(n, 2);
             assert_string_equal(ops->options[0].name, "traffic_file");
@@ -222,6 +225,8 @@ static void test_conformance(void **state)
         const char *name = rs_traffics[t]->name;
         if (strcmp(name, "paths") == 0)
             continue; /* needs a network with paths: test_paths_traffic */
+        if (strcmp(name, "mot_expander") == 0)
+            continue; /* one message per graph edge, no per_input: test_mot_expander.c */
         int random = strcmp(name, "uniform") == 0 || strcmp(name, "randperm") == 0 ||
                      strcmp(name, "qrelation") == 0 || strcmp(name, "root") == 0 ||
                      strcmp(name, "subtree_cross") == 0;
