@@ -1,8 +1,9 @@
 /* Benchmark driver (`make bench`, never part of the tests): runs one standard case of an
- * engine (store-and-forward cases a-e, flit cases f-j; algorithm=wave k-l, ms_chain m-n, ms_mesh o) several times and
- * prints steps/s, packet-hops/s or flit-hops/s (engine time only, median of the
- * repetitions), the set-up time and the process's peak RSS. One case per process, so that
- * peak RSS belongs to that case. */
+ * engine (store-and-forward cases a-e, flit cases f-j) or algorithm (wave k-l, ms_chain m-n,
+ * ms_mesh o, bay_bilardi p-q) several times and prints steps/s, packet-hops/s, flit-hops/s
+ * or messages/s of bit-serial algorithms (engine time only, median of the repetitions), the
+ * set-up time and the process's peak RSS. One case per process, so that peak RSS belongs to
+ * that case. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,12 @@ static const struct bench_case cases[] = {
      * simulator; flit-hops are steps 3-4 only (the sort's exchanges are not hops) */
     {"o", "topology=mesh k=256 n=2 traffic=randperm switching=cut_through_partial length=8 "
           "algorithm=ms_mesh", 3},
+    /* algorithm=bay_bilardi (000 §3.3): the algorithm's own bit-serial model, no engine;
+     * random permutations (lambda about sqrt(N)) */
+    {"p", "topology=pruned_butterfly N=65536 traffic=randperm switching=circuit "
+          "algorithm=bay_bilardi", 5},
+    {"q", "topology=pruned_butterfly N=1048576 traffic=randperm switching=circuit "
+          "algorithm=bay_bilardi", 3},
     {NULL, NULL, 0}};
 
 static double now(void)
@@ -103,6 +110,7 @@ static int run_case(const struct bench_case *bc)
         fprintf(stderr, "bench: no algorithm '%s'\n", al->value);
         return 1;
     }
+    int bitserial = 0; /* a bit-serial algorithm: its own table (--header-algo) */
     for (int r = 0; r < bc->reps; r++) {
         struct rs_record rec;
         struct rs_engine_input in = {.net = &net, .pb = &pb, .params = &p,
@@ -115,6 +123,14 @@ static int run_case(const struct bench_case *bc)
             return 1;
         }
         times[r] = now() - t1;
+        if (rs_record_get(&rec, "bit_steps")) { /* bay_bilardi: bit steps and batch rounds */
+            bitserial = 1;
+            steps = rs_record_get(&rec, "bit_steps")->i;
+            hops = rs_record_get(&rec, "batch_rounds")->i;
+            msgs = rs_record_get(&rec, "messages")->i;
+            rs_record_free(&rec);
+            continue;
+        }
         steps = rs_record_get(&rec, "steps")->i;
         const struct rs_field *h = rs_record_get(&rec, "hops");
         hops = (h ? h : rs_record_get(&rec, "flit_hops"))->i;
@@ -126,6 +142,15 @@ static int run_case(const struct bench_case *bc)
     double med = times[bc->reps / 2];
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
+    if (bitserial) {
+        printf("| %s | %s | %llu | %lld | %lld | %.6f | %.1f | %.3f | %.0f |\n", bc->name,
+               bc->params, (unsigned long long)msgs, (long long)steps, (long long)hops, med,
+               (double)msgs / med / 1e6, setup, (double)ru.ru_maxrss / 1024.0);
+        rs_problem_free(&pb);
+        rs_net_free(&net);
+        rs_params_free(&p);
+        return 0;
+    }
     printf("| %s | %s | %llu | %lld | %lld | %.6f | %.0f | %.1f | %.3f | %.0f |\n", bc->name,
            bc->params, (unsigned long long)msgs, (long long)steps, (long long)hops, med,
            (double)steps / med, (double)hops / med / 1e6, setup, (double)ru.ru_maxrss / 1024.0);
@@ -137,6 +162,12 @@ static int run_case(const struct bench_case *bc)
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && !strcmp(argv[1], "--header-algo")) {
+        printf("| case | parameters | messages | bit steps | batch rounds | algorithm s (median) "
+               "| M messages/s | set-up s | peak RSS MiB |\n");
+        printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+        return 0;
+    }
     if (argc == 2 && (!strcmp(argv[1], "--header") || !strcmp(argv[1], "--header-flit"))) {
         const char *unit = argv[1][8] ? "flit-hops" : "packet-hops";
         printf("| case | parameters | messages | steps | %s | engine s (median) | "
@@ -148,6 +179,6 @@ int main(int argc, char **argv)
     for (int i = 0; cases[i].name; i++)
         if (argc == 2 && !strcmp(argv[1], cases[i].name))
             return run_case(&cases[i]);
-    fprintf(stderr, "usage: routesim_bench --header | --header-flit | a | b | ... | o\n");
+    fprintf(stderr, "usage: routesim_bench --header | --header-flit | --header-algo | a | b | ... | q\n");
     return 2;
 }

@@ -10,12 +10,14 @@ echo "date:    $(date -u +%Y-%m-%d)"
 echo
 # store-and-forward cases a-e, then the flit-engine cases f-j (for the open-loop cases h-j
 # "messages" are the packets delivered), then algorithm=wave k-l (packet-hops, as a-e),
-# then algorithm=ms_chain's line simulator m-n and ms_mesh o (flit-hops)
-cases=${BENCH_CASES:-a b c d e f g h i j k l m n o}
+# then algorithm=ms_chain's line simulator m-n and ms_mesh o (flit-hops), then
+# algorithm=bay_bilardi p-q (bit steps)
+cases=${BENCH_CASES:-a b c d e f g h i j k l m n o p q}
 header=
 for c in $cases; do
   case $c in
     [a-e] | k | l) want=--header ;;
+    p | q) want=--header-algo ;;
     *) want=--header-flit ;;
   esac
   if [ "$want" != "$header" ]; then

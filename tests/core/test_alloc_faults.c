@@ -132,6 +132,8 @@ static const char *const run_jobs[] = {
     "topology=mesh k=4 traffic=uniform switching=wormhole routing=min_adaptive vcs=2",
     "graph_file=@/graph_small.txt topology=graph",
     "topology=butterfly N=8 per_input=2 queue_size=1 algorithm=wave check=1",
+    "topology=pruned_butterfly N=16 traffic=uniform per_input=2 switching=circuit "
+    "algorithm=bay_bilardi butterfly=1",
 };
 
 static void test_run(void **state)
@@ -375,7 +377,7 @@ int main(void)
         cmocka_unit_test(test_hugemem_through_hook),
         cmocka_unit_test(test_reproduce),
     };
-    _Static_assert(sizeof run_jobs / sizeof *run_jobs == 15, "one RUN per job");
+    _Static_assert(sizeof run_jobs / sizeof *run_jobs == 16, "one RUN per job");
     if (getenv("RS_TEST_FILTER")) /* e.g. RS_TEST_FILTER='test_sweep*' */
         cmocka_set_test_filter(getenv("RS_TEST_FILTER"));
     return cmocka_run_group_tests(tests, setup, teardown);

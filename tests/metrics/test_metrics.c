@@ -115,6 +115,8 @@ static void test_every_key_declared(void **state)
                  "algorithm=ms_mesh snakes=2");
     run_declared("topology=torus k=4 traffic=randperm switching=cut_through_partial length=4 "
                  "algorithm=ms_torus snakes=4");
+    run_declared("topology=pruned_butterfly N=16 traffic=uniform per_input=2 switching=circuit "
+                 "algorithm=bay_bilardi");
     struct rs_record r;
     char msg[512];
     const char *an = "topology=butterfly N=8 traffic=bitrev";
