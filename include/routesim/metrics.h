@@ -90,6 +90,18 @@ enum rs_metric {
     RS_M_MAX_OUTPUT_COPIES,
     RS_M_DELIVERED_PER_ROUND,
     RS_M_STEPS_PER_ROUND,
+    /* algorithm=flexible_sort (000 §4.1) */
+    RS_M_BIT_STEPS,
+    RS_M_PHASES,
+    RS_M_PERM_STEPS,
+    RS_M_COLUMN_SORTS,
+    RS_M_SORT_DEPTH,
+    RS_M_COLUMNS,
+    RS_M_SORT_BIT_STEPS,
+    RS_M_PERMUTE_BIT_STEPS,
+    RS_M_BOUND_BIT_STEPS,
+    RS_M_BIT_STEPS_OVER_BOUND,
+    RS_M_BOUND_PHASES,
     RS_M__COUNT
 };
 

@@ -8,7 +8,8 @@
 #include "routesim/assert.h"
 #include "routesim/buf.h"
 
-#define RS__ALGO_LIST(X) X(greedy) X(offline) X(self_route) X(cms_butterfly) X(colour_refine)
+#define RS__ALGO_LIST(X) X(greedy) X(offline) X(self_route) X(cms_butterfly) X(colour_refine) \
+    X(flexible_sort)
 
 #define RS__ALGO_DECL(name) extern const struct rs_algo_ops rs_algo_##name;
 RS__ALGO_LIST(RS__ALGO_DECL)
