@@ -81,7 +81,8 @@ struct rs_fsort_time {
 
 /* The time model of Theorem 2's proof for r words on a (b, s, l)-flexible sorter: w is the
  * next power of two >= ceil(r/s), sh its shape (rs_fsort_shape(s, w)). b >= 1, s a power of
- * two >= 4, s <= r <= l, l/s a power of two. Returns 0 or RS_EINVAL with err set. */
+ * two >= 4, 1 <= r <= l (Theorem 2 has s <= r; r < s is one partly empty column: w = 1),
+ * l/s a power of two. Returns 0 or RS_EINVAL with err set. */
 int rs_fsort_time(uint32_t b, uint32_t s, uint32_t r, uint32_t l, struct rs_fsort_time *t,
                   struct rs_err *err);
 
@@ -91,7 +92,7 @@ double rs_fsort_bound(uint32_t b, uint32_t s, uint32_t r);
 /* Lemma 8's phase count (log2 r / log2(s/2))^(2 / log2(3/2)), s >= 4, r >= 1. */
 double rs_fsort_bound_phases(uint32_t s, uint32_t r);
 
-/* Sort keys[0..r) (each < 2^b) on a (b, s, l)-flexible sorter: load them into the first r
+/* Sort keys[0..r) (1 <= r, each < 2^b) on a (b, s, l)-flexible sorter: load them into the first r
  * cells of the s x w array (the others empty), run rs_fsort_columnsort, and check that
  * the first r cells hold the input's words in nondecreasing key order, each exactly once
  * (a failure is RS_EINVARIANT naming the first bad position). sorted (r keys, may be NULL)

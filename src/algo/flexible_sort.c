@@ -241,9 +241,9 @@ static int check_output(const struct rs_fsort_word *a, uint32_t n, const uint64_
 int rs_fsort_sort(const uint64_t *keys, uint32_t r, uint32_t s, uint64_t *sorted,
                   struct rs_fsort_shape *sh, struct rs_err *err)
 {
-    if (r < s || r > RS_FSORT_MAX_WORDS)
-        return rs_err_set(err, RS_EINVAL, "flexible sorter: r must be in [s, %u], not %u "
-                          "(s=%u)", RS_FSORT_MAX_WORDS, r, s);
+    if (r < 1 || r > RS_FSORT_MAX_WORDS)
+        return rs_err_set(err, RS_EINVAL, "flexible sorter: r must be in [1, %u], not %u",
+                          RS_FSORT_MAX_WORDS, r);
     uint32_t w = next_pow2((r + s - 1) / s);
     int rc = check_shape(s, w, err);
     if (rc)

@@ -21,8 +21,8 @@ int rs_fsort_time(uint32_t b, uint32_t s, uint32_t r, uint32_t l, struct rs_fsor
     struct rs_fsort_shape sh, big;
     if (b < 1 || b > 63)
         return rs_err_set(err, RS_EINVAL, "flexible sorter: b must be in [1, 63], not %u", b);
-    if (r < s || r > l || l % s)
-        return rs_err_set(err, RS_EINVAL, "flexible sorter: need s <= r <= l with l a "
+    if (r < 1 || r > l || l % s)
+        return rs_err_set(err, RS_EINVAL, "flexible sorter: need 1 <= r <= l with l a "
                           "multiple of s (s=%u, r=%u, l=%u)", s, r, l);
     uint32_t w = 1, cols = (r + s - 1) / s;
     while (w < cols)

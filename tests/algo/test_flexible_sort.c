@@ -216,7 +216,7 @@ static void test_every_01_input(void **state)
 static void test_sort_real_keys(void **state)
 {
     (void)state;
-    static const uint32_t cases[][2] = {{4, 4},    {4, 37},   {8, 64},   {16, 256},
+    static const uint32_t cases[][2] = {{16, 5}, {4, 4},    {4, 37},   {8, 64},   {16, 256},
                                         {16, 1000}, {64, 4096}, {32, 5000}, {256, 65536}};
     struct rs_err err;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -285,6 +285,13 @@ static void test_bit_steps_formula(void **state)
     run_ok("algorithm=flexible_sort b=8 s=4 r=8 l=32", &rec);
     assert_int_equal(int_of(&rec, "bit_steps"), 496);
     rs_record_free(&rec);
+    /* fewer words than s (the library, not the CLI, allows it): one column, one sort,
+     * b + (2b + 4 log s) + b = 8 + (16 + 16) + 8 */
+    struct rs_fsort_time ft;
+    struct rs_err e2;
+    assert_int_equal(rs_fsort_time(8, 16, 5, 16, &ft, &e2), 0);
+    assert_int_equal(ft.total, 48);
+    assert_int_equal(ft.permute + ft.select, 0);
 
     /* the same formula over every keys= and a range of shapes; time is oblivious: it does
      * not depend on the keys */
