@@ -1,7 +1,6 @@
 /* Lemma 8 of 000 §4.1: Columnsort [Lei85a] on an s x w array of real words, recursed on
  * "virtual columns" when Leighton's shape condition fails; every phase sorts the real
  * columns and applies one (combined) permutation. Also the checked sort of r keys. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "routesim/alloc.h"

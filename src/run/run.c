@@ -7,6 +7,7 @@
 
 #include "routesim/algo.h"
 #include "routesim/analysis.h"
+#include "routesim/assert.h"
 #include "routesim/engine.h"
 #include "routesim/openloop.h"
 #include "routesim/problem.h"
@@ -451,6 +452,7 @@ int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
     struct rs_engine_input in = {.net = &x.net, .pb = &x.pb, .params = &x.params,
                                  .routing = x.routing, .seed = x.seed, .check = x.check};
     enum rs_injection inj = RS_INJECT_BATCH;
+    RS_ASSERT(x.sel.algo->run != NULL); /* every algorithm without a model op has one */
     rc = x.sel.algo->run(&in, x.sel.engine, out, deadlock_msg, deadlock_len, err);
     /* congestion and dilation describe the static message set's fixed paths; open-loop
      * runs and adaptive routings have none */
