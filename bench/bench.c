@@ -1,5 +1,6 @@
 /* Benchmark driver (`make bench`, never part of the tests): runs one standard case of an
- * engine (store-and-forward cases a-e, flit cases f-j) several times and prints steps/s,
+ * engine (store-and-forward cases a-e, flit cases f-j) or algorithm (bay_bilardi cases k-l)
+ * several times and prints steps/s,
  * packet-hops/s or flit-hops/s (engine time only, median of the repetitions), the set-up
  * time and the process's peak RSS. One case per process, so that peak RSS belongs to that
  * case. */
@@ -9,6 +10,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "routesim/algo.h"
 #include "routesim/engine.h"
 #include "routesim/net.h"
 #include "routesim/problem.h"
@@ -40,6 +42,12 @@ static const struct bench_case cases[] = {
     {"j", "topology=butterfly N=1024 traffic=uniform switching=wormhole vcs=2 vc_depth=4 "
           "length=4 injection_process=bernoulli injection_rate=0.1 injection_rate_uses_flits=1 "
           "warmup_steps=10000 measure_steps=30000", 5},
+    /* algorithm=bay_bilardi (000 §3.3): the algorithm's own bit-serial model, no engine;
+     * random permutations (lambda about sqrt(N)) */
+    {"k", "topology=pruned_butterfly N=65536 traffic=randperm switching=circuit "
+          "algorithm=bay_bilardi", 5},
+    {"l", "topology=pruned_butterfly N=1048576 traffic=randperm switching=circuit "
+          "algorithm=bay_bilardi", 3},
     {NULL, NULL, 0}};
 
 static double now(void)
@@ -80,17 +88,27 @@ static int run_case(const struct bench_case *bc)
         fprintf(stderr, "bench: no engine '%s'\n", sw->value);
         return 1;
     }
+    const struct rs_param *al = rs_params_find(&p, "algorithm");
+    const struct rs_algo_ops *algo = al ? rs_algo_find(al->value) : NULL;
     for (int r = 0; r < bc->reps; r++) {
         struct rs_record rec;
         struct rs_engine_input in = {.net = &net, .pb = &pb, .params = &p,
                                      .routing = RS_ROUTING_DIRECT, .seed = 1, .check = 0};
         rs_record_init(&rec);
         double t1 = now();
-        if (rs_engine_run(eng, &in, &rec, NULL, 0, &err)) {
+        if (algo ? algo->run(&in, eng, &rec, NULL, 0, &err)
+                 : rs_engine_run(eng, &in, &rec, NULL, 0, &err)) {
             fprintf(stderr, "bench: %s\n", err.msg);
             return 1;
         }
         times[r] = now() - t1;
+        if (algo) { /* bay_bilardi: bit steps and batch rounds */
+            steps = rs_record_get(&rec, "bit_steps")->i;
+            hops = rs_record_get(&rec, "batch_rounds")->i;
+            msgs = rs_record_get(&rec, "messages")->i;
+            rs_record_free(&rec);
+            continue;
+        }
         steps = rs_record_get(&rec, "steps")->i;
         const struct rs_field *h = rs_record_get(&rec, "hops");
         hops = (h ? h : rs_record_get(&rec, "flit_hops"))->i;
@@ -102,6 +120,15 @@ static int run_case(const struct bench_case *bc)
     double med = times[bc->reps / 2];
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
+    if (algo) {
+        printf("| %s | %s | %llu | %lld | %lld | %.6f | %.1f | %.3f | %.0f |\n", bc->name,
+               bc->params, (unsigned long long)msgs, (long long)steps, (long long)hops, med,
+               (double)msgs / med / 1e6, setup, (double)ru.ru_maxrss / 1024.0);
+        rs_problem_free(&pb);
+        rs_net_free(&net);
+        rs_params_free(&p);
+        return 0;
+    }
     printf("| %s | %s | %llu | %lld | %lld | %.6f | %.0f | %.1f | %.3f | %.0f |\n", bc->name,
            bc->params, (unsigned long long)msgs, (long long)steps, (long long)hops, med,
            (double)steps / med, (double)hops / med / 1e6, setup, (double)ru.ru_maxrss / 1024.0);
@@ -113,6 +140,12 @@ static int run_case(const struct bench_case *bc)
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && !strcmp(argv[1], "--header-algo")) {
+        printf("| case | parameters | messages | bit steps | batch rounds | algorithm s (median) "
+               "| M messages/s | set-up s | peak RSS MiB |\n");
+        printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+        return 0;
+    }
     if (argc == 2 && (!strcmp(argv[1], "--header") || !strcmp(argv[1], "--header-flit"))) {
         const char *unit = argv[1][8] ? "flit-hops" : "packet-hops";
         printf("| case | parameters | messages | steps | %s | engine s (median) | "
@@ -124,6 +157,6 @@ int main(int argc, char **argv)
     for (int i = 0; cases[i].name; i++)
         if (argc == 2 && !strcmp(argv[1], cases[i].name))
             return run_case(&cases[i]);
-    fprintf(stderr, "usage: routesim_bench --header | --header-flit | a | b | ... | j\n");
+    fprintf(stderr, "usage: routesim_bench --header | --header-flit | --header-algo | a | b | ... | l\n");
     return 2;
 }

@@ -8,13 +8,14 @@ echo "machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores
 echo "commit:  $(git describe --always --dirty 2>/dev/null || echo unknown)"
 echo "date:    $(date -u +%Y-%m-%d)"
 echo
-# store-and-forward cases a-e, then the flit-engine cases f-j (for the open-loop cases h-j
+# store-and-forward cases a-e, then the flit-engine cases f-j, then algorithm=bay_bilardi k-l (for the open-loop cases h-j
 # "messages" are the packets delivered)
-cases=${BENCH_CASES:-a b c d e f g h i j}
+cases=${BENCH_CASES:-a b c d e f g h i j k l}
 header=
 for c in $cases; do
   case $c in
     [a-e]) want=--header ;;
+    [k-l]) want=--header-algo ;;
     *) want=--header-flit ;;
   esac
   if [ "$want" != "$header" ]; then

@@ -90,8 +90,34 @@ enum rs_metric {
     RS_M_MAX_OUTPUT_COPIES,
     RS_M_DELIVERED_PER_ROUND,
     RS_M_STEPS_PER_ROUND,
-    /* algorithm=flexible_sort (000 §4.1) */
+    /* fat-trees (000 §2, §5: include/routesim/load_factor.h) */
+    RS_M_LOAD_FACTOR,
+    RS_M_REFERENCE_LOAD_FACTOR,
+    RS_M_DEGREE,
+    RS_M_CHANNEL_LOAD_FACTOR,
+    RS_M_PEAK_MSGS,
+    /* bay_bilardi (000 §3.3) */
     RS_M_BIT_STEPS,
+    RS_M_STAGE_BIT_STEPS,
+    RS_M_STAGE_LAMBDA_T,
+    RS_M_BATCH_ROUNDS,
+    RS_M_COMPRESSION_CONFLICTS,
+    RS_M_SIDETRACKS,
+    RS_M_LE1_BATCHES,
+    RS_M_LE1_CONFLICTS,
+    RS_M_LAMBDA_T_MAX,
+    RS_M_BOUND_LAMBDA_T,
+    RS_M_LAMBDA_T_OVER_BOUND,
+    RS_M_LEMMA6_VIOLATION,
+    RS_M_SIDETRACK_MAX,
+    RS_M_BOUND_SIDETRACK,
+    RS_M_SIDETRACK_OVER_BOUND,
+    RS_M_LEMMA7_VIOLATION,
+    RS_M_BOUND_BIT_STEPS,
+    RS_M_BIT_STEPS_OVER_BOUND,
+    RS_M_THEOREM1_RATIO,
+    RS_M_BUTTERFLY_BIT_STEPS,
+    /* algorithm=flexible_sort (000 §4.1) */
     RS_M_PHASES,
     RS_M_PERM_STEPS,
     RS_M_COLUMN_SORTS,
@@ -99,8 +125,6 @@ enum rs_metric {
     RS_M_COLUMNS,
     RS_M_SORT_BIT_STEPS,
     RS_M_PERMUTE_BIT_STEPS,
-    RS_M_BOUND_BIT_STEPS,
-    RS_M_BIT_STEPS_OVER_BOUND,
     RS_M_BOUND_PHASES,
     RS_M__COUNT
 };
@@ -150,12 +174,13 @@ int rs_result_record(const struct rs_result *r, const enum rs_metric *cols, size
                      struct rs_record *out);
 
 /* Add metric id (whose table type must be int / double / string) with value v to out.
- * rs_metric_level_int writes a per-level metric ("<l>" replaced by level). Return 0 or
+ * rs_metric_level_int and _double write a per-level metric ("<l>" replaced by level). Return 0 or
  * RS_ENOMEM. */
 int rs_metric_int(struct rs_record *out, enum rs_metric id, int64_t v);
 int rs_metric_double(struct rs_record *out, enum rs_metric id, double v);
 int rs_metric_string(struct rs_record *out, enum rs_metric id, const char *v);
 int rs_metric_level_int(struct rs_record *out, enum rs_metric id, uint32_t level, int64_t v);
+int rs_metric_level_double(struct rs_record *out, enum rs_metric id, uint32_t level, double v);
 
 /* The declaration of the metric a column name is (a "<l>" pattern matches any level
  * number: level3_max), or NULL. */

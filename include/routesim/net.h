@@ -40,6 +40,13 @@ enum rs_topo_cap {
     /* a butterfly (004 §1.1): log2 N levels of N rows, the two edges out of <l, row> go to
      * rows row and row ^ 2^l of level l+1, so the edge out of level l fixes row bit l */
     RS_CAP_BUTTERFLY = 1u << 4,
+    /* a fat-tree (000 §2): net->priv starts with the struct rs__ftree that
+     * include/routesim/pruned_butterfly.h describes (nodes, channels, capacities); terminals
+     * are its leaves (fat_tree, pruned_butterfly) */
+    RS_CAP_FAT_TREE = 1u << 5,
+    /* the pruned butterfly of 000 §3.1: net->priv is its struct rs__pb, vertices <i,j,k>
+     * (include/routesim/pruned_butterfly.h) */
+    RS_CAP_PRUNED_BUTTERFLY = 1u << 6,
 };
 
 /* The most productive ports any topology reports (rs_topo_ops.productive): two per

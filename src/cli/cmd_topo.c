@@ -1,7 +1,11 @@
-/* `routesim topo KEY=VALUE... [--dot]`: build a network and print its size, or its
- * Graphviz description (refused over dot_limit bytes, exit 3). */
+/* `routesim topo KEY=VALUE... [--dot]`: build a network and print its size (fat-trees: one
+ * row per level of the fat-tree view), or its Graphviz description (refused over dot_limit
+ * bytes, exit 3). */
+#include <stdlib.h>
+
 #include "cli/cli.h"
 #include "routesim/net.h"
+#include "routesim/pruned_butterfly.h"
 #include "routesim/resources.h"
 
 /* Keys of `topo` itself, besides the network's. */
@@ -26,6 +30,32 @@ static int check_dot_size(const struct rs_net *net, const struct rs_params *p,
                       "the DOT description of topology=%s with %u nodes would be about %s, "
                       "more than dot_limit=%s (%s)",
                       net->name, net->n_nodes, a, text, b);
+}
+
+/* The size of net into rec; with level >= 0 (a fat-tree) also that level of its fat-tree
+ * view: height, fat-tree nodes, network nodes per fat-tree node, wires of the channel above
+ * each node (0 at the root) and wires of the level's channels together. Returns 0 or
+ * nonzero when out of memory. */
+static int size_record(const struct rs_net *net, int level, struct rs_record *rec)
+{
+    int e = rs_record_string(rec, "topology", net->name);
+    e |= rs_record_int(rec, "nodes", net->n_nodes);
+    e |= rs_record_int(rec, "channels", (int64_t)net->n_channels);
+    e |= rs_record_int(rec, "max_ports", net->max_ports);
+    e |= rs_record_int(rec, "terminals", net->n_terminals);
+    e |= rs_record_int(rec, "levels", net->n_levels);
+    if (level < 0)
+        return e;
+    const struct rs__ftree *ft = rs__ftree_of(net);
+    const struct rs__pb *pb = rs__pb_of(net);
+    uint32_t i = (uint32_t)level, cap = ft->cap[i];
+    e |= rs_record_int(rec, "tree_level", i);
+    e |= rs_record_int(rec, "node_height", ft->n - i);
+    e |= rs_record_int(rec, "tree_nodes", 1ll << i);
+    e |= rs_record_int(rec, "vertices_per_node", pb ? rs__pb_width(ft->n, i) : 1);
+    e |= rs_record_int(rec, "capacity", cap);
+    e |= rs_record_int(rec, "wires", (int64_t)cap << i);
+    return e;
 }
 
 int cli_cmd_topo(int argc, char **argv)
@@ -67,14 +97,25 @@ int cli_cmd_topo(int argc, char **argv)
             rc = rs_buf_write_file(&out, a.output, &err);
         rs_buf_free(&out);
         status = rc ? cli_fail(&err) : 0;
-    } else {
-        int e = rs_record_string(&rec, "topology", net.name);
-        e |= rs_record_int(&rec, "nodes", net.n_nodes);
-        e |= rs_record_int(&rec, "channels", (int64_t)net.n_channels);
-        e |= rs_record_int(&rec, "max_ports", net.max_ports);
-        e |= rs_record_int(&rec, "terminals", net.n_terminals);
-        e |= rs_record_int(&rec, "levels", net.n_levels);
+    } else if (rs__ftree_of(&net)) { /* the fat-tree view, root level first */
+        uint32_t rows = rs__ftree_of(&net)->n + 1;
+        struct rs_record *recs = calloc(rows, sizeof *recs);
+        int e = !recs;
+        for (uint32_t i = 0; i < rows && !e; i++) {
+            rs_record_init(&recs[i]);
+            e = size_record(&net, (int)i, &recs[i]);
+        }
         if (e) {
+            rs_err_set(&err, RS_ENOMEM, "out of memory");
+            status = cli_fail(&err);
+        } else {
+            status = cli_emit(&a, recs, rows);
+        }
+        for (uint32_t i = 0; recs && i < rows; i++)
+            rs_record_free(&recs[i]);
+        free(recs);
+    } else {
+        if (size_record(&net, -1, &rec)) {
             rs_err_set(&err, RS_ENOMEM, "out of memory");
             status = cli_fail(&err);
         } else {

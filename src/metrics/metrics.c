@@ -20,13 +20,13 @@
 #define FLIT "flit engines"
 
 const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
-    [RS_M_MAKESPAN] = {"makespan", I, "steps", ENGINES ", cms_butterfly (batch runs)",
-                       "step (circuit: network cycle) of the last delivery or drop; 0 when "
+    [RS_M_MAKESPAN] = {"makespan", I, "steps", ENGINES ", cms_butterfly, bay_bilardi (batch runs)",
+                       "step (circuit: network cycle; bay_bilardi: bit step) of the last delivery or drop; 0 when "
                        "every path is empty",
                        F(makespan)},
-    [RS_M_MESSAGES] = {"messages", I, "messages", ENGINES ", cms_butterfly, analyze",
+    [RS_M_MESSAGES] = {"messages", I, "messages", ENGINES ", cms_butterfly, bay_bilardi, analyze",
                        "messages of the static message set", F(messages)},
-    [RS_M_DELIVERED] = {"delivered", I, "messages", ENGINES ", cms_butterfly, open loop",
+    [RS_M_DELIVERED] = {"delivered", I, "messages", ENGINES ", cms_butterfly, bay_bilardi, open loop",
                         "messages (open loop: packets) delivered", F(delivered)},
     [RS_M_DROPPED] = {"dropped", I, "messages", ENGINES ", open loop",
                       "messages (open loop: packets) dropped or discarded", F(dropped)},
@@ -34,16 +34,16 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
                                  "store_forward, circuit (batch runs)",
                                  "delivered / messages (1 when there are none)",
                                  F(delivered_fraction)},
-    [RS_M_LATENCY_MEAN] = {"latency_mean", D, "steps", ENGINES ", cms_butterfly, open loop",
+    [RS_M_LATENCY_MEAN] = {"latency_mean", D, "steps", ENGINES ", cms_butterfly, bay_bilardi, open loop",
                            "mean latency of the delivered messages (finish minus release; open "
                            "loop: measured packets, delivery minus generation); NaN (JSON null) "
                            "when none was delivered, the run deadlocked or saturated",
                            F(latency_mean)},
-    [RS_M_LATENCY_P99] = {"latency_p99", D, "steps", ENGINES ", cms_butterfly, open loop",
+    [RS_M_LATENCY_P99] = {"latency_p99", D, "steps", ENGINES ", cms_butterfly, bay_bilardi, open loop",
                           "nearest-rank 99th percentile of the latency: the smallest latency by "
                           "which at least 99% of the delivered had arrived; NaN as latency_mean",
                           F(latency_p99)},
-    [RS_M_LATENCY_MAX] = {"latency_max", D, "steps", ENGINES ", cms_butterfly, open loop",
+    [RS_M_LATENCY_MAX] = {"latency_max", D, "steps", ENGINES ", cms_butterfly, bay_bilardi, open loop",
                           "largest latency of a delivered message; NaN as latency_mean",
                           F(latency_max)},
     [RS_M_STEPS] = {"steps", I, "steps", "store_forward, " FLIT,
@@ -184,8 +184,61 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
                                   "messages first delivered in each round, ';'-separated", NO},
     [RS_M_STEPS_PER_ROUND] = {"steps_per_round", S, "steps", "cms_butterfly",
                               "flit steps of each round, ';'-separated", NO},
-    [RS_M_BIT_STEPS] = {"bit_steps", I, "bit steps", "flexible_sort",
-        "the flexible sorter's time: load, control select, sort and permuting steps, unload (docs/flexible-sorter.md)", NO},
+    [RS_M_LOAD_FACTOR] = {"load_factor", D, "messages/wire", "run (batch runs), analyze (fat-trees)",
+                          "lambda(M): most messages crossing one channel per wire of it (000 §2)",
+                          NO},
+    [RS_M_REFERENCE_LOAD_FACTOR] = {"reference_load_factor", D, "messages/wire",
+                                    "run (batch runs), analyze (fat-trees)",
+                                    "eta(M): lambda with the reference weights 2^ceil(h/2) "
+                                    "(000 §2)",
+                                    NO},
+    [RS_M_DEGREE] = {"degree", I, "messages", "run (batch runs), analyze (fat-trees)",
+                     "d(M): most messages one terminal sends or receives (000 §2)", NO},
+    [RS_M_CHANNEL_LOAD_FACTOR] = {"channel<l>_load_factor", D, "messages/wire",
+                                  "analyze (fat-trees)",
+                                  "largest lambda(M, c) over the channels of tree level l", NO},
+    [RS_M_PEAK_MSGS] = {"peak<l>_msgs", I, "messages", "analyze (fat-trees)",
+                        "messages whose peak (LCA) is at tree level l", NO},
+    [RS_M_BIT_STEPS] = {"bit_steps", I, "bit steps", "bay_bilardi, flexible_sort",
+        "total time in bit steps: bay_bilardi, set-up and all log N stages (000 §3.3; docs/bay-bilardi.md); flexible_sort, load, control select, sort and permuting steps, unload (docs/flexible-sorter.md)", NO},
+    [RS_M_STAGE_BIT_STEPS] = {"stage_bit_steps", S, "bit steps", "bay_bilardi",
+        "bit steps of stage 0, 1, ..., log N - 1, ';'-separated", NO},
+    [RS_M_STAGE_LAMBDA_T] = {"stage_lambda_t", S, "batches", "bay_bilardi",
+        "largest lambda_T (batches of a subtree) of each stage, ';'-separated", NO},
+    [RS_M_BATCH_ROUNDS] = {"batch_rounds", I, "batches", "bay_bilardi",
+        "sum over the stages of the largest lambda_T: the batch rounds run", NO},
+    [RS_M_COMPRESSION_CONFLICTS] = {"compression_conflicts", I, "messages", "bay_bilardi",
+        "messages a greedy compression of a batch made inactive (Corollary 1: 0)", NO},
+    [RS_M_SIDETRACKS] = {"sidetracks", I, "messages", "bay_bilardi",
+        "times an active message was sidetracked in an expansion (rule (b)): the conflicts of lambda > 1", NO},
+    [RS_M_LE1_BATCHES] = {"le1_batches", I, "batches", "bay_bilardi",
+        "batch expansions whose load factor over the channels below their turning node is <= 1", NO},
+    [RS_M_LE1_CONFLICTS] = {"le1_conflicts", I, "messages", "bay_bilardi",
+        "sidetracks in those expansions (Corollary 1: 0)", NO},
+    [RS_M_LAMBDA_T_MAX] = {"lambda_t_max", I, "batches", "bay_bilardi",
+        "largest lambda_T = ceil(ascending load factor of M_T) over every stage and subtree", NO},
+    [RS_M_BOUND_LAMBDA_T] = {"bound_lambda_t", I, "batches", "bay_bilardi",
+        "Lemma 6's bound 2 ceil(lambda(M))", NO},
+    [RS_M_LAMBDA_T_OVER_BOUND] = {"lambda_t_over_bound", D, "1", "bay_bilardi",
+        "lambda_t_max / bound_lambda_t (Lemma 6: <= 1)", NO},
+    [RS_M_LEMMA6_VIOLATION] = {"lemma6_violation", S, "text", "bay_bilardi",
+        "'none', or the stage and subtree where lambda_T exceeded 2 ceil(lambda(M))", NO},
+    [RS_M_SIDETRACK_MAX] = {"sidetrack_max", I, "messages", "bay_bilardi",
+        "most sidetracked messages stored at one processor between batch routings", NO},
+    [RS_M_BOUND_SIDETRACK] = {"bound_sidetrack", I, "messages", "bay_bilardi",
+        "Lemma 7's bound (d+1) log N + d", NO},
+    [RS_M_SIDETRACK_OVER_BOUND] = {"sidetrack_over_bound", D, "1", "bay_bilardi",
+        "sidetrack_max / bound_sidetrack (Lemma 7: <= 1)", NO},
+    [RS_M_LEMMA7_VIOLATION] = {"lemma7_violation", S, "text", "bay_bilardi",
+        "'none', or the leaf, stage and batch where the sidetracked messages exceeded Lemma 7's bound", NO},
+    [RS_M_BOUND_BIT_STEPS] = {"bound_bit_steps", D, "bit steps", "bay_bilardi, flexible_sort",
+        "the bound beside bit_steps: bay_bilardi, Theorem 1 with the cost model's constants (set-up + sum over the stages of the partition and 2 ceil(lambda(M)) batches, Lemma 6); flexible_sort, Theorem 2 without its constant, (b + log2 s) ceil(r/s)", NO},
+    [RS_M_BIT_STEPS_OVER_BOUND] = {"bit_steps_over_bound", D, "1", "bay_bilardi, flexible_sort",
+        "bit_steps / bound_bit_steps: bay_bilardi, <= 1 whenever Lemma 6 holds; flexible_sort, the constant measured", NO},
+    [RS_M_THEOREM1_RATIO] = {"theorem1_ratio", D, "1", "bay_bilardi",
+        "bit_steps / (max(lambda(M), 1) log^2 N): Theorem 1 says bounded", NO},
+    [RS_M_BUTTERFLY_BIT_STEPS] = {"butterfly_bit_steps", I, "bit steps", "bay_bilardi (butterfly=1)",
+        "makespan of greedy bit-serial routing of the same messages on the plain N-input butterfly (wormhole, 1 VC of 1 flit, a flit = a bit)", NO},
     [RS_M_PHASES] = {"phases", I, "phases", "flexible_sort",
         "sort steps of Lemma 8's algorithm (each sorts the w columns of s words)", NO},
     [RS_M_PERM_STEPS] = {"perm_steps", I, "steps", "flexible_sort",
@@ -200,12 +253,9 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
         "the part of bit_steps spent in sort steps", NO},
     [RS_M_PERMUTE_BIT_STEPS] = {"permute_bit_steps", I, "bit steps", "flexible_sort",
         "the part of bit_steps spent in permuting steps", NO},
-    [RS_M_BOUND_BIT_STEPS] = {"bound_bit_steps", D, "bit steps", "flexible_sort",
-        "Theorem 2's bound without its constant: (b + log2 s) ceil(r/s)", NO},
-    [RS_M_BIT_STEPS_OVER_BOUND] = {"bit_steps_over_bound", D, "1", "flexible_sort",
-        "bit_steps / bound_bit_steps (the constant measured)", NO},
     [RS_M_BOUND_PHASES] = {"bound_phases", D, "phases", "flexible_sort",
         "Lemma 8's phase count (log r / log(s/2))^(2/log(3/2))", NO},
+
 };
 
 const char *const rs_metric_stat_suffixes[] = {"mean", "var", "sd", "min", "max", "ci95", NULL};
@@ -273,6 +323,16 @@ int rs_metric_level_int(struct rs_record *out, enum rs_metric id, uint32_t level
     char buf[96];
     snprintf(buf, sizeof buf, "%.*s%u%s", (int)(at - name), name, level, at + 3);
     return rs_record_int(out, buf, v);
+}
+
+int rs_metric_level_double(struct rs_record *out, enum rs_metric id, uint32_t level, double v)
+{
+    RS_ASSERT(id < RS_M__COUNT && rs_metric_defs[id].type == RS_METRIC_DOUBLE);
+    const char *name = rs_metric_defs[id].name, *at = strstr(name, "<l>");
+    RS_ASSERT(at != NULL);
+    char buf[96];
+    snprintf(buf, sizeof buf, "%.*s%u%s", (int)(at - name), name, level, at + 3);
+    return rs_record_double(out, buf, v);
 }
 
 /* 1 when name is declared name, "<l>" matching one or more digits. */

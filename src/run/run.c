@@ -9,6 +9,7 @@
 #include "routesim/analysis.h"
 #include "routesim/assert.h"
 #include "routesim/engine.h"
+#include "routesim/load_factor.h"
 #include "routesim/openloop.h"
 #include "routesim/problem.h"
 #include "routesim/resources.h"
@@ -326,6 +327,8 @@ static int check_memory(const struct prepared *x, int with_engine, uint64_t n_ms
                         sorting) and intermediates (4 B) (src/engine/driver.c) */
         need += n_msgs * 16;
     need += (uint64_t)x->net.n_nodes * x->net.max_ports * 4; /* congestion's channel loads */
+    if (rs__ftree_of(&x->net)) /* load factors: 2N channel loads, N + N degrees, a peak each */
+        need += 24ull * x->net.n_terminals + n_msgs;
     need += RS__PROCESS_BYTES;
     char what[160];
     snprintf(what, sizeof what, "topology=%s with N=%u and %llu messages", x->net.name,
@@ -438,6 +441,31 @@ static int prepare(struct prepared *x, const struct rs_params *user, int with_en
     return rc;
 }
 
+/* On a fat-tree (RS_CAP_FAT_TREE): the load factors of the message set (000 §2) into out,
+ * load_factor, reference_load_factor and degree; with all, also the largest load factor of
+ * every tree level and the peak-level histogram (analyze). Elsewhere nothing. Returns 0 or
+ * RS_ENOMEM. */
+static int record_load_factors(struct rs_record *out, const struct prepared *x, int all,
+                               struct rs_err *err)
+{
+    const struct rs__ftree *ft = rs__ftree_of(&x->net);
+    struct rs_load_factor lf;
+    if (!ft)
+        return 0;
+    int rc = rs_load_factor_compute(&lf, ft, &x->pb, err);
+    if (rc)
+        return rc;
+    int e = rs_metric_double(out, RS_M_LOAD_FACTOR, lf.load_factor);
+    e |= rs_metric_double(out, RS_M_REFERENCE_LOAD_FACTOR, lf.reference_load_factor);
+    e |= rs_metric_int(out, RS_M_DEGREE, lf.degree);
+    for (uint32_t i = 1; all && i <= ft->n; i++)
+        e |= rs_metric_level_double(out, RS_M_CHANNEL_LOAD_FACTOR, i, lf.level_load_factor[i]);
+    for (uint32_t i = 0; all && i <= ft->n; i++)
+        e |= rs_metric_level_int(out, RS_M_PEAK_MSGS, i, (int64_t)lf.peak_hist[i]);
+    rs_load_factor_free(&lf);
+    return e ? rs_err_set(err, RS_ENOMEM, "out of memory for the result record") : 0;
+}
+
 int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
            size_t deadlock_len, struct rs_err *err)
 {
@@ -465,6 +493,8 @@ int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
             rc = rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
         rs_path_stats_free(&ps);
     }
+    if (!rc && inj == RS_INJECT_BATCH) /* a property of the message set, any routing */
+        rc = record_load_factors(out, &x, 0, err);
     if (!rc && x.predict) /* after the metrics, beside the measurement */
         rc = record_prediction(out, &x.pred, err);
     prepared_free(&x);
@@ -497,6 +527,8 @@ int rs_analyze(const struct rs_params *p, struct rs_record *out, struct rs_err *
             rc = rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
         rs_path_stats_free(&ps);
     }
+    if (!rc)
+        rc = record_load_factors(out, &x, 1, err);
     if (!rc && x.predict)
         rc = record_prediction(out, &x.pred, err);
     prepared_free(&x);

@@ -1,10 +1,63 @@
 /* Graphviz export of any network: nodes with their labels, one edge per channel, and one
- * rank per level for leveled networks and LCANs. */
+ * rank per level for leveled networks and LCANs; fat-trees (000 §2) drawn as their fat-tree
+ * view: an undirected tree of nodes and channels (pruned butterfly: every vertex and wire,
+ * the vertices of a fat-tree node in one cluster, as in the paper's Figure 1). */
 #include <stdio.h>
 #include <string.h>
 
 #include "routesim/net.h"
 #include "routesim/lcan.h"
+#include "routesim/pruned_butterfly.h"
+
+/* The fat-tree view of a network with RS_CAP_FAT_TREE (root at the top):
+ *   graph "<name>" {
+ *     node [shape=box];
+ *   fat_tree:
+ *     n<v> [label="(i,j)"];                     one per fat-tree node, by id
+ *     n<parent> -- n<child> [label="<cap>"];   one per channel, by child id
+ *   pruned_butterfly:
+ *     subgraph cluster_<i>_<j> { label="(i,j)"; n<v> [label="<i,j,k>"]; ... }
+ *                                               one per fat-tree node, its vertices by k
+ *     n<upper> -- n<lower>;                     one per wire, by upper vertex then child
+ *   }
+ */
+static int write_fat_tree_dot(const struct rs_net *net, const struct rs__ftree *ft,
+                              struct rs_buf *out)
+{
+    char label[128];
+    const struct rs__pb *pb = rs__pb_of(net);
+    int rc = rs_buf_printf(out, "graph \"%s\" {\n  node [shape=box];\n", net->name);
+    if (!pb) {
+        for (uint32_t v = 0; v < net->n_nodes && !rc; v++) {
+            net->ops->label(net, v, label, sizeof label);
+            rc = rs_buf_printf(out, "  n%u [label=\"%s\"];\n", v, label);
+        }
+        for (uint32_t c = 2; c < 2 * ft->N && !rc; c++) /* node (i,j) is network node c - 1 */
+            rc = rs_buf_printf(out, "  n%u -- n%u [label=\"%u\"];\n", c / 2 - 1, c - 1,
+                               ft->cap[rs__ft_level(c)]);
+    } else {
+        for (uint32_t id = 1; id < 2 * ft->N && !rc; id++) {
+            uint32_t i = rs__ft_level(id), j = rs__ft_index(id), w = rs__pb_width(ft->n, i);
+            rc = rs_buf_printf(out, "  subgraph cluster_%u_%u { label=\"(%u,%u)\";", i, j, i, j);
+            for (uint32_t k = 0; k < w && !rc; k++) {
+                uint32_t v = rs__pb_vertex(pb, i, j, k);
+                net->ops->label(net, v, label, sizeof label);
+                rc = rs_buf_printf(out, " n%u [label=\"%s\"];", v, label);
+            }
+            if (!rc)
+                rc = rs_buf_puts(out, " }\n");
+        }
+        for (uint32_t v = 0; v < net->n_nodes && !rc; v++)
+            for (uint32_t port = RS_PB_DOWN; port < RS_PB_DOWN + 2 && !rc; port++) {
+                uint32_t w = net->ops->neighbor(net, v, port, NULL);
+                if (w != RS_NONE)
+                    rc = rs_buf_printf(out, "  n%u -- n%u;\n", v, w);
+            }
+    }
+    if (!rc)
+        rc = rs_buf_puts(out, "}\n");
+    return rc ? RS_ENOMEM : 0;
+}
 
 /* Output, in this order (deterministic; ids increasing):
  *   digraph "<name>" {
@@ -22,6 +75,9 @@ int rs_net_write_dot(const struct rs_net *net, struct rs_buf *out)
 {
     char label[128];
     const struct rs_lcan *lc = rs__lcan_of(net);
+    const struct rs__ftree *ft = rs__ftree_of(net);
+    if (ft)
+        return write_fat_tree_dot(net, ft, out);
     int leveled = net->n_levels > 0 && net->ops->level;
     int straight_cross = leveled && net->max_ports == 2;
     int rc = rs_buf_printf(out, "digraph \"%s\" {\n  rankdir=%s;\n  node [shape=box];\n",
@@ -87,6 +143,14 @@ uint64_t rs_net_dot_bytes(const struct rs_net *net)
         uint64_t len = strlen(label);
         lab = len > lab ? len : lab;
     }
+    const struct rs__ftree *ft = rs__ftree_of(net);
+    if (ft && rs__pb_of(net)) /* " n<v> [label="<label>"];" (labels at most one digit past
+                               * the samples), a cluster line per node, a line per wire */
+        return 64 + V * (16 + d + lab + 1) + 2ull * ft->N * (48 + 3 * dot_digits(ft->n) +
+                                                              2 * dot_digits(ft->N)) +
+               net->n_channels / 2 * (10 + 2 * d);
+    if (ft) /* node lines, then "  n<v> -- n<w> [label="<cap>"];\n" per channel */
+        return 64 + V * (16 + d + lab + 2) + 2ull * ft->N * (22 + 2 * d + 10);
     /* "  n<v> [label="<label>"];\n", "  n<v> -> n<w> [label="s"];\n", " n<v>;" in a rank */
     uint64_t node_line = 15 + d + lab + 2, edge_line = 23 + 2 * d, rank_entry = 3 + d;
     return 128 + V * (node_line + rank_entry) + net->n_channels * edge_line +

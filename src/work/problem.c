@@ -30,7 +30,8 @@
     X(tornado)                                                                 \
     X(neighbor)                                                                \
     X(file)                                                                    \
-    X(paths)
+    X(paths)                                                                   \
+    X(subtree_cross)
 
 #define RS__TRAFFIC_DECL(name) extern const struct rs_traffic_ops rs__traffic_##name;
 RS__TRAFFIC_LIST(RS__TRAFFIC_DECL)

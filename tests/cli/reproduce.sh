@@ -122,6 +122,7 @@ expect_ok '^cole-maggs-sitaraman \(full\): [0-9]+ experiments, [0-9]+ points, [0
 expect_ok '^maggs-sitaraman \(full\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid' reproduce maggs-sitaraman --dry-run
 expect_ok '^maggs-sitaraman \(quick\): 6 experiments, 459 points, 3075 runs, 15 claims: valid' reproduce maggs-sitaraman --dry-run --quick
 expect_ok '^scherson-chien \(full\): 6 experiments, 119 points, 389000 runs, 26 claims: valid' reproduce scherson-chien --dry-run
+expect_ok '^bay-bilardi \(quick\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid' reproduce bay-bilardi --dry-run --quick
 expect_ok '^scherson-chien \(quick\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid' reproduce scherson-chien --dry-run --quick
 # One reproduction per paper: a former name is an error naming the reproduction that holds it.
 expect_fail 2 "^routesim: no reproduction 'koch': it is now part of 'maggs-sitaraman' \(one reproduction per paper; try \`routesim reproduce maggs-sitaraman\`\)$" reproduce koch --dry-run

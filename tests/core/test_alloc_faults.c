@@ -131,6 +131,8 @@ static const char *const run_jobs[] = {
     "topology=mesh k=4 algorithm=colour_refine switching=wormhole",
     "topology=mesh k=4 traffic=uniform switching=wormhole routing=min_adaptive vcs=2",
     "graph_file=@/graph_small.txt topology=graph",
+    "topology=pruned_butterfly N=16 traffic=uniform per_input=2 switching=circuit "
+    "algorithm=bay_bilardi butterfly=1",
 };
 
 static void test_run(void **state)
@@ -367,14 +369,14 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         RUN(0),  RUN(1),  RUN(2),  RUN(3),  RUN(4),  RUN(5),  RUN(6),
-        RUN(7),  RUN(8),  RUN(9),  RUN(10), RUN(11), RUN(12), RUN(13),
+        RUN(7),  RUN(8),  RUN(9),  RUN(10), RUN(11), RUN(12), RUN(13), RUN(14),
         cmocka_unit_test(test_sweep),   cmocka_unit_test(test_sweep_threads),
         cmocka_unit_test(test_analyze), cmocka_unit_test(test_reproduce_check),
         cmocka_unit_test(test_buf_failed_is_not_written),
         cmocka_unit_test(test_hugemem_through_hook),
         cmocka_unit_test(test_reproduce),
     };
-    _Static_assert(sizeof run_jobs / sizeof *run_jobs == 14, "one RUN per job");
+    _Static_assert(sizeof run_jobs / sizeof *run_jobs == 15, "one RUN per job");
     if (getenv("RS_TEST_FILTER")) /* e.g. RS_TEST_FILTER='test_sweep*' */
         cmocka_set_test_filter(getenv("RS_TEST_FILTER"));
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -106,6 +106,8 @@ static void test_every_key_declared(void **state)
     run_declared("topology=mesh k=4 n=2 traffic=randperm switching=wormhole length=3 "
                  "algorithm=colour_refine");
     run_declared("topology=lcan N=16 d=4 u=4 traffic=root switching=circuit predict=lcan");
+    run_declared("topology=pruned_butterfly N=16 traffic=uniform per_input=2 switching=circuit "
+                 "algorithm=bay_bilardi");
     struct rs_record r;
     char msg[512];
     const char *an = "topology=butterfly N=8 traffic=bitrev";

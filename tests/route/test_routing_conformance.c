@@ -29,6 +29,8 @@ static const char *const instances[] = {
     "topology=cm5 N=16",
     "topology=graph graph_file=@/graph_small.txt",
     "topology=cms_lower_bound B=1 C=2 D=5 L=6",
+    "topology=pruned_butterfly N=16",
+    "topology=fat_tree N=8",
     NULL};
 
 #define VCS 4

@@ -89,7 +89,42 @@ static const struct inst instances[] = {
      * 5 hops; secondary=all: every head to the 3 other tails, 4 + 12 = 16 channels. */
     {"topology=cms_lower_bound B=2 C=3 D=5 L=6 secondary=all", 0, 0, 0, 0, 0, {0}, {0}, 0, 8, 16, 3, 5,
      "13131313", "31313131"},
+    /* pruned butterfly (000 §3.1): N; fat_tree: N and the capacities by height in d[] */
+    {"topology=pruned_butterfly N=4", 4, 0, 0, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=pruned_butterfly N=16", 16, 0, 0, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=pruned_butterfly N=64", 64, 0, 0, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=fat_tree N=16", 16, 0, 0, 0, 0, {2, 2, 4, 4}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=fat_tree N=8 capacity=full", 8, 0, 0, 0, 0, {1, 2, 4}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=fat_tree N=16 capacity=constant cap=3", 16, 0, 0, 0, 0, {3, 3, 3, 3}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=fat_tree N=16 capacity=list caps=1,3,2,5", 16, 0, 0, 0, 0, {1, 3, 2, 5}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=fat_tree N=2", 2, 0, 0, 0, 0, {2}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
     {NULL, 0, 0, 0, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL}};
+
+static uint32_t ilog2(uint32_t x);
+
+/* Fat-tree families: wires of a level-i channel (i = 1..n) of instance in; the pruned
+ * butterfly's are the widths of its parent nodes, 2^ceil((n-i+1)/2), fat_tree's by height
+ * h = n-i+1 in d[h-1]. */
+static uint32_t ft_cap(const char *name, const struct inst *in, uint32_t i)
+{
+    uint32_t n = ilog2(in->N);
+    if (i < 1 || i > n)
+        return 0;
+    return strcmp(name, "pruned_butterfly") ? in->d[n - i] : 1u << ((n - i + 2) / 2);
+}
+
+/* Vertices of a level-i node: 1 for fat_tree, W(i) = 2^ceil((n-i)/2) for the pruned
+ * butterfly. */
+static uint32_t ft_width(const char *name, const struct inst *in, uint32_t i)
+{
+    uint32_t n = ilog2(in->N);
+    return strcmp(name, "pruned_butterfly") ? 1 : 1u << ((n - i + 1) / 2);
+}
+
+static int tree_family(const char *name)
+{
+    return !strcmp(name, "pruned_butterfly") || !strcmp(name, "fat_tree");
+}
 
 static int data_family(const char *name)
 {
@@ -198,6 +233,25 @@ static int expected(const char *name, const struct inst *in, struct expect *e)
         }
         return 1;
     }
+    if (tree_family(name)) {
+        /* vertices node by node; every wire two channels; a fat_tree node has 2 cap(i+1)
+         * ports down and cap(i) up, a pruned butterfly vertex 2 down and 2 or 1 up (even or
+         * odd level); leaf to leaf through the root is 2n channels */
+        uint32_t n = ilog2(in->N);
+        e->nodes = 0;
+        e->channels = 0;
+        e->max_ports = !strcmp(name, "fat_tree") ? 0 : 4;
+        for (uint32_t i = 0; i <= n; i++) {
+            e->nodes += (1u << i) * ft_width(name, in, i);
+            e->channels += 2ull * (1u << i) * ft_cap(name, in, i);
+            if (!strcmp(name, "fat_tree") && 2 * ft_cap(name, in, i + 1) + ft_cap(name, in, i) > e->max_ports)
+                e->max_ports = 2 * ft_cap(name, in, i + 1) + ft_cap(name, in, i);
+        }
+        e->terminals = in->N;
+        e->levels = 0;
+        e->diameter = 2 * n;
+        return 1;
+    }
     if (data_family(name)) {
         e->nodes = in->nodes;
         e->channels = in->channels;
@@ -217,6 +271,19 @@ static void expected_degree(const char *name, const struct inst *in, const struc
     if (data_family(name)) {
         *out = (uint32_t)(in->outdeg[node] - '0');
         *inn = (uint32_t)(in->indeg[node] - '0');
+        return;
+    }
+    if (tree_family(name)) { /* the node's level i from the vertex counts of the levels */
+        uint32_t n = ilog2(in->N), i = 0, first = 0;
+        while (node >= first + (1u << i) * ft_width(name, in, i)) {
+            first += (1u << i) * ft_width(name, in, i);
+            i++;
+        }
+        if (!strcmp(name, "fat_tree")) {
+            *out = *inn = 2 * ft_cap(name, in, i + 1) + ft_cap(name, in, i);
+        } else {
+            *out = *inn = (i < n ? 2 : 0) + (i == 0 ? 0 : i % 2 ? 1 : 2);
+        }
         return;
     }
     if (lcan_family(name)) { /* PE: one wire; switch of level i: d_i + u_i (top: d) */
@@ -551,7 +618,8 @@ static void test_registry(void **state)
 {
     static const char *const order[] = {"butterfly", "benes", "mesh", "torus",    "chain",
                                         "ring",      "lcan",  "baseline", "swbanyan", "trac",
-                                        "cm5",       "graph", "cms_lower_bound", NULL};
+                                        "cm5",       "graph", "cms_lower_bound", "pruned_butterfly",
+                                        "fat_tree", NULL};
     int i = 0;
     for (; order[i]; i++) {
         assert_non_null(rs_topologies[i]);

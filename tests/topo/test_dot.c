@@ -96,7 +96,9 @@ static void test_dot_bytes_estimate(void **state)
         "topology=butterfly N=2",  "topology=butterfly N=2^10", "topology=benes N=2^8",
         "topology=mesh k=16 n=2",  "topology=torus k=7 n=3",    "topology=chain k=3",
         "topology=ring k=100",     "topology=lcan d=4,4 u=2,2", "topology=butterfly N=2^6 wrap=1",
-        "graph_file=@/graph_small.txt topology=graph"};
+        "graph_file=@/graph_small.txt topology=graph", "topology=pruned_butterfly N=4",
+        "topology=pruned_butterfly N=2^10", "topology=fat_tree N=2",
+        "topology=fat_tree N=2^10 capacity=full"};
     for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++) {
         struct rs_params p;
         struct rs_net net;
@@ -118,6 +120,42 @@ static void test_dot_bytes_estimate(void **state)
     }
 }
 
+/* The fat-tree view: N = 4 pruned butterfly, vertices <0,0,0..1> (n0 n1), <1,j,0..1>
+ * (n2..n5), leaves <2,l,0> (n6..n9), one cluster per fat-tree node and one undirected
+ * line per wire (each wire of E_ij once, from its upper vertex); an N = 4 fat_tree with
+ * capacity labels. */
+static void test_fat_tree_views(void **state)
+{
+    (void)state;
+    expect_dot("topology=pruned_butterfly N=4",
+               "graph \"pruned_butterfly\" {\n"
+               "  node [shape=box];\n"
+               "  subgraph cluster_0_0 { label=\"(0,0)\"; n0 [label=\"<0,0,0>\"]; "
+               "n1 [label=\"<0,0,1>\"]; }\n"
+               "  subgraph cluster_1_0 { label=\"(1,0)\"; n2 [label=\"<1,0,0>\"]; "
+               "n3 [label=\"<1,0,1>\"]; }\n"
+               "  subgraph cluster_1_1 { label=\"(1,1)\"; n4 [label=\"<1,1,0>\"]; "
+               "n5 [label=\"<1,1,1>\"]; }\n"
+               "  subgraph cluster_2_0 { label=\"(2,0)\"; n6 [label=\"<2,0,0>\"]; }\n"
+               "  subgraph cluster_2_1 { label=\"(2,1)\"; n7 [label=\"<2,1,0>\"]; }\n"
+               "  subgraph cluster_2_2 { label=\"(2,2)\"; n8 [label=\"<2,2,0>\"]; }\n"
+               "  subgraph cluster_2_3 { label=\"(2,3)\"; n9 [label=\"<2,3,0>\"]; }\n"
+               "  n0 -- n2;\n  n0 -- n4;\n  n1 -- n3;\n  n1 -- n5;\n"
+               "  n2 -- n6;\n  n2 -- n7;\n  n3 -- n6;\n  n3 -- n7;\n"
+               "  n4 -- n8;\n  n4 -- n9;\n  n5 -- n8;\n  n5 -- n9;\n"
+               "}\n");
+    expect_dot("topology=fat_tree N=4 capacity=list caps=3,5",
+               "graph \"fat_tree\" {\n"
+               "  node [shape=box];\n"
+               "  n0 [label=\"(0,0)\"];\n  n1 [label=\"(1,0)\"];\n  n2 [label=\"(1,1)\"];\n"
+               "  n3 [label=\"(2,0)\"];\n  n4 [label=\"(2,1)\"];\n  n5 [label=\"(2,2)\"];\n"
+               "  n6 [label=\"(2,3)\"];\n"
+               "  n0 -- n1 [label=\"5\"];\n  n0 -- n2 [label=\"5\"];\n"
+               "  n1 -- n3 [label=\"3\"];\n  n1 -- n4 [label=\"3\"];\n"
+               "  n2 -- n5 [label=\"3\"];\n  n2 -- n6 [label=\"3\"];\n"
+               "}\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -125,6 +163,7 @@ int main(void)
         cmocka_unit_test(test_chain_3),
         cmocka_unit_test(test_line_counts),
         cmocka_unit_test(test_dot_bytes_estimate),
+        cmocka_unit_test(test_fat_tree_views),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

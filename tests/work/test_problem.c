@@ -44,7 +44,7 @@ static void test_registry_matches_choices(void **state)
         assert_true(ops->generate != NULL || ops->build != NULL);
     }
     assert_null(def->choices[i]);
-    assert_int_equal(i, 16);
+    assert_int_equal(i, 17);
     assert_null(rs_traffic_find("uniformm"));
     assert_null(rs_traffic_find(NULL));
 
@@ -55,7 +55,7 @@ static void test_registry_matches_choices(void **state)
     assert_true(q->min == 1.0 && q->max == 1048576.0);
 }
 
-/* Only bpc, linear and file declare extra keys. */
+/* Only bpc, linear, file and subtree_cross declare extra keys. */
 static void test_extra_keys(void **state)
 {
     for (int i = 0; rs_traffics[i] != NULL; i++) {
@@ -70,6 +70,9 @@ static void test_extra_keys(void **state)
             assert_int_equal(n, 2);
             assert_string_equal(ops->options[0].name, "matrix");
             assert_string_equal(ops->options[1].name, "complement");
+        } else if (strcmp(ops->name, "subtree_cross") == 0) {
+            assert_int_equal(n, 1);
+            assert_string_equal(ops->options[0].name, "height");
         } else if (strcmp(ops->name, "file") == 0) {
             assert_int_equal(n, 2);
             assert_string_equal(ops->options[0].name, "traffic_file");
@@ -220,7 +223,8 @@ static void test_conformance(void **state)
         if (strcmp(name, "paths") == 0)
             continue; /* needs a network with paths: test_paths_traffic */
         int random = strcmp(name, "uniform") == 0 || strcmp(name, "randperm") == 0 ||
-                     strcmp(name, "qrelation") == 0 || strcmp(name, "root") == 0;
+                     strcmp(name, "qrelation") == 0 || strcmp(name, "root") == 0 ||
+                     strcmp(name, "subtree_cross") == 0;
         /* linear and inverse_omega draw one permutation: all q of a source alike */
         const char **nets = strcmp(name, "root") == 0 ? lcans : plain;
         for (int i = 0; i < 2; i++) {
