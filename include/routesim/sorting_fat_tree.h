@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "routesim/assert.h"
+#include "routesim/error.h"
 #include "routesim/net.h"
 
 /* Largest log2 N (N <= 2^24 terminals). */
@@ -80,5 +81,51 @@ uint32_t rs__sft_path_length(const struct rs__sft *s, uint32_t a, uint32_t b);
 /* Layout side of the whole network by §4.2's recurrence with the constant xi:
  * 2 xi sqrt(N) log2 N (UNITS: layout length units); its area is the square of it. */
 double rs__sft_side(const struct rs__sft *s, double xi);
+
+/* ---- algorithm=sorting_fat_tree (§4.3, Theorem 3): the timed model -------------------
+ *
+ * UNITS: bit steps. Messages are L = b + 2n + ceil(log2(H+1)) + ceil(log2 n) bits (body,
+ * source, destination, peak field, batch field). A wave crosses a channel in L bit steps
+ * (one message a wire). A mesh sort (steps 1, 3, 8) costs RS_SFT_MESH_C m + L (Schnorr–
+ * Shamir's 3m + o(m) compare-exchange steps, each word following MSB first one bit behind
+ * its comparison). A stage ends with the synchronizer: 2H (a bit up and down the tree of
+ * internal nodes). Flexible sorts are timed by rs_fsort_time(L, s, r, l) and run on real
+ * keys by rs_fsort_sort. Every term: docs/papers/bay-bilardi.md "§4.2–4.3". */
+#define RS_SFT_MESH_C 3u
+
+struct rs__sft_run {
+    /* in */
+    const struct rs__sft *s;
+    uint64_t m;                 /* messages (a partial permutation) */
+    const uint32_t *src, *dst;  /* [m] terminals */
+    uint32_t bits;              /* body bits b */
+    /* out */
+    uint32_t L;                 /* message bits */
+    uint64_t step[8];           /* bit steps of steps 1..8 */
+    uint64_t bit_steps;         /* their sum */
+    uint64_t local;             /* messages of step 1 (source and destination in one mesh) */
+    uint32_t stages_up, stages_down;
+    double batch_lambda_a[32];  /* [j]: max over channels of l_a(M_*j, c) / cap(c) */
+    double lambda_a, lambda_d;  /* of M-bar: max over channels of l_a / cap, l_d / cap */
+    double lambda;              /* lambda(M): max over channels of (l_a + l_d) / cap */
+    uint64_t lemma10_excess;    /* (batch, channel) pairs with l_a(M_*j, c) > sum_i
+                                   ceil(l_a(M_i, c) / log N) (the proof's count; must be 0) */
+    uint64_t delivered;
+    uint64_t *finish;           /* optional [m]: bit step of delivery; caller-owned */
+};
+
+/* Route r->m messages of a partial permutation on r->s by the 8 steps of §4.3, filling the
+ * out fields; every message's position is tracked and checked (a message that would leave
+ * the root, miss its peak or land in another mesh is RS_EINVARIANT). Returns 0, RS_ENOMEM,
+ * RS_EINVAL (flexible sorter shape) or RS_EINVARIANT with err set. */
+int rs__sft_route(struct rs__sft_run *r, struct rs_err *err);
+
+struct rs_record;
+/* Item 4 of issue 16, formulas beside a measured time (both fat-trees): writes
+ * area_formula = area, at2_formula = area * bit_steps^2, bound_at2 = b^2 eta^2 N (000 §5,
+ * without its constant) and at2_over_bound (NaN when eta = 0). Returns 0 or nonzero when out
+ * of memory. */
+int rs__area_record(struct rs_record *out, double area, uint64_t bit_steps, uint32_t b,
+                    double eta, uint32_t N);
 
 #endif

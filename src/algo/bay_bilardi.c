@@ -14,6 +14,7 @@
 #include "routesim/buf.h"
 #include "routesim/engine.h"
 #include "routesim/load_factor.h"
+#include "routesim/sorting_fat_tree.h"
 
 static const struct rs_optdef bb_options[] = {
     {"bits", RS_OPT_INT, "0", 0, 1 << 20, NULL,
@@ -182,7 +183,9 @@ static int bb_run(const struct rs_engine_input *in, const struct rs_engine_ops *
         return rc;
     }
     rc = rs__bb_route(&r, err);
-    if (!rc && record(out, &r, lf.load_factor, lf.degree))
+    if (!rc && (record(out, &r, lf.load_factor, lf.degree) ||
+                rs__area_record(out, (double)pb->ft.N * pb->ft.n * pb->ft.n, r.bit_steps,
+                                r.bits, lf.reference_load_factor, pb->ft.N)))
         rc = rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
     uint64_t bf = 0;
     if (!rc && with_bf && !(rc = butterfly_bit_steps(in, pb->ft.n, r.bits, &bf, err)) &&
