@@ -22,6 +22,13 @@ struct rs_algo_ops {
     int (*run)(const struct rs_engine_input *in, const struct rs_engine_ops *engine,
                struct rs_record *out, char *deadlock_msg, size_t deadlock_len,
                struct rs_err *err);
+    /* A self-contained timed model (NULL for the others): when set, rs_run builds no
+     * network, workload or engine; it accepts only seed, algorithm and the algorithm's own
+     * options, records them, and calls model to add the metrics (run, switching and needs
+     * are unused). seed as the `seed` key; out NULL: check the options only (rs_validate,
+     * rs_check). Returns 0 or RS_E... with err set. */
+    int (*model)(const struct rs_params *p, uint64_t seed, struct rs_record *out,
+                 struct rs_err *err);
 };
 
 /* The registry (NULL-terminated) and its names in the same order (the choices of the

@@ -168,6 +168,30 @@ enum rs_metric {
     RS_M_BIT_STEPS_OVER_BOUND,
     RS_M_THEOREM1_RATIO,
     RS_M_BUTTERFLY_BIT_STEPS,
+    /* algorithm=flexible_sort (000 §4.1) */
+    RS_M_PHASES,
+    RS_M_PERM_STEPS,
+    RS_M_COLUMN_SORTS,
+    RS_M_SORT_DEPTH,
+    RS_M_COLUMNS,
+    RS_M_SORT_BIT_STEPS,
+    RS_M_PERMUTE_BIT_STEPS,
+    RS_M_BOUND_PHASES,
+    /* algorithm=sorting_fat_tree (000 §4.3); area formulas (both fat-trees) */
+    RS_M_STEP_BIT_STEPS,
+    RS_M_BATCH_LAMBDA_A,
+    RS_M_LAMBDA_A,
+    RS_M_LAMBDA_D,
+    RS_M_SFT_LOAD_FACTOR,
+    RS_M_BOUND_BATCH_LAMBDA_A,
+    RS_M_BATCH_LAMBDA_A_OVER_BOUND,
+    RS_M_LEMMA10_EXCESS,
+    RS_M_THEOREM3_RATIO,
+    RS_M_LOCAL_MESSAGES,
+    RS_M_AREA_FORMULA,
+    RS_M_AT2_FORMULA,
+    RS_M_BOUND_AT2,
+    RS_M_AT2_OVER_BOUND,
     RS_M__COUNT
 };
 

@@ -47,6 +47,9 @@ enum rs_topo_cap {
     /* the pruned butterfly of 000 §3.1: net->priv is its struct rs__pb, vertices <i,j,k>
      * (include/routesim/pruned_butterfly.h) */
     RS_CAP_PRUNED_BUTTERFLY = 1u << 6,
+    /* the sorting fat-tree of 000 §4.2: net->priv is its struct rs__sft (meshes at the
+     * leaves of a fat-tree; include/routesim/sorting_fat_tree.h) */
+    RS_CAP_SORTING_FAT_TREE = 1u << 7,
 };
 
 /* The most productive ports any topology reports (rs_topo_ops.productive): two per

@@ -32,6 +32,7 @@ enum rs_stream_id {
                                      ids 51..59 are kept for its later uses */
     RS_STREAM_MATCHING = 60, /* off-line LCAN router: random walks of a perfect matching; entity = level */
     RS_STREAM_MS_COLOUR = 70, /* algorithm=ms_mesh/ms_torus colouring C / random: entity = snake */
+    RS_STREAM_FSORT_KEYS = 71, /* algorithm=flexible_sort keys=random: entity = 0, step = 0 */
     RS_STREAM_TEST = 99     /* tests only */
 };
 

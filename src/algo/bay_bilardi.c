@@ -14,6 +14,7 @@
 #include "routesim/buf.h"
 #include "routesim/engine.h"
 #include "routesim/load_factor.h"
+#include "routesim/sorting_fat_tree.h"
 
 static const struct rs_optdef bb_options[] = {
     {"bits", RS_OPT_INT, "0", 0, 1 << 20, NULL,
@@ -136,7 +137,7 @@ static int record(struct rs_record *out, const struct rs__bb_run *r, double lamb
     rc |= rs_metric_double(out, RS_M_SIDETRACK_OVER_BOUND,
                            (double)r->sidetrack_max / (double)bound7);
     rc |= rs_metric_string(out, RS_M_LEMMA7_VIOLATION, l7);
-    rc |= rs_metric_int(out, RS_M_BOUND_BIT_STEPS, (int64_t)bound1);
+    rc |= rs_metric_double(out, RS_M_BOUND_BIT_STEPS, (double)bound1);
     rc |= rs_metric_double(out, RS_M_BIT_STEPS_OVER_BOUND,
                            (double)r->bit_steps / (double)bound1);
     rc |= rs_metric_double(out, RS_M_THEOREM1_RATIO,
@@ -182,7 +183,9 @@ static int bb_run(const struct rs_engine_input *in, const struct rs_engine_ops *
         return rc;
     }
     rc = rs__bb_route(&r, err);
-    if (!rc && record(out, &r, lf.load_factor, lf.degree))
+    if (!rc && (record(out, &r, lf.load_factor, lf.degree) ||
+                rs__area_record(out, (double)pb->ft.N * pb->ft.n * pb->ft.n, r.bit_steps,
+                                r.bits, lf.reference_load_factor, pb->ft.N)))
         rc = rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
     uint64_t bf = 0;
     if (!rc && with_bf && !(rc = butterfly_bit_steps(in, pb->ft.n, r.bits, &bf, err)) &&

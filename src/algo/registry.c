@@ -9,7 +9,7 @@
 #include "routesim/buf.h"
 
 #define RS__ALGO_LIST(X) X(greedy) X(offline) X(self_route) X(cms_butterfly) X(colour_refine) X(wave) \
-    X(ms_chain) X(ms_mesh) X(ms_torus) X(bay_bilardi)
+    X(ms_chain) X(ms_mesh) X(ms_torus) X(bay_bilardi) X(flexible_sort) X(sorting_fat_tree)
 
 #define RS__ALGO_DECL(name) extern const struct rs_algo_ops rs_algo_##name;
 RS__ALGO_LIST(RS__ALGO_DECL)

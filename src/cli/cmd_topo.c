@@ -1,12 +1,13 @@
-/* `routesim topo KEY=VALUE... [--dot]`: build a network and print its size (fat-trees: one
- * row per level of the fat-tree view), or its Graphviz description (refused over dot_limit
- * bytes, exit 3). */
+/* `routesim topo KEY=VALUE... [--dot]`: build a network and print its size (fat-trees and
+ * the sorting fat-tree: one row per level of the fat-tree view), or its Graphviz description
+ * (refused over dot_limit bytes, exit 3). */
 #include <stdlib.h>
 
 #include "cli/cli.h"
 #include "routesim/net.h"
 #include "routesim/pruned_butterfly.h"
 #include "routesim/resources.h"
+#include "routesim/sorting_fat_tree.h"
 
 /* Keys of `topo` itself, besides the network's. */
 static const struct rs_optdef topo_cli_options[] = {
@@ -46,6 +47,19 @@ static int size_record(const struct rs_net *net, int level, struct rs_record *re
     e |= rs_record_int(rec, "levels", net->n_levels);
     if (level < 0)
         return e;
+    const struct rs__sft *sft = rs__sft_of(net);
+    if (sft) { /* level H is the meshes; a tree node's sorter takes both child channels */
+        uint32_t i = (uint32_t)level;
+        e |= rs_record_int(rec, "tree_level", i);
+        e |= rs_record_int(rec, "node_height", sft->n - i);
+        e |= rs_record_int(rec, "tree_nodes", 1ll << i);
+        e |= rs_record_int(rec, "terminals_below", 1ll << (sft->n - i));
+        e |= rs_record_int(rec, "mesh_side", i == sft->H ? sft->m : 0);
+        e |= rs_record_int(rec, "sorter_s", i < sft->H ? 2 * sft->cap[i + 1] : 0);
+        e |= rs_record_int(rec, "capacity", sft->cap[i]);
+        e |= rs_record_int(rec, "wires", (int64_t)sft->cap[i] << i);
+        return e;
+    }
     const struct rs__ftree *ft = rs__ftree_of(net);
     const struct rs__pb *pb = rs__pb_of(net);
     uint32_t i = (uint32_t)level, cap = ft->cap[i];
@@ -97,8 +111,8 @@ int cli_cmd_topo(int argc, char **argv)
             rc = rs_buf_write_file(&out, a.output, &err);
         rs_buf_free(&out);
         status = rc ? cli_fail(&err) : 0;
-    } else if (rs__ftree_of(&net)) { /* the fat-tree view, root level first */
-        uint32_t rows = rs__ftree_of(&net)->n + 1;
+    } else if (rs__ftree_of(&net) || rs__sft_of(&net)) { /* the fat-tree view, root first */
+        uint32_t rows = rs__ftree_of(&net) ? rs__ftree_of(&net)->n + 1 : rs__sft_of(&net)->H + 1;
         struct rs_record *recs = calloc(rows, sizeof *recs);
         int e = !recs;
         for (uint32_t i = 0; i < rows && !e; i++) {

@@ -8,6 +8,7 @@
 #include "routesim/algo.h"
 #include "routesim/buf.h"
 #include "routesim/analysis.h"
+#include "routesim/assert.h"
 #include "routesim/engine.h"
 #include "routesim/load_factor.h"
 #include "routesim/openloop.h"
@@ -225,6 +226,50 @@ static int link_keys(struct rs_params *p, const struct selection *sel, char *not
     return 0;
 }
 
+/* ---- self-contained models (rs_algo_ops.model: algorithm=flexible_sort) ---------------- */
+
+/* The algorithm p names when it is a self-contained model, else NULL (a bad algorithm= is
+ * left to the ordinary path, which reports it). */
+static const struct rs_algo_ops *model_algo(const struct rs_params *p)
+{
+    int i;
+    struct rs_err e;
+    if (rs_opt_choice(p, rs_run_options, "algorithm", &i, &e))
+        return NULL;
+    return rs_algos[i]->model ? rs_algos[i] : NULL;
+}
+
+/* Run (out set, want_metrics) or check a model: only algorithm, seed and the algorithm's
+ * own keys are accepted and recorded (out may be NULL when only checking). */
+static int model_run(const struct rs_algo_ops *algo, const struct rs_params *p,
+                     struct rs_record *out, int want_metrics, struct rs_err *err)
+{
+    struct rs_optdef run_keys[3] = {*rs_optdef_find(rs_run_options, "algorithm"),
+                                    *rs_optdef_find(rs_run_options, "seed"),
+                                    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+    const struct rs_optdef *tables[2] = {run_keys, algo->options};
+    struct rs_record scratch;
+    int64_t seed;
+    int rc = rs_params_check_known(p, tables, 2, err);
+    if (rc == RS_EUNKNOWN) { /* say why the usual keys are refused */
+        size_t used = strlen(err->msg);
+        snprintf(err->msg + used, sizeof err->msg - used,
+                 " (algorithm=%s is a self-contained model: no topology, traffic or engine)",
+                 algo->name);
+    }
+    if (rc || (rc = rs_opt_int(p, rs_run_options, "seed", &seed, err)))
+        return rc;
+    rs_record_init(&scratch);
+    struct rs_record *rec = out ? out : &scratch;
+    if (!(rc = record_options(rec, p, run_keys, NULL, err)) &&
+        !(rc = record_options(rec, p, algo->options, NULL, err))) {
+        rec->n_params = rec->n;
+        rc = algo->model(p, (uint64_t)seed, want_metrics ? rec : NULL, err);
+    }
+    rs_record_free(&scratch);
+    return rc;
+}
+
 /* Everything both run and analyze need: modules, the parameters as the modules read them
  * (linked keys applied), net, problem, routing, seed. */
 struct prepared {
@@ -427,12 +472,16 @@ int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
 {
     struct prepared x;
     struct rs_path_stats ps;
+    const struct rs_algo_ops *model = model_algo(p);
+    if (model)
+        return model_run(model, p, out, 1, err);
     int rc = prepare(&x, p, 1, out, err);
     if (rc)
         return rc;
     struct rs_engine_input in = {.net = &x.net, .pb = &x.pb, .params = &x.params,
                                  .routing = x.routing, .seed = x.seed, .check = x.check};
     enum rs_injection inj = RS_INJECT_BATCH;
+    RS_ASSERT(x.sel.algo->run != NULL); /* every algorithm without a model op has one */
     rc = x.sel.algo->run(&in, x.sel.engine, out, deadlock_msg, deadlock_len, err);
     /* congestion and dilation describe the static message set's fixed paths; open-loop
      * runs and adaptive routings have none */
@@ -459,6 +508,10 @@ int rs_analyze(const struct rs_params *p, struct rs_record *out, struct rs_err *
 {
     struct prepared x;
     struct rs_path_stats ps;
+    const struct rs_algo_ops *model = model_algo(p);
+    if (model)
+        return rs_err_set(err, RS_EUNSUPPORTED, "algorithm=%s is a self-contained model with "
+                          "no network to analyze: use routesim run", model->name);
     int rc = prepare(&x, p, 0, out, err);
     if (rc)
         return rc;
@@ -518,6 +571,9 @@ int rs_validate(const struct rs_params *p, struct rs_record *params_out, struct 
 {
     struct prepared x;
     struct rs_record scratch;
+    const struct rs_algo_ops *model = model_algo(p);
+    if (model)
+        return model_run(model, p, params_out, 0, err);
     rs_record_init(&scratch);
     int rc = prepare(&x, p, 1, params_out ? params_out : &scratch, err);
     if (!rc)
@@ -531,6 +587,9 @@ int rs_check(const struct rs_params *p, struct rs_err *err)
     struct prepared x;
     struct rs_record scratch;
     char note[256] = "";
+    const struct rs_algo_ops *model = model_algo(p);
+    if (model)
+        return model_run(model, p, NULL, 0, err);
     memset(&x, 0, sizeof x);
     rs_params_init(&x.params);
     rs_record_init(&scratch);

@@ -1,13 +1,15 @@
 /* Graphviz export of any network: nodes with their labels, one edge per channel, and one
  * rank per level for leveled networks and LCANs; fat-trees (000 §2) drawn as their fat-tree
  * view: an undirected tree of nodes and channels (pruned butterfly: every vertex and wire,
- * the vertices of a fat-tree node in one cluster, as in the paper's Figure 1). */
+ * the vertices of a fat-tree node in one cluster, as in the paper's Figure 1); the sorting
+ * fat-tree as its tree over one cluster per mesh. */
 #include <stdio.h>
 #include <string.h>
 
 #include "routesim/net.h"
 #include "routesim/lcan.h"
 #include "routesim/pruned_butterfly.h"
+#include "routesim/sorting_fat_tree.h"
 
 /* The fat-tree view of a network with RS_CAP_FAT_TREE (root at the top):
  *   graph "<name>" {
@@ -59,6 +61,53 @@ static int write_fat_tree_dot(const struct rs_net *net, const struct rs__ftree *
     return rc ? RS_ENOMEM : 0;
 }
 
+/* The sorting fat-tree (000 §4.2), root at the top:
+ *   graph "sorting_fat_tree" {
+ *     node [shape=box];
+ *     n<v> [label="(i,j)"];                        one per tree node, by id
+ *     n<parent> -- n<child> [label="<cap>"];      one per tree channel, by child
+ *     subgraph cluster_mesh<q> { label="mesh q, m x m, channel of m wires";
+ *       n<t> [label="m<q>(r,c)"]; ...             its terminals, row-major (row 0 on top)
+ *       n<t> -- n<t+1>; n<t> -- n<t+m>; ... }     its links, east then south, by terminal
+ *     n<node> -- n<t>;                            one per wire of a mesh's channel, by column
+ *   } */
+static int write_sorting_fat_tree_dot(const struct rs_net *net, const struct rs__sft *s,
+                                      struct rs_buf *out)
+{
+    char label[128];
+    uint32_t M = 1u << s->H, m = s->m, mm = m * m;
+    int rc = rs_buf_printf(out, "graph \"%s\" {\n  node [shape=box];\n", net->name);
+    for (uint32_t v = net->N; v < net->n_nodes && !rc; v++) {
+        net->ops->label(net, v, label, sizeof label);
+        rc = rs_buf_printf(out, "  n%u [label=\"%s\"];\n", v, label);
+    }
+    for (uint32_t id = 2; id < M && !rc; id++) /* tree node of heap id is N + id - 1 */
+        rc = rs_buf_printf(out, "  n%u -- n%u [label=\"%u\"];\n", net->N + id / 2 - 1,
+                           net->N + id - 1, s->cap[31u - (uint32_t)__builtin_clz(id)]);
+    for (uint32_t q = 0; q < M && !rc; q++) {
+        rc = rs_buf_printf(out, "  subgraph cluster_mesh%u { label=\"mesh %u, %u x %u, channel "
+                                "of %u wires\";\n", q, q, m, m, s->H ? m : 0);
+        for (uint32_t t = q * mm; t < (q + 1) * mm && !rc; t++) {
+            net->ops->label(net, t, label, sizeof label);
+            rc = rs_buf_printf(out, "    n%u [label=\"%s\"];\n", t, label);
+        }
+        for (uint32_t t = q * mm; t < (q + 1) * mm && !rc; t++) {
+            if (t % m + 1 < m)
+                rc = rs_buf_printf(out, "    n%u -- n%u;\n", t, t + 1);
+            if (!rc && (t / m) % m + 1 < m)
+                rc = rs_buf_printf(out, "    n%u -- n%u;\n", t, t + m);
+        }
+        if (!rc)
+            rc = rs_buf_puts(out, "  }\n");
+        for (uint32_t c = 0; c < m && s->H && !rc; c++)
+            rc = rs_buf_printf(out, "  n%u -- n%u;\n", net->N + (1u << (s->H - 1)) - 1 + q / 2,
+                               q * mm + c);
+    }
+    if (!rc)
+        rc = rs_buf_puts(out, "}\n");
+    return rc ? RS_ENOMEM : 0;
+}
+
 /* Output, in this order (deterministic; ids increasing):
  *   digraph "<name>" {
  *     rankdir=LR;
@@ -78,6 +127,8 @@ int rs_net_write_dot(const struct rs_net *net, struct rs_buf *out)
     const struct rs__ftree *ft = rs__ftree_of(net);
     if (ft)
         return write_fat_tree_dot(net, ft, out);
+    if (rs__sft_of(net))
+        return write_sorting_fat_tree_dot(net, rs__sft_of(net), out);
     int leveled = net->n_levels > 0 && net->ops->level;
     int straight_cross = leveled && net->max_ports == 2;
     int rc = rs_buf_printf(out, "digraph \"%s\" {\n  rankdir=%s;\n  node [shape=box];\n",
@@ -151,6 +202,9 @@ uint64_t rs_net_dot_bytes(const struct rs_net *net)
                net->n_channels / 2 * (10 + 2 * d);
     if (ft) /* node lines, then "  n<v> -- n<w> [label="<cap>"];\n" per channel */
         return 64 + V * (16 + d + lab + 2) + 2ull * ft->N * (22 + 2 * d + 10);
+    if (rs__sft_of(net)) /* node lines, a mesh link or tree channel per channel pair */
+        return 64 + V * (20 + d + lab) + net->n_channels / 2 * (18 + 2 * d) +
+               (1ull << rs__sft_of(net)->H) * 64;
     /* "  n<v> [label="<label>"];\n", "  n<v> -> n<w> [label="s"];\n", " n<v>;" in a rank */
     uint64_t node_line = 15 + d + lab + 2, edge_line = 23 + 2 * d, rank_entry = 3 + d;
     return 128 + V * (node_line + rank_entry) + net->n_channels * edge_line +

@@ -12,7 +12,8 @@
  * rs_topo_NAME`, and X(NAME) here. */
 #define RS__TOPO_LIST(X)                                                                   \
     X(butterfly) X(benes) X(mesh) X(torus) X(chain) X(ring) X(lcan) X(baseline) X(swbanyan) \
-    X(trac) X(cm5) X(graph) X(cms_lower_bound) X(pruned_butterfly) X(fat_tree)
+    X(trac) X(cm5) X(graph) X(cms_lower_bound) X(pruned_butterfly) X(fat_tree)                   \
+    X(sorting_fat_tree)
 
 #define RS__TOPO_DECL(name) extern const struct rs_topo_ops rs_topo_##name;
 RS__TOPO_LIST(RS__TOPO_DECL)

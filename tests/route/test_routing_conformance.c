@@ -31,6 +31,7 @@ static const char *const instances[] = {
     "topology=cms_lower_bound B=1 C=2 D=5 L=6",
     "topology=pruned_butterfly N=16",
     "topology=fat_tree N=8",
+    "topology=sorting_fat_tree N=32 side=2",
     NULL};
 
 #define VCS 4

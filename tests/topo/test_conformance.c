@@ -98,6 +98,11 @@ static const struct inst instances[] = {
     {"topology=fat_tree N=16 capacity=constant cap=3", 16, 0, 0, 0, 0, {3, 3, 3, 3}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
     {"topology=fat_tree N=16 capacity=list caps=1,3,2,5", 16, 0, 0, 0, 0, {1, 3, 2, 5}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
     {"topology=fat_tree N=2", 2, 0, 0, 0, 0, {2}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    /* sorting fat-tree (000 §4.2): N and the mesh side in k (0: the smallest power of 2
+     * >= log2 N); one mesh of 4 x 4, two meshes of 8 x 8, 16 meshes of 2 x 2 */
+    {"topology=sorting_fat_tree N=16", 16, 0, 0, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=sorting_fat_tree N=128", 128, 0, 0, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=sorting_fat_tree N=64 side=2", 64, 2, 0, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
     {NULL, 0, 0, 0, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL}};
 
 static uint32_t ilog2(uint32_t x);
@@ -124,6 +129,22 @@ static uint32_t ft_width(const char *name, const struct inst *in, uint32_t i)
 static int tree_family(const char *name)
 {
     return !strcmp(name, "pruned_butterfly") || !strcmp(name, "fat_tree");
+}
+
+/* Sorting fat-tree of instance in: mesh side m, tree levels H above the meshes, and the
+ * wires of a level-i channel 2^ceil((n-i)/2) (i = 1..H; 0 outside). */
+static void sft_shape(const struct inst *in, uint32_t *m, uint32_t *H)
+{
+    uint32_t n = ilog2(in->N);
+    *m = in->k ? in->k : 1u << ilog2(n);
+    *H = n - 2 * ilog2(*m);
+}
+
+static uint32_t sft_cap(const struct inst *in, uint32_t i)
+{
+    uint32_t m, H, n = ilog2(in->N);
+    sft_shape(in, &m, &H);
+    return i >= 1 && i <= H ? 1u << ((n - i + 1) / 2) : 0;
 }
 
 static int data_family(const char *name)
@@ -252,6 +273,26 @@ static int expected(const char *name, const struct inst *in, struct expect *e)
         e->diameter = 2 * n;
         return 1;
     }
+    if (!strcmp(name, "sorting_fat_tree")) {
+        /* N terminals in 2^H meshes (2 m (m-1) links, two channels each) plus 2^H - 1 tree
+         * nodes; a level-i channel has 2^ceil((n-i)/2) wires, two channels each; a tree node
+         * has 2 cap(i+1) + cap(i) ports, a terminal at most 4 + UP; the farthest pair goes
+         * up m-1 rows, up and down H levels, down m-1 rows */
+        uint32_t m, H;
+        sft_shape(in, &m, &H);
+        e->nodes = in->N + (1u << H) - 1;
+        e->channels = (1ull << H) * 4 * m * (m - 1);
+        e->max_ports = H ? 5 : 4;
+        for (uint32_t i = 0; i < H; i++) {
+            e->channels += 2ull * (2u << i) * sft_cap(in, i + 1);
+            if (2 * sft_cap(in, i + 1) + sft_cap(in, i) > e->max_ports)
+                e->max_ports = 2 * sft_cap(in, i + 1) + sft_cap(in, i);
+        }
+        e->terminals = in->N;
+        e->levels = 0;
+        e->diameter = 2 * (m - 1) + 2 * H;
+        return 1;
+    }
     if (data_family(name)) {
         e->nodes = in->nodes;
         e->channels = in->channels;
@@ -284,6 +325,20 @@ static void expected_degree(const char *name, const struct inst *in, const struc
         } else {
             *out = *inn = (i < n ? 2 : 0) + (i == 0 ? 0 : i % 2 ? 1 : 2);
         }
+        return;
+    }
+    if (!strcmp(name, "sorting_fat_tree")) { /* mesh neighbours (+ UP in row 0), tree node */
+        uint32_t m, H;
+        sft_shape(in, &m, &H);
+        if (node < in->N) {
+            uint32_t r = (node / m) % m, c = node % m;
+            *out = (uint32_t)(r > 0) + (uint32_t)(r + 1 < m) + (uint32_t)(c > 0) +
+                   (uint32_t)(c + 1 < m) + (uint32_t)(r == 0 && H > 0);
+        } else {
+            uint32_t i = ilog2(node - in->N + 2) - 1; /* node N + 2^i - 1 + j */
+            *out = 2 * sft_cap(in, i + 1) + sft_cap(in, i);
+        }
+        *inn = *out;
         return;
     }
     if (lcan_family(name)) { /* PE: one wire; switch of level i: d_i + u_i (top: d) */
@@ -619,7 +674,7 @@ static void test_registry(void **state)
     static const char *const order[] = {"butterfly", "benes", "mesh", "torus",    "chain",
                                         "ring",      "lcan",  "baseline", "swbanyan", "trac",
                                         "cm5",       "graph", "cms_lower_bound", "pruned_butterfly",
-                                        "fat_tree", NULL};
+                                        "fat_tree", "sorting_fat_tree", NULL};
     int i = 0;
     for (; order[i]; i++) {
         assert_non_null(rs_topologies[i]);

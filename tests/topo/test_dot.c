@@ -98,7 +98,8 @@ static void test_dot_bytes_estimate(void **state)
         "topology=ring k=100",     "topology=lcan d=4,4 u=2,2", "topology=butterfly N=2^6 wrap=1",
         "graph_file=@/graph_small.txt topology=graph", "topology=pruned_butterfly N=4",
         "topology=pruned_butterfly N=2^10", "topology=fat_tree N=2",
-        "topology=fat_tree N=2^10 capacity=full"};
+        "topology=fat_tree N=2^10 capacity=full", "topology=sorting_fat_tree N=16",
+        "topology=sorting_fat_tree N=2^10", "topology=sorting_fat_tree N=64 side=2"};
     for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++) {
         struct rs_params p;
         struct rs_net net;
