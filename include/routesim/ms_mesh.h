@@ -1,7 +1,8 @@
 /* Makedon–Symvonis (003) §3-§4 on n x n meshes and tori: the colourings of step 1 and their
  * (u, v, w, x) (src/algo/ms_colour.c), the submesh sort of step 2 run on the mesh with its
- * steps counted (src/algo/ms_sort.c; Schnorr–Shamir in src/algo/ms_ss.c). Processor (row r, column c), 0-based, is node c + n·r
- * of topology=mesh/torus (dimension 0 is the column). Snake ids index the arrays below. */
+ * steps counted (src/algo/ms_sort.c; Schnorr–Shamir in src/algo/ms_ss.c). Processor (row r,
+ * column c), 0-based, is node c + n·r of topology=mesh/torus (dimension 0 is the column).
+ * Snake ids index the arrays below. */
 #ifndef ROUTESIM_MS_MESH_H
 #define ROUTESIM_MS_MESH_H
 
