@@ -192,6 +192,7 @@ enum rs_metric {
     RS_M_AT2_FORMULA,
     RS_M_BOUND_AT2,
     RS_M_AT2_OVER_BOUND,
+    RS_M_MS_SORT_SS,
     RS_M__COUNT
 };
 

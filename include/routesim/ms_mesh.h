@@ -1,7 +1,8 @@
 /* Makedon–Symvonis (003) §3-§4 on n x n meshes and tori: the colourings of step 1 and their
  * (u, v, w, x) (src/algo/ms_colour.c), the submesh sort of step 2 run on the mesh with its
- * steps counted (src/algo/ms_sort.c). Processor (row r, column c), 0-based, is node c + n·r
- * of topology=mesh/torus (dimension 0 is the column). Snake ids index the arrays below. */
+ * steps counted (src/algo/ms_sort.c; Schnorr–Shamir in src/algo/ms_ss.c). Processor (row r,
+ * column c), 0-based, is node c + n·r of topology=mesh/torus (dimension 0 is the column).
+ * Snake ids index the arrays below. */
 #ifndef ROUTESIM_MS_MESH_H
 #define ROUTESIM_MS_MESH_H
 
@@ -50,6 +51,33 @@ uint64_t rs_ms_sort_steps(uint32_t m);
  * RS_EINVARIANT (the simulated result differs from the order it must reach). */
 uint64_t rs_ms_sort(uint32_t n, uint32_t side, uint64_t n_snakes, uint32_t *pos,
                     const uint32_t *dst, const uint8_t *black, int *rc);
+
+/* The sort of step 2 (key mesh_sort of ms_mesh/ms_torus, docs/ms-mesh.md decision 4). */
+enum rs_ms_mesh_sort { RS_MS_SORT_SHEARSORT = 0, RS_MS_SORT_SCHNORR_SHAMIR };
+
+/* q when m = q^4 for an integer q >= 2 (Schnorr–Shamir's blocks of side q^3 divide m), else 0. */
+uint32_t rs_ms_ss_q(uint32_t m);
+
+/* Exchange steps of Schnorr–Shamir on an m x m submesh, m = q^4, b = q^3 (0 when m is not
+ * such a power): 4m + 2 S(b, b) + P S(2b, b) + 4b, S(h, w) = (ceil(log2 h) + 1) w +
+ * ceil(log2 h) h the steps of shearsort of an h x w block (phases 1, 3 and 5), P = 2 pair
+ * passes (1 when q = 2), m steps each for the unshuffle (phase 2), the columns (4), the rows
+ * (6) and the turn of snake order into row-major order, 2b transposition steps on the snake
+ * (phase 7) charged 2 exchange steps each. */
+uint64_t rs_ms_ss_steps(uint32_t m);
+
+/* Schnorr–Shamir's 7 phases on g (m x m, row-major, m = q^4, q >= 2; tgt: m * m scratch),
+ * leaving g in row-major order when the algorithm is correct (the caller checks). Returns the
+ * exchange steps counted as the phases run (equal to rs_ms_ss_steps(m)). Never fails. */
+uint64_t rs__ms_ss_sort(uint64_t *g, uint32_t *tgt, uint32_t m);
+
+/* rs_ms_sort with the sort chosen: how = RS_MS_SORT_SCHNORR_SHAMIR uses Schnorr–Shamir when
+ * rs_ms_ss_q(side) != 0 and falls back to shearsort otherwise; *used (may be NULL) receives
+ * the sort run. Returns its exchange steps (rs_ms_ss_steps(side) or rs_ms_sort_steps(side)),
+ * or 0 with *rc = RS_ENOMEM / RS_EINVARIANT. */
+uint64_t rs_ms_sort_by(uint32_t n, uint32_t side, uint64_t n_snakes, uint32_t *pos,
+                       const uint32_t *dst, const uint8_t *black, enum rs_ms_mesh_sort how,
+                       enum rs_ms_mesh_sort *used, int *rc);
 
 /* The bounds of 003 §3-§4 in flit steps (queues in snakes), n the side, k the packet length
  * in flits, f = f(n):

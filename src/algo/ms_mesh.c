@@ -13,6 +13,7 @@ static const char *const colouring_names[] = {"A", "B", "C", "random", NULL};
 static const char *const f_names[] = {"log", "sqrt", NULL};
 static const char *const snakes_names[] = {"1", "2", "4", NULL};
 static const char *const step4_names[] = {"lemma7", "farthest", NULL};
+static const char *const sort_names[] = {"shearsort", "schnorr_shamir", NULL};
 
 static const struct rs_optdef ms_options[] = {
     {"colouring", RS_OPT_CHOICE, "A", 0, 0, colouring_names,
@@ -27,6 +28,9 @@ static const struct rs_optdef ms_options[] = {
     {"ring_step4", RS_OPT_CHOICE, "lemma7", 0, 0, step4_names,
      "ms_torus step 4 (one snake per packet): Lemma 7's delayed store-and-forward (lemma7) or "
      "cut-through farthest first along the shortest way (farthest, Theorem 3's rule on a ring)"},
+    {"mesh_sort", RS_OPT_CHOICE, "shearsort", 0, 0, sort_names,
+     "step 2's submesh sort: shearsort, or Schnorr-Shamir (003's ref [22]) when the side is q^4 "
+     "(else shearsort; metric ms_sort_ss)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 static const char *const ms_engines[] = {"cut_through_partial", NULL};
@@ -38,13 +42,14 @@ static int ms_config(const struct rs_engine_input *in, const struct rs_engine_op
                      int torus, struct rs__ms_cfg *c, struct rs_err *err)
 {
     const char *name = torus ? "ms_torus" : "ms_mesh";
-    int col, fs, sn, s4, rc;
+    int col, fs, sn, s4, ms, rc;
     int64_t len;
     if ((rc = rs_opt_int(in->params, engine->options, "length", &len, err)) ||
         (rc = rs_opt_choice(in->params, ms_options, "colouring", &col, err)) ||
         (rc = rs_opt_choice(in->params, ms_options, "f", &fs, err)) ||
         (rc = rs_opt_choice(in->params, ms_options, "snakes", &sn, err)) ||
-        (rc = rs_opt_choice(in->params, ms_options, "ring_step4", &s4, err)))
+        (rc = rs_opt_choice(in->params, ms_options, "ring_step4", &s4, err)) ||
+        (rc = rs_opt_choice(in->params, ms_options, "mesh_sort", &ms, err)))
         return rc;
     const struct rs_net *net = in->net;
     if (net->dims != 2 || net->wrap != torus)
@@ -60,6 +65,7 @@ static int ms_config(const struct rs_engine_input *in, const struct rs_engine_op
     c->colouring = (enum rs_ms_colouring)col;
     c->torus = torus;
     c->step4_farthest = s4 == 1;
+    c->mesh_sort = ms == 1 ? RS_MS_SORT_SCHNORR_SHAMIR : RS_MS_SORT_SHEARSORT;
     c->seed = in->seed;
     c->check = in->check;
     c->f = rs_ms_f(c->n, fs);
@@ -161,6 +167,7 @@ static int ms_record(const struct rs_engine_input *in, const struct rs__ms_cfg *
     rc |= rs_metric_int(out, RS_M_MS_U_SORTED, o->uv_sorted[0]);
     rc |= rs_metric_int(out, RS_M_MS_V_SORTED, o->uv_sorted[1]);
     rc |= rs_metric_int(out, RS_M_MS_SORT_EXCHANGES, (int64_t)o->sort_exchanges);
+    rc |= rs_metric_int(out, RS_M_MS_SORT_SS, o->sort_used == RS_MS_SORT_SCHNORR_SHAMIR);
     rc |= rs_metric_int(out, RS_M_STEPS_SORT, (int64_t)o->steps_sort);
     rc |= rs_metric_int(out, RS_M_STEPS_PHASE3, (int64_t)o->steps3);
     rc |= rs_metric_int(out, RS_M_STEPS_PHASE4, (int64_t)o->steps4);

@@ -185,9 +185,11 @@ int rs__ms_steps(const struct rs__ms_cfg *c, const uint32_t *src, const uint32_t
     if ((rc = rs_ms_uvwx(c->n, ns, s_src, s_dst, black, out->uvwx)))
         goto nomem;
     /* step 2: s_src becomes the position after the sort */
-    out->sort_exchanges = rs_ms_sort(c->n, c->side, ns, s_src, s_dst, black, &rc);
+    out->sort_exchanges = rs_ms_sort_by(c->n, c->side, ns, s_src, s_dst, black, c->mesh_sort,
+                                        &out->sort_used, &rc);
     if (rc == RS_EINVARIANT) {
-        rc = rs_err_set(err, rc, "ms sort: shearsort of a %u x %u submesh left it unsorted",
+        rc = rs_err_set(err, rc, "ms sort: %s of a %u x %u submesh left it unsorted",
+                        out->sort_used == RS_MS_SORT_SHEARSORT ? "shearsort" : "schnorr-shamir",
                         c->side, c->side);
         goto out;
     }

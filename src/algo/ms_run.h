@@ -16,6 +16,7 @@ struct rs__ms_cfg {
     int torus;        /* ms_torus: rings (Lemmas 6, 7) */
     int step4_farthest; /* ms_torus step 4 by farthest-first (Theorem 3's rule) instead of Lemma 7 */
     enum rs_ms_colouring colouring;
+    enum rs_ms_mesh_sort mesh_sort; /* step 2's sort asked for (key mesh_sort) */
     uint64_t seed;
     int check;
 };
@@ -24,6 +25,7 @@ struct rs__ms_out {
     uint32_t uvwx[4];       /* colouring before the sort */
     uint32_t uv_sorted[2];  /* u, v after the sort (w, x do not change) */
     uint64_t sort_exchanges;
+    enum rs_ms_mesh_sort sort_used; /* the sort step 2 ran */
     uint64_t steps_sort, steps3, steps4; /* flit steps of steps 2, 3, 4 */
     uint32_t queue3, queue4;             /* largest queue (snakes) in steps 3, 4 */
     uint64_t flit_hops;                  /* flit hops of steps 3 and 4 */

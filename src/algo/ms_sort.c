@@ -1,5 +1,5 @@
-/* Makedon–Symvonis (003) step 2 on the mesh: shearsort (a substitute for the paper's refs
- * [22, 23]; cost (2 ceil(log2 m) + 2) m exchange steps on an m x m submesh) of the black
+/* Makedon–Symvonis (003) step 2 on the mesh: shearsort ((2 ceil(log2 m) + 2) m exchange steps
+ * on an m x m submesh) or Schnorr–Shamir (ref [22], ms_ss.c) of the black
  * snakes row-wise row-major and the white ones column-wise column-major, simulated
  * compare-exchange by compare-exchange on the links and checked against the target order. */
 #include <stdlib.h>
@@ -52,20 +52,26 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Shearsort g into row-major order; 0, or RS_EINVARIANT when the result is not sorted. */
-static int shearsort(uint64_t *g, uint64_t *tmp, uint32_t m)
+/* Sort g into row-major order by shearsort, or by Schnorr–Shamir when ss is set (tgt: its
+ * m * m scratch); 0, or RS_EINVARIANT when the result is not sorted. */
+static int sort_grid(uint64_t *g, uint64_t *tmp, uint32_t *tgt, uint32_t m, int ss)
 {
     uint32_t l = ceil_log2(m);
     size_t mm = (size_t)m * m;
     for (size_t i = 0; i < mm; i++)
         tmp[i] = g[i];
     qsort(tmp, mm, sizeof *tmp, cmp_u64);
-    for (uint32_t p = 0; p <= l; p++) {
-        phase(g, m, 1, 1);
-        if (p < l)
-            phase(g, m, 0, 0);
+    if (ss) {
+        if (rs__ms_ss_sort(g, tgt, m) != rs_ms_ss_steps(m))
+            return RS_EINVARIANT;
+    } else {
+        for (uint32_t p = 0; p <= l; p++) {
+            phase(g, m, 1, 1);
+            if (p < l)
+                phase(g, m, 0, 0);
+        }
+        phase(g, m, 1, 0);
     }
-    phase(g, m, 1, 0);
     for (size_t i = 0; i < mm; i++)
         if (g[i] != tmp[i])
             return RS_EINVARIANT;
@@ -75,13 +81,24 @@ static int shearsort(uint64_t *g, uint64_t *tmp, uint32_t m)
 uint64_t rs_ms_sort(uint32_t n, uint32_t side, uint64_t n_snakes, uint32_t *pos,
                     const uint32_t *dst, const uint8_t *black, int *rc)
 {
+    return rs_ms_sort_by(n, side, n_snakes, pos, dst, black, RS_MS_SORT_SHEARSORT, NULL, rc);
+}
+
+uint64_t rs_ms_sort_by(uint32_t n, uint32_t side, uint64_t n_snakes, uint32_t *pos,
+                       const uint32_t *dst, const uint8_t *black, enum rs_ms_mesh_sort how,
+                       enum rs_ms_mesh_sort *used, int *rc)
+{
     RS_ASSERT(side >= 1 && n % side == 0 && rc != NULL);
     RS_ASSERT(n < (1u << 14) && n_snakes < (1ull << 32));
     size_t nn = (size_t)n * n, mm = (size_t)side * side;
     uint64_t *at = rs_malloc(2 * nn * sizeof *at); /* key of the snake of colour c at node */
     uint64_t *g = rs_malloc(2 * mm * sizeof *g);
+    int ss = how == RS_MS_SORT_SCHNORR_SHAMIR && rs_ms_ss_q(side) != 0;
+    uint32_t *tgt = ss ? rs_malloc(mm * sizeof *tgt) : NULL;
     *rc = 0;
-    if (!at || !g) {
+    if (used)
+        *used = ss ? RS_MS_SORT_SCHNORR_SHAMIR : RS_MS_SORT_SHEARSORT;
+    if (!at || !g || (ss && !tgt)) {
         *rc = RS_ENOMEM;
         goto out;
     }
@@ -106,7 +123,7 @@ uint64_t rs_ms_sort(uint32_t n, uint32_t side, uint64_t n_snakes, uint32_t *pos,
                         uint32_t r = r0 + (white ? lc : lr), c = c0 + (white ? lr : lc);
                         g[(size_t)lr * side + lc] = layer[(size_t)r * n + c];
                     }
-                if ((*rc = shearsort(g, g + mm, side)))
+                if ((*rc = sort_grid(g, g + mm, tgt, side, ss)))
                     break;
                 for (uint32_t lr = 0; lr < side; lr++)
                     for (uint32_t lc = 0; lc < side; lc++) {
@@ -120,5 +137,6 @@ uint64_t rs_ms_sort(uint32_t n, uint32_t side, uint64_t n_snakes, uint32_t *pos,
 out:
     rs_free(at);
     rs_free(g);
-    return *rc ? 0 : rs_ms_sort_steps(side);
+    rs_free(tgt);
+    return *rc ? 0 : (ss ? rs_ms_ss_steps(side) : rs_ms_sort_steps(side));
 }

@@ -267,7 +267,7 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
     [RS_M_MS_V_SORTED] = {"ms_v_sorted", I, "snakes", "ms_mesh, ms_torus",
         "v after the sort of step 2 (Lemma 3: at most v + f(n))", NO},
     [RS_M_MS_SORT_EXCHANGES] = {"ms_sort_exchanges", I, "exchange steps", "ms_mesh, ms_torus",
-        "compare-exchange steps of the submesh sort (shearsort, (2 ceil(log2 m) + 2) m on m x m)", NO},
+        "compare-exchange steps of the submesh sort (shearsort (2 ceil(log2 m) + 2) m on m x m, or Schnorr-Shamir: rs_ms_ss_steps)", NO},
     [RS_M_STEPS_SORT] = {"steps_sort", I, "steps", "ms_mesh, ms_torus",
         "flit steps of step 2: ms_sort_exchanges times the length of a sorted snake", NO},
     [RS_M_STEPS_PHASE3] = {"steps_phase3", I, "steps", "ms_mesh, ms_torus",
@@ -390,6 +390,8 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
         "a FORMULA: 000 §5's lower bound b^2 eta^2 N without its constant (b body bits, eta the reference load factor of the message set)", NO},
     [RS_M_AT2_OVER_BOUND] = {"at2_over_bound", D, "1", "bay_bilardi, sorting_fat_tree",
         "a FORMULA ratio: at2_formula / bound_at2 (nan when eta = 0)", NO},
+    [RS_M_MS_SORT_SS] = {"ms_sort_ss", I, "1", "ms_mesh, ms_torus",
+        "1 when step 2 ran Schnorr-Shamir, 0 when shearsort (chosen, or mesh_sort=schnorr_shamir on a side that is not q^4)", NO},
 
 };
 
