@@ -97,12 +97,42 @@ static void test_refusals(void **state)
     rs_record_free(&rec);
 }
 
+/* Theorem 2's premise in the tree (000 §4.2): every node's (b, 2 cap(k+1), n_k)-sorter has
+ * l = n_k <= s^2 / 2 (gamma = 2), so the phases Lemma 8 needs for any w <= l/s it can be
+ * asked stay a constant: at most 16 (depth 2) for every node of every N = 2^6 .. 2^22, and
+ * exactly 16 at the root's w = N/(2s) (a random permutation's peak set) from N = 2^9 on,
+ * never growing with N. Integer-rounded virtual columns give depth 2, not the formula's. */
+static void test_sorter_phases_constant(void **state)
+{
+    (void)state;
+    struct rs_err err = {0};
+    for (uint32_t n = 6; n <= 22; n++) {
+        uint32_t logm = 1;
+        while ((1u << logm) < n)
+            logm++;
+        struct rs__sft s;
+        rs__sft_init(&s, n, logm);
+        for (uint32_t k = 0; k < s.H; k++) {
+            uint32_t sz = 2 * s.cap[k + 1], l = 1u << (n - k);
+            assert_true((uint64_t)l * 2 <= (uint64_t)sz * sz);
+            for (uint32_t w = 1; w <= l / sz; w *= 2) {
+                struct rs_fsort_shape sh;
+                assert_int_equal(rs_fsort_shape(sz, w, &sh, &err), 0);
+                assert_true(sh.phases <= 16);
+                if (k == 0 && n >= 9 && w == (1u << (n - 1)) / sz)
+                    assert_int_equal(sh.phases, 16);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hand_worked_32),
         cmocka_unit_test(test_random_sets),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_sorter_phases_constant),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
