@@ -87,6 +87,18 @@ static int run_once(const char *kv, unsigned long n, struct rs_buf *csv, char *m
     return rc;
 }
 
+/* What failing allocation n of total (of the job called what) may do: succeed, or fail with
+ * RS_ENOMEM and a message; anything else is printed and fails the test. */
+static void expect_clean_failure(const char *what, unsigned long n, unsigned long total, int rc,
+                                 const char *msg)
+{
+    if (rc != 0 && rc != RS_ENOMEM)
+        print_error("%s: allocation %lu of %lu failed: rc %d: %s\n", what, n, total, rc, msg);
+    assert_true(rc == 0 || rc == RS_ENOMEM);
+    if (rc)
+        assert_true(msg[0] != '\0');
+}
+
 static void every_fault_of_run(const char *kv)
 {
     struct rs_buf ref, got;
@@ -99,12 +111,8 @@ static void every_fault_of_run(const char *kv)
     for (unsigned long n = 1; n <= total; n++) {
         rs_buf_init(&got);
         int rc = run_once(kv, n, &got, msg, sizeof msg, &count);
-        if (rc != 0 && rc != RS_ENOMEM)
-            print_error("%s: allocation %lu of %lu failed: rc %d: %s\n", kv, n, total, rc, msg);
-        assert_true(rc == 0 || rc == RS_ENOMEM);
-        if (rc)
-            assert_true(msg[0] != '\0');
-        else
+        expect_clean_failure(kv, n, total, rc, msg);
+        if (!rc)
             assert_string_equal(got.data, ref.data);
         rs_buf_free(&got);
     }
@@ -184,11 +192,7 @@ static void every_fault_of_sweep(const char *kv, int jobs, int per_run)
     print_message("sweep %s (%d jobs): %lu allocations\n", kv, jobs, total);
     for (unsigned long n = 1; n <= total; n++) {
         int rc = sweep_once(kv, out, per_run ? runs : NULL, jobs, n, msg, sizeof msg, &count);
-        if (rc != 0 && rc != RS_ENOMEM)
-            print_error("sweep: allocation %lu of %lu failed: rc %d: %s\n", n, total, rc, msg);
-        assert_true(rc == 0 || rc == RS_ENOMEM);
-        if (rc)
-            assert_true(msg[0] != '\0');
+        expect_clean_failure("sweep", n, total, rc, msg);
     }
     unlink(out);
     unlink(runs);
@@ -229,9 +233,7 @@ static void test_analyze(void **state)
             total = count;
             print_message("analyze %s: %lu allocations\n", kv, total);
         } else {
-            assert_true(rc == 0 || rc == RS_ENOMEM);
-            if (rc)
-                assert_true(err.msg[0] != '\0');
+            expect_clean_failure("analyze", n, total, rc, err.msg);
         }
         rs_record_free(&rec);
     }
@@ -261,11 +263,7 @@ static void test_reproduce_check(void **state)
             total = count;
             print_message("reproduce check: %lu allocations\n", total);
         } else {
-            if (rc != 0 && rc != RS_ENOMEM)
-                print_error("allocation %lu of %lu failed: rc %d: %s\n", n, total, rc, err.msg);
-            assert_true(rc == 0 || rc == RS_ENOMEM);
-            if (rc)
-                assert_true(err.msg[0] != '\0');
+            expect_clean_failure("reproduce", n, total, rc, err.msg);
         }
     }
 }
@@ -300,11 +298,7 @@ static void test_reproduce(void **state)
             total = count;
             print_message("reproduce: %lu allocations\n", total);
         } else {
-            if (rc != 0 && rc != RS_ENOMEM)
-                print_error("allocation %lu of %lu failed: rc %d: %s\n", n, total, rc, err.msg);
-            assert_true(rc == 0 || rc == RS_ENOMEM);
-            if (rc)
-                assert_true(err.msg[0] != '\0');
+            expect_clean_failure("reproduce", n, total, rc, err.msg);
         }
     }
     setenv("PATH", path, 1);
