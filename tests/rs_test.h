@@ -161,4 +161,25 @@ static inline void rs_test_fx_close(struct rs_test_fixture *f)
     rs_params_free(&f->p);
 }
 
+/* Next permutation of a[0..n) in lexicographic order, in place: 1, or 0 (a left as it was)
+ * when a was the last one. Start from a sorted array to visit all n! of them. */
+static inline int rs_test_next_perm(uint32_t *a, uint32_t n)
+{
+    if (n < 2)
+        return 0;
+    uint32_t i = n - 1;
+    while (i > 0 && a[i - 1] >= a[i])
+        i--;
+    if (i == 0)
+        return 0;
+    uint32_t j = n - 1;
+    while (a[j] <= a[i - 1])
+        j--;
+    uint32_t t = a[i - 1];
+    a[i - 1] = a[j], a[j] = t;
+    for (uint32_t l = i, r = n - 1; l < r; l++, r--)
+        t = a[l], a[l] = a[r], a[r] = t;
+    return 1;
+}
+
 #endif

@@ -139,25 +139,6 @@ static void test_hand_farthest_first(void **state)
 
 /* ---- every permutation of small chains ------------------------------------------------- */
 
-static int next_perm(uint32_t *a, uint32_t n)
-{
-    if (n < 2)
-        return 0;
-    uint32_t i = n - 1;
-    while (i > 0 && a[i - 1] >= a[i])
-        i--;
-    if (i == 0)
-        return 0;
-    uint32_t j = n - 1;
-    while (a[j] <= a[i - 1])
-        j--;
-    uint32_t t = a[i - 1];
-    a[i - 1] = a[j], a[j] = t;
-    for (uint32_t l = i, r = n - 1; l < r; l++, r--)
-        t = a[l], a[l] = a[r], a[r] = t;
-    return 1;
-}
-
 /* Theorem 1 on all n! permutations, n = 1..8, k = 1..4 (the checker on for n <= 6): no
  * violation. Also the whole set of permutations as one problem of n! lines agrees with the
  * line-by-line runs (the lines are independent). */
@@ -192,7 +173,7 @@ static void test_every_permutation(void **state)
                 if (res.steps > most)
                     most = res.steps;
                 count++;
-            } while (next_perm(a, n));
+            } while (rs_test_next_perm(a, n));
             uint64_t fact = 1;
             for (uint32_t i = 2; i <= n; i++)
                 fact *= i;

@@ -47,23 +47,6 @@ static uint32_t differ(enum rs_ms_shape shape, uint32_t n, const uint32_t (*pair
     return d;
 }
 
-static int next_perm(uint32_t *a, uint32_t n)
-{
-    uint32_t i = n - 1;
-    while (i > 0 && a[i - 1] >= a[i])
-        i--;
-    if (i == 0)
-        return 0;
-    uint32_t j = n - 1;
-    while (a[j] <= a[i - 1])
-        j--;
-    uint32_t t = a[i - 1];
-    a[i - 1] = a[j], a[j] = t;
-    for (uint32_t l = i, r = n - 1; l < r; l++, r--)
-        t = a[l], a[l] = a[r], a[r] = t;
-    return 1;
-}
-
 /* With vc_depth = k + 1 the engine delivers every message at the step Route_on_a_Chain
  * does, on every permutation of chains of 2..6 processors and k = 1..4. */
 static void test_permutations_agree(void **state)
@@ -82,7 +65,7 @@ static void test_permutations_agree(void **state)
                     print_error("n=%u k=%u: %u messages differ\n", n, k, d);
                     fail();
                 }
-            } while (next_perm(a, n));
+            } while (rs_test_next_perm(a, n));
         }
 }
 
