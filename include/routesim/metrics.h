@@ -291,4 +291,32 @@ void rs_lat_hist_free(struct rs_lat_hist *h);
 /* Count one value v. Returns 0 or RS_ENOMEM (h unchanged). */
 int rs_lat_hist_add(struct rs_lat_hist *h, uint32_t v);
 
+/* Per-message finish times, the input of rs_result_latency (the one latency path of every
+ * engine and algorithm). Message m counts when it was delivered: state[m] == delivered when
+ * state is given, else finish(m) != none. Its latency is finish(m) - release[m] (release NULL:
+ * every message released at step 0). UNITS: the producer's steps (cycles for circuit). */
+struct rs_lat_source {
+    size_t n;                 /* messages */
+    const uint32_t *finish;   /* [n] finish steps, or NULL when finish64 is given */
+    const uint64_t *finish64; /* [n] finish steps (64-bit producers), used when finish is NULL */
+    const uint32_t *release;  /* [n] release steps, or NULL */
+    const uint8_t *state;     /* [n] or NULL: see delivered */
+    uint8_t delivered;        /* the state value of a delivered message */
+    uint64_t none;            /* without state: the finish value of an undelivered message
+                                 (RS_LAT_EVERY: every message counts) */
+};
+#define RS_LAT_EVERY UINT64_MAX
+
+/* Fill r->latency_mean, latency_p99 (nearest rank) and latency_max from the finish times of
+ * src (all three NaN when no message counts), through one latency histogram. Returns 0,
+ * RS_ENOMEM, or RS_ERESOURCE when a latency exceeds 2^32 - 1 (its histogram would not
+ * fit; r unchanged on error). */
+int rs_result_latency(struct rs_result *r, const struct rs_lat_source *src);
+
+/* The same statistics from a sparse histogram: count[i] messages of latency value[i], values
+ * non-decreasing, len entries (all NaN when the counts sum to 0). For producers whose
+ * latencies span too many values for a dense histogram (bay_bilardi's bit steps). */
+void rs_lat_summary_sparse(const uint64_t *value, const uint64_t *count, size_t len,
+                           struct rs_result *r);
+
 #endif

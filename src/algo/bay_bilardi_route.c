@@ -9,6 +9,7 @@
 #include "routesim/alloc.h"
 #include "routesim/assert.h"
 #include "routesim/bay_bilardi.h"
+#include "routesim/metrics.h"
 
 #define NONE UINT32_MAX
 
@@ -419,16 +420,11 @@ int rs__bb_route(struct rs__bb_run *r, struct rs_err *err)
         rc = stage(&s, i, &clock);
     r->bit_steps = clock;
     if (!rc) { /* latencies from the (time, count) list, in time order */
-        double sum = 0;
-        uint64_t need = (uint64_t)ceil(0.99 * (double)r->delivered), cum = 0;
-        r->latency_p99 = NAN;
-        for (uint32_t q = 0; q < s.lat_n; q++) {
-            sum += (double)s.lat_t[q] * (double)s.lat_c[q];
-            cum += s.lat_c[q];
-            if (isnan(r->latency_p99) && cum >= (need ? need : 1))
-                r->latency_p99 = (double)s.lat_t[q];
-        }
-        r->latency_mean = r->delivered ? sum / (double)r->delivered : NAN;
+        struct rs_result lat;
+        rs_result_init(&lat);
+        rs_lat_summary_sparse(s.lat_t, s.lat_c, s.lat_n, &lat);
+        r->latency_p99 = lat.latency_p99;
+        r->latency_mean = lat.latency_mean;
     }
     uint64_t left = s.n_live;
     bb_free(&s);

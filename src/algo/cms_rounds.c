@@ -239,17 +239,11 @@ static int cms_record(const struct cms_run *r, struct rs_record *out)
     uint64_t n = r->in->pb->n_msgs;
     double bound = rs_bound_cms_butterfly(c->L, c->q, c->N, c->B);
     struct rs_result res;
-    struct rs_lat_hist h;
-    int rc = 0;
+    int rc;
     rs_result_init(&res);
-    rs_lat_hist_init(&h);
-    for (uint64_t m = 0; m < n && !rc; m++)
-        if (r->arrival[m] != RS_NONE)
-            rc = rs_lat_hist_add(&h, r->arrival[m]);
-    rs_hist_summary(h.count, h.cap, &res);
-    rs_lat_hist_free(&h);
-    if (rc)
-        return RS_ENOMEM;
+    struct rs_lat_source ls = {.n = n, .finish = r->arrival, .none = RS_NONE};
+    if ((rc = rs_result_latency(&res, &ls)))
+        return rc;
     res.makespan = (int64_t)r->steps;
     res.messages = (int64_t)n;
     res.delivered = (int64_t)(n - r->n_live);

@@ -163,24 +163,18 @@ static int ms_chain_run(const struct rs_engine_input *in, const struct rs_engine
                                     .check = in->check};
     struct rs_ms_line_result lr;
     rc = rs__ms_line_route(&lp, &lr, fin, NULL, err);
-    struct rs_lat_hist h;
-    rs_lat_hist_init(&h);
     struct rs_result res;
     rs_result_init(&res);
-    for (uint32_t i = 0; !rc && i < m; i++)
-        if (fin[i] > UINT32_MAX || rs_lat_hist_add(&h, (uint32_t)fin[i]))
-            rc = rs_err_set(err, RS_ENOMEM, "algorithm=ms_chain: out of memory for latencies");
+    struct rs_lat_source ls = {.n = m, .finish64 = fin, .none = RS_LAT_EVERY};
+    if (!rc && (rc = rs_result_latency(&res, &ls)))
+        rc = rs_err_set(err, rc, "algorithm=ms_chain: out of memory for latencies");
     rs_free(pkt);
     rs_free(fin);
-    if (rc) {
-        rs_lat_hist_free(&h);
+    if (rc)
         return rc;
-    }
     res.makespan = (int64_t)lr.steps;
     res.messages = res.delivered = m;
     res.dropped = 0;
-    rs_hist_summary(h.count, h.cap, &res);
-    rs_lat_hist_free(&h);
     res.flit_hops = (int64_t)lr.flit_hops;
     res.steps = (int64_t)lr.steps;
     res.deadlock = 0;

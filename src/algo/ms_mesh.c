@@ -132,19 +132,14 @@ static int ms_record(const struct rs_engine_input *in, const struct rs__ms_cfg *
 {
     uint64_t nn = (uint64_t)c->n * c->n;
     struct rs_result res;
-    struct rs_lat_hist h;
-    int rc = 0;
+    int rc;
     uint64_t makespan = 0;
     rs_result_init(&res);
-    rs_lat_hist_init(&h);
-    for (uint64_t m = 0; m < nn && !rc; m++) {
-        rc = rs_lat_hist_add(&h, (uint32_t)o->finish[m]);
+    struct rs_lat_source ls = {.n = nn, .finish64 = o->finish, .none = RS_LAT_EVERY};
+    if ((rc = rs_result_latency(&res, &ls)))
+        return rc;
+    for (uint64_t m = 0; m < nn; m++)
         makespan = o->finish[m] > makespan ? o->finish[m] : makespan;
-    }
-    rs_hist_summary(h.count, h.cap, &res);
-    rs_lat_hist_free(&h);
-    if (rc)
-        return RS_ENOMEM;
     res.makespan = res.steps = (int64_t)makespan; /* steps simulated: sort + steps 3 + 4 */
     res.messages = res.delivered = (int64_t)nn;
     res.flit_hops = (int64_t)o->flit_hops;

@@ -87,17 +87,12 @@ static int wave_record(const struct rs_wave *w, const struct rs_engine_input *in
 {
     uint64_t n = (uint64_t)w->N * w->k;
     struct rs_result res;
-    struct rs_lat_hist h;
-    int rc = 0;
+    int rc;
     rs_result_init(&res);
-    rs_lat_hist_init(&h);
-    for (uint64_t m = 0; m < n && !rc; m++)
-        if (w->finish[m])
-            rc = rs_lat_hist_add(&h, w->finish[m]);
-    rs_hist_summary(h.count, h.cap, &res);
-    rs_lat_hist_free(&h);
-    if (rc)
-        return RS_ENOMEM;
+    /* every packet released at step 0; finish 0 = not delivered */
+    struct rs_lat_source ls = {.n = n, .finish = w->finish, .none = 0};
+    if ((rc = rs_result_latency(&res, &ls)))
+        return rc;
     res.makespan = w->makespan;
     res.messages = (int64_t)n;
     res.delivered = (int64_t)w->delivered;

@@ -348,23 +348,21 @@ static const enum rs_metric circ_columns[] = {
 static int circ_result(struct circ *c, struct rs_result *res)
 {
     struct rs_buf *b = &c->per_cycle_text;
-    struct rs_lat_hist h;
     struct rs_result r = *res;
     int rc = 0;
-    rs_lat_hist_init(&h);
     for (uint32_t k = 0; k < c->cycle && !rc; k++)
         rc = rs_buf_printf(b, "%s%u", k ? ";" : "", c->per_cycle[k]);
     if (!rc)
         rc = rs_buf_puts(b, "");
-    for (uint32_t m = 0; m < c->n && !rc; m++)
-        if (c->state[m] == CIRC_ROUTED) {
-            uint32_t lat = c->finish[m] - rs_driver_release_of(c->drv, m);
+    for (uint32_t m = 0; m < c->n; m++)
+        if (c->state[m] == CIRC_ROUTED)
             r.makespan = c->finish[m] > r.makespan ? c->finish[m] : r.makespan;
-            rc = rs_lat_hist_add(&h, lat);
-        }
     if (c->dropped) /* dropped after the last pass */
         r.makespan = c->cycle;
-    rs_hist_summary(h.count, h.cap, &r);
+    struct rs_lat_source ls = {.n = c->n, .finish = c->finish, .release = c->drv->release,
+                               .state = c->state, .delivered = CIRC_ROUTED};
+    if (!rc)
+        rc = rs_result_latency(&r, &ls);
     r.cycles = c->cycle;
     r.messages = c->n;
     r.delivered = (int64_t)c->delivered;
@@ -377,7 +375,6 @@ static int circ_result(struct circ *c, struct rs_result *res)
     r.ranks_used = c->ranks;
     r.delivered_per_cycle = b->data ? b->data : "";
     *res = r;
-    rs_lat_hist_free(&h);
     return rc ? RS_ENOMEM : 0;
 }
 

@@ -544,17 +544,10 @@ static int flit_init(struct flit *f, struct rs_driver *d, enum flit_mode mode,
 /* Latency (finish - release) statistics of the delivered static messages into r. */
 static int static_latency(const struct flit *f, struct rs_result *r)
 {
-    struct rs_lat_hist h;
-    rs_lat_hist_init(&h);
-    for (uint64_t m = 0; m < f->pb->n_msgs; m++)
-        if (f->fate[m] == RS_FATE_DELIVERED &&
-            rs_lat_hist_add(&h, f->finish[m] - rs_driver_release_of(f->drv, (uint32_t)m))) {
-            rs_lat_hist_free(&h);
-            return RS_ENOMEM;
-        }
-    rs_hist_summary(h.count, h.cap, r);
-    rs_lat_hist_free(&h);
-    return 0;
+    struct rs_lat_source ls = {.n = f->pb->n_msgs, .finish = f->finish,
+                               .release = f->drv->release, .state = f->fate,
+                               .delivered = RS_FATE_DELIVERED};
+    return rs_result_latency(r, &ls);
 }
 
 /* Fill the typed result r (initialised). A deadlocked run's latencies are NaN (the

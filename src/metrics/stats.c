@@ -1,5 +1,6 @@
-/* Statistics of one run: the nearest-rank percentile of a histogram, latency summaries and
- * the growable latency histogram every engine, open loop and the algorithms use. */
+/* Statistics of one run: the nearest-rank percentile of a histogram, latency summaries, the
+ * growable latency histogram and rs_result_latency, the one path from per-message finish
+ * times to the result's latency statistics that every engine and algorithm uses. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,14 +9,19 @@
 #include "routesim/assert.h"
 #include "routesim/metrics.h"
 
+/* The rank of the nearest-rank percentile frac of n values: ceil(frac n), at least 1. */
+static uint64_t nearest_rank(uint64_t n, double frac)
+{
+    uint64_t need = (uint64_t)ceil(frac * (double)n);
+    return need ? need : 1;
+}
+
 double rs_hist_percentile(const uint64_t *hist, size_t len, uint64_t n, double frac)
 {
     RS_ASSERT(frac > 0 && frac <= 1 && (hist != NULL || len == 0));
     if (n == 0)
         return NAN;
-    uint64_t need = (uint64_t)ceil(frac * (double)n), cum = 0;
-    if (need == 0)
-        need = 1;
+    uint64_t need = nearest_rank(n, frac), cum = 0;
     for (size_t v = 0; v < len; v++) {
         cum += hist[v];
         if (cum >= need)
@@ -73,4 +79,47 @@ int rs_lat_hist_add(struct rs_lat_hist *h, uint32_t v)
     h->count[v]++;
     h->n++;
     return 0;
+}
+
+int rs_result_latency(struct rs_result *r, const struct rs_lat_source *src)
+{
+    RS_ASSERT(r && src && (src->finish || src->finish64 || src->n == 0));
+    struct rs_lat_hist h;
+    int rc = 0;
+    rs_lat_hist_init(&h);
+    for (size_t m = 0; m < src->n && !rc; m++) {
+        uint64_t f = src->finish ? src->finish[m] : src->finish64[m];
+        if (src->state ? src->state[m] != src->delivered : f == src->none)
+            continue;
+        uint64_t lat = f - (src->release ? src->release[m] : 0);
+        rc = lat > UINT32_MAX ? RS_ERESOURCE : rs_lat_hist_add(&h, (uint32_t)lat);
+    }
+    if (!rc)
+        rs_hist_summary(h.count, h.cap, r);
+    rs_lat_hist_free(&h);
+    return rc;
+}
+
+void rs_lat_summary_sparse(const uint64_t *value, const uint64_t *count, size_t len,
+                           struct rs_result *r)
+{
+    RS_ASSERT(r != NULL && ((value && count) || len == 0));
+    uint64_t n = 0, cum = 0;
+    double sum = 0;
+    for (size_t i = 0; i < len; i++)
+        n += count[i];
+    r->latency_mean = r->latency_p99 = r->latency_max = NAN;
+    if (n == 0)
+        return;
+    uint64_t need = nearest_rank(n, 0.99);
+    for (size_t i = 0; i < len; i++) {
+        RS_ASSERT(i == 0 || value[i] >= value[i - 1]);
+        sum += (double)value[i] * (double)count[i];
+        cum += count[i];
+        if (isnan(r->latency_p99) && cum >= need)
+            r->latency_p99 = (double)value[i];
+        if (count[i])
+            r->latency_max = (double)value[i];
+    }
+    r->latency_mean = sum / (double)n;
 }
