@@ -152,7 +152,7 @@ static int bb_run(const struct rs_engine_input *in, const struct rs_engine_ops *
                   struct rs_record *out, char *deadlock_msg, size_t deadlock_len,
                   struct rs_err *err)
 {
-    (void)engine;
+    RS_ASSERT(engine == NULL); /* a timed model (rs_algo_ops.timed): no step simulation */
     (void)deadlock_len;
     if (deadlock_msg)
         deadlock_msg[0] = 0;
@@ -204,6 +204,7 @@ const struct rs_algo_ops rs_algo_bay_bilardi = {
                "sorted and expanded with sidetracking; time in bit steps",
     .options = bb_options,
     .switching = bb_switching,
+    .timed = 1,
     .needs = RS_CAP_PRUNED_BUTTERFLY,
     .run = bb_run,
 };

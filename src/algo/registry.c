@@ -1,6 +1,6 @@
 /* Registry of routing algorithms, selected by the `algorithm` key (X-macro: the registry,
- * the key's choices and the declarations cannot drift apart), and the compatibility check
- * of an algorithm with the chosen engine and topology. */
+ * the key's choices and the declarations cannot drift apart), the compatibility check of an
+ * algorithm with the chosen engine and topology, and the model an algorithm fixes. */
 #include <stdio.h>
 #include <string.h>
 
@@ -59,6 +59,12 @@ int rs_algo_check(const struct rs_algo_ops *algo, const char *switching,
 {
     char names[256];
     RS_ASSERT(algo != NULL && switching != NULL && topology != NULL);
+    const char *fixed = rs_algo_fixed_switching(algo);
+    if (fixed && strcmp(fixed, switching) != 0)
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "algorithm=%s fixes its model, switching=%s: switching=%s conflicts "
+                          "(leave switching= out)",
+                          algo->name, fixed, switching);
     if (!listed(algo->switching, switching)) {
         join(names, sizeof names, algo->switching);
         return rs_err_set(err, RS_EUNSUPPORTED, "algorithm=%s needs switching=%s (got %s)",
@@ -69,5 +75,27 @@ int rs_algo_check(const struct rs_algo_ops *algo, const char *switching,
         return rs_err_set(err, RS_EUNSUPPORTED, "algorithm=%s needs topology=%s (got %s)",
                           algo->name, names, topology->name);
     }
+    return 0;
+}
+
+const char *rs_algo_fixed_switching(const struct rs_algo_ops *algo)
+{
+    RS_ASSERT(algo != NULL);
+    return algo->switching && algo->switching[0] && !algo->switching[1] ? algo->switching[0]
+                                                                         : NULL;
+}
+
+int rs_algo_check_timed(const struct rs_algo_ops *algo, const struct rs_engine_ops *engine,
+                        const struct rs_params *p, struct rs_err *err)
+{
+    RS_ASSERT(algo != NULL && engine != NULL && p != NULL);
+    if (!algo->timed)
+        return 0;
+    for (const struct rs_optdef *d = engine->options; d && d->name; d++)
+        if (rs_params_find(p, d->name))
+            return rs_err_set(err, RS_EUNSUPPORTED,
+                              "algorithm=%s is a timed model of switching=%s: %s= is a key of "
+                              "that engine's step simulation and does not apply",
+                              algo->name, engine->name, d->name);
     return 0;
 }

@@ -69,7 +69,7 @@ static int sft_run(const struct rs_engine_input *in, const struct rs_engine_ops 
                    struct rs_record *out, char *deadlock_msg, size_t deadlock_len,
                    struct rs_err *err)
 {
-    (void)engine;
+    RS_ASSERT(engine == NULL); /* a timed model (rs_algo_ops.timed): no step simulation */
     (void)deadlock_len;
     if (deadlock_msg)
         deadlock_msg[0] = 0;
@@ -130,6 +130,7 @@ const struct rs_algo_ops rs_algo_sorting_fat_tree = {
                "nodes, batches down, mesh sorts; time in bit steps",
     .options = sft_algo_options,
     .switching = sft_switching,
+    .timed = 1,
     .needs = RS_CAP_SORTING_FAT_TREE,
     .run = sft_run,
 };

@@ -129,19 +129,27 @@ static int select_modules(const struct rs_params *p, struct selection *sel, int 
     sel->tables[sel->ntables++] = sel->traffic->options;
     sel->tables[sel->ntables++] = rs_run_options;
     sel->tables[sel->ntables++] = rs_predict_options;
-    if (with_engine) {
-        if ((rc = rs_opt_choice(p, rs_run_options, "switching", &i, err)))
-            return rc;
-        sel->engine = rs_engines[i];
-        sel->tables[sel->ntables++] = sel->engine->options;
-    }
     if ((rc = rs_opt_choice(p, rs_run_options, "algorithm", &i, err)))
         return rc;
     sel->algo = rs_algos[i];
+    if (with_engine) {
+        /* an algorithm that fixes its model selects it when switching= is not given */
+        const char *fixed = rs_algo_fixed_switching(sel->algo);
+        if (fixed && !rs_params_find(p, "switching")) {
+            sel->engine = rs_engine_find(fixed);
+            RS_ASSERT(sel->engine != NULL);
+        } else {
+            if ((rc = rs_opt_choice(p, rs_run_options, "switching", &i, err)))
+                return rc;
+            sel->engine = rs_engines[i];
+        }
+        sel->tables[sel->ntables++] = sel->engine->options;
+    }
     if (sel->algo->options)
         sel->tables[sel->ntables++] = sel->algo->options;
     if (with_engine &&
-        (rc = rs_algo_check(sel->algo, sel->engine->name, sel->topo, err)))
+        ((rc = rs_algo_check(sel->algo, sel->engine->name, sel->topo, err)) ||
+         (rc = rs_algo_check_timed(sel->algo, sel->engine, p, err))))
         return rc;
     if ((rc = rs_params_check_known(p, sel->tables, sel->ntables, err)) == RS_EUNKNOWN)
         foreign_key(p, sel, with_engine, err);
@@ -348,6 +356,13 @@ static int check_steps(struct prepared *x, const struct rs_params *user, int wit
         return rc;
     if (rs_params_copy(&x->params, user))
         return rs_err_set(err, RS_ENOMEM, "out of memory for the parameters");
+    if (with_engine && !rs_params_find(&x->params, "switching") &&
+        rs_algo_fixed_switching(x->sel.algo)) { /* recorded as if given: the model run */
+        char origin[96];
+        snprintf(origin, sizeof origin, "algorithm=%s (its model)", x->sel.algo->name);
+        if (rs_params_set(&x->params, "switching", x->sel.engine->name, origin, 0, err))
+            return rs_err_set(err, RS_ENOMEM, "out of memory for the parameters");
+    }
     if ((rc = link_keys(&x->params, &x->sel, note, nn, err)))
         return rc;
     const struct rs_params *p = &x->params;
@@ -482,7 +497,8 @@ int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
                                  .routing = x.routing, .seed = x.seed, .check = x.check};
     enum rs_injection inj = RS_INJECT_BATCH;
     RS_ASSERT(x.sel.algo->run != NULL); /* every algorithm without a model op has one */
-    rc = x.sel.algo->run(&in, x.sel.engine, out, deadlock_msg, deadlock_len, err);
+    rc = x.sel.algo->run(&in, x.sel.algo->timed ? NULL : x.sel.engine, out, deadlock_msg,
+                         deadlock_len, err);
     /* congestion and dilation describe the static message set's fixed paths; open-loop
      * runs and adaptive routings have none */
     if (!rc && x.sel.engine->openloop)
