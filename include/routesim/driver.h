@@ -13,8 +13,8 @@
 #include "routesim/openloop.h"
 
 /* What the driver shares with the engine's operations during one run. The engine reads
- * in, ol and cfg, may raise check in its set-up (Debug builds check small runs on their
- * own), and reports every step through the four fields below `step`. */
+ * in, ol and cfg (check is set before set-up, see rs_engine_life.check_size), and reports
+ * every step through the fields below `step`. */
 struct rs_driver {
     const struct rs_engine_input *in;
     const struct rs_engine_ops *engine;
@@ -34,6 +34,12 @@ struct rs_driver {
     uint64_t accepted;
     uint64_t remaining;
     int deadlock;
+    /* The stall rule (rs_engine_life.stall), judged by the driver after every step: the
+     * step reports the items it moved (moves, injections: anything that changed the state)
+     * and the items still waiting to move, both reset to 0 by the driver before the step.
+     * moved == 0 with live > 0 is a stall (a fixed point nothing can leave). */
+    uint64_t moved;
+    uint64_t live;
     uint32_t *newly; /* [n_terminals] scratch of rs_driver_arrivals */
     /* Batch runs: the static messages' schedule, computed once by the driver before set-up
      * (read them through the functions below, never the plan's arrays):
@@ -104,9 +110,26 @@ enum rs_plan_field {
 };
 #define RS_PLAN_N_FIELDS 7 /* bit numbers 0 .. RS_PLAN_N_FIELDS - 1 */
 
-/* The lifecycle of an engine in one injection mode. The state is an opaque block of size
- * bytes that the driver allocates zeroed and frees. Every op returns 0 or RS_E... with err
- * set, unless stated otherwise. */
+/* What a stall (a step that moved nothing while items wait: rs_driver.moved, live) means. */
+enum rs_stall {
+    RS_STALL_OWN = 0,  /* the engine judges stalls itself (sets deadlock), or cannot stall */
+    RS_STALL_DEADLOCK, /* a deadlock: the run stops and is recorded as such */
+    RS_STALL_DEFECT    /* the model cannot deadlock: RS_EINVARIANT, a defect, with the
+                          describe_deadlock text */
+};
+
+/* The auto-check of small runs in Debug builds (RS_ALWAYS_CHECK), for a lifecycle with
+ * auto_check and a check op and a network: a run whose size, n_nodes x max_ports of the
+ * network plus the static messages (none in open loop), is at most RS_AUTO_CHECK_SIZE and, in open loop, whose last step is at most
+ * RS_AUTO_CHECK_STEPS is checked after every step as if check=1 (the checkers walk the whole
+ * state: large runs would take hours under the sanitizers). */
+#define RS_AUTO_CHECK_SIZE (1u << 16)
+#define RS_AUTO_CHECK_STEPS (1u << 15)
+
+/* The lifecycle of an engine in one injection mode, or of an algorithm's own step simulation
+ * (rs__driver_run_life). The state is an opaque block of size bytes that the driver
+ * allocates zeroed and frees. Every op returns 0 or RS_E... with err set, unless stated
+ * otherwise. */
 struct rs_engine_life {
     size_t size;           /* bytes of the engine's state */
     unsigned plan_fields;  /* RS_PLAN_... fields the engine honours; the driver refuses the
@@ -123,8 +146,14 @@ struct rs_engine_life {
      * the sources. */
     int (*step)(void *st, struct rs_driver *d, struct rs_err *err);
     /* Check every invariant of the state between steps: RS_EINVARIANT naming the first
-     * violation. NULL: the engine has no checker. */
+     * violation. NULL: the engine has no checker. Called after set-up and after every step
+     * when d->check. */
     int (*check)(void *st, struct rs_err *err);
+    /* 1: Debug builds check small runs on their own, by the driver's one rule (see
+     * RS_AUTO_CHECK_SIZE), decided before set-up so that init can allocate its checker. */
+    int auto_check;
+    /* What a stall means (see enum rs_stall). */
+    enum rs_stall stall;
     /* Describe the waiting cycle of a deadlocked state into buf (one line, n bytes). NULL:
      * the engine never deadlocks. */
     void (*describe_deadlock)(void *st, char *buf, size_t n);
@@ -162,5 +191,19 @@ static inline uint32_t rs_driver_arrivals(struct rs_driver *d, uint32_t step,
 int rs__driver_run(const struct rs_engine_ops *engine, const struct rs_engine_input *in,
                    const void *extra, struct rs_record *out, char *deadlock_msg,
                    size_t deadlock_len, struct rs_err *err);
+
+/* Run an algorithm's own step simulation (a lifecycle outside the engine registry: the wave
+ * algorithm, the Makedon-Symvonis line simulator) under the same loop: set-up, steps until
+ * d->remaining is 0 or a stall/deadlock, the per-step checks (in->check, the auto-check
+ * rule), progress, collect, free. who names it in messages ("algorithm=wave"). in needs
+ * only params (may be NULL), check, progress and result; net, pb and routing may be NULL (no
+ * release schedule, no open loop: the lifecycle hands out its own items and sets
+ * d->remaining). extra: the lifecycle's typed set-up argument (d->extra). out: the record
+ * the columns are appended to, or NULL (the caller reads what collect wrote through extra).
+ * Returns 0 or RS_E... with err set. */
+int rs__driver_run_life(const char *who, const struct rs_engine_life *life,
+                        const struct rs_engine_input *in, const void *extra,
+                        struct rs_record *out, char *deadlock_msg, size_t deadlock_len,
+                        struct rs_err *err);
 
 #endif

@@ -390,15 +390,6 @@ static void open_result(const struct circ *c, struct rs_result *r)
     r->ranks_used = c->ranks;
 }
 
-/* Debug builds check every cycle of small, short runs on their own; check=1 any run. */
-#ifdef RS_ALWAYS_CHECK
-#define CIRC_OPEN_FORCE_CHECK(in, cfg)                                                         \
-    ((uint64_t)(in)->net->n_nodes * (in)->net->max_ports <= (1u << 16) &&                      \
-     (cfg)->warmup + (cfg)->measure + (cfg)->drain <= (1u << 15))
-#else
-#define CIRC_OPEN_FORCE_CHECK(in, cfg) 0
-#endif
-
 /* ---- the lifecycle (the loop is the driver's, src/engine/driver.c) ------------------------ */
 
 /* The state of an open-loop run: the engine's (first, so that the check op of batch runs
@@ -412,7 +403,6 @@ static int open_life_init(void *st, struct rs_driver *d, struct rs_err *err)
 {
     struct circ_run_open *r = st;
     const uint64_t *shuffle = d->extra;
-    d->check |= CIRC_OPEN_FORCE_CHECK(d->in, &d->cfg);
     return open_init(&r->c, &r->o, d->ol, d->in, &d->cfg, shuffle ? *shuffle : 0, d->check,
                      err);
 }
@@ -463,6 +453,7 @@ const struct rs_engine_life rs__circ_open_life = {
     .init = open_life_init,
     .step = open_life_step,
     .check = rs__circ_life_check,
+    .auto_check = 1,
     .describe_deadlock = NULL,
     .collect = open_life_collect,
     .columns = open_columns,

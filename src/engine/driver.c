@@ -1,11 +1,13 @@
-/* The one run loop of every engine: admits the plan field by field, computes the static
- * messages' release order and intermediates once, sets up open-loop injection and its
- * phases, calls the engine's step until a stop condition (all delivered, deadlock, the
- * open-loop drain over), checks the invariants, reports progress, has the engine fill the
- * typed result and writes the record from it. Contracts in include/routesim/driver.h. */
+/* The one run loop of every engine and of the algorithms' own step simulations: admits the
+ * plan field by field, computes the static messages' release order and intermediates once,
+ * sets up open-loop injection and its phases, applies the auto-check rule of small runs,
+ * calls the step until a stop condition (all delivered, deadlock or stall, the open-loop
+ * drain over), checks the invariants, reports progress, has the engine fill the typed result
+ * and writes the record from it. Contracts in include/routesim/driver.h. */
 #include "routesim/alloc.h"
 #include "routesim/driver.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,9 +177,30 @@ uint32_t rs_driver_released(struct rs_driver *d, uint32_t step, struct rs_releas
     return out->n;
 }
 
+/* The stall rule (rs_engine_life.stall) after a step: a step that moved nothing while items
+ * wait is a deadlock, or a defect of a model that cannot deadlock. */
+static int judge_stall(const char *who, const struct rs_engine_life *life, void *st,
+                       struct rs_driver *d, struct rs_err *err)
+{
+    if (life->stall == RS_STALL_OWN || d->deadlock || d->moved || !d->live)
+        return 0;
+    if (life->stall == RS_STALL_DEADLOCK) {
+        d->deadlock = 1;
+        return 0;
+    }
+    char state[600] = "";
+    if (life->describe_deadlock)
+        life->describe_deadlock(st, state, sizeof state);
+    return rs_err_set(err, RS_EINVARIANT,
+                      "%s made no progress at step %u (it cannot deadlock: this is a "
+                      "defect)%s%s",
+                      who, d->step, state[0] ? ": " : "", state);
+}
+
 /* The loop: one step, then the stop conditions, the check and the progress report. */
-static int drive(const struct rs_engine_life *life, void *st, struct rs_driver *d,
-                 int *deadlock, char *deadlock_msg, size_t deadlock_len, struct rs_err *err)
+static int drive(const char *who, const struct rs_engine_life *life, void *st,
+                 struct rs_driver *d, int *deadlock, char *deadlock_msg, size_t deadlock_len,
+                 struct rs_err *err)
 {
     const struct rs_engine_input *in = d->in;
     uint32_t every = in->progress_every ? in->progress_every : RS_DRIVER_PROGRESS_EVERY;
@@ -190,7 +213,8 @@ static int drive(const struct rs_engine_life *life, void *st, struct rs_driver *
             return 0; /* every static message delivered or dropped */
         d->accepted = 0;
         d->deadlock = 0;
-        if ((rc = life->step(st, d, err)))
+        d->moved = d->live = 0;
+        if ((rc = life->step(st, d, err)) || (rc = judge_stall(who, life, st, d, err)))
             return rc;
         if (d->ol)
             rs_openloop_accept(d->ol, d->step, d->accepted);
@@ -212,15 +236,35 @@ static int drive(const struct rs_engine_life *life, void *st, struct rs_driver *
     }
 }
 
-int rs__driver_run(const struct rs_engine_ops *engine, const struct rs_engine_input *in,
-                   const void *extra, struct rs_record *out, char *deadlock_msg,
-                   size_t deadlock_len, struct rs_err *err)
+/* Debug builds (RS_ALWAYS_CHECK) check small runs on their own: the one rule
+ * (include/routesim/driver.h, RS_AUTO_CHECK_SIZE), before set-up. */
+static void auto_check(const struct rs_engine_life *life, struct rs_driver *d)
 {
-    RS_ASSERT(engine && engine->batch && in && in->net && in->pb && in->params && in->routing &&
-              out);
+#ifdef RS_ALWAYS_CHECK
+    const struct rs_engine_input *in = d->in;
+    if (!in->net)
+        return;
+    uint64_t size = (uint64_t)in->net->n_nodes * in->net->max_ports;
+    size += d->ol || !in->pb ? 0 : in->pb->n_msgs;
+    if (life->auto_check && life->check && size <= RS_AUTO_CHECK_SIZE &&
+        (!d->ol || rs_openloop_last_step(d->ol) <= RS_AUTO_CHECK_STEPS))
+        d->check = 1;
+#else
+    (void)life;
+    (void)d;
+#endif
+}
+
+/* One run of life (engine's, chosen by injection mode, when engine is given; an algorithm's
+ * own simulation when engine is NULL: no open loop, plan or release schedule). */
+static int run_life(const char *who, const struct rs_engine_ops *engine,
+                    const struct rs_engine_life *life, const struct rs_engine_input *in,
+                    const void *extra, struct rs_record *out, char *deadlock_msg,
+                    size_t deadlock_len, struct rs_err *err)
+{
     struct rs_driver d;
     struct rs_openloop ol;
-    int deadlock = 0;
+    int deadlock = 0, rc = 0;
     memset(&d, 0, sizeof d);
     memset(&ol, 0, sizeof ol);
     d.in = in;
@@ -229,24 +273,30 @@ int rs__driver_run(const struct rs_engine_ops *engine, const struct rs_engine_in
     d.check = in->check;
     if (deadlock_msg && deadlock_len)
         deadlock_msg[0] = '\0';
-    int rc = setup_openloop(&d, &ol, err);
-    const struct rs_engine_life *life = d.ol ? engine->open : engine->batch;
-    if (!rc)
-        rc = admit_plan(&d, life, err);
-    if (!rc)
-        rc = setup_schedule(&d, err);
+    if (engine) {
+        rc = setup_openloop(&d, &ol, err);
+        life = d.ol ? engine->open : engine->batch;
+        if (!rc)
+            rc = admit_plan(&d, life, err);
+        if (!rc)
+            rc = setup_schedule(&d, err);
+    } else if (in->plan) {
+        rc = rs_err_set(err, RS_EUNSUPPORTED, "%s takes no plan", who);
+    }
     void *st = NULL;
     if (!rc && !(st = rs_calloc(1, life->size)))
         rc = rs_err_set(err, RS_ENOMEM, "out of memory for the engine's state");
-    if (!rc)
+    if (!rc) {
+        auto_check(life, &d);
         rc = life->init(st, &d, err);
+    }
     if (!rc)
-        rc = drive(life, st, &d, &deadlock, deadlock_msg, deadlock_len, err);
+        rc = drive(who, life, st, &d, &deadlock, deadlock_msg, deadlock_len, err);
     if (!rc) { /* the typed result, filled by the engine, written to the record once */
         struct rs_result own, *res = in->result ? in->result : &own;
         rs_result_init(res);
         if ((rc = life->collect(st, &d, res, deadlock)) ||
-            (rc = rs_result_record(res, life->columns, life->n_columns, out)))
+            (out && (rc = rs_result_record(res, life->columns, life->n_columns, out))))
             rs_err_set(err, rc, "out of memory for the result record");
         res->delivered_per_cycle = NULL; /* it may point into the state, freed below */
     }
@@ -258,6 +308,26 @@ int rs__driver_run(const struct rs_engine_ops *engine, const struct rs_engine_in
     rs_free(d.mid_own);
     rs_openloop_free(&ol);
     return rc;
+}
+
+int rs__driver_run(const struct rs_engine_ops *engine, const struct rs_engine_input *in,
+                   const void *extra, struct rs_record *out, char *deadlock_msg,
+                   size_t deadlock_len, struct rs_err *err)
+{
+    RS_ASSERT(engine && engine->batch && in && in->net && in->pb && in->params && in->routing &&
+              out);
+    char who[64];
+    snprintf(who, sizeof who, "switching=%s", engine->name);
+    return run_life(who, engine, NULL, in, extra, out, deadlock_msg, deadlock_len, err);
+}
+
+int rs__driver_run_life(const char *who, const struct rs_engine_life *life,
+                        const struct rs_engine_input *in, const void *extra,
+                        struct rs_record *out, char *deadlock_msg, size_t deadlock_len,
+                        struct rs_err *err)
+{
+    RS_ASSERT(who && life && life->init && life->step && life->collect && life->free && in);
+    return run_life(who, NULL, life, in, extra, out, deadlock_msg, deadlock_len, err);
 }
 
 int rs_engine_run(const struct rs_engine_ops *engine, const struct rs_engine_input *in,

@@ -14,9 +14,10 @@
 #include "routesim/alloc.h"
 #include "routesim/hugemem.h"
 #include "routesim/rng.h"
+#include "routesim/saf_options.h"
 
 static const char *const queue_at_names[] = {"input", "output", "switch", NULL};
-static const char *const protocol_names[] = {"fifo", "random", "priority", "furthest_first",
+const char *const rs_saf_protocol_names[] = {"fifo", "random", "priority", "furthest_first",
                                              "rank", NULL};
 static const char *const on_full_names[] = {"block", "drop", NULL};
 
@@ -30,7 +31,7 @@ static const struct rs_optdef saf_options[] = {
      "instead of queue_size: a queue that held at most this many packets at the start of "
      "the step admits every packet sent to it (004 §3; a switch queue then holds at most "
      "q + 2 on a butterfly)"},
-    {"protocol", RS_OPT_CHOICE, "fifo", 0, 0, protocol_names,
+    {"protocol", RS_OPT_CHOICE, "fifo", 0, 0, rs_saf_protocol_names,
      "queueing protocol: oldest first, random, lowest message id (open loop: earliest "
      "generated) first, most hops left first, highest random rank first (004 §5)"},
     {"on_full", RS_OPT_CHOICE, "block", 0, 0, on_full_names,
@@ -832,38 +833,59 @@ static uint32_t default_ranks(uint32_t n_terminals, uint32_t q)
     }
 }
 
-static int saf_read_options(struct saf *s, const struct rs_params *p, struct rs_err *err)
+_Static_assert((int)SAF_AT_SWITCH == (int)RS_SAF_AT_SWITCH && (int)SAF_RANK == (int)RS_SAF_RANK &&
+                   (int)SAF_FURTHEST_FIRST == (int)RS_SAF_FURTHEST_FIRST &&
+                   (int)SAF_DROP == (int)RS_SAF_DROP,
+               "the engine's enums are the typed options' (include/routesim/saf_options.h)");
+
+int rs_saf_options_read(const struct rs_params *p, struct rs_saf_options *o, struct rs_err *err)
 {
     int at, proto, on_full, rc;
-    int64_t cap, ranks, thr = 0;
+    memset(o, 0, sizeof *o);
     if ((rc = rs_opt_choice(p, saf_options, "queue_at", &at, err)) ||
         (rc = rs_opt_choice(p, saf_options, "protocol", &proto, err)) ||
         (rc = rs_opt_choice(p, saf_options, "on_full", &on_full, err)) ||
-        (rc = rs_opt_int(p, saf_options, "queue_size", &cap, err)) ||
-        (rc = rs_opt_int(p, saf_options, "rank_levels", &ranks, err)))
+        (rc = rs_opt_int(p, saf_options, "queue_size", &o->queue_size, err)) ||
+        (rc = rs_opt_int(p, saf_options, "rank_levels", &o->rank_levels, err)))
         return rc;
-    s->at = (enum saf_queue_at)at;
-    s->proto = (enum saf_protocol)proto;
-    s->on_full = (enum saf_on_full)on_full;
-    s->cap = (uint32_t)cap;
+    o->at = (enum rs_saf_queue_at)at;
+    o->proto = (enum rs_saf_protocol)proto;
+    o->on_full = (enum rs_saf_on_full)on_full;
     if (rs_params_find(p, "queue_threshold")) {
-        if (cap != 0) /* queue_size=0, the default, is no capacity: records repeat it */
+        if (o->queue_size != 0) /* queue_size=0, the default, is no capacity: records repeat it */
             return rs_err_set(err, RS_EINVAL,
                               "queue_threshold and queue_size=%lld exclude each other: a "
                               "threshold q admits every arrival while the queue holds at most q "
                               "packets (004 §3), a size c refuses the one that would exceed c "
                               "(give queue_size=0 or leave it out)",
-                              (long long)cap);
-        if ((rc = rs_opt_int(p, saf_options, "queue_threshold", &thr, err)))
+                              (long long)o->queue_size);
+        if ((rc = rs_opt_int(p, saf_options, "queue_threshold", &o->queue_threshold, err)))
             return rc;
-        if (thr >= (int64_t)1e9)
+        if (o->queue_threshold >= (int64_t)1e9)
             return rs_err_set(err, RS_ECONSTRAINT, "queue_threshold must be below 1e9");
+        o->has_threshold = 1;
+    }
+    return 0;
+}
+
+static int saf_read_options(struct saf *s, const struct rs_params *p, struct rs_err *err)
+{
+    struct rs_saf_options o;
+    int rc = rs_saf_options_read(p, &o, err);
+    if (rc)
+        return rc;
+    s->at = (enum saf_queue_at)o.at;
+    s->proto = (enum saf_protocol)o.proto;
+    s->on_full = (enum saf_on_full)o.on_full;
+    s->cap = (uint32_t)o.queue_size;
+    if (o.has_threshold) {
         s->thr = 1;
-        s->cap = (uint32_t)thr + 1; /* room: occupancy at the start < q + 1 */
+        s->cap = (uint32_t)o.queue_threshold + 1; /* room: occupancy at the start < q + 1 */
     }
     if (s->proto == SAF_RANK)
-        s->ranks = ranks ? (uint32_t)ranks
-                         : default_ranks(s->pb->n_terminals, s->thr ? (uint32_t)thr : s->cap);
+        s->ranks = o.rank_levels ? (uint32_t)o.rank_levels
+                                 : default_ranks(s->pb->n_terminals,
+                                                 s->thr ? (uint32_t)o.queue_threshold : s->cap);
     return 0;
 }
 
@@ -1083,14 +1105,6 @@ static void saf_result(const struct saf *s, struct rs_result *res, int deadlock)
     *res = r;
 }
 
-/* Debug builds check every step of small runs on their own (the checker walks the whole
- * state, so large runs would take hours under the sanitizers); check=1 checks any run. */
-#ifdef RS_ALWAYS_CHECK
-#define SAF_FORCE_CHECK(s) ((s)->n_queues + (s)->n_pkt <= (1u << 16))
-#else
-#define SAF_FORCE_CHECK(s) 0
-#endif
-
 /* ---- the lifecycle of a batch run (the loop is the driver's, src/engine/driver.c) ----- */
 
 static int saf_life_init(void *st, struct rs_driver *d, struct rs_err *err)
@@ -1102,7 +1116,6 @@ static int saf_life_init(void *st, struct rs_driver *d, struct rs_err *err)
     *s = local;
     if (rc)
         return rc;
-    d->check |= SAF_FORCE_CHECK(s);
     if (s->at == SAF_AT_OUTPUT) { /* the sources' injections before step 1 */
         inject_output(s);
         compact_pending(s);
@@ -1165,8 +1178,9 @@ static int saf_life_step(void *st, struct rs_driver *d, struct rs_err *err)
     d->step = s->step;
     d->remaining = s->remaining;
     /* nothing moved with packets in the network: the state is a fixed point that releases
-     * (which only add packets) cannot unblock */
-    d->deadlock = s->n_moves == 0 && injected == 0 && present > 0;
+     * (which only add packets) cannot unblock (the driver's stall rule) */
+    d->moved = s->n_moves + (uint64_t)injected;
+    d->live = present;
     return 0;
 }
 
@@ -1206,6 +1220,8 @@ static const struct rs_engine_life saf_batch_life = {
     .init = saf_life_init,
     .step = saf_life_step,
     .check = saf_life_check,
+    .auto_check = 1,
+    .stall = RS_STALL_DEADLOCK,
     .describe_deadlock = saf_life_describe,
     .collect = saf_life_collect,
     .columns = saf_columns,

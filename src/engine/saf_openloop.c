@@ -207,23 +207,12 @@ static void open_result(const struct saf *s, struct rs_result *r, int deadlock)
     r->rank_levels_used = s->ranks;
 }
 
-/* Debug builds check every step of small, short runs on their own; check=1 any run. */
-#ifdef RS_ALWAYS_CHECK
-#define SAF_OPEN_FORCE_CHECK(s)                                                                \
-    ((s)->n_queues + (s)->n_pkt <= (1u << 16) && rs_openloop_last_step((s)->ol) <= (1u << 15))
-#else
-#define SAF_OPEN_FORCE_CHECK(s) 0
-#endif
-
 /* ---- the lifecycle (the loop is the driver's, src/engine/driver.c) ---------------------- */
 
 static int open_life_init(void *st, struct rs_driver *d, struct rs_err *err)
 {
     struct saf *s = st;
-    int rc = open_init(s, d->ol, d->in, &d->cfg, err);
-    if (!rc)
-        d->check |= SAF_OPEN_FORCE_CHECK(s);
-    return rc;
+    return open_init(s, d->ol, d->in, &d->cfg, err);
 }
 
 static int open_life_step(void *st, struct rs_driver *d, struct rs_err *err)
@@ -254,8 +243,10 @@ static int open_life_step(void *st, struct rs_driver *d, struct rs_err *err)
     rs__saf_compact_pending(s);
     d->step = s->step;
     d->accepted = s->step_accepted;
-    /* nothing moved and no store changed: a fixed point (docs/model-saf.md) */
-    d->deadlock = s->n_moves == 0 && injected == 0 && s->made == 0 && s->remaining > 0;
+    /* nothing moved and no store changed: a fixed point (docs/model-saf.md; the driver's
+     * stall rule) */
+    d->moved = s->n_moves + (uint64_t)injected + s->made;
+    d->live = s->remaining;
     return 0;
 }
 
@@ -282,6 +273,8 @@ const struct rs_engine_life rs__saf_open_life = {
     .init = open_life_init,
     .step = open_life_step,
     .check = open_life_check,
+    .auto_check = 1,
+    .stall = RS_STALL_DEADLOCK,
     .describe_deadlock = open_life_describe,
     .collect = open_life_collect,
     .columns = open_columns,
