@@ -78,6 +78,11 @@ uint32_t rs_wave_queue(const struct rs_wave *w, uint32_t l, uint32_t row, uint32
  * 1 .. 2k-1. Returns 0 or RS_EINVARIANT with err set. Only with check. */
 int rs_wave_check_end(const struct rs_wave *w, struct rs_err *err);
 
+/* Between steps (check op of algorithm=wave's lifecycle): a check inside a step failed
+ * (w->violated), a queue holds more than q items, or the queues hold more items than are in
+ * the network. Returns 0 or RS_EINVARIANT with err set. */
+int rs__wave_check_state(const struct rs_wave *w, struct rs_err *err);
+
 /* One line describing the state of a run that made no progress: the step, the items left,
  * and the first switch holding items (its mode and both queues). */
 void rs_wave_describe_stuck(const struct rs_wave *w, char *buf, size_t len);

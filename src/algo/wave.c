@@ -1,10 +1,13 @@
 /* algorithm=wave: Maggs & Sitaraman's wave/token algorithm for k packets per input on the
  * butterfly with 0- and 1-queues of q items (004 §4), and §6's variant with greedy waves;
- * its options, checks of the run's keys, the run loop and the record (docs/wave.md). */
+ * its options, checks of the run's keys, its simulator's lifecycle (run by the driver's
+ * loop, src/engine/driver.c) and the record (docs/wave.md). */
 #include <stdio.h>
 
 #include "routesim/algo.h"
 #include "routesim/alloc.h"
+#include "routesim/driver.h"
+#include "routesim/metrics.h"
 #include "routesim/openloop.h"
 #include "routesim/wave.h"
 
@@ -82,33 +85,107 @@ static const enum rs_metric wave_columns[] = {
     RS_M_LATENCY_P99, RS_M_LATENCY_MAX, RS_M_STEPS,     RS_M_HOPS,
     RS_M_MAX_QUEUE};
 
-static int wave_record(const struct rs_wave *w, const struct rs_engine_input *in,
-                       struct rs_record *out)
+/* ---- the lifecycle (the loop is the driver's, src/engine/driver.c) ----------------------- */
+
+/* What collect hands back for the algorithm's own columns. */
+struct wave_out {
+    uint32_t n, k, makespan, max_q[2];
+    uint64_t tokens_sent;
+};
+
+/* The typed set-up argument (rs_driver.extra). */
+struct wave_args {
+    uint32_t q;
+    enum rs_wave_protocol proto;
+    struct wave_out *out;
+};
+
+static int wave_life_init(void *st, struct rs_driver *d, struct rs_err *err)
 {
+    struct rs_wave *w = st;
+    const struct wave_args *a = d->extra;
+    const struct rs_engine_input *in = d->in;
+    /* d->check: check=1 or the driver's auto-check of small runs (Debug builds) */
+    if (rs_wave_init(w, in->net->log2n, in->pb->per_input, a->q, a->proto, in->pb->dst,
+                     d->check))
+        return rs_err_set(err, RS_ENOMEM, "out of memory for the wave algorithm's queues");
+    d->remaining = w->in_net; /* packets and tokens not yet absorbed */
+    return 0;
+}
+
+static int wave_life_step(void *st, struct rs_driver *d, struct rs_err *err)
+{
+    struct rs_wave *w = st;
+    d->moved = rs_wave_step(w, err);
+    if (w->violated) /* a check inside the step failed: its message is in err */
+        return RS_EINVARIANT;
+    d->step = w->step;
+    d->remaining = d->live = w->in_net;
+    return rs_wave_done(w) ? rs_wave_check_end(w, err) : 0;
+}
+
+static int wave_life_check(void *st, struct rs_err *err)
+{
+    return rs__wave_check_state(st, err);
+}
+
+static void wave_life_describe(void *st, char *buf, size_t n)
+{
+    rs_wave_describe_stuck(st, buf, n);
+}
+
+static int wave_life_collect(void *st, struct rs_driver *d, struct rs_result *res, int deadlock)
+{
+    const struct rs_wave *w = st;
+    const struct wave_args *a = d->extra;
     uint64_t n = (uint64_t)w->N * w->k;
-    struct rs_result res;
-    int rc;
-    rs_result_init(&res);
+    (void)deadlock; /* RS_STALL_DEFECT: a stall is an error, never a recorded deadlock */
     /* every packet released at step 0; finish 0 = not delivered */
     struct rs_lat_source ls = {.n = n, .finish = w->finish, .none = 0};
-    if ((rc = rs_result_latency(&res, &ls)))
-        return rc;
-    res.makespan = w->makespan;
-    res.messages = (int64_t)n;
-    res.delivered = (int64_t)w->delivered;
-    res.steps = w->step;
-    res.hops = (int64_t)w->hops;
-    res.max_queue = w->max_q[0] > w->max_q[1] ? w->max_q[0] : w->max_q[1];
-    if (in->result)
-        *in->result = res;
-    double bound = (double)w->k + w->n;
-    rc |= rs_result_record(&res, wave_columns, sizeof wave_columns / sizeof *wave_columns, out);
-    rc |= rs_metric_int(out, RS_M_MAX_LAG, w->makespan > w->n ? w->makespan - w->n : 0);
-    rc |= rs_metric_int(out, RS_M_MAX_QUEUE0, w->max_q[0]);
-    rc |= rs_metric_int(out, RS_M_MAX_QUEUE1, w->max_q[1]);
-    rc |= rs_metric_int(out, RS_M_TOKENS_SENT, (int64_t)w->tokens_sent);
+    int rc = rs_result_latency(res, &ls);
+    if (rc)
+        return RS_ENOMEM;
+    res->makespan = w->makespan;
+    res->messages = (int64_t)n;
+    res->delivered = (int64_t)w->delivered;
+    res->steps = w->step;
+    res->hops = (int64_t)w->hops;
+    res->max_queue = w->max_q[0] > w->max_q[1] ? w->max_q[0] : w->max_q[1];
+    *a->out = (struct wave_out){.n = w->n, .k = w->k, .makespan = w->makespan,
+                                .max_q = {w->max_q[0], w->max_q[1]},
+                                .tokens_sent = w->tokens_sent};
+    return 0;
+}
+
+static void wave_life_free(void *st)
+{
+    rs_wave_free(st);
+}
+
+static const struct rs_engine_life wave_life = {
+    .size = sizeof(struct rs_wave),
+    .init = wave_life_init,
+    .step = wave_life_step,
+    .check = wave_life_check,
+    .auto_check = 1,
+    .stall = RS_STALL_DEFECT, /* 004 §4's algorithm cannot deadlock */
+    .describe_deadlock = wave_life_describe,
+    .collect = wave_life_collect,
+    .columns = wave_columns,
+    .n_columns = sizeof wave_columns / sizeof *wave_columns,
+    .free = wave_life_free,
+};
+
+/* The algorithm's own columns after the common ones. */
+static int wave_record(const struct wave_out *o, struct rs_record *out)
+{
+    double bound = (double)o->k + o->n;
+    int rc = rs_metric_int(out, RS_M_MAX_LAG, o->makespan > o->n ? o->makespan - o->n : 0);
+    rc |= rs_metric_int(out, RS_M_MAX_QUEUE0, o->max_q[0]);
+    rc |= rs_metric_int(out, RS_M_MAX_QUEUE1, o->max_q[1]);
+    rc |= rs_metric_int(out, RS_M_TOKENS_SENT, (int64_t)o->tokens_sent);
     rc |= rs_metric_double(out, RS_M_BOUND, bound);
-    rc |= rs_metric_double(out, RS_M_MEASURED_OVER_BOUND, w->makespan / bound);
+    rc |= rs_metric_double(out, RS_M_MEASURED_OVER_BOUND, o->makespan / bound);
     return rc ? RS_ENOMEM : 0;
 }
 
@@ -116,43 +193,20 @@ static int wave_run(const struct rs_engine_input *in, const struct rs_engine_ops
                     struct rs_record *out, char *deadlock_msg, size_t deadlock_len,
                     struct rs_err *err)
 {
-    struct rs_wave w;
-    uint32_t q = 0, every = in->progress_every ? in->progress_every : 4096;
+    struct wave_out o;
+    struct wave_args a = {.out = &o};
     int proto = 0, rc;
     if (deadlock_msg && deadlock_len)
         deadlock_msg[0] = '\0';
-    if ((rc = wave_config(in, engine, &q, &proto, err)))
+    if ((rc = wave_config(in, engine, &a.q, &proto, err)))
         return rc;
-    int check = in->check;
-#ifdef RS_ALWAYS_CHECK
-    /* Debug builds (make sanitize) check small runs on their own, as the engines do */
-    check |= (uint64_t)in->net->N * in->pb->per_input <= (1u << 16);
-#endif
-    if (rs_wave_init(&w, in->net->log2n, in->pb->per_input, q, (enum rs_wave_protocol)proto,
-                     in->pb->dst, check))
-        return rs_err_set(err, RS_ENOMEM, "out of memory for the wave algorithm's queues");
-    while (!rc && !rs_wave_done(&w)) {
-        uint64_t moved = rs_wave_step(&w, err);
-        if (w.violated) {
-            rc = RS_EINVARIANT;
-        } else if (!moved) {
-            char state[600];
-            rs_wave_describe_stuck(&w, state, sizeof state);
-            rc = rs_err_set(err, RS_EINVARIANT,
-                            "algorithm=wave made no progress (004 §4's algorithm cannot "
-                            "deadlock: this is a defect): %s",
-                            state);
-        } else if (in->progress && w.step % every == 0 &&
-                   in->progress(in->progress_user, w.step, (uint64_t)w.N * w.k - w.delivered)) {
-            rc = rs_err_set(err, RS_EINTERRUPTED, "interrupted at step %u", w.step);
-        }
-    }
-    if (!rc)
-        rc = rs_wave_check_end(&w, err);
-    if (!rc && wave_record(&w, in, out))
-        rc = rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
-    rs_wave_free(&w);
-    return rc;
+    a.proto = (enum rs_wave_protocol)proto;
+    if ((rc = rs__driver_run_life("algorithm=wave", &wave_life, in, &a, out, deadlock_msg,
+                                  deadlock_len, err)))
+        return rc;
+    if (wave_record(&o, out))
+        return rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
+    return 0;
 }
 
 static const char *const wave_switching[] = {"store_forward", NULL};

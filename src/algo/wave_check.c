@@ -1,6 +1,7 @@
 /* The invariants of the wave/token algorithm (004 §4.1, proof of Lemma 4.1), checked on
  * every item a switch sends when the run checks (check=1, the tests), and the description
- * of a run that stopped making progress (docs/wave.md). */
+ * of a run that stopped making progress; rs__wave_check_state, the lifecycle's check between
+ * steps (docs/wave.md). */
 #include <stdio.h>
 
 #include "routesim/wave.h"
@@ -72,6 +73,26 @@ int rs_wave_check_end(const struct rs_wave *w, struct rs_err *err)
                               "wave: the edge from <%u,%u> port %u carried %u tokens, not %u",
                               (uint32_t)(e / 2 / w->N), (uint32_t)(e / 2 % w->N),
                               (uint32_t)(e & 1), w->edge_token[e], w->k);
+    return 0;
+}
+
+int rs__wave_check_state(const struct rs_wave *w, struct rs_err *err)
+{
+    uint64_t held = 0;
+    if (w->violated)
+        return rs_err_set(err, RS_EINVARIANT, "wave: a check failed at step %u", w->step);
+    for (uint64_t id = 0; id < w->nq; id++) {
+        if (w->count[id] > w->q)
+            return rs_err_set(err, RS_EINVARIANT,
+                              "wave: step %u: queue %llu holds %u items, more than q = %u",
+                              w->step, (unsigned long long)id, w->count[id], w->q);
+        held += w->count[id];
+    }
+    if (held > w->in_net)
+        return rs_err_set(err, RS_EINVARIANT,
+                          "wave: step %u: the queues hold %llu items, more than the %llu in "
+                          "the network",
+                          w->step, (unsigned long long)held, (unsigned long long)w->in_net);
     return 0;
 }
 
