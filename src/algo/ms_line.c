@@ -1,12 +1,14 @@
 /* The line simulator of include/routesim/ms_line.h: ports with waiting lists and a current
- * packet, one step at a time over the active ports only (paper 003 §2 and §4.1); the
- * per-step invariant checker of check=1; the paper's line bounds. */
+ * packet, one step at a time over the active ports only (paper 003 §2 and §4.1), as a
+ * lifecycle run by the driver's loop (src/engine/driver.c); the per-step invariant checker of
+ * check=1; the paper's line bounds. */
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "routesim/alloc.h"
 #include "routesim/assert.h"
+#include "routesim/driver.h"
 #include "routesim/ms_line.h"
 
 /* One port: the outgoing channel of a processor in one direction. */
@@ -246,25 +248,48 @@ static int state_alloc(struct state *st, struct rs_err *err)
     return 0;
 }
 
-int rs__ms_line_route(const struct rs_ms_line_problem *prob, struct rs_ms_line_result *res,
-                      uint64_t *finish, uint64_t *line_steps, struct rs_err *err)
+/* ---- the lifecycle (the loop is the driver's, src/engine/driver.c) ----------------------- */
+
+/* The typed set-up argument (rs_driver.extra): the problem and where the results go. */
+struct line_args {
+    const struct rs_ms_line_problem *prob;
+    struct rs_ms_line_result *res;
+    uint64_t *finish, *line_steps;
+};
+
+/* The simulation: the state above, the outputs and the loop's counters. */
+struct line_run {
+    struct state st;
+    struct rs_ms_line_result *res;
+    uint64_t *finish, *line_steps;
+    uint64_t s, cap, hops_done;
+    uint32_t moving, delivered;
+};
+
+static int line_init(void *sp, struct rs_driver *d, struct rs_err *err)
 {
-    RS_ASSERT(prob && res);
+    struct line_run *r = sp;
+    const struct line_args *a = d->extra;
+    const struct rs_ms_line_problem *prob = a->prob;
+    struct rs_ms_line_result *res = a->res;
     int rc = validate(prob, err);
     if (rc)
         return rc;
     memset(res, 0, sizeof *res);
-    struct state st = {.pb = prob, .n = prob->n, .k = prob->k};
-    st.nports = prob->lines * prob->n * 2;
-    rc = state_alloc(&st, err);
-    if (rc) {
-        state_free(&st);
+    r->res = res;
+    r->finish = a->finish;
+    r->line_steps = a->line_steps;
+    struct state *stp = &r->st;
+    *stp = (struct state){.pb = prob, .n = prob->n, .k = prob->k};
+    stp->nports = prob->lines * prob->n * 2;
+    if ((rc = state_alloc(stp, err)))
         return rc;
-    }
+#define st (*stp)
     const uint32_t n = prob->n, k = prob->k, m = prob->m;
     const bool saf = prob->disc == RS_MS_SAF_DELAYED;
-    if (line_steps)
-        memset(line_steps, 0, (size_t)prob->lines * sizeof *line_steps);
+    uint64_t *finish = r->finish;
+    if (r->line_steps)
+        memset(r->line_steps, 0, (size_t)prob->lines * sizeof *r->line_steps);
     for (uint32_t i = 0; i < st.nports; i++) {
         st.port[i] = (struct port){.cur = -1, .whead = -1, .wtail = -1};
         if (st.last_id)
@@ -303,17 +328,35 @@ int rs__ms_line_route(const struct rs_ms_line_problem *prob, struct rs_ms_line_r
     for (uint32_t i = 0; i < st.nports && st.fifo_k_check; i++)
         if (st.port[i].locals > 1)
             st.fifo_k_check = false;
+#undef st
+    if (cap > UINT32_MAX) /* the driver counts steps in 32 bits */
+        return rs_err_set(err, RS_ERESOURCE, "ms_line: up to %llu steps, more than 2^32 - 1",
+                          (unsigned long long)cap);
+    r->cap = cap;
+    r->moving = moving;
+    d->remaining = moving;
+    return 0;
+}
 
-    uint32_t delivered = 0;
-    uint64_t hops_done = 0;
-    if (st.fpos && prob->on_step)
-        prob->on_step(prob->ctx, 0, st.fpos);
-    for (uint64_t s = 1; delivered < moving; s++) {
-        if (s > cap) {
-            rc = rs_err_set(err, RS_EINVARIANT, "ms_line: not finished after %llu steps",
-                            (unsigned long long)cap);
-            break;
-        }
+/* Step s: the arrivals of step s-1 join their ports, then every active port picks and
+ * sends one flit (order-independent: arrivals wait in arr until the next step). */
+static int line_step(void *sp, struct rs_driver *drv, struct rs_err *err)
+{
+    struct line_run *r = sp;
+    struct state *stp = &r->st;
+#define st (*stp)
+    const struct rs_ms_line_problem *prob = st.pb;
+    struct rs_ms_line_result *res = r->res;
+    uint64_t *finish = r->finish, *line_steps = r->line_steps;
+    const uint32_t n = st.n, k = st.k;
+    const bool saf = prob->disc == RS_MS_SAF_DELAYED;
+    uint32_t delivered = r->delivered;
+    uint64_t hops_done = r->hops_done, s = ++r->s;
+    int rc = 0;
+    if (s > r->cap)
+        return rs_err_set(err, RS_EINVARIANT, "ms_line: not finished after %llu steps",
+                          (unsigned long long)r->cap);
+    {
         /* 1. Arrivals of step s-1 join their ports. */
         struct arrival *in = st.arr;
         uint32_t nin = st.narr;
@@ -402,18 +445,65 @@ int rs__ms_line_route(const struct rs_ms_line_problem *prob, struct rs_ms_line_r
                 st.active[pt] = 0;
         }
         st.nact = keep;
-        if (prob->check) {
-            rc = check_step(&st, s, res, finish, err);
-            if (rc)
-                goto out;
-            if (prob->on_step)
-                prob->on_step(prob->ctx, s, st.fpos);
-        }
     }
-    RS_ASSERT(rc || hops_done == res->flit_hops);
 out:
-    state_free(&st);
+#undef st
+    r->delivered = delivered;
+    r->hops_done = hops_done;
+    drv->step = (uint32_t)s;
+    drv->remaining = r->moving - delivered;
+    RS_ASSERT(rc || drv->remaining || hops_done == res->flit_hops);
     return rc;
+}
+
+/* The per-step checker (check=1), and the tests' view of every step (on_step). */
+static int line_check(void *sp, struct rs_err *err)
+{
+    struct line_run *r = sp;
+    const struct rs_ms_line_problem *prob = r->st.pb;
+    if (r->s > 0) {
+        int rc = check_step(&r->st, r->s, r->res, r->finish, err);
+        if (rc)
+            return rc;
+    }
+    if (prob->on_step)
+        prob->on_step(prob->ctx, r->s, r->st.fpos);
+    return 0;
+}
+
+static int line_collect(void *sp, struct rs_driver *d, struct rs_result *res, int deadlock)
+{
+    (void)sp; /* the results were written to the caller's rs_ms_line_result as they came */
+    (void)d;
+    (void)res;
+    (void)deadlock;
+    return 0;
+}
+
+static void line_free(void *sp)
+{
+    state_free(&((struct line_run *)sp)->st);
+}
+
+static const struct rs_engine_life line_life = {
+    .size = sizeof(struct line_run),
+    .init = line_init,
+    .step = line_step,
+    .check = line_check,
+    /* a step may legitimately move nothing (a store-and-forward start delay): the cap on
+     * steps in the step op is the defect check */
+    .stall = RS_STALL_OWN,
+    .collect = line_collect,
+    .free = line_free,
+};
+
+int rs__ms_line_route(const struct rs_ms_line_problem *prob, struct rs_ms_line_result *res,
+                      uint64_t *finish, uint64_t *line_steps, struct rs_err *err)
+{
+    RS_ASSERT(prob && res);
+    struct line_args a = {.prob = prob, .res = res, .finish = finish, .line_steps = line_steps};
+    struct rs_engine_input in = {.check = prob->check};
+    return rs__driver_run_life("ms_line", &line_life, &in, &a, NULL, NULL, 0, err);
 }
 
 /* After step s (check=1): snakes, store-and-forward extent, flits per port. */
