@@ -34,7 +34,8 @@ int rs_hard_choose(uint32_t n, uint32_t q, struct rs_hard_params *hp, struct rs_
  * adversary of the proof; docs/workloads.md). The simulation is the store-and-forward
  * engine's step (queue_at=switch, on_full=block, direct routing, one packet per input) for
  * these protocols, so routing dst there with them reproduces it: *makespan (may be NULL)
- * receives the step of its last delivery. Returns 0 or RS_ENOMEM. */
+ * receives the step of its last delivery. The simulation is a lifecycle run by the driver's
+ * loop. Returns 0, RS_ENOMEM, or RS_EINVARIANT if a step moved nothing (a defect). */
 int rs_hard_build(const struct rs_hard_params *hp, enum rs_hard_proto proto, uint32_t *dst,
                   uint32_t *makespan, struct rs_err *err);
 

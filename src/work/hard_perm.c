@@ -6,6 +6,7 @@
 
 #include "routesim/engine.h"
 #include "routesim/hard_perm.h"
+#include "routesim/saf_options.h"
 #include "routesim/metrics.h"
 #include "routesim/problem.h"
 #include "routesim/record.h"
@@ -102,22 +103,14 @@ int rs_hard_choose(uint32_t n, uint32_t q, struct rs_hard_params *hp, struct rs_
     return 0;
 }
 
-/* The engine keys the construction reads: the store-and-forward engine's options. */
-static const struct rs_optdef *saf_options(void)
-{
-    const struct rs_engine_ops *e = rs_engine_find("store_forward");
-    return e ? e->options : NULL;
-}
-
 /* Read and check the run's model (butterfly, store-and-forward, queue_at=switch,
  * queue_threshold=q, on_full=block, per_input=1): *hp for it. */
 static int read_model(const struct rs_net *net, const struct rs_params *p, uint32_t per_input,
                       struct rs_hard_params *hp, struct rs_err *err)
 {
-    const struct rs_optdef *eo = saf_options();
     const struct rs_param *sw = rs_params_find(p, "switching");
-    int at, full, rc;
-    int64_t q;
+    struct rs_saf_options o;
+    int rc;
     if (!(net->caps & RS_CAP_BUTTERFLY))
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "traffic=hard_permutation needs topology=butterfly (004 §3), got "
@@ -128,7 +121,7 @@ static int read_model(const struct rs_net *net, const struct rs_params *p, uint3
                           "traffic=hard_permutation is a permutation: per_input must be 1 "
                           "(got %u)",
                           per_input);
-    if (!eo || (sw && strcmp(sw->value, "store_forward") != 0))
+    if (sw && strcmp(sw->value, "store_forward") != 0)
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "traffic=hard_permutation is built for switching=store_forward "
                           "(004 §3's queues), got switching=%s",
@@ -138,19 +131,17 @@ static int read_model(const struct rs_net *net, const struct rs_params *p, uint3
                           "traffic=hard_permutation needs queue_threshold=q and "
                           "queue_at=switch: Theorem 3.1's adversary and bound are for one "
                           "queue per switch with a queue threshold (004 §3)");
-    if ((rc = rs_opt_choice(p, eo, "queue_at", &at, err)) ||
-        (rc = rs_opt_choice(p, eo, "on_full", &full, err)) ||
-        (rc = rs_opt_int(p, eo, "queue_threshold", &q, err)))
+    if ((rc = rs_saf_options_read(p, &o, err)))
         return rc;
-    if (strcmp(rs_optdef_find(eo, "queue_at")->choices[at], "switch") != 0)
+    if (o.at != RS_SAF_AT_SWITCH)
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "traffic=hard_permutation needs queue_at=switch (004 §3: one queue "
                           "per switch), got queue_at=%s",
-                          rs_optdef_find(eo, "queue_at")->choices[at]);
-    if (strcmp(rs_optdef_find(eo, "on_full")->choices[full], "block") != 0)
+                          o.at == RS_SAF_AT_INPUT ? "input" : "output");
+    if (o.on_full != RS_SAF_BLOCK)
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "traffic=hard_permutation needs on_full=block (004 §3 drops nothing)");
-    return rs_hard_choose(net->log2n, (uint32_t)q, hp, err);
+    return rs_hard_choose(net->log2n, (uint32_t)o.queue_threshold, hp, err);
 }
 
 /* The protocol the permutation is built against: hard_protocol, or the run's protocol. */
@@ -161,11 +152,11 @@ static int read_proto(const struct rs_params *p, enum rs_hard_proto *proto, stru
     if ((rc = rs_opt_choice(p, hard_options, "hard_protocol", &i, err)))
         return rc;
     name = hard_protocols[i];
-    if (strcmp(name, "run") == 0) {
-        const struct rs_optdef *d = rs_optdef_find(saf_options(), "protocol");
-        if ((rc = rs_params_choice(p, d, &i, err)))
+    if (strcmp(name, "run") == 0) { /* the run's protocol, from the engine's typed keys */
+        struct rs_saf_options o;
+        if ((rc = rs_saf_options_read(p, &o, err)))
             return rc;
-        name = d->choices[i];
+        name = rs_saf_protocol_names[o.proto];
     }
     for (size_t j = 0; j < sizeof proto_kinds / sizeof *proto_kinds; j++) {
         if (strcmp(proto_kinds[j].name, name) != 0)

@@ -1,11 +1,14 @@
 /* The adversary of 004 Theorem 3.1: the store-and-forward step on the butterfly with one
  * queue of threshold q per switch, in which each packet's next edge is decided only when
- * its switch first selects it. Contracts in include/routesim/hard_perm.h; the rules are in
- * docs/workloads.md (hard_permutation). */
+ * its switch first selects it; a lifecycle run by the driver's loop (src/engine/driver.c).
+ * Contracts in include/routesim/hard_perm.h; the rules are in docs/workloads.md
+ * (hard_permutation). */
+#include <stdio.h>
 #include <string.h>
 
 #include "routesim/alloc.h"
 #include "routesim/assert.h"
+#include "routesim/driver.h"
 #include "routesim/hard_perm.h"
 
 #define HS_NONE UINT32_MAX
@@ -180,57 +183,122 @@ static void hsim_free(struct hsim *h)
     rs_free(h->mv_to);
 }
 
+/* ---- the lifecycle (the loop is the driver's, src/engine/driver.c) ----------------------- */
+
+/* The typed set-up argument (rs_driver.extra). */
+struct hsim_args {
+    const struct rs_hard_params *hp;
+    enum rs_hard_proto proto;
+    uint32_t *dst, *makespan;
+};
+
+/* The simulation: the state above, the sources still holding their packet, the count. */
+struct hsim_run {
+    struct hsim h;
+    uint8_t *at_source; /* [N] */
+    uint32_t left, step;
+};
+
+static int hsim_init(void *st, struct rs_driver *d, struct rs_err *err)
+{
+    struct hsim_run *r = st;
+    const struct hsim_args *a = d->extra;
+    const struct rs_hard_params *hp = a->hp;
+    struct hsim *h = &r->h;
+    uint32_t *dst = a->dst;
+    h->hp = hp;
+    h->proto = a->proto;
+    h->n = hp->n;
+    h->N = 1u << hp->n;
+    h->busy_n = h->N >> hp->k;
+    h->dst = dst;
+    size_t nodes = (size_t)h->n * h->N;
+    h->head = rs_malloc(nodes * sizeof *h->head);
+    h->tail = rs_malloc(nodes * sizeof *h->tail);
+    h->cnt = rs_calloc(nodes, sizeof *h->cnt);
+    h->sel = rs_calloc(nodes, sizeof *h->sel);
+    h->nsel = rs_calloc(nodes, sizeof *h->nsel);
+    h->next = rs_malloc(h->N * sizeof *h->next);
+    h->entered = rs_calloc(h->N, sizeof *h->entered);
+    h->chosen = rs_calloc(h->N, 1);
+    h->nonempty = rs_calloc((nodes + 63) / 64, sizeof *h->nonempty);
+    h->mv_pkt = rs_malloc(h->N * sizeof *h->mv_pkt);
+    h->mv_from = rs_malloc(h->N * sizeof *h->mv_from);
+    h->mv_to = rs_malloc(h->N * sizeof *h->mv_to);
+    r->at_source = rs_malloc(h->N);
+    if (!h->head || !h->tail || !h->cnt || !h->sel || !h->nsel || !h->next || !h->entered ||
+        !h->chosen || !h->nonempty || !h->mv_pkt || !h->mv_from || !h->mv_to || !r->at_source)
+        return rs_err_set(err, RS_ENOMEM, "traffic=hard_permutation: out of memory for N=%u",
+                          h->N);
+    memset(r->at_source, 1, h->N);
+    /* the packets outside the busy structure (top k bits of the source not all 0) go to the
+     * outputs whose low k bits are not all 0: the two k-bit fields swapped. Their paths
+     * never meet the input trees, the busy sub-butterfly or the output trees. */
+    uint32_t k = hp->k, low = (1u << k) - 1, shift = h->n - k;
+    for (uint32_t t = 0; t < h->N; t++)
+        dst[t] = t < h->busy_n ? 0
+                               : (t & ~(low | (low << shift))) | ((t >> shift) & low) |
+                                     ((t & low) << shift);
+    d->remaining = r->left = h->N;
+    return 0;
+}
+
+static int hsim_step(void *st, struct rs_driver *d, struct rs_err *err)
+{
+    struct hsim_run *r = st;
+    (void)err;
+    int64_t got = step_once(&r->h, ++r->step, r->at_source);
+    d->step = r->step;
+    d->live = r->left;
+    if (got < 0) /* nothing moved: the driver's stall rule reports the defect */
+        return 0;
+    d->moved = 1;
+    r->left -= (uint32_t)got;
+    d->remaining = r->left;
+    return 0;
+}
+
+static void hsim_describe(void *st, char *buf, size_t n)
+{
+    const struct hsim_run *r = st;
+    snprintf(buf, n, "%u of %u packets undelivered (a butterfly's sinks always drain)", r->left,
+             r->h.N);
+}
+
+static int hsim_collect(void *st, struct rs_driver *d, struct rs_result *res, int deadlock)
+{
+    const struct hsim_run *r = st;
+    const struct hsim_args *a = d->extra;
+    (void)res;
+    (void)deadlock;
+    if (a->makespan)
+        *a->makespan = r->step;
+    return 0;
+}
+
+static void hsim_life_free(void *st)
+{
+    struct hsim_run *r = st;
+    hsim_free(&r->h);
+    rs_free(r->at_source);
+}
+
+static const struct rs_engine_life hsim_life = {
+    .size = sizeof(struct hsim_run),
+    .init = hsim_init,
+    .step = hsim_step,
+    .stall = RS_STALL_DEFECT,
+    .describe_deadlock = hsim_describe,
+    .collect = hsim_collect,
+    .free = hsim_life_free,
+};
+
 int rs_hard_build(const struct rs_hard_params *hp, enum rs_hard_proto proto, uint32_t *dst,
                   uint32_t *makespan, struct rs_err *err)
 {
     RS_ASSERT(hp->n >= 2 && hp->n <= 31 && hp->k >= 1 && 2 * hp->k <= hp->n);
-    struct hsim h;
-    memset(&h, 0, sizeof h);
-    h.hp = hp;
-    h.proto = proto;
-    h.n = hp->n;
-    h.N = 1u << hp->n;
-    h.busy_n = h.N >> hp->k;
-    h.dst = dst;
-    size_t nodes = (size_t)h.n * h.N;
-    h.head = rs_malloc(nodes * sizeof *h.head);
-    h.tail = rs_malloc(nodes * sizeof *h.tail);
-    h.cnt = rs_calloc(nodes, sizeof *h.cnt);
-    h.sel = rs_calloc(nodes, sizeof *h.sel);
-    h.nsel = rs_calloc(nodes, sizeof *h.nsel);
-    h.next = rs_malloc(h.N * sizeof *h.next);
-    h.entered = rs_calloc(h.N, sizeof *h.entered);
-    h.chosen = rs_calloc(h.N, 1);
-    h.nonempty = rs_calloc((nodes + 63) / 64, sizeof *h.nonempty);
-    h.mv_pkt = rs_malloc(h.N * sizeof *h.mv_pkt);
-    h.mv_from = rs_malloc(h.N * sizeof *h.mv_from);
-    h.mv_to = rs_malloc(h.N * sizeof *h.mv_to);
-    uint8_t *at_source = rs_malloc(h.N);
-    if (!h.head || !h.tail || !h.cnt || !h.sel || !h.nsel || !h.next || !h.entered ||
-        !h.chosen || !h.nonempty || !h.mv_pkt || !h.mv_from || !h.mv_to || !at_source) {
-        hsim_free(&h);
-        rs_free(at_source);
-        return rs_err_set(err, RS_ENOMEM, "traffic=hard_permutation: out of memory for N=%u",
-                          h.N);
-    }
-    memset(at_source, 1, h.N);
-    /* the packets outside the busy structure (top k bits of the source not all 0) go to the
-     * outputs whose low k bits are not all 0: the two k-bit fields swapped. Their paths
-     * never meet the input trees, the busy sub-butterfly or the output trees. */
-    uint32_t k = hp->k, low = (1u << k) - 1, shift = h.n - k;
-    for (uint32_t t = 0; t < h.N; t++)
-        dst[t] = t < h.busy_n ? 0
-                              : (t & ~(low | (low << shift))) | ((t >> shift) & low) |
-                                    ((t & low) << shift);
-    uint32_t left = h.N, step = 0;
-    while (left) {
-        int64_t got = step_once(&h, ++step, at_source);
-        RS_ASSERT(got >= 0); /* a butterfly's sinks always drain: something moves */
-        left -= (uint32_t)got;
-    }
-    if (makespan)
-        *makespan = step;
-    hsim_free(&h);
-    rs_free(at_source);
-    return 0;
+    struct hsim_args a = {.hp = hp, .proto = proto, .dst = dst, .makespan = makespan};
+    struct rs_engine_input in = {.check = 0};
+    return rs__driver_run_life("traffic=hard_permutation's adversary", &hsim_life, &in, &a,
+                               NULL, NULL, 0, err);
 }
