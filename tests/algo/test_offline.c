@@ -230,7 +230,10 @@ static void test_refusals(void **state)
                  RS_EUNSUPPORTED,
                  "command line: key 'grouping' has no effect with algorithm=offline: with d <= "
                  "u there is one embedding (Theorem 3, cases 1-2)");
-    expect_error("topology=lcan N=16 d=4 u=4 traffic=randperm algorithm=offline",
+    /* algorithm=offline fixes its model: without switching= it runs on circuit, another
+     * switching= is refused naming both */
+    expect_error("topology=lcan N=16 d=4 u=4 traffic=randperm switching=store_forward "
+                 "algorithm=offline",
                  RS_EUNSUPPORTED, "algorithm=offline needs switching=circuit (got store_forward)");
     expect_error("topology=butterfly N=16 traffic=randperm switching=circuit algorithm=offline",
                  RS_EUNSUPPORTED,

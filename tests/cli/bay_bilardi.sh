@@ -15,7 +15,11 @@ expect_ok '^  bay_bilardi ' list
 
 # Errors: one line, exit 2.
 expect_fail 2 'algorithm=bay_bilardi needs topology=pruned_butterfly \(got butterfly\)' run topology=butterfly N=16 switching=circuit algorithm=bay_bilardi
-expect_fail 2 'algorithm=bay_bilardi needs switching=circuit \(got store_forward\)' run topology=pruned_butterfly N=16 algorithm=bay_bilardi
+# it fixes its model (a timed model of circuit switching): no switching= needed, another one
+# refused naming both, the circuit engine's own keys refused
+expect_ok '^switching +circuit$' run topology=pruned_butterfly N=16 algorithm=bay_bilardi
+expect_fail 2 'algorithm=bay_bilardi needs switching=circuit \(got store_forward\)' run topology=pruned_butterfly N=16 switching=store_forward algorithm=bay_bilardi
+expect_fail 2 'algorithm=bay_bilardi is a timed model of switching=circuit: passes= is a key of that engine' run topology=pruned_butterfly N=16 algorithm=bay_bilardi passes=2
 expect_fail 2 "bits" run topology=pruned_butterfly N=16 switching=circuit algorithm=bay_bilardi bits=-1
 expect_fail 2 'routing must be direct' run topology=pruned_butterfly N=16 switching=circuit algorithm=bay_bilardi routing=valiant
 
@@ -27,6 +31,12 @@ expect_ok 'cluster_mesh0 .*channel of 4 wires' topo topology=sorting_fat_tree N=
 expect_fail 2 'N=32 needs meshes of side 8' topo topology=sorting_fat_tree N=32
 expect_ok '"messages":1024,"delivered":1024,.*"lemma10_excess":0,.*"area_formula":409600,' run topology=sorting_fat_tree N=1024 traffic=randperm switching=circuit algorithm=sorting_fat_tree --format json
 expect_fail 2 'algorithm=sorting_fat_tree needs topology=sorting_fat_tree' run topology=fat_tree N=16 switching=circuit algorithm=sorting_fat_tree
+# the algorithm fixes its model: it runs without switching= (recorded as circuit, as with it),
+# and a conflicting switching= is refused naming both
+expect_ok '^switching +circuit$' run topology=sorting_fat_tree N=256 traffic=randperm algorithm=sorting_fat_tree
+expect_ok '^bit_steps +[0-9]+$' run topology=sorting_fat_tree N=256 traffic=randperm algorithm=sorting_fat_tree
+expect_fail 2 'algorithm=sorting_fat_tree needs switching=circuit \(got wormhole\)' run topology=sorting_fat_tree N=256 traffic=randperm switching=wormhole algorithm=sorting_fat_tree
+expect_fail 2 'algorithm=sorting_fat_tree is a timed model of switching=circuit: circuits= is a key of that engine' run topology=sorting_fat_tree N=256 traffic=randperm algorithm=sorting_fat_tree circuits=2
 
 # The reproduction, quick: every claim holds but the two of Lemma 8's printed phase count,
 # which the recursion's whole levels exceed (docs/papers/bay-bilardi.md §4.1), and Theorem

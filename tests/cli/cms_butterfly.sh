@@ -17,8 +17,9 @@ expect_fail 1 '^routesim: algorithm=cms_butterfly: 2 of 8 messages undelivered a
 # Bad input.
 expect_fail 2 'algorithm=cms_butterfly needs wrap=1' \
   run topology=butterfly N=16 switching=wormhole algorithm=cms_butterfly
-expect_fail 2 'algorithm=cms_butterfly needs switching=wormhole' \
-  run topology=butterfly wrap=1 N=16 algorithm=cms_butterfly
+expect_fail 2 'algorithm=cms_butterfly needs switching=wormhole \(got store_forward\)' \
+  run topology=butterfly wrap=1 N=16 switching=store_forward algorithm=cms_butterfly
+expect_ok '^switching +wormhole$' run topology=butterfly wrap=1 N=16 algorithm=cms_butterfly
 expect_fail 2 'on_delay=wait is not possible' run $CMS N=16 on_delay=wait
 expect_fail 2 "unknown key 'betta'.*did you mean 'beta'" run $CMS N=16 betta=2
 expect_fail 2 "key 'max_rounds'" run $CMS N=16 max_rounds=0

@@ -14,6 +14,13 @@ expect_ok '^steps_phase4 +16$' run topology=torus k=8 $MS algorithm=ms_torus len
 expect_ok '^ms_u +8$' run topology=mesh k=8 $MS algorithm=ms_mesh snakes=2 length=4
 expect_fail 2 "snakes=4 needs length divisible by 4 \(got length=6\)" run topology=torus k=8 $MS algorithm=ms_torus snakes=4 length=6
 expect_fail 2 "algorithm=ms_mesh needs switching=cut_through_partial \(got wormhole\)" run topology=mesh k=8 traffic=randperm switching=wormhole algorithm=ms_mesh
+# the algorithms that fix their model select it themselves (recorded as if given)
+expect_ok '^switching +cut_through_partial$' run topology=mesh k=8 traffic=randperm algorithm=ms_mesh length=4
+expect_ok '^switching +cut_through_partial$' run topology=torus k=8 traffic=randperm algorithm=ms_torus length=4
+expect_ok '^switching +cut_through_partial$' run topology=chain k=16 traffic=randperm algorithm=ms_chain
+expect_fail 2 "algorithm=ms_chain needs switching=cut_through_partial \(got wormhole\)" run topology=chain k=16 traffic=randperm switching=wormhole algorithm=ms_chain
+expect_ok '^switching +store_forward$' run topology=butterfly N=8 algorithm=wave queue_size=1
+expect_fail 2 "algorithm=wave needs switching=store_forward \(got circuit\)" run topology=butterfly N=8 switching=circuit algorithm=wave queue_size=1
 expect_fail 2 "unknown value 'D' for key 'colouring' \(did you mean 'A'\?\)" run topology=mesh k=8 $MS algorithm=ms_mesh colouring=D
 
 out=$("$RS" reproduce makedon-symvonis --quick --out "$TMP/ms" 2>/dev/null)

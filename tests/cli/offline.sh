@@ -33,7 +33,7 @@ expect_ok 'priority +choice +default lower_input' help self_route
 expect_ok '^  self_route ' list
 
 # Errors: one line, exit 2.
-expect_fail 2 'algorithm=offline needs switching=circuit \(got store_forward\)' run topology=baseline N=8 traffic=randperm algorithm=offline
+expect_fail 2 'algorithm=offline needs switching=circuit \(got store_forward\)' run topology=baseline N=8 traffic=randperm switching=store_forward algorithm=offline
 expect_fail 2 'algorithm=offline needs d <= u or d a multiple of u' run topology=trac N=27 traffic=randperm switching=circuit algorithm=offline
 expect_fail 2 'algorithm=offline routes a permutation: PE [0-9]+ receives two messages' run topology=baseline N=64 traffic=uniform switching=circuit algorithm=offline
 expect_fail 2 "key 'grouping' has no effect with algorithm=offline" run topology=baseline N=8 traffic=randperm switching=circuit algorithm=offline grouping=blocks
