@@ -59,12 +59,7 @@ int rs_algo_check(const struct rs_algo_ops *algo, const char *switching,
 {
     char names[256];
     RS_ASSERT(algo != NULL && switching != NULL && topology != NULL);
-    const char *fixed = rs_algo_fixed_switching(algo);
-    if (fixed && strcmp(fixed, switching) != 0)
-        return rs_err_set(err, RS_EUNSUPPORTED,
-                          "algorithm=%s fixes its model, switching=%s: switching=%s conflicts "
-                          "(leave switching= out)",
-                          algo->name, fixed, switching);
+    /* also an algorithm that fixes its model, given another switching= explicitly */
     if (!listed(algo->switching, switching)) {
         join(names, sizeof names, algo->switching);
         return rs_err_set(err, RS_EUNSUPPORTED, "algorithm=%s needs switching=%s (got %s)",
