@@ -314,12 +314,10 @@ static void flush_ready(struct sweep *w)
     }
 }
 
-/* The grid's own size against the memory limit, before any point is expanded: a sweep
- * keeps one record slot per run (points x runs) and a few bytes per point, so a grid of
- * 2.6e9 runs is refused here (RS_ERESOURCE, exit 3) rather than when calloc fails or,
- * under overcommit, when the process is killed. The limit is the grid's max_memory (the
- * largest of its values) or the memory available (docs/resources.md). */
-static int check_grid_memory(const struct rs_grid *g, struct rs_err *err)
+/* The grid's own size against the memory limit (sweep.h), before any point is expanded: a
+ * grid of 2.6e9 runs is refused here (RS_ERESOURCE, exit 3) rather than when calloc fails
+ * or, under overcommit, when the process is killed (docs/resources.md). */
+int rs_sweep_check_size(const struct rs_grid *g, struct rs_err *err)
 {
     uint64_t limit = 0;
     const char *limit_text = NULL;
@@ -472,7 +470,7 @@ static int resume(struct sweep *w, struct rs_sweep_result *res)
 
 int rs_sweep_validate(const struct rs_grid *g, struct rs_err *err)
 {
-    int rc0 = check_grid_memory(g, err);
+    int rc0 = rs_sweep_check_size(g, err);
     rc0 = rc0 ? rc0 : check_points(g, err);
     if (rc0)
         return rc0;
@@ -567,7 +565,7 @@ int rs_sweep_run(const struct rs_grid *g, const struct rs_sweep_opts *o,
     rs_buf_init(&w.runs_header);
     rs_err_clear(&w.err);
     res->points = g->n_points;
-    if ((rc = check_grid_memory(g, err)))
+    if ((rc = rs_sweep_check_size(g, err)))
         return rc;
     uint64_t n_tasks = g->n_points * g->runs;
     w.skip = rs_calloc(g->n_points, 1);
