@@ -45,10 +45,18 @@ int rs_err_is_input(int code);
  * by a limit (RS_ERESOURCE); the CLI exits 3 (docs/resources.md). 0 otherwise. */
 int rs_err_is_resource(int code);
 
-/* Record code and a printf-style message in err (err may be NULL). Returns code, so a
- * caller can write `return rs_err_set(err, RS_EINVAL, "...", ...);`. */
+/* Record code and a printf-style message in err (err may be NULL), escaped by
+ * rs_err_escape so that input quoted in it (a file's bytes, an argument) can neither split
+ * the line nor reach the terminal as a control sequence. Returns code, so a caller can
+ * write `return rs_err_set(err, RS_EINVAL, "...", ...);`. */
 int rs_err_set(struct rs_err *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Copy text into out (n > 0 bytes, always terminated) with every control byte (C0, DEL,
+ * C1) and every byte that is not part of valid UTF-8 written as \xNN (ESC is "\x1b", a
+ * newline "\x0a"); printable ASCII and valid UTF-8 are kept, so escaping twice changes
+ * nothing. Cut before a character or escape that would not fit. */
+void rs_err_escape(const char *text, char *out, size_t n);
 
 /* Reset err to code 0 and an empty message. */
 void rs_err_clear(struct rs_err *err);

@@ -61,6 +61,14 @@ struct rs_sweep_result {
 int rs_sweep_run(const struct rs_grid *g, const struct rs_sweep_opts *o,
                  struct rs_sweep_result *res, struct rs_err *err);
 
+/* The grid's size against the memory limit, with nothing expanded or built: a sweep keeps
+ * a record slot per run (points x runs, UNITS: bytes of sizeof(struct rs_record) each)
+ * plus a few bytes per point; the limit is the grid's max_memory (its largest value) or
+ * the memory available. Returns 0, RS_ERESOURCE ("a sweep of P points x R runs needs about
+ * X of memory, more than ...", exit 3) or RS_EINVAL for a malformed max_memory. Called
+ * first by rs_sweep_run and rs_sweep_validate. */
+int rs_sweep_check_size(const struct rs_grid *g, struct rs_err *err);
+
 /* Validate every point of g as rs_sweep_run does before running: first every point's keys,
  * types and ranges with nothing built (rs_check), then each point's network and workload
  * built and freed (constraints, the memory estimate), without running or writing

@@ -101,6 +101,20 @@ static int duplicate_key(const struct rs_params *p, const char *arg, struct rs_e
     return 0;
 }
 
+/* A KEY=VALUE argument whose key contains a dot: section keys ([plot], [quick], [claim.X])
+ * belong in an INI file under their header, as rs_params_load_ini's rule says. */
+static int dotted_key(const char *arg, struct rs_err *err)
+{
+    const char *eq = strchr(arg, '=');
+    const char *dot = memchr(arg, '.', (size_t)(eq - arg));
+    if (!dot)
+        return 0;
+    return rs_err_set(err, RS_EPARSE,
+                      "command line: key '%.*s' contains a dot (a key of a section is written "
+                      "under its [section] header in an INI file)",
+                      (int)(eq - arg), arg);
+}
+
 int cli_parse(int argc, char **argv, unsigned allowed, int allow_positional, struct cli_args *a,
               struct rs_err *err)
 {
@@ -163,6 +177,8 @@ int cli_parse(int argc, char **argv, unsigned allowed, int allow_positional, str
         }
         if (!strchr(arg, '='))
             continue;
+        if ((rc = dotted_key(arg, err)))
+            return rc;
         if (arg[0] != '=' && (rc = duplicate_key(&a->params, arg, err)))
             return rc;
         if ((rc = rs_params_parse_arg(&a->params, arg, err)))
@@ -209,6 +225,13 @@ int cli_fail(const struct rs_err *err)
     if (rs_err_is_resource(err->code))
         return 3; /* out of memory, or refused by a resource estimate */
     return rs_err_is_input(err->code) ? 2 : 1;
+}
+
+void cli_notice(const char *text)
+{
+    char line[2048];
+    rs_err_escape(text, line, sizeof line);
+    fprintf(stderr, "routesim: %s\n", line);
 }
 
 int cli_emit(const struct cli_args *a, const struct rs_record *recs, size_t n)

@@ -59,6 +59,10 @@ int cli_check_outputs(const struct cli_args *a, const struct rs_named_path *outs
  * other failure while running). */
 int cli_fail(const struct rs_err *err);
 
+/* Print "routesim: TEXT" on stderr, TEXT escaped as error messages are (rs_err_escape):
+ * a notice or warning that quotes input stays one line. */
+void cli_notice(const char *text);
+
 /* Write records in a->format to a->output (rs_buf_write_file: atomically, through, or
  * stdout). Returns an exit status. */
 int cli_emit(const struct cli_args *a, const struct rs_record *recs, size_t n);

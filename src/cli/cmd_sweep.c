@@ -190,7 +190,7 @@ int cli_cmd_sweep(int argc, char **argv)
         if (rc)
             status = cli_fail(&err);
         else if (notice[0])
-            fprintf(stderr, "routesim: %s\n", notice);
+            cli_notice(notice);
     }
 done:
     rs_grid_free(&g);

@@ -45,9 +45,10 @@ int main(int argc, char **argv)
             return cli_commands[i].main(argc - 2, argv + 2);
     }
     const char *near = rs_suggest(cmd, names, n);
+    struct rs_err err;
     if (near)
-        fprintf(stderr, "routesim: unknown command '%s' (did you mean '%s'?)\n", cmd, near);
+        rs_err_set(&err, RS_EUNKNOWN, "unknown command '%s' (did you mean '%s'?)", cmd, near);
     else
-        fprintf(stderr, "routesim: unknown command '%s' (try `routesim help`)\n", cmd);
-    return 2;
+        rs_err_set(&err, RS_EUNKNOWN, "unknown command '%s' (try `routesim help`)", cmd);
+    return cli_fail(&err);
 }

@@ -14,6 +14,7 @@
 #include "exp/sweep_resume.h"
 #include "routesim/alloc.h"
 #include "routesim/outpath.h"
+#include "routesim/resources.h"
 #include "routesim/run.h"
 #include "routesim/stats.h"
 #include "routesim/sweep.h"
@@ -313,6 +314,41 @@ static void flush_ready(struct sweep *w)
     }
 }
 
+/* The grid's own size against the memory limit (sweep.h), before any point is expanded: a
+ * grid of 2.6e9 runs is refused here (RS_ERESOURCE, exit 3) rather than when calloc fails
+ * or, under overcommit, when the process is killed (docs/resources.md). */
+int rs_sweep_check_size(const struct rs_grid *g, struct rs_err *err)
+{
+    uint64_t limit = 0;
+    const char *limit_text = NULL;
+    char text[96];
+    for (size_t k = 0; k < g->n_axes; k++) {
+        const struct rs_axis *a = &g->axes[k];
+        if (strcmp(a->key, "max_memory") || a->derived)
+            continue;
+        for (size_t j = 0; j < a->n; j++) {
+            uint64_t b;
+            int rc = rs_bytes_parse("max_memory", a->values[j], &b, err);
+            if (rc)
+                return rc;
+            if (b > limit) {
+                limit = b;
+                snprintf(text, sizeof text, "max_memory=%s", a->values[j]);
+                limit_text = text;
+            }
+        }
+    }
+    if (!limit_text)
+        limit = rs_mem_available();
+    long double need = (long double)g->n_points * g->runs * sizeof(struct rs_record) +
+                       (long double)g->n_points * (1 + sizeof(uint32_t));
+    char what[160];
+    snprintf(what, sizeof what, "a sweep of %llu points x %u runs",
+             (unsigned long long)g->n_points, g->runs);
+    return rs_mem_check(what, need > 1.8e19L ? UINT64_MAX : (uint64_t)need, limit, limit_text,
+                        err);
+}
+
 /* Check every point without building anything (rs_check: keys, types, ranges), so that a
  * bad value anywhere in the grid is refused before the first network is built. */
 static int check_points(const struct rs_grid *g, struct rs_err *err)
@@ -434,7 +470,8 @@ static int resume(struct sweep *w, struct rs_sweep_result *res)
 
 int rs_sweep_validate(const struct rs_grid *g, struct rs_err *err)
 {
-    int rc0 = check_points(g, err);
+    int rc0 = rs_sweep_check_size(g, err);
+    rc0 = rc0 ? rc0 : check_points(g, err);
     if (rc0)
         return rc0;
     for (uint64_t i = 0; i < g->n_points; i++) {
@@ -528,6 +565,8 @@ int rs_sweep_run(const struct rs_grid *g, const struct rs_sweep_opts *o,
     rs_buf_init(&w.runs_header);
     rs_err_clear(&w.err);
     res->points = g->n_points;
+    if ((rc = rs_sweep_check_size(g, err)))
+        return rc;
     uint64_t n_tasks = g->n_points * g->runs;
     w.skip = rs_calloc(g->n_points, 1);
     w.done = rs_calloc(g->n_points, sizeof *w.done);

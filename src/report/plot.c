@@ -3,6 +3,7 @@
  * them. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,12 +13,19 @@
 #include <unistd.h>
 
 #include "report/plot_theory.h"
+#include "routesim/algo.h"
 #include "routesim/alloc.h"
 #include "routesim/assert.h"
 #include "routesim/buf.h"
+#include "routesim/engine.h"
+#include "routesim/expr.h"
 #include "routesim/metrics.h"
+#include "routesim/net.h"
+#include "routesim/openloop.h"
 #include "routesim/outpath.h"
 #include "routesim/plot.h"
+#include "routesim/problem.h"
+#include "routesim/run.h"
 #include "routesim/table.h"
 
 extern char **environ;
@@ -173,6 +181,95 @@ static int check_metrics(const struct rs_grid *g, const char *key, char items[][
     return 0;
 }
 
+/* 1 when name can be a column of the statistics file, known before any point runs: a key
+ * of the experiment, a key some module declares (its default becomes a column), one of the
+ * experiment's own columns, or a metric or statistics column. */
+static int known_column(const struct rs_grid *g, const char *name)
+{
+    static const char *const own[] = {"runs",           "seed",            "runs_deadlocked",
+                                      "runs_saturated", "runs_with_drops", "runs_used", NULL};
+    const struct rs_optdef *const tables[] = {rs_net_options, rs_problem_options, rs_run_options,
+                                              rs_predict_options, rs_openloop_options};
+    if (find_axis(g, name))
+        return 1;
+    for (int i = 0; own[i]; i++)
+        if (!strcmp(own[i], name))
+            return 1;
+    for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
+        if (rs_optdef_find(tables[i], name))
+            return 1;
+#define RS__DECLARES(list)                                        \
+    for (int i_ = 0; (list)[i_]; i_++)                            \
+        if ((list)[i_]->options && rs_optdef_find((list)[i_]->options, name)) \
+            return 1;
+    RS__DECLARES(rs_topologies)
+    RS__DECLARES(rs_traffics)
+    RS__DECLARES(rs_engines)
+    RS__DECLARES(rs_algos)
+#undef RS__DECLARES
+    return rs_metric_check_name(name, "", NULL) == 0;
+}
+
+/* RS_EINVAL naming where key is set and the column it names that cannot exist, with the
+ * nearest key of the experiment. */
+static int no_column(const struct rs_grid *g, const char *key, const char *name,
+                     struct rs_err *err)
+{
+    char where[512], full[64];
+    const char *names[256];
+    int n = 0;
+    snprintf(full, sizeof full, "plot.%s", key);
+    rs_param_where(rs_params_find(&g->extra, full), where, sizeof where);
+    for (size_t i = 0; i < g->n_axes && n < 256; i++)
+        names[n++] = g->axes[i].key;
+    const char *near = rs_suggest(name, names, n);
+    return rs_err_set(err, RS_EINVAL,
+                      "%s: [plot] key '%s': '%s' is no column of the statistics file (neither a "
+                      "key of the experiment nor a metric)%s%s%s",
+                      where, key, name, near ? " (did you mean '" : "", near ? near : "",
+                      near ? "'?)" : "");
+}
+
+/* Any name is 1: checks an expression's syntax, functions and argument counts alone. */
+static int any_name(void *ctx, const char *name, double *out, char *why, size_t n)
+{
+    (void)ctx, (void)name, (void)why, (void)n;
+    *out = 1;
+    return 0;
+}
+
+/* What needs no results, checked before the first point: x and the filter's keys name
+ * possible columns, logx and logy are 0 or 1, every theory expression parses. */
+static int check_static(const struct rs_grid *g, const struct plot *p, struct rs_err *err)
+{
+    if (!known_column(g, p->x))
+        return no_column(g, "x", p->x, err);
+    for (int i = 0; i < p->base.n; i++)
+        if (!known_column(g, p->base.key[i]))
+            return no_column(g, "filter", p->base.key[i], err);
+    static const char *const flags[] = {"logx", "logy"};
+    for (int i = 0; i < 2; i++) {
+        const char *v = plot_value(g, flags[i], "0");
+        if (strcmp(v, "0") && strcmp(v, "1")) {
+            char where[512], full[16];
+            snprintf(full, sizeof full, "plot.%s", flags[i]);
+            rs_param_where(rs_params_find(&g->extra, full), where, sizeof where);
+            return rs_err_set(err, RS_EINVAL, "%s: [plot] key '%s': expected 0 or 1, got '%s'",
+                              where, flags[i], v);
+        }
+    }
+    for (int i = 0; i < p->nt; i++) {
+        char why[512], where[512];
+        double y;
+        if (!rs__expr_eval_with(p->theory[i], any_name, NULL, &y, why, sizeof why))
+            continue;
+        rs_param_where(rs_params_find(&g->extra, p->tkey[i]), where, sizeof where);
+        return rs_err_set(err, RS_EINVAL, "%s: [plot]: theory '%s': %s", where, p->theory[i],
+                          why);
+    }
+    return 0;
+}
+
 static int resolve(const struct rs_grid *g, struct plot *p, struct rs_err *err)
 {
     memset(p, 0, sizeof *p);
@@ -240,7 +337,7 @@ static int resolve(const struct rs_grid *g, struct plot *p, struct rs_err *err)
     if (p->nseries > PLOT_MAX_SERIES)
         return rs_err_set(err, RS_EINVAL, "[plot]: %zu series (at most %d)", p->nseries,
                           PLOT_MAX_SERIES);
-    return 0;
+    return check_static(g, p, err);
 }
 
 /* Conditions and title of series k (the last series key varies fastest). */
@@ -272,9 +369,10 @@ static int dead_kind(const struct rs_table *t, size_t r, long cd, long cu)
 
 /* "$D3 << EOD" ... "EOD" of the series' mean and ci95 of metric y; a point where every run
  * deadlocked is a blank line (a gap in the line), never a value. *some, *every: the number
- * of points with some / every run deadlocked. */
+ * of points with some / every run deadlocked; yrange[0..1] widened to the values drawn. */
 static int data_block(struct rs_buf *b, const char *name, const struct rs__plot_series *s,
-                      long cy, long cc, long cd, long cu, size_t *some, size_t *every)
+                      long cy, long cc, long cd, long cu, size_t *some, size_t *every,
+                      double yrange[2])
 {
     int rc = rs_buf_printf(b, "$%s << EOD\n", name);
     *some = *every = 0;
@@ -283,6 +381,12 @@ static int data_block(struct rs_buf *b, const char *name, const struct rs__plot_
         int dead = dead_kind(s->t, s->rows[i], cd, cu);
         *some += dead == 1;
         *every += dead == 2;
+        double y = rs_table_num(s->t, s->rows[i], cy);
+        if (dead != 2 && y == y) { /* the measured range, error bars included */
+            double lo = y - (ci == ci ? ci : 0), hi = y + (ci == ci ? ci : 0);
+            yrange[0] = lo < yrange[0] ? lo : yrange[0];
+            yrange[1] = hi > yrange[1] ? hi : yrange[1];
+        }
         rc = dead == 2 ? rs_buf_puts(b, "\n")
                        : rs_buf_printf(b, "%.10g %.10g %.10g\n",
                                        rs_table_num(s->t, s->rows[i], s->cx),
@@ -355,6 +459,29 @@ static int write_script(const struct rs_grid *g, const char *csv, const char *ou
     size_t nl = 0;
     int logx = !strcmp(plot_value(g, "logx", "0"), "1");
     int shared_theory[PLOT_MAX_THEORY] = {0}; /* drawn once: independent of the series */
+    /* One x value in every series (a single-x experiment): each series is drawn as points at
+     * its own place on the x axis, labelled with its title, instead of lines over an empty
+     * x range. */
+    int single_x = tmp && rows && lines;
+    double x0 = 0;
+    int have_x0 = 0;
+    for (size_t k = 0; k < p.nseries && single_x; k++) {
+        struct rs__plot_conds cd;
+        series_conds(&p, k, &cd, title, sizeof title);
+        size_t n = series_rows(&t, cx, ccond, &cd, tmp, rows);
+        for (size_t r = 0; r < n && single_x; r++) {
+            double x = rs_table_num(&t, rows[r], cx);
+            single_x = !have_x0 || x == x0;
+            x0 = have_x0 ? x0 : x;
+            have_x0 = 1;
+        }
+    }
+    single_x = single_x && have_x0;
+    uint64_t used_min = UINT64_MAX, used_max = 0; /* runs_used over the plotted points */
+    double yrange[2] = {HUGE_VAL, -HUGE_VAL};     /* measured values, error bars included */
+    struct rs_buf xtics; /* single x: "set xtics (...": the series' places */
+    size_t tic_max = 0;  /* its longest label */
+    rs_buf_init(&xtics);
     rc = tmp && rows && lines ? rs_buf_printf(b, "# generated by routesim sweep from %s: gnuplot "
                                                  "%s\n",
                                               csv, "THIS_FILE")
@@ -365,11 +492,36 @@ static int write_script(const struct rs_grid *g, const char *csv, const char *ou
         struct rs__plot_series s = {&t, &cd, rows, 0, cx, p.x};
         s.n = series_rows(&t, cx, ccond, &cd, tmp, rows);
         int colour = (int)k + 1;
+        for (size_t r = 0; r < s.n; r++) {
+            double u = cused >= 0 ? rs_table_num(&t, rows[r], cused) : (double)g->runs;
+            if (u > 0 && u == u) {
+                used_min = (uint64_t)u < used_min ? (uint64_t)u : used_min;
+                used_max = (uint64_t)u > used_max ? (uint64_t)u : used_max;
+            }
+        }
+        char at[32] = "1"; /* the x of every line: column 1, or the series' place */
+        if (single_x) {
+            /* the tic is the series' values (their keys are in the x label), in key order */
+            char tic[512] = "";
+            size_t tl = 0;
+            for (int i = 0; i < p.ns && tl < sizeof tic; i++)
+                tl += (size_t)snprintf(tic + tl, sizeof tic - tl, "%s%s", i ? ", " : "",
+                                       cd.value[cd.n - 1 - i]);
+            tic_max = tl > tic_max ? tl : tic_max;
+            snprintf(at, sizeof at, "(%zu)", k + 1);
+            rc = rs_buf_puts(&xtics, k ? ", " : "set xtics (") ||
+                 gp_string(&xtics, p.ns ? tic : p.x) || rs_buf_printf(&xtics, " %zu", k + 1);
+            rc = rc ? RS_ENOMEM : 0;
+        }
         for (int i = 0; i < p.ny && !rc; i++) { /* measurements: mean and 95% CI */
             struct line *l = &lines[nl++];
             snprintf(l->block, sizeof l->block, "D%zu_%d", k, i);
-            snprintf(l->style, sizeof l->style, "%s",
-                     g->runs > 1 ? "1:2:3 with yerrorlines" : "1:2 with linespoints");
+            if (single_x)
+                snprintf(l->style, sizeof l->style, "%s:2%s", at,
+                         g->runs > 1 ? ":3 with yerrorbars" : " with points");
+            else
+                snprintf(l->style, sizeof l->style, "%s",
+                         g->runs > 1 ? "1:2:3 with yerrorlines" : "1:2 with linespoints");
             int lt = p.ny > 1 ? i * (int)p.nseries + colour : colour;
             snprintf(l->look, sizeof l->look, "lc %d pt %d", lt, lt);
             if (p.ny > 1 && p.ns)
@@ -377,7 +529,8 @@ static int write_script(const struct rs_grid *g, const char *csv, const char *ou
             else
                 snprintf(l->title, sizeof l->title, "%s", p.ns ? title : p.y[i]);
             size_t some, every;
-            rc = data_block(b, l->block, &s, cy[i], cc[i], cdead, cused, &some, &every);
+            rc = data_block(b, l->block, &s, cy[i], cc[i], cdead, cused, &some, &every,
+                            yrange);
             char base[800];
             snprintf(base, sizeof base, "%.780s", l->title);
             for (int kind = 1; kind <= 2 && !rc; kind++) { /* deadlocked points, marked */
@@ -385,7 +538,7 @@ static int write_script(const struct rs_grid *g, const char *csv, const char *ou
                     continue;
                 struct line *m = &lines[nl++];
                 snprintf(m->block, sizeof m->block, "%s%zu_%d", kind == 1 ? "P" : "X", k, i);
-                snprintf(m->style, sizeof m->style, "1:2 %swith points",
+                snprintf(m->style, sizeof m->style, "%s:2 %swith points", at,
                          kind == 1 ? "" : "axes x1y2 ");
                 snprintf(m->look, sizeof m->look, "lc %d pt %d ps 2", lt, kind == 1 ? 6 : 2);
                 snprintf(m->title, sizeof m->title, "%s: %s", base,
@@ -416,13 +569,12 @@ static int write_script(const struct rs_grid *g, const char *csv, const char *ou
             struct line *l = &lines[nl++];
             snprintf(l->block, sizeof l->block, "%s", block);
             const char *name = p.ttitle[i];
-            shared_theory[i] = !uses || p.nseries == 1;
+            shared_theory[i] = (!uses && !single_x) || p.nseries == 1;
+            snprintf(l->style, sizeof l->style, "%s:2 with %s", at, single_x ? "points" : "lines");
             if (shared_theory[i]) {
-                snprintf(l->style, sizeof l->style, "1:2 with lines");
                 snprintf(l->look, sizeof l->look, "lc rgb \"black\" dt %d lw 2", 2 + i);
                 snprintf(l->title, sizeof l->title, "theory: %s", name);
             } else {
-                snprintf(l->style, sizeof l->style, "1:2 with lines");
                 snprintf(l->look, sizeof l->look, "lc %d dt %d lw 2", colour, 2 + i);
                 snprintf(l->title, sizeof l->title, "theory: %s, %s", name, title);
             }
@@ -430,7 +582,7 @@ static int write_script(const struct rs_grid *g, const char *csv, const char *ou
         for (int i = 0; i < p.ntc && !rc; i++) { /* theory columns */
             struct line *l = &lines[nl++];
             snprintf(l->block, sizeof l->block, "C%zu_%d", k, i);
-            snprintf(l->style, sizeof l->style, "1:2 with lines");
+            snprintf(l->style, sizeof l->style, "%s:2 with %s", at, single_x ? "points" : "lines");
             snprintf(l->look, sizeof l->look, "lc %d dt %d lw 2", colour, 2 + p.nt + i);
             if (p.ns)
                 snprintf(l->title, sizeof l->title, "%s, %s", p.tcol[i], title);
@@ -449,8 +601,16 @@ static int write_script(const struct rs_grid *g, const char *csv, const char *ou
     size_t len = 0;
     for (int i = 0; i < p.ny; i++)
         len += (size_t)snprintf(ytext + len, sizeof ytext - len, "%s%s", i ? ", " : "", p.y[i]);
-    if (g->runs > 1)
+    if (g->runs > 1 && used_min == UINT64_MAX) /* no point has a value */
+        snprintf(ytitle, sizeof ytitle, "%s (no run of %u finished)", ytext, g->runs);
+    else if (g->runs > 1 && used_min == g->runs)
         snprintf(ytitle, sizeof ytitle, "%s (mean and 95%% CI over %u runs)", ytext, g->runs);
+    else if (g->runs > 1 && used_min == used_max) /* deadlocked runs were left out */
+        snprintf(ytitle, sizeof ytitle, "%s (mean and 95%% CI over %llu of %u runs)", ytext,
+                 (unsigned long long)used_min, g->runs);
+    else if (g->runs > 1)
+        snprintf(ytitle, sizeof ytitle, "%s (mean and 95%% CI over %llu-%llu of %u runs)", ytext,
+                 (unsigned long long)used_min, (unsigned long long)used_max, g->runs);
     else
         snprintf(ytitle, sizeof ytitle, "%s (1 run)", ytext);
     if (!rc) {
@@ -464,14 +624,36 @@ static int write_script(const struct rs_grid *g, const char *csv, const char *ou
                             p.key);
         rc |= gp_string(b, plot_value(g, "title", ytitle));
         rc |= rs_buf_puts(b, "\nset xlabel ");
-        rc |= gp_string(b, plot_value(g, "xlabel", p.x));
+        if (single_x) { /* the series on the x axis, at the one x value */
+            char xl[PLOT_ITEM * 2 + 64], x0text[32];
+            snprintf(x0text, sizeof x0text, "%.10g", x0);
+            snprintf(xl, sizeof xl, "%s%s%s = %s%s", p.ns ? plot_value(g, "series", "") : "",
+                     p.ns ? " (" : "", plot_value(g, "xlabel", p.x), x0text, p.ns ? ")" : "");
+            rc |= gp_string(b, xl);
+            rc |= rs_buf_printf(b, "\nset xrange [0.5:%zu.5]\n%s)%s", p.nseries,
+                                xtics.data ? xtics.data : "",
+                                /* 900 px wide, about 7 px a character */
+                                tic_max * 7 * p.nseries > 700 ? " rotate by -25" : "");
+        } else {
+            rc |= gp_string(b, plot_value(g, "xlabel", p.x));
+        }
         rc |= rs_buf_puts(b, "\nset ylabel ");
         rc |= gp_string(b, plot_value(g, "ylabel", ytext));
         rc |= rs_buf_puts(b, "\n");
-        if (!strcmp(plot_value(g, "logx", "0"), "1"))
+        if (!strcmp(plot_value(g, "logx", "0"), "1") && !single_x)
             rc |= rs_buf_puts(b, "set logscale x 2\nset format x \"2^%L\"\n");
-        if (!strcmp(plot_value(g, "logy", "0"), "1"))
+        int logy = !strcmp(plot_value(g, "logy", "0"), "1");
+        if (logy)
             rc |= rs_buf_puts(b, "set logscale y\n");
+        /* every measured value the same and nothing else drawn: a range around it, so that
+         * gnuplot has no empty y range to warn about */
+        if (yrange[0] == yrange[1] && !p.nt && !p.ntc) {
+            double y = yrange[0], d = y ? fabs(y) / 2 : 1;
+            if (logy && y > 0)
+                rc |= rs_buf_printf(b, "set yrange [%.10g:%.10g]\n", y / 2, y * 2);
+            else
+                rc |= rs_buf_printf(b, "set yrange [%.10g:%.10g]\n", y - d, y + d);
+        }
         if (y2)
             rc |= rs_buf_puts(b, "set y2range [0:1]\nunset y2tics\n");
         rc |= rs_buf_puts(b, "plot ");
@@ -486,6 +668,7 @@ static int write_script(const struct rs_grid *g, const char *csv, const char *ou
     }
     if (rc == RS_ENOMEM)
         rs_err_set(err, RS_ENOMEM, "out of memory");
+    rs_buf_free(&xtics);
     rs_free(tmp);
     rs_free(rows);
     rs_free(lines);
@@ -534,8 +717,11 @@ int rs_plot_script_path(const char *out_path, char *script, size_t n, struct rs_
     return 0;
 }
 
-/* Run gnuplot on script; 0 or RS_EIO naming the script and gnuplot's exit status. With
- * tmp set, the image goes to tmp (gnuplot -e 'rs_output="TMP"'). */
+/* Run gnuplot on script; 0 or RS_EIO naming the script, gnuplot's exit status and the
+ * last line it wrote on its standard error. With tmp set, the image goes to tmp (gnuplot
+ * -e 'rs_output="TMP"'). gnuplot's standard error is captured, never passed to ours: its
+ * warnings about a script that rendered ("empty x range", font substitutions) are noise
+ * to the user of `sweep` or `reproduce`; they are reported only when gnuplot fails. */
 static int run_gnuplot(const char *script, const char *tmp, struct rs_err *err)
 {
     struct rs_buf e;
@@ -546,15 +732,53 @@ static int run_gnuplot(const char *script, const char *tmp, struct rs_err *err)
     }
     char *with_tmp[] = {"gnuplot", "-e", e.data, (char *)script, NULL};
     char *plain[] = {"gnuplot", (char *)script, NULL};
+    int fds[2];
+    if (pipe(fds)) {
+        rs_buf_free(&e);
+        return rs_err_set(err, RS_EIO, "cannot run gnuplot: %s", strerror(errno));
+    }
+    posix_spawn_file_actions_t fa;
+    int bad = posix_spawn_file_actions_init(&fa);
+    bad = bad ? bad : posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+    bad = bad ? bad : posix_spawn_file_actions_addclose(&fa, fds[0]);
+    bad = bad ? bad : posix_spawn_file_actions_addclose(&fa, fds[1]);
     pid_t pid;
-    int bad = posix_spawnp(&pid, "gnuplot", NULL, NULL, tmp ? with_tmp : plain, environ);
+    bad = bad ? bad : posix_spawnp(&pid, "gnuplot", &fa, NULL, tmp ? with_tmp : plain, environ);
+    posix_spawn_file_actions_destroy(&fa);
     rs_buf_free(&e);
-    if (bad)
+    close(fds[1]);
+    if (bad) {
+        close(fds[0]);
         return rs_err_set(err, RS_EIO, "cannot run gnuplot: %s", strerror(bad));
+    }
+    char last[400] = "", chunk[4096]; /* the last non-empty line of gnuplot's stderr */
+    size_t len = 0;
+    int line_done = 0;
+    for (ssize_t got; (got = read(fds[0], chunk, sizeof chunk)) != 0;) {
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            break;
+        for (ssize_t i = 0; i < got; i++) {
+            if (chunk[i] == '\n') {
+                line_done = len > 0;
+                continue;
+            }
+            if (line_done)
+                len = 0, line_done = 0;
+            if (len + 1 < sizeof last)
+                last[len++] = chunk[i];
+            last[len] = '\0';
+        }
+    }
+    close(fds[0]);
     int st;
-    if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
-        return rs_err_set(err, RS_EIO, "gnuplot failed on %s (exit status %d)", script,
-                          WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return rs_err_set(err, RS_EIO, "gnuplot failed on %s: %s", script, strerror(errno));
+    if (!WIFEXITED(st) || WEXITSTATUS(st))
+        return rs_err_set(err, RS_EIO, "gnuplot failed on %s (exit status %d)%s%s", script,
+                          WIFEXITED(st) ? WEXITSTATUS(st) : -1, last[0] ? ": " : "", last);
     return 0;
 }
 

@@ -63,16 +63,16 @@ struct selection {
             snprintf(buf + used_, n - used_, "%s%s", (count)++ ? "|" : "", (list)[i_]->name); \
         }
 
-/* After an unknown-key error: when the first unknown key has no likely typo among the
- * chosen modules' keys but belongs to another topology, traffic, engine or algorithm,
- * say so, e.g. "command line: unknown key 'paths_file' for topology=butterfly (it is a
- * key of topology=graph)". Otherwise err is left as it is. */
+/* After an unknown-key error: when the first unknown key belongs to another topology,
+ * traffic, engine or algorithm, say so and what the chosen one takes (even if the key
+ * also looks like a typo of one of those), e.g. "command line: unknown key 'N' for
+ * topology=mesh (it is a key of topology=butterfly|...); mesh takes k, n" (a
+ * topology's keys are named after the parenthesis).
+ * Otherwise (a key nobody declares) err is left as it is, with its typo suggestion. */
 static void foreign_key(const struct rs_params *p, const struct selection *sel,
                         int with_engine, struct rs_err *err)
 {
     const struct rs_param *q = NULL;
-    const char *names[256];
-    int n = 0;
     for (size_t i = 0; i < p->n && !q; i++) {
         int known = strchr(p->v[i].key, '.') != NULL;
         for (int t = 0; t < sel->ntables && !known; t++)
@@ -80,35 +80,46 @@ static void foreign_key(const struct rs_params *p, const struct selection *sel,
         if (!known)
             q = &p->v[i];
     }
-    for (int t = 0; t < sel->ntables; t++)
-        for (const struct rs_optdef *d = sel->tables[t]; d && d->name && n < 256; d++)
-            names[n++] = d->name;
-    if (!q || rs_suggest(q->key, names, n))
+    if (!q)
         return;
     char owners[256] = "", where[512];
     int count = 0;
     const char *kind = "topology", *chosen = sel->topo->name;
+    const struct rs_optdef *own = sel->topo->options;
     RS__OWNERS(rs_topologies, q->key, owners, sizeof owners, count)
     if (!count) {
         kind = "traffic";
         chosen = sel->traffic->name;
+        own = sel->traffic->options;
         RS__OWNERS(rs_traffics, q->key, owners, sizeof owners, count)
     }
     if (!count && with_engine) {
         kind = "switching";
         chosen = sel->engine->name;
+        own = sel->engine->options;
         RS__OWNERS(rs_engines, q->key, owners, sizeof owners, count)
     }
     if (!count) {
         kind = "algorithm";
         chosen = sel->algo->name;
+        own = sel->algo->options;
         RS__OWNERS(rs_algos, q->key, owners, sizeof owners, count)
     }
+    /* a key another module declares is named as such, even when it also looks like a typo
+     * of a key of the chosen modules (N on topology=mesh is not a misspelt n) */
     if (!count)
         return;
+    char takes[256] = ""; /* the chosen topology's own keys */
+    for (const struct rs_optdef *d = own; d && d->name; d++) {
+        size_t used = strlen(takes);
+        snprintf(takes + used, sizeof takes - used, "%s%s", used ? ", " : "", d->name);
+    }
     rs_param_where(q, where, sizeof where);
-    rs_err_set(err, RS_EUNKNOWN, "%s: unknown key '%s' for %s=%s (it is a key of %s=%s)", where,
-               q->key, kind, chosen, kind, owners);
+    rs_err_set(err, RS_EUNKNOWN, "%s: unknown key '%s' for %s=%s (it is a key of %s=%s)%s%s%s%s",
+               where, q->key, kind, chosen, kind, owners, own == sel->topo->options ? "; " : "",
+               own == sel->topo->options ? chosen : "",
+               own == sel->topo->options ? " takes " : "",
+               own == sel->topo->options ? takes : "");
 }
 #undef RS__OWNERS
 

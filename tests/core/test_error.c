@@ -85,6 +85,31 @@ static void test_long_message_is_cut(void **state)
     assert_int_equal(err.msg[0], 'x');
 }
 
+/* Control bytes and invalid UTF-8 in quoted input come out as \xNN (one line, nothing for
+ * the terminal to obey); printable ASCII and valid UTF-8 stay; escaping is idempotent. */
+static void test_control_bytes_escaped(void **state)
+{
+    (void)state;
+    struct rs_err err;
+    rs_err_set(&err, RS_EPARSE, "unknown key '%s'", "\x1b[2Ja\nb\r\t\x7f\x01");
+    assert_string_equal(err.msg, "unknown key '\\x1b[2Ja\\x0ab\\x0d\\x09\\x7f\\x01'");
+    rs_err_set(&err, RS_EPARSE, "'%s'", "Gr\xc3\xb6\xc3\x9f" "e \xe2\x86\x92 \xf0\x9f\x99\x82");
+    assert_string_equal(err.msg, "'Gr\xc3\xb6\xc3\x9f" "e \xe2\x86\x92 \xf0\x9f\x99\x82'");
+    /* a lone continuation byte, a cut sequence, an overlong '/', a C1 control (U+009B) */
+    rs_err_set(&err, RS_EPARSE, "%s", "\x80|\xc3|\xc0\xaf|\xc2\x9b|\xed\xa0\x80");
+    assert_string_equal(err.msg, "\\x80|\\xc3|\\xc0\\xaf|\\xc2\\x9b|\\xed\\xa0\\x80");
+    char twice[sizeof err.msg];
+    rs_err_escape(err.msg, twice, sizeof twice);
+    assert_string_equal(twice, err.msg);
+    /* cut before an escape that would not fit, still terminated */
+    char small[6];
+    rs_err_escape("ab\x1b", small, sizeof small);
+    assert_string_equal(small, "ab");
+    char one[1];
+    rs_err_escape("x", one, sizeof one);
+    assert_string_equal(one, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -92,6 +117,7 @@ int main(void)
         cmocka_unit_test(test_is_input),
         cmocka_unit_test(test_set_and_clear),
         cmocka_unit_test(test_long_message_is_cut),
+        cmocka_unit_test(test_control_bytes_escaped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

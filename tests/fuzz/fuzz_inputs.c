@@ -1,5 +1,6 @@
 /* Fuzzing harness for every parser of routesim (libFuzzer entry point). The first byte of
- * the input picks the parser: 0 INI file + grid expansion + typed getters, 1 KEY=VALUE
+ * the input picks the parser: 0 INI file + grid expansion (+ [plot] check and grid size) +
+ * typed getters, 1 KEY=VALUE
  * lines, 2 traffic file, 3 CSV table, 4 derived-value expression, 5 graph file (+ a
  * fixed paths file, + a run), 6 paths file on a fixed graph (+ analysis and a run).
  * Built with libFuzzer by
@@ -15,8 +16,10 @@
 #include "routesim/grid.h"
 #include "routesim/net.h"
 #include "routesim/params.h"
+#include "routesim/plot.h"
 #include "routesim/problem.h"
 #include "routesim/run.h"
+#include "routesim/sweep.h"
 #include "routesim/table.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -101,6 +104,8 @@ static void fuzz_ini(const uint8_t *data, size_t size)
     if (path && !rs_params_load_ini(&p, path, &err)) {
         check_params(&p);
         if (!rs_grid_build(&g, &p, &err)) {
+            rs_plot_check(&g, &err);       /* [plot] keys, x, filter, logx, theory syntax */
+            rs_sweep_check_size(&g, &err); /* points x runs against max_memory */
             for (uint64_t i = 0; i < g.n_points && i < 4; i++) {
                 struct rs_params q;
                 if (!rs_grid_point(&g, i, &q, &err)) {
