@@ -163,4 +163,4 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
 
 const struct rs__claim_kind rs__claim_compare = {
     "compare", "side A less (or greater) than side B, significant at 95% (Welch's t test)",
-    compare_options, prepare, judge, free};
+    compare_options, prepare, judge, rs_free};

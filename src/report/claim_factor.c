@@ -332,7 +332,7 @@ const struct rs__claim_kind rs__claim_factor = {
     "factor",
     "the ratio of means between side A and side B within expect * (1 -+ tol), or at least / at "
     "most a value",
-    factor_options, prepare_factor, judge, free};
+    factor_options, prepare_factor, judge, rs_free};
 const struct rs__claim_kind rs__claim_difference = {
     "difference", "mean(A) - mean(B) at most / at least a value", difference_options,
-    prepare_difference, judge, free};
+    prepare_difference, judge, rs_free};

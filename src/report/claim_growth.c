@@ -332,10 +332,10 @@ static int prepare_report(struct rs__claim *c, void **state)
 
 const struct rs__claim_kind rs__claim_bounded_ratio = {
     "bounded_ratio", "asymptotic upper bound O(f(x)): metric / f(x) stops growing",
-    ratio_options, prepare_ratio, judge, free};
+    ratio_options, prepare_ratio, judge, rs_free};
 const struct rs__claim_kind rs__claim_exponent = {
     "exponent", "growth rate Θ(x^a): the log-log slope of the metric against x",
-    exponent_options, prepare_exponent, judge, free};
+    exponent_options, prepare_exponent, judge, rs_free};
 const struct rs__claim_kind rs__claim_report = {
     "report", "the metric against x, tabulated and not judged", report_options, prepare_report,
-    judge, free};
+    judge, rs_free};

@@ -193,4 +193,4 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
 
 const struct rs__claim_kind rs__claim_range = {
     "range", "a statistic of the metric (mean, var, ...) inside [lo, hi] in every row",
-    range_options, prepare, judge, free};
+    range_options, prepare, judge, rs_free};
