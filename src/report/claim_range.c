@@ -76,7 +76,7 @@ static void interval(const struct rs__claim *c, size_t r, const char *stat, doub
 {
     double n = rs_table_num(&c->t, r, c->cruns);
     *lo = *hi = NAN;
-    if (!strcmp(stat, "min") || !strcmp(stat, "max")) {
+    if (c->exact || !strcmp(stat, "min") || !strcmp(stat, "max")) { /* exact: the value */
         *lo = *hi = v;
         return;
     }
