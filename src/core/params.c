@@ -365,7 +365,7 @@ int rs_params_load_ini(struct rs_params *p, const char *path, struct rs_err *err
     ini_configure();
     int r = ini_parse_stream(ini_read_line, &c, ini_on_key, &c);
     fclose(c.f);
-    free(c.buf);
+    rs_free(c.buf);
     /* inih returns the first line with a syntax error (or a failed handler); report
      * whichever problem comes first in the file. */
     if (r > 0 && (!c.rc || r < c.rc_line))

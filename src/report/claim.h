@@ -42,6 +42,9 @@ struct rs__claim {
     long show[RS__CLAIM_MAX_COLS]; /* parameter columns that vary over the claim's rows,
                                       group columns excepted: they name a row in tables */
     int nshow;
+    int exact;                     /* the claim's rows are deterministic (declared with key
+                                      'deterministic' or every row's replications identical):
+                                      judged on the exact values, spreads read as 0 */
     struct rs_buf *md;             /* the report being written */
     struct rs_err *err;
 };
@@ -106,7 +109,8 @@ int rs__claim_filter_parse(const struct rs__claim *c, const char *key, const cha
 int rs__claim_filter_match(const struct rs__claim *c, const struct rs__claim_filter *f,
                            size_t row);
 
-/* The metric's statistic column "<metric>_<suffix>" in row (NaN when empty). The column
+/* The metric's statistic column "<metric>_<suffix>" in row (NaN when empty); for an exact
+ * claim (c->exact) the spreads var, sd and ci95 are 0. The column
  * must exist: rs_claim_check refuses a file without any of the metric's statistic columns
  * (rs_metric_stat_suffixes) before a kind runs. */
 double rs__claim_stat(const struct rs__claim *c, size_t row, const char *suffix);

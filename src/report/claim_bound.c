@@ -217,7 +217,7 @@ static int prepare_equal(struct rs__claim *c, void **state)
 
 const struct rs__claim_kind rs__claim_bound = {
     "bound", "exact bound: every run of every row within an upper (at_most) or lower bound",
-    bound_options, prepare_bound, judge, free};
+    bound_options, prepare_bound, judge, rs_free};
 const struct rs__claim_kind rs__claim_equal = {
     "equal", "exact equality: every run of every row equals an expression", equal_options,
-    prepare_equal, judge, free};
+    prepare_equal, judge, rs_free};

@@ -92,6 +92,20 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
         rs__claim_mean_ci(ma, sizeof ma, a.mean, rs__claim_stat(c, pa[i], "ci95"));
         rs__claim_mean_ci(mb, sizeof mb, b.mean, rs__claim_stat(c, pb[i], "ci95"));
         rs__claim_table_row(c, pa[i], &skip);
+        if (c->exact && a.mean == a.mean && b.mean == b.mean) {
+            /* deterministic: the exact difference has the claimed sign or not (0 has neither) */
+            double diff = a.mean - b.mean, tol = rs__claim_slack(fabs(a.mean) > fabs(b.mean)
+                                                                     ? a.mean : b.mean);
+            int claimed = p->greater ? diff > tol : diff < -tol;
+            rs__claim_num(d, sizeof d, diff);
+            rs_buf_printf(c->md, " %s | %s | %s (exact) | | | | %s |\n", ma, mb, d,
+                          claimed ? "as claimed" : "**not as claimed (exact)**");
+            if (claimed)
+                good++;
+            else if (!wrong++)
+                first_wrong = pa[i];
+            continue;
+        }
         if (rs_welch(&a, &b, &w)) {
             rs_buf_printf(c->md, " %s | %s | | | | | no variance (runs < 2) |\n", ma, mb);
             if (!weak++)
@@ -142,8 +156,14 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
     const char *rel = p->greater ? ">" : "<";
     if (wrong) {
         rs__claim_pair_label(c, &p->sides, first_wrong, label, sizeof label);
-        snprintf(why, wn, "%zu of %zu pairs differ significantly the other way (the first: %s)",
-                 wrong, np, label);
+        if (c->exact)
+            snprintf(why, wn, "%zu of %zu pairs have exact values without mean(A) %s mean(B) "
+                              "(the first: %s)",
+                     wrong, np, rel, label);
+        else
+            snprintf(why, wn, "%zu of %zu pairs differ significantly the other way (the first: "
+                              "%s)",
+                     wrong, np, label);
         *verdict = RS_VERDICT_FAILS;
     } else if (weak) {
         rs__claim_pair_label(c, &p->sides, first_weak, label, sizeof label);
@@ -151,6 +171,10 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
                           "%s); more runs may decide",
                  weak, np, label);
         *verdict = RS_VERDICT_INCONCLUSIVE;
+    } else if (c->exact) {
+        snprintf(why, wn, "mean(A) %s mean(B) in all %zu pairs, exactly (deterministic points)",
+                 rel, np);
+        *verdict = RS_VERDICT_HOLDS;
     } else {
         rs__claim_pair_label(c, &p->sides, worst, label, sizeof label);
         snprintf(why, wn, "mean(A) %s mean(B) in all %zu pairs, significant at 95%% (largest p "
@@ -163,4 +187,4 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
 
 const struct rs__claim_kind rs__claim_compare = {
     "compare", "side A less (or greater) than side B, significant at 95% (Welch's t test)",
-    compare_options, prepare, judge, free};
+    compare_options, prepare, judge, rs_free};

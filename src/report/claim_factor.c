@@ -143,13 +143,18 @@ static void sample(const struct rs__claim *c, size_t row, struct rs_sample *s)
     s->n = n >= 1 && n < 4e9 ? (uint32_t)n : 0;
 }
 
-/* Estimate and 95% interval of one pair; returns 0 when the estimate is undefined. */
-static int estimate(const struct effect *e, const struct rs_sample *a, const struct rs_sample *b,
-                    double *est, double *lo, double *hi)
+/* Estimate and 95% interval of one pair (exact: the estimate itself); returns 0 when the
+ * estimate is undefined. */
+static int estimate(const struct effect *e, int exact, const struct rs_sample *a,
+                    const struct rs_sample *b, double *est, double *lo, double *hi)
 {
     *lo = *hi = NAN;
     if (a->mean != a->mean || b->mean != b->mean || (e->ratio && b->mean == 0))
         return 0;
+    if (exact) { /* deterministic points: the ratio or difference is known exactly */
+        *est = *lo = *hi = e->ratio ? a->mean / b->mean : a->mean - b->mean;
+        return 1;
+    }
     if (e->ratio) {
         struct rs_ratio r;
         *est = a->mean / b->mean;
@@ -173,6 +178,11 @@ static void fmt_interval(char *buf, size_t n, double lo, double hi)
     char a[64], b[64];
     if (lo != lo) {
         snprintf(buf, n, "— (runs < 2)");
+        return;
+    }
+    if (lo == hi) { /* exact points */
+        rs__claim_num(a, sizeof a, lo);
+        snprintf(buf, n, "exact: %s", a);
         return;
     }
     if (isinf(lo) && isinf(hi)) {
@@ -218,7 +228,7 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
         rs__claim_mean_ci(ma, sizeof ma, a.mean, rs__claim_stat(c, pa[i], "ci95"));
         rs__claim_mean_ci(mb, sizeof mb, b.mean, rs__claim_stat(c, pb[i], "ci95"));
         rs__claim_table_row(c, pa[i], &skip);
-        if (!estimate(e, &a, &b, &est, &lo, &hi)) {
+        if (!estimate(e, c->exact, &a, &b, &est, &lo, &hi)) {
             rs_buf_printf(c->md, " %s | %s | undefined | | | |\n", ma, mb);
             undefined++;
             continue;
@@ -282,7 +292,10 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
         *verdict = RS_VERDICT_VACUOUS;
         return 0;
     }
-    if (defined == 1) { /* one pair: its estimate and interval */
+    if (defined == 1 && c->exact) { /* one pair of exact values */
+        snprintf(why, wn, "%s = %s exactly (%s): %s%s", what, a, la,
+                 bad ? "wholly outside " : range_word, e->range);
+    } else if (defined == 1) { /* one pair: its estimate and interval */
         snprintf(why, wn, "%s = %s, 95%% interval %s (%s): %s%s", what, a, last_iv, la,
                  bad       ? "wholly outside "
                  : unknown ? "no interval to place against "
@@ -291,9 +304,10 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
                  e->range);
     } else if (bad) {
         rs__claim_pair_label(c, &e->sides, first_bad, lf, sizeof lf);
-        snprintf(why, wn, "%zu of %zu pairs have their 95%% interval wholly outside %s%s (the "
+        snprintf(why, wn, "%zu of %zu pairs have their %s wholly outside %s%s (the "
                           "first: %s); %s from %s (%s) to %s (%s)",
-                 bad, defined, range_word, e->range, lf, what, a, la, b, lb);
+                 bad, defined, c->exact ? "exact value" : "95% interval", range_word, e->range,
+                 lf, what, a, la, b, lb);
     } else if (unsure) {
         rs__claim_pair_label(c, &e->sides, first_unsure, lf, sizeof lf);
         char single[96] = "";
@@ -304,9 +318,9 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
                           "reaches outside %s%s or is unknown (the first: %s)%s: more runs needed",
                  what, a, la, b, lb, unsure, defined, range_word, e->range, lf, single);
     } else {
-        snprintf(why, wn, "%s from %s (%s) to %s (%s): %s%s in all %zu pairs, every 95%% "
-                          "interval inside",
-                 what, a, la, b, lb, range_word, e->range, defined);
+        snprintf(why, wn, "%s from %s (%s) to %s (%s): %s%s in all %zu pairs, every %s inside",
+                 what, a, la, b, lb, range_word, e->range, defined,
+                 c->exact ? "exact value" : "95% interval");
     }
     *verdict = bad ? RS_VERDICT_FAILS
                : undefined || unsure ? RS_VERDICT_INCONCLUSIVE
@@ -332,7 +346,7 @@ const struct rs__claim_kind rs__claim_factor = {
     "factor",
     "the ratio of means between side A and side B within expect * (1 -+ tol), or at least / at "
     "most a value",
-    factor_options, prepare_factor, judge, free};
+    factor_options, prepare_factor, judge, rs_free};
 const struct rs__claim_kind rs__claim_difference = {
     "difference", "mean(A) - mean(B) at most / at least a value", difference_options,
-    prepare_difference, judge, free};
+    prepare_difference, judge, rs_free};

@@ -130,7 +130,7 @@ static void fmt_ci(char *buf, size_t n, double mean, double ci)
  * when the interval of β lies below RATIO_BETA_LIMIT, does not hold when it lies at or
  * above, inconclusive when it straddles (too few runs or sizes for a verdict). */
 static int judge_ratio(struct row *rows, size_t n, const char *metric, const char *flabel,
-                       const char *xcol, int window, char *why, size_t wn)
+                       const char *xcol, int window, int exact, char *why, size_t wn)
 {
     if (n < 4) {
         snprintf(why, wn, "%zu sizes, at least 4 needed", n);
@@ -147,7 +147,9 @@ static int judge_ratio(struct row *rows, size_t n, const char *metric, const cha
         se[i] = w->se / fabs(w->f);
     }
     struct fit ft;
-    fit_line(lx, r, se, (int)k, &ft);
+    fit_line(lx, r, exact ? NULL : se, (int)k, &ft);
+    if (exact)
+        ft.ci = 0; /* deterministic: the fit through the exact values, read at its estimate */
     double lc = (lx[0] + lx[k - 1]) / 2, rc = ft.intercept + ft.slope * lc;
     double beta = ft.slope * lc / rc, blo = (ft.slope - ft.ci) * lc / rc,
            bhi = (ft.slope + ft.ci) * lc / rc;
@@ -155,6 +157,19 @@ static int judge_ratio(struct row *rows, size_t n, const char *metric, const cha
             : bhi < RATIO_BETA_LIMIT      ? RS_VERDICT_HOLDS
             : blo >= RATIO_BETA_LIMIT     ? RS_VERDICT_FAILS
                                           : RS_VERDICT_INCONCLUSIVE;
+    size_t len = (size_t)snprintf(why, wn, "ratio %s/%s from %.3f to %.3f over the last %zu "
+                                           "sizes (%s = %.0f .. %.0f): ",
+                                  metric, flabel, r[0], r[k - 1], k, xcol, rows[n - k].x,
+                                  rows[n - 1].x);
+    if (exact && len < wn) { /* the fit through exact values: no interval */
+        snprintf(why + len, wn - len, "growth exponent in log2 %s β = %.3f (exact fit, slope "
+                                      "%.4f per doubling)%s",
+                 xcol, beta, ft.slope,
+                 !(rc > 0)               ? ": the fitted ratio is not positive"
+                 : v == RS_VERDICT_HOLDS ? ": below 1/2, levelling off"
+                                         : ": at or above 1/2, growing like √(log x) or faster");
+        return v;
+    }
     snprintf(why, wn,
              "ratio %s/%s from %.3f to %.3f over the last %zu sizes (%s = %.0f .. %.0f): "
              "growth exponent in log2 %s β = %.3f, 95%% interval [%.3f, %.3f] (%s fit, slope "
@@ -172,7 +187,7 @@ static int judge_ratio(struct row *rows, size_t n, const char *metric, const cha
  * ln mean); holds when b's 95% interval lies within expect ± tol, does not hold when it
  * lies wholly outside, inconclusive when it straddles an end. */
 static int judge_exponent(const struct row *rows, size_t n, const char *xcol, double expect,
-                          double tol, char *why, size_t wn)
+                          double tol, int exact, char *why, size_t wn)
 {
     if (n < 3) {
         snprintf(why, wn, "%zu sizes, at least 3 needed", n);
@@ -186,7 +201,9 @@ static int judge_exponent(const struct row *rows, size_t n, const char *xcol, do
         se[i] = rows[i].se / rows[i].mean;
     }
     struct fit ft;
-    fit_line(lx, ly, se, (int)k, &ft);
+    fit_line(lx, ly, exact ? NULL : se, (int)k, &ft);
+    if (exact)
+        ft.ci = 0; /* deterministic: the exact least-squares exponent */
     double lo = ft.slope - ft.ci, hi = ft.slope + ft.ci;
     int v = ft.ci != ft.ci ? RS_VERDICT_INCONCLUSIVE
             : rs__claim_within(lo, expect - tol, expect + tol) &&
@@ -196,6 +213,14 @@ static int judge_exponent(const struct row *rows, size_t n, const char *xcol, do
                     !rs__claim_within(lo, -INFINITY, expect + tol)
                 ? RS_VERDICT_FAILS
                 : RS_VERDICT_INCONCLUSIVE;
+    if (exact) {
+        snprintf(why, wn, "fitted exponent %.3f (exact fit, %s = %.0f .. %.0f) against the "
+                          "claimed %.2f ± %.2f%s",
+                 ft.slope, xcol, rows[0].x, rows[n - 1].x, expect, tol,
+                 v == RS_VERDICT_HOLDS ? ": the exact exponent lies inside"
+                                       : ": the exact exponent lies outside");
+        return v;
+    }
     snprintf(why, wn, "fitted exponent %.3f ± %.3f (%s, %s = %.0f .. %.0f) against the claimed "
              "%.2f ± %.2f%s",
              ft.slope, ft.ci, ft.weighted ? "weighted" : "unweighted", xcol, rows[0].x,
@@ -304,9 +329,9 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
                       rows[i].ratio);
     }
     if (g->kind == GROWTH_RATIO) {
-        *verdict = judge_ratio(rows, grp->n, c->metric, g->flabel, g->x, g->window, why, wn);
+        *verdict = judge_ratio(rows, grp->n, c->metric, g->flabel, g->x, g->window, c->exact, why, wn);
     } else if (g->kind == GROWTH_EXPONENT) {
-        *verdict = judge_exponent(rows, grp->n, g->x, g->expect, g->tol, why, wn);
+        *verdict = judge_exponent(rows, grp->n, g->x, g->expect, g->tol, c->exact, why, wn);
     } else {
         *verdict = RS_VERDICT_INCONCLUSIVE;
         snprintf(why, wn, "reported only");
@@ -332,10 +357,10 @@ static int prepare_report(struct rs__claim *c, void **state)
 
 const struct rs__claim_kind rs__claim_bounded_ratio = {
     "bounded_ratio", "asymptotic upper bound O(f(x)): metric / f(x) stops growing",
-    ratio_options, prepare_ratio, judge, free};
+    ratio_options, prepare_ratio, judge, rs_free};
 const struct rs__claim_kind rs__claim_exponent = {
     "exponent", "growth rate Θ(x^a): the log-log slope of the metric against x",
-    exponent_options, prepare_exponent, judge, free};
+    exponent_options, prepare_exponent, judge, rs_free};
 const struct rs__claim_kind rs__claim_report = {
     "report", "the metric against x, tabulated and not judged", report_options, prepare_report,
-    judge, free};
+    judge, rs_free};

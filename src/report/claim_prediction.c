@@ -121,4 +121,4 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
 
 const struct rs__claim_kind rs__claim_prediction = {
     "prediction", "mean ± CI beside a predicted value; relative error within a stated tolerance",
-    prediction_options, prepare, judge, free};
+    prediction_options, prepare, judge, rs_free};

@@ -76,7 +76,7 @@ static void interval(const struct rs__claim *c, size_t r, const char *stat, doub
 {
     double n = rs_table_num(&c->t, r, c->cruns);
     *lo = *hi = NAN;
-    if (!strcmp(stat, "min") || !strcmp(stat, "max")) {
+    if (c->exact || !strcmp(stat, "min") || !strcmp(stat, "max")) { /* exact: the value */
         *lo = *hi = v;
         return;
     }
@@ -193,4 +193,4 @@ static int judge(struct rs__claim *c, void *state, const struct rs__claim_group 
 
 const struct rs__claim_kind rs__claim_range = {
     "range", "a statistic of the metric (mean, var, ...) inside [lo, hi] in every row",
-    range_options, prepare, judge, free};
+    range_options, prepare, judge, rs_free};

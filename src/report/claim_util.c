@@ -139,6 +139,8 @@ int rs__claim_filter_match(const struct rs__claim *c, const struct rs__claim_fil
 
 double rs__claim_stat(const struct rs__claim *c, size_t row, const char *suffix)
 {
+    if (c->exact && (!strcmp(suffix, "var") || !strcmp(suffix, "sd") || !strcmp(suffix, "ci95")))
+        return 0; /* deterministic: no spread (checked against the file in claims.c) */
     char name[256];
     snprintf(name, sizeof name, "%s_%s", c->metric, suffix);
     long col = rs_table_col(&c->t, name);

@@ -33,6 +33,9 @@ const struct rs_optdef rs__claim_common_options[] = {
     {"filter", RS_OPT_STRING, NULL, 0, 0, NULL, "KEY=VALUE;KEY=VALUE: only the rows with these values"},
     {"group", RS_OPT_STRING, NULL, 0, 0, NULL,
      "comma list of columns: one verdict per combination of their values"},
+    {"deterministic", RS_OPT_BOOL, "0", 0, 0, NULL,
+     "1: the experiment's points do not vary between runs (no random choice): judged on the "
+     "exact values, without intervals (detected anyway when every row's replications agree)"},
     {NULL, RS_OPT_STRING, NULL, 0, 0, NULL, NULL},
 };
 
@@ -224,6 +227,40 @@ static int check_metric(const char *name, const struct rs_params *keys, struct r
     return rs_metric_check_name(metric, what, err);
 }
 
+/* c->exact from key 'deterministic' or, undeclared, from the rows sel[0..n): every one of
+ * at least 2 runs with a metric variance of exactly 0. A declared claim whose row varies
+ * between runs is RS_EINVAL naming the row. */
+static int find_exact(struct rs__claim *c, const size_t *sel, size_t n)
+{
+    int declared = 0, rc = rs_params_bool(c->keys,
+                                          rs_optdef_find(rs__claim_common_options, "deterministic"),
+                                          &declared, c->err);
+    if (rc)
+        return rc;
+    int detected = n > 0;
+    for (size_t i = 0; i < n; i++) {
+        double runs = rs_table_num(&c->t, sel[i], c->cruns), var = rs__claim_stat(c, sel[i], "var");
+        if (runs >= 2 && !(var == 0) && declared) {
+            char label[512];
+            rs__claim_row_label(c, sel[i], label, sizeof label);
+            return rs_err_set(c->err, RS_EINVAL,
+                              "claim '%s': deterministic = 1, but %s varies between the runs of "
+                              "row %s (%s_var = %g)",
+                              c->name, c->metric, label, c->metric, var);
+        }
+        detected &= runs >= 2 && var == 0;
+    }
+    c->exact = declared || detected;
+    if (c->exact)
+        rs_buf_printf(c->md, "Exact: the points are deterministic (%s), so the claim is judged on "
+                             "the exact values, without intervals: every spread (variance, 95%% "
+                             "interval) is 0 and a fit is read at its point estimate "
+                             "(docs/reproduce.md, exact verdicts).\n\n",
+                      declared ? "declared: `deterministic = 1`"
+                               : "detected: every replication of every row identical");
+    return 0;
+}
+
 int rs_claim_check(const char *name, const struct rs_params *keys, const char *dir,
                    struct rs_buf *md, struct rs_claim_outcome *out, struct rs_err *err)
 {
@@ -292,6 +329,7 @@ int rs_claim_check(const char *name, const struct rs_params *keys, const char *d
         rs_buf_printf(md, "Experiment `%s`%s%s", c.experiment, filter.n ? ", rows with " : "",
                       filter.n ? rs__claim_text(&c, NULL, "filter") : "");
         rc = kind->prepare(&c, &state);
+        rc = rc ? rc : find_exact(&c, sel, nsel);
     }
     if (!rc && !nsel) {
         rs_buf_printf(md, "**Verdict (all rows): inconclusive** — no row of %s.csv matches the "

@@ -10,6 +10,7 @@
 
 #include "rs_test.h"
 
+#include "routesim/alloc.h"
 #include "routesim/claims.h"
 
 /* A temporary folder holding e.csv. */
@@ -100,7 +101,7 @@ static void expect_v(const struct fixture *f, const char *kv, int holds, int fai
                     md);
         fail();
     }
-    free(md);
+    rs_free(md);
 }
 
 /* The same with no vacuous verdict. */

@@ -103,10 +103,11 @@ static void test_factor_edges(void **state)
            "ratio A / B = 2, 95% interval — (runs < 2) (side=a against side=b): no interval to "
            "place against [1.98, 2.02].");
     write_csv(f, rows, 8);
-    /* at_least / at_most instead of expect and tol, exact: 10 / 1 = 10 is at least 10 (on
-     * the limit), not at least 10.5, and between 9 and 11 */
+    /* at_least / at_most instead of expect and tol, exact (every row's 5 runs identical:
+     * detected): 10 / 1 = 10 is at least 10 (on the limit), not at least 10.5, and between
+     * 9 and 11 */
     expect(f, "kind=factor;a=side=a;b=side=b;at_least=10;filter=N=128", 1, 0, 0,
-           "95% interval [10, 10] (side=a against side=b): at least 10.");
+           "ratio A / B = 10 exactly (side=a against side=b): at least 10.");
     expect(f, "kind=factor;a=side=a;b=side=b;at_least=10.5;filter=N=128", 0, 1, 0,
            "wholly outside at least 10.5");
     expect(f, "kind=factor;a=side=a;b=side=b;at_least=9;at_most=11;filter=N=128", 1, 0, 0,
@@ -117,6 +118,86 @@ static void test_factor_edges(void **state)
            "between 9 and 9");
     expect(f, "kind=difference;a=side=a;b=side=b;at_least=9;at_most=9;filter=N=16", 0, 0, 1,
            "reaches outside between 9 and 9");
+}
+
+/* Exact verdicts (docs/reproduce.md): a deterministic experiment of one run per point has no
+ * interval, so undeclared its claims are inconclusive; declared (deterministic=1) they are
+ * judged on the exact values. Fixtures that hold and that do not: factor 40/10 = 4 and
+ * 50/20 = 2.5 (at least 2 holds, at least 3 does not), compare (A > B holds, A < B does not),
+ * prediction (10 N / 8 holds exactly, N does not), bounded_ratio on makespan = 3 log2 N
+ * (ratio constant: β = 0, holds) and on log2(N)^2 + 1 (ratio ≈ log2 N: β ≈ 1, does not),
+ * exponent (makespan = 2 N: exponent 1 holds, 2 does not). A declared claim whose row varies
+ * is an error; identical replications (var 0 over 3 runs) are detected without the key,
+ * and then an exact tie is not "greater". */
+static void test_exact_verdicts(void **state)
+{
+    const struct fixture *f = *state;
+    const char *pairs[] = {"8 a 1 40 0 40 40", "8 b 1 10 0 10 10", "16 a 1 50 0 50 50",
+                           "16 b 1 20 0 20 20"};
+    write_csv(f, pairs, 4);
+    expect(f, "kind=factor;a=side=a;b=side=b;at_least=2;group=N", 0, 0, 2, "no interval");
+    expect(f, "kind=factor;a=side=a;b=side=b;at_least=2;deterministic=1", 1, 0, 0,
+           "every exact value inside");
+    expect(f, "kind=factor;a=side=a;b=side=b;at_least=3;deterministic=1", 0, 1, 0,
+           "1 of 2 pairs have their exact value wholly outside at least 3 (the first: N=16)");
+    expect(f, "kind=difference;a=side=a;b=side=b;at_most=30;deterministic=1", 1, 0, 0, NULL);
+    expect(f, "kind=difference;a=side=a;b=side=b;at_most=29.9;deterministic=1", 0, 1, 0, NULL);
+    expect(f, "kind=compare;a=side=a;b=side=b;sign=greater", 0, 0, 1, "no variance (runs < 2)");
+    expect(f, "kind=compare;a=side=a;b=side=b;sign=greater;deterministic=1", 1, 0, 0,
+           "in all 2 pairs, exactly");
+    expect(f, "kind=compare;a=side=a;b=side=b;sign=less;deterministic=1", 0, 1, 0,
+           "exact values without mean(A) < mean(B)");
+    expect(f, "kind=prediction;filter=side=b;predicted=10*N/8;tol=0;tolerance_reason=r;"
+              "deterministic=1",
+           1, 0, 0, "Exact: the points are deterministic (declared");
+    expect(f, "kind=prediction;filter=side=b;predicted=N;tol=0.1;tolerance_reason=r;"
+              "deterministic=1",
+           0, 1, 0, NULL);
+    expect(f, "kind=range;filter=side=b;lo=10;hi=20;deterministic=1", 1, 0, 0, NULL);
+    expect(f, "kind=range;filter=side=b;lo=10;hi=19;deterministic=1", 0, 1, 0, NULL);
+
+    /* growth over N = 16 .. 256: 3 log2 N, log2(N)^2 + 1 and 2 N, one run each */
+    const char *series[] = {"16 a 1 12 0 12 12",   "32 a 1 15 0 15 15",   "64 a 1 18 0 18 18",
+                            "128 a 1 21 0 21 21",  "256 a 1 24 0 24 24",  "16 b 1 17 0 17 17",
+                            "32 b 1 26 0 26 26",   "64 b 1 37 0 37 37",   "128 b 1 50 0 50 50",
+                            "256 b 1 65 0 65 65",  "16 c 1 32 0 32 32",   "32 c 1 64 0 64 64",
+                            "64 c 1 128 0 128 128", "128 c 1 256 0 256 256",
+                            "256 c 1 512 0 512 512"};
+    write_csv(f, series, 15);
+    expect(f, "kind=bounded_ratio;x=N;f=log2;filter=side=a;deterministic=1", 1, 0, 0,
+           "β = 0.000 (exact fit");
+    expect(f, "kind=bounded_ratio;x=N;f=log2;filter=side=b;deterministic=1", 0, 1, 0,
+           "(exact fit");
+    expect(f, "kind=exponent;x=N;expect=1;tol=0.01;filter=side=c;deterministic=1", 1, 0, 0,
+           "fitted exponent 1.000 (exact fit");
+    expect(f, "kind=exponent;x=N;expect=2;tol=0.1;filter=side=c;deterministic=1", 0, 1, 0,
+           NULL);
+
+    /* declared, but a row varies between its runs: an error naming the row */
+    const char *varies[] = {"16 a 3 10 1 9 11", "16 b 3 5 0 5 5"};
+    write_csv(f, varies, 2);
+    struct rs_params p;
+    struct rs_err err;
+    struct rs_buf md;
+    struct rs_claim_outcome o = {0, 0, 0, 0};
+    rs_params_init(&p);
+    rs_buf_init(&md);
+    const char *kv[] = {"experiment=e", "kind=compare", "a=side=a", "b=side=b",
+                        "sign=greater", "deterministic=1"};
+    for (size_t i = 0; i < sizeof kv / sizeof *kv; i++)
+        assert_int_equal(rs_params_parse_arg(&p, kv[i], &err), 0);
+    rs_err_clear(&err);
+    assert_int_equal(rs_claim_check("c", &p, f->dir, &md, &o, &err), RS_EINVAL);
+    assert_string_equal(err.msg, "claim 'c': deterministic = 1, but makespan varies between the "
+                                 "runs of row side=a (makespan_var = 1)");
+    rs_buf_free(&md);
+    rs_params_free(&p);
+
+    /* detected: every replication identical; an exact tie is not "greater" */
+    const char *same[] = {"16 a 3 10 0 10 10", "16 b 3 10 0 10 10"};
+    write_csv(f, same, 2);
+    expect(f, "kind=compare;a=side=a;b=side=b;sign=greater", 0, 1, 0,
+           "detected: every replication of every row identical");
 }
 
 /* Range on the variance, judged on its chi-square 95% interval: a sample variance of 0.02
@@ -257,6 +338,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_prediction_of_zero, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare, setup, teardown),
         cmocka_unit_test_setup_teardown(test_factor_edges, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_exact_verdicts, setup, teardown),
         cmocka_unit_test_setup_teardown(test_range, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ratio_expression, setup, teardown),
         cmocka_unit_test_setup_teardown(test_key_errors, setup, teardown),
