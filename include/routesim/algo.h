@@ -36,6 +36,9 @@ struct rs_algo_ops {
     int timed;
     /* RS_CAP_... a topology must declare (rs_topo_ops.caps) for it to run; 0 = any. */
     uint32_t needs;
+    /* RS_CAP_... that satisfy it instead of needs (0 = none): offline runs on LCANs or on
+     * a Beneš network. */
+    uint32_t needs_alt;
     /* Run with engine (already selected by `switching`; NULL for a timed model) and add the
      * metrics to out, as rs_engine_run does; deadlock_msg as there. Returns 0 or RS_E... */
     int (*run)(const struct rs_engine_input *in, const struct rs_engine_ops *engine,

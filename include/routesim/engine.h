@@ -20,7 +20,8 @@
  * declares the fields it honours (rs_engine_life.plan_fields) and the driver refuses any
  * other non-NULL (non-zero) field with RS_EUNSUPPORTED naming it: the flit engines
  * (switching=wormhole, virtual_cut_through, cut_through_partial, store_forward_flits)
- * honour all but via; circuit honours release and via; store_forward honours release and
+ * honour all but via; circuit honours release, mid
+ * (the middle row on topology=benes) and via; store_forward honours release and
  * mid. The driver applies release and mid itself (include/routesim/driver.h:
  * rs_driver_released, rs_driver_mid_of). A plan needs injection_process=batch. */
 struct rs_engine_plan {

@@ -50,6 +50,10 @@ enum rs_topo_cap {
     /* the sorting fat-tree of 000 §4.2: net->priv is its struct rs__sft (meshes at the
      * leaves of a fat-tree; include/routesim/sorting_fat_tree.h) */
     RS_CAP_SORTING_FAT_TREE = 1u << 7,
+    /* a Beneš network (src/topo/benes.c): 2n+1 levels of N = 2^n rows, node level N + row;
+     * the edges out of <l, row> go to rows row and row ^ 2^b of level l+1, b = l for l < n
+     * and 2n-1-l after; ops->route takes rs_route_state.mid as the row at level n */
+    RS_CAP_BENES = 1u << 8,
 };
 
 /* The most productive ports any topology reports (rs_topo_ops.productive): two per

@@ -50,42 +50,58 @@ int rs__lcan_perm_init(struct rs__lcan_perm *p, const struct rs_engine_input *in
     p->l = lc->l;
     p->d = lc->d[0];
     p->u = lc->u[0];
-    if (pb->n_msgs != p->N)
+    int rc = rs__perm_by_source(pb, p->N, algo, &p->dst, &p->msg, err);
+    if (rc)
+        rs__lcan_perm_free(p);
+    return rc;
+}
+
+int rs__perm_by_source(const struct rs_problem *pb, uint32_t N, const char *algo,
+                       uint32_t **dst_out, uint32_t **msg_out, struct rs_err *err)
+{
+    RS_ASSERT(pb != NULL && algo != NULL && dst_out != NULL && msg_out != NULL);
+    *dst_out = *msg_out = NULL;
+    if (pb->n_msgs != N)
         return rs_err_set(err, RS_ECONSTRAINT,
                           "algorithm=%s routes a permutation: every PE sends one message and "
                           "receives one, got %llu messages for %u PEs",
-                          algo, (unsigned long long)pb->n_msgs, p->N);
-    p->dst = rs_malloc((size_t)p->N * sizeof *p->dst);
-    p->msg = rs_malloc((size_t)p->N * sizeof *p->msg);
-    uint8_t *got = rs_calloc(p->N, 1);
-    if (!p->dst || !p->msg || !got) {
+                          algo, (unsigned long long)pb->n_msgs, N);
+    uint32_t *dst = rs_malloc((size_t)N * sizeof *dst), *msg = rs_malloc((size_t)N * sizeof *msg);
+    uint8_t *got = rs_calloc(N, 1);
+    if (!dst || !msg || !got) {
         rs_free(got);
-        rs__lcan_perm_free(p);
-        return rs_err_set(err, RS_ENOMEM, "out of memory for %u messages", p->N);
+        rs_free(dst);
+        rs_free(msg);
+        return rs_err_set(err, RS_ENOMEM, "out of memory for %u messages", N);
     }
-    for (uint32_t s = 0; s < p->N; s++)
-        p->msg[s] = UINT32_MAX;
+    for (uint32_t s = 0; s < N; s++)
+        msg[s] = UINT32_MAX;
     int rc = 0;
-    for (uint32_t m = 0; m < p->N && !rc; m++) {
+    for (uint32_t m = 0; m < N && !rc; m++) {
         uint32_t s = rs_problem_src(pb, m), t = pb->dst[m];
-        if (p->msg[s] != UINT32_MAX)
+        if (msg[s] != UINT32_MAX)
             rc = rs_err_set(err, RS_ECONSTRAINT,
                             "algorithm=%s routes a permutation: PE %u sends two messages "
                             "(%u and %u)",
-                            algo, s, p->msg[s], m);
+                            algo, s, msg[s], m);
         else if (got[t])
             rc = rs_err_set(err, RS_ECONSTRAINT,
                             "algorithm=%s routes a permutation: PE %u receives two messages "
                             "(the second is message %u from PE %u)",
                             algo, t, m, s);
-        p->msg[s] = m;
-        p->dst[s] = t;
+        msg[s] = m;
+        dst[s] = t;
         got[t] = 1;
     }
     rs_free(got);
-    if (rc)
-        rs__lcan_perm_free(p);
-    return rc;
+    if (rc) {
+        rs_free(dst);
+        rs_free(msg);
+        return rc;
+    }
+    *dst_out = dst;
+    *msg_out = msg;
+    return 0;
 }
 
 void rs__lcan_perm_free(struct rs__lcan_perm *p)

@@ -2,7 +2,8 @@
  * paper 002 §4): edge colouring of regular bipartite multigraphs (edge_colour.c), the
  * Lev-Pippenger-Valiant recursion on the unfolded Beneš-like network (lpv.c), the checks
  * and plan helpers both algorithms share (lcan_plan.c), algorithm=offline (offline.c) and
- * algorithm=self_route (self_route.c). docs/lcan-realization.md states the model. */
+ * algorithm=self_route (self_route.c), and the looping algorithm on topology=benes
+ * (benes_loop.c, offline_benes.c). docs/lcan-realization.md states the model. */
 #ifndef RS_ALGO_LCAN_PLAN_H
 #define RS_ALGO_LCAN_PLAN_H
 
@@ -84,6 +85,13 @@ struct rs__lcan_perm {
     uint32_t *msg;         /* [N] message id of PE s */
 };
 
+/* Check that the problem is a permutation of N PEs (every PE sends one message and
+ * receives one) and return it by source: (*dst)[s] = destination of PE s, (*msg)[s] = its
+ * message id (both rs_malloc'd, the caller rs_frees them; NULL after a failure). algo
+ * names the algorithm in the messages. Returns 0, RS_ECONSTRAINT or RS_ENOMEM. */
+int rs__perm_by_source(const struct rs_problem *pb, uint32_t N, const char *algo,
+                       uint32_t **dst, uint32_t **msg, struct rs_err *err);
+
 /* Check that in is a permutation (every PE sends one message and receives one) on a
  * CB-LCAN with one d for every level and one u for every level below the top, and fill p
  * (arrays malloc'd; rs__lcan_perm_free releases them). algo names the algorithm in the
@@ -104,5 +112,47 @@ uint32_t rs__lcan_turn_switch(const struct rs_lcan *lc, uint32_t s, uint32_t t, 
  * overrides), naming algo and why; else 0. */
 int rs__plan_refuse_key(const struct rs_engine_input *in, const char *algo, const char *name,
                         const char *why, struct rs_err *err);
+
+/* ---- benes_loop.c -------------------------------------------------------------------- */
+
+/* The looping algorithm (Beneš 1964, Waksman 1968) on topology=benes with N = 2^n rows
+ * (src/topo/benes.c: the edge out of level l flips row bit l for l < n and bit 2n-1-l
+ * after): for every source PE s, the row mid[s] its circuit crosses at the middle level n
+ * (its route's intermediate, rs_route_state.mid). It is the LPV recursion of lpv.c with
+ * d = 2 on CB-LCAN(N,2,2) (l = n levels): mid bit j = k_j for j < n-1, the sub-network
+ * chosen at depth j, and mid bit n-1 = s bit n-1 (the first of the two middle stages,
+ * which both flip bit n-1, is set straight). Tie rule of each depth (edge_colour.c's Euler
+ * split with k = 2): a loop starts at the lowest source PE not yet placed, which takes
+ * sub-network 0 (mid bit j = 0); the other message into its output switch takes 1, the
+ * other message of that message's input switch takes 0, and so on until the loop closes.
+ * The circuits then use every row of every level once: no channel carries two.
+ * Time O(N log N), memory about 60 N bytes. Returns 0, RS_ENOMEM, RS_ECONSTRAINT (n > 25)
+ * or RS_EINVARIANT (dst not a permutation). */
+int rs__benes_loop(uint32_t n, const uint32_t *dst, uint32_t *mid, struct rs_err *err);
+
+/* The switch settings of the circuits s -> dst[s] through middle rows mid[s]: set has
+ * 2n lines of N/2 bytes; set[l * N/2 + i] is 1 (crossed) or 0 (straight) for switch i of
+ * stage l (the edges from level l to l+1, flipping bit b = l or 2n-1-l), the switch of
+ * rows r and r + 2^b where r is the i-th row with bit b clear: r = (i >> b) 2^(b+1) +
+ * (i mod 2^b). Returns 0, or RS_EINVARIANT when the two circuits entering one switch do
+ * not agree (two circuits on one row: mid does not route dst without a conflict). */
+int rs__benes_settings(uint32_t n, const uint32_t *dst, const uint32_t *mid, uint8_t *set,
+                       struct rs_err *err);
+
+/* Row reached at level 2n by a message entering row s of level 0 when every switch is set
+ * as set says (the settings alone, no route function): for checking reported settings. */
+uint32_t rs__benes_follow(uint32_t n, const uint8_t *set, uint32_t s);
+
+/* ---- offline_benes.c ----------------------------------------------------------------- */
+
+/* algorithm=offline on a Beneš network (in->net declares RS_CAP_BENES): check that in is a
+ * permutation, route it by the looping algorithm as a plan of middle rows (one network
+ * cycle of engine, which counts any conflict), add bound_cycles = 1 and crossed_switches
+ * to out, and write the settings to save (NULL: not written) atomically. turn= and
+ * grouping= are refused (RS_EUNSUPPORTED); save must be a file name that is no input of
+ * the run (RS_EINVAL, RS_EIO). Returns 0 or RS_E... as rs_engine_run. */
+int rs__offline_benes(const struct rs_engine_input *in, const struct rs_engine_ops *engine,
+                      const char *save, struct rs_record *out, char *deadlock_msg,
+                      size_t deadlock_len, struct rs_err *err);
 
 #endif

@@ -1,7 +1,8 @@
 /* algorithm=offline: off-line realization of a permutation on a CB-LCAN(N,d,u) (002 §4.1,
  * Theorem 3): the Lev-Pippenger-Valiant route on the unfolded CB-LCAN(N,d,d), split for
  * d > u into (d/u)^(l-1) embeddings of CB-LCAN(N,d,u), one network cycle each, run by the
- * circuit engine as a plan. docs/lcan-realization.md. */
+ * circuit engine as a plan; on topology=benes the looping algorithm (offline_benes.c).
+ * docs/lcan-realization.md. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,8 @@ static const struct rs_optdef offline_options[] = {
     {"grouping", RS_OPT_CHOICE, "consecutive", 0, 0, grouping_names,
      "d > u: the cycle of a circuit is its top switch's group of u^(l-1) consecutive labels "
      "(002's proof) or its up digits divided by u (blocks)"},
+    {"save_settings", RS_OPT_STRING, NULL, 0, 0, NULL,
+     "topology=benes: write the looping algorithm's switch settings to this file"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 enum grouping { GROUP_CONSECUTIVE, GROUP_BLOCKS };
@@ -75,8 +78,17 @@ static int offline_run(const struct rs_engine_input *in, const struct rs_engine_
 {
     struct rs__lcan_perm p;
     int turn, grouping, rc;
+    const char *save = NULL;
     if (deadlock_msg && deadlock_len)
         deadlock_msg[0] = '\0';
+    if (rs_params_find(in->params, "save_settings") &&
+        (rc = rs_opt_string(in->params, offline_options, "save_settings", &save, err)))
+        return rc;
+    if (in->net->caps & RS_CAP_BENES)
+        return rs__offline_benes(in, engine, save, out, deadlock_msg, deadlock_len, err);
+    if ((rc = rs__plan_refuse_key(in, "offline", "save_settings",
+                                  "switch settings are reported on topology=benes only", err)))
+        return rc;
     if ((rc = rs_opt_choice(in->params, offline_options, "turn", &turn, err)) ||
         (rc = rs_opt_choice(in->params, offline_options, "grouping", &grouping, err)) ||
         (rc = rs__plan_refuse_key(in, "offline", "up", "the plan fixes every up choice", err)))
@@ -127,9 +139,11 @@ static const char *const offline_switching[] = {"circuit", NULL};
 const struct rs_algo_ops rs_algo_offline = {
     .name = "offline",
     .summary = "off-line permutation realization on a CB-LCAN(N,d,u) in ceil((d/u)^(l-1)) "
-               "conflict-free network cycles (002 §4.1 Theorem 3, Lev-Pippenger-Valiant)",
+               "conflict-free network cycles (002 §4.1 Theorem 3, Lev-Pippenger-Valiant); "
+               "on a Beneš network in one cycle (looping algorithm)",
     .options = offline_options,
     .switching = offline_switching,
     .needs = RS_CAP_LCA,
+    .needs_alt = RS_CAP_BENES,
     .run = offline_run,
 };

@@ -65,8 +65,14 @@ int rs_algo_check(const struct rs_algo_ops *algo, const char *switching,
         return rs_err_set(err, RS_EUNSUPPORTED, "algorithm=%s needs switching=%s (got %s)",
                           algo->name, names, switching);
     }
-    if ((topology->caps & algo->needs) != algo->needs) {
+    uint32_t alt = algo->needs_alt;
+    if ((topology->caps & algo->needs) != algo->needs && !(alt && (topology->caps & alt) == alt)) {
         rs_topo_names_with(algo->needs, names, sizeof names);
+        size_t used = strlen(names);
+        if (alt && used + 1 < sizeof names) {
+            names[used] = '|';
+            rs_topo_names_with(alt, names + used + 1, sizeof names - used - 1);
+        }
         return rs_err_set(err, RS_EUNSUPPORTED, "algorithm=%s needs topology=%s (got %s)",
                           algo->name, names, topology->name);
     }

@@ -438,7 +438,7 @@ static void circ_life_free(void *st)
 
 static const struct rs_engine_life circ_batch_life = {
     .size = sizeof(struct circ),
-    .plan_fields = RS_PLAN_RELEASE | RS_PLAN_VIA,
+    .plan_fields = RS_PLAN_RELEASE | RS_PLAN_MID | RS_PLAN_VIA,
     .init = circ_life_init,
     .step = circ_life_step,
     .check = rs__circ_life_check,

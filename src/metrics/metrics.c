@@ -134,6 +134,10 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
                                   "makespan / bound", NO},
     [RS_M_BOUND_CYCLES] = {"bound_cycles", I, "cycles", "offline",
                            "cycles the off-line realization needs (002 §4)", NO},
+    [RS_M_CROSSED_SWITCHES] = {"crossed_switches", I, "switches", "offline",
+                               "topology=benes: 2x2 switches the looping algorithm sets "
+                               "crossed, of 2n N/2",
+                               NO},
     [RS_M_REFINE_CASE] = {"refine_case", I, "case", "colour_refine",
                           "case of Lemma 2.1.5: 0 = C <= B, 1, 2 = 2a, 3 = case 2", NO},
     [RS_M_REFINE_STEPS] = {"refine_steps", I, "steps", "colour_refine",

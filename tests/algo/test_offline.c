@@ -237,7 +237,7 @@ static void test_refusals(void **state)
                  RS_EUNSUPPORTED, "algorithm=offline needs switching=circuit (got store_forward)");
     expect_error("topology=butterfly N=16 traffic=randperm switching=circuit algorithm=offline",
                  RS_EUNSUPPORTED,
-                 "algorithm=offline needs topology=lcan|baseline|swbanyan|trac|cm5 (got "
+                 "algorithm=offline needs topology=lcan|baseline|swbanyan|trac|cm5|benes (got "
                  "butterfly)");
 }
 

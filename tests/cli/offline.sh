@@ -13,6 +13,14 @@ expect_ok '"cycles":4,.*"conflicts":0,.*"bound_cycles":4' run topology=lcan N=64
 expect_ok '"cycles":1,.*"conflicts":0' run topology=lcan N=16 d=2 u=4 traffic=bitrev switching=circuit algorithm=offline --format json
 expect_ok '"cycles":1,.*"conflicts":0' run topology=lcan N=64 d=4 u=2 traffic=identity switching=circuit algorithm=offline --format json
 expect_ok '"cycles":16,.*"conflicts":0,.*"bound_cycles":16' run topology=swbanyan N=64 f=4 s=1 traffic=root switching=circuit algorithm=offline --format json
+expect_ok '"cycles":1,.*"conflicts":0,.*"bound_cycles":1,"crossed_switches":[0-9]+' run topology=benes N=1024 traffic=randperm switching=circuit algorithm=offline --format json
+# Beneš: the settings file (2 comment lines, 2n = 6 lines of N/2 = 4 switches), never over an input.
+expect_ok '^cycles +1$' run topology=benes N=8 traffic=bitrev switching=circuit algorithm=offline save_settings="$TMP/set.txt"
+if [ "$(grep -c '^#' "$TMP/set.txt")" = 2 ] && [ "$(grep -v '^#' "$TMP/set.txt" | grep -cx '[01]\{4\}')" = 6 ] &&
+   [ "$(wc -l <"$TMP/set.txt")" = 8 ]; then PASSES=$((PASSES + 1)); else echo "FAIL: settings file"; cat "$TMP/set.txt"; FAILS=$((FAILS + 1)); fi
+printf '1\n0\n3\n2\n5\n4\n7\n6\n' >"$TMP/perm.txt"
+expect_fail 2 "save_settings '.*perm.txt' is the same file as the input traffic_file" run topology=benes N=8 traffic=file traffic_file="$TMP/perm.txt" switching=circuit algorithm=offline save_settings="$TMP/perm.txt"
+expect_fail 2 "key 'save_settings' has no effect with algorithm=offline" run topology=baseline N=8 traffic=randperm switching=circuit algorithm=offline save_settings="$TMP/x.txt"
 
 # Self-routing: the classes go through in one cycle; a random permutation does not.
 expect_ok '"cycles":1,.*"conflicts":0' run topology=baseline N=256 traffic=bpc switching=circuit algorithm=self_route --format json
