@@ -93,8 +93,11 @@ struct iq {
     uint32_t QP;
     /* stage queues per node: route, VC allocation, switch allocation (capacity QS), and the
      * crossbar (capacity QX) */
-    struct iq_ent *rq, *vq, *sq;
-    struct iq_ring *rqr, *vqr, *sqr;
+    struct iq_ent *rq, *vq, *sq, *hq; /* hq: VCs holding a switch connection */
+    struct iq_ring *rqr, *vqr, *sqr, *hqr;
+    int hold;                        /* hold_switch_for_packet */
+    int32_t *hold_vc, *hold_in;      /* [node * NIe + crossbar input] */
+    int32_t *hold_out;               /* [node * NOe + crossbar output] */
     uint32_t QS;
     struct iq_xent *xq;
     struct iq_ring *xqr;
@@ -232,7 +235,11 @@ static int input_queuing(struct flit *f, struct iq *q, uint32_t node, struct rs_
             if ((rc = start_head(f, q, node, in, fl->vc, err)))
                 return rc;
         } else if (q->state[x] == VC_ACTIVE && r->cnt == 1) {
-            push_ent(q, q->sq, q->sqr, node, in, fl->vc);
+            uint32_t ein = in * q->s_in + fl->vc % q->s_in;
+            if (q->hold && q->hold_vc[node * q->NIe + ein] == (int32_t)fl->vc)
+                push_ent(q, q->hq, q->hqr, node, in, fl->vc);
+            else
+                push_ent(q, q->sq, q->sqr, node, in, fl->vc);
         }
         fl->m = NO_FLIT;
     }
@@ -314,6 +321,8 @@ static void sw_add_req(struct iq *q, uint32_t node, uint32_t in, uint32_t vc, ui
                        int32_t prio)
 {
     uint32_t ein = in * q->s_in + vc % q->s_in, eout = out * q->s_out + in % q->s_out;
+    if (q->hold && (q->hold_in[node * q->NIe + ein] >= 0 || q->hold_out[node * q->NOe + eout] >= 0))
+        return; /* a held connection uses that crossbar input or output */
     int32_t *at = &q->sreq_at[ein * q->NOe + eout];
     if (*at >= 0) {
         struct iq_req *o = &q->sreq[*at];
@@ -390,7 +399,10 @@ static void sw_alloc_evaluate(struct iq *q, uint32_t node)
             if (e->res < 0)
                 continue;
             uint32_t o = (uint32_t)e->res / q->s_out, x = ivc(q, node, e->in, e->vc);
-            if (q->state[x] == VC_VA) { /* speculative: its VC bid must win, same output */
+            if (q->hold && (q->hold_in[node * q->NIe + e->in * q->s_in + e->vc % q->s_in] >= 0 ||
+                            q->hold_out[node * q->NOe + (uint32_t)e->res] >= 0)) {
+                e->res = STALL;
+            } else if (q->state[x] == VC_VA) { /* speculative: its VC bid must win, same output */
                 int32_t g = q->vaa.inmatch[e->in * q->B + e->vc];
                 if (g < 0)
                     e->res = -1;
@@ -451,6 +463,101 @@ static void vc_alloc_update(struct flit *f, struct iq *q, uint32_t node)
     }
 }
 
+/* Move the front flit of input VC (in, vc) through crossbar output eout (a won switch or
+ * a held connection): out of its buffer, onto the output VC's count, into the crossbar
+ * queue, a credit made for its buffer. Returns 1 if it was its packet's tail. */
+static int move_flit(struct flit *f, struct iq *q, uint32_t node, uint32_t in, uint32_t vc,
+                     uint32_t eout)
+{
+    uint32_t x = ivc(q, node, in, vc), o = eout / q->s_out;
+    RS_ASSERT(q->state[x] == VC_ACTIVE);
+    struct iq_ring *br = &q->iq[x];
+    struct iq_fl fl = q->ibuf[(size_t)x * q->depth + br->head];
+    br->head = (br->head + 1) % q->depth;
+    br->cnt--;
+    struct flit_worm *w = &f->w[fl.m];
+    int tail = fl.k + 1u == w->len;
+    fl.vc = q->out_vc[x];
+    if (o < q->P) {
+        f->flit_hops++;
+        if (fl.k == 0)
+            w->hops++;
+    }
+    uint32_t y = ovc(q, node, o, fl.vc);
+    q->occ[y]++;
+    RS_ASSERT(q->occ[y] <= q->depth);
+    if (tail) {
+        q->tail_sent[y] = 1;
+        if (!q->wftc)
+            q->use[y] = -1;
+    }
+    struct iq_ring *xr = &q->xqr[node];
+    RS_ASSERT(xr->cnt < q->QX);
+    RING_BACK(q->xq, node, xr, q->QX) =
+        (struct iq_xent){-1, fl, (uint16_t)(in * q->s_in + vc % q->s_in), (uint16_t)eout};
+    xr->cnt++;
+    q->made[node * q->NI + in] |= (uint64_t)1 << vc;
+    f->step_moves++;
+    return tail;
+}
+
+static void hold_release(struct iq *q, uint32_t node, uint32_t ein)
+{
+    uint32_t eout = (uint32_t)q->hold_in[node * q->NIe + ein];
+    q->hold_vc[node * q->NIe + ein] = -1;
+    q->hold_in[node * q->NIe + ein] = -1;
+    q->hold_out[node * q->NOe + eout] = -1;
+}
+
+/* hold_switch_for_packet=1: the VCs holding a crossbar connection send their next flit
+ * through it when the output VC has a credit (evaluated in the cycle, applied in it);
+ * without a credit, the connection is released and the VC bids again. */
+static void sw_hold_evaluate(struct iq *q, uint32_t node)
+{
+    struct iq_ring *r = &q->hqr[node];
+    for (uint32_t i = 0; i < r->cnt; i++) {
+        struct iq_ent *e = &RING_AT(q->hq, node, r, q->QS, i);
+        if (e->time >= 0)
+            break;
+        e->time = (int32_t)q->now;
+        uint32_t x = ivc(q, node, e->in, e->vc);
+        uint32_t eout = q->out_port[x] * q->s_out + e->in % q->s_out;
+        e->res = full_for(q, ovc(q, node, q->out_port[x], q->out_vc[x])) ? STALL : (int32_t)eout;
+    }
+}
+
+static int sw_hold_update(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
+{
+    struct iq_ring *r = &q->hqr[node];
+    int rc;
+    while (r->cnt) {
+        struct iq_ent e = RING_AT(q->hq, node, r, q->QS, 0);
+        if (e.time < 0)
+            break;
+        ring_pop(r, q->QS);
+        uint32_t ein = e.in * q->s_in + e.vc % q->s_in;
+        if (e.res < 0) {
+            hold_release(q, node, ein);
+            push_ent(q, q->sq, q->sqr, node, e.in, e.vc);
+            continue;
+        }
+        int tail = move_flit(f, q, node, e.in, e.vc, (uint32_t)e.res);
+        uint32_t x = ivc(q, node, e.in, e.vc);
+        if (q->iq[x].cnt == 0) {
+            hold_release(q, node, ein);
+            if (tail)
+                q->state[x] = VC_IDLE;
+        } else if (tail) {
+            hold_release(q, node, ein);
+            if ((rc = start_head(f, q, node, e.in, e.vc, err)))
+                return rc;
+        } else {
+            push_ent(q, q->hq, q->hqr, node, e.in, e.vc);
+        }
+    }
+    return 0;
+}
+
 static int sw_alloc_update(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
 {
     struct iq_ring *r = &q->sqr[node];
@@ -465,41 +572,19 @@ static int sw_alloc_update(struct flit *f, struct iq *q, uint32_t node, struct r
             continue;
         }
         uint32_t x = ivc(q, node, e.in, e.vc);
-        RS_ASSERT(q->state[x] == VC_ACTIVE);
-        uint32_t eout = (uint32_t)e.res, o = eout / q->s_out;
-        struct iq_ring *br = &q->iq[x];
-        struct iq_fl fl = q->ibuf[(size_t)x * q->depth + br->head];
-        br->head = (br->head + 1) % q->depth;
-        br->cnt--;
-        struct flit_worm *w = &f->w[fl.m];
-        int tail = fl.k + 1u == w->len;
-        fl.vc = q->out_vc[x];
-        if (o < q->P) {
-            f->flit_hops++;
-            if (fl.k == 0)
-                w->hops++;
-        }
-        uint32_t y = ovc(q, node, o, fl.vc);
-        q->occ[y]++;
-        RS_ASSERT(q->occ[y] <= q->depth);
-        if (tail) {
-            q->tail_sent[y] = 1;
-            if (!q->wftc)
-                q->use[y] = -1;
-        }
-        struct iq_ring *xr = &q->xqr[node];
-        RS_ASSERT(xr->cnt < q->QX);
-        RING_BACK(q->xq, node, xr, q->QX) =
-            (struct iq_xent){-1, fl, (uint16_t)(e.in * q->s_in + e.vc % q->s_in), (uint16_t)eout};
-        xr->cnt++;
-        q->made[node * q->NI + e.in] |= (uint64_t)1 << e.vc;
-        f->step_moves++;
-        if (br->cnt == 0) {
+        int tail = move_flit(f, q, node, e.in, e.vc, (uint32_t)e.res);
+        if (q->iq[x].cnt == 0) {
             if (tail)
                 q->state[x] = VC_IDLE;
         } else if (tail) {
             if ((rc = start_head(f, q, node, e.in, e.vc, err)))
                 return rc;
+        } else if (q->hold) {
+            uint32_t ein = e.in * q->s_in + e.vc % q->s_in;
+            q->hold_vc[node * q->NIe + ein] = e.vc;
+            q->hold_in[node * q->NIe + ein] = e.res;
+            q->hold_out[node * q->NOe + (uint32_t)e.res] = (int32_t)ein;
+            push_ent(q, q->hq, q->hqr, node, e.in, e.vc);
         } else {
             push_ent(q, q->sq, q->sqr, node, e.in, e.vc);
         }
@@ -521,6 +606,8 @@ static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_e
     }
     if (q->vqr[node].cnt)
         vc_alloc_evaluate(q, node);
+    if (q->hold && q->hqr[node].cnt)
+        sw_hold_evaluate(q, node);
     if (q->sqr[node].cnt)
         sw_alloc_evaluate(q, node);
     struct iq_ring *xr = &q->xqr[node];
@@ -533,6 +620,8 @@ static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_e
     if ((rc = route_update(f, q, node, err)))
         return rc;
     vc_alloc_update(f, q, node);
+    if (q->hold && (rc = sw_hold_update(f, q, node, err)))
+        return rc;
     if ((rc = sw_alloc_update(f, q, node, err)))
         return rc;
     rs__iq_alloc_clear(&q->vaa, q->vreq, q->n_vreq);
@@ -845,7 +934,7 @@ static const char *const iq_keys[] = {
     "routing_delay", "vc_alloc_delay", "sw_alloc_delay", "st_prepare_delay", "st_final_delay",
     "credit_delay", "channel_latency", "input_speedup", "output_speedup", "vc_allocator",
     "sw_allocator", "alloc_iters", "speculative", "wait_for_tail_credit", "vc_busy_when_full",
-    NULL};
+    "hold_switch_for_packet", NULL};
 
 int rs__iq_refuse_keys(const struct rs_params *p, struct rs_err *err)
 {
@@ -865,7 +954,7 @@ void rs__iq_free(struct flit *f)
     void *arrs[] = {q->ibuf, q->iq, q->state, q->out_port, q->out_vc, q->r_port, q->r_lo,
                     q->r_hi, q->use, q->tail_sent, q->occ, q->oq, q->oqr, q->cq, q->cqr,
                     q->made, q->pc, q->pcr, q->rq, q->vq, q->sq, q->rqr, q->vqr, q->sqr,
-                    q->xq, q->xqr, q->va_in_ptr, q->va_out_ptr, q->sa_in_ptr, q->sa_out_ptr,
+                    q->xq, q->xqr, q->hq, q->hqr, q->hold_vc, q->hold_in, q->hold_out, q->va_in_ptr, q->va_out_ptr, q->sa_in_ptr, q->sa_out_ptr,
                     q->sw_rr, q->scratch, q->vreq, q->sreq, q->sreq_at, q->rx, q->ch_head,
                     q->ch_slot, q->in_chan, q->chf, q->chc, q->src_of, q->dst_of, q->injf,
                     q->ejf, q->injc, q->ejc, q->t_use, q->t_tail, q->t_occ, q->t_last,
@@ -892,7 +981,8 @@ static int read_keys(struct iq *q, const struct rs_params *p, const struct rs_op
         (rc = rs_opt_choice(p, opt, "sw_allocator", &sa_kind, err)) ||
         (rc = rs_opt_bool(p, opt, "speculative", &q->spec, err)) ||
         (rc = rs_opt_bool(p, opt, "wait_for_tail_credit", &q->wftc, err)) ||
-        (rc = rs_opt_bool(p, opt, "vc_busy_when_full", &q->busy_full, err)))
+        (rc = rs_opt_bool(p, opt, "vc_busy_when_full", &q->busy_full, err)) ||
+        (rc = rs_opt_bool(p, opt, "hold_switch_for_packet", &q->hold, err)))
         return rc;
     q->rd = (uint32_t)v[0];
     q->va = (uint32_t)v[1];
@@ -985,6 +1075,15 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
     IQ_ALLOC(q->rq, (uint64_t)q->n_nodes * q->QS);
     IQ_ALLOC(q->vq, (uint64_t)q->n_nodes * q->QS);
     IQ_ALLOC(q->sq, (uint64_t)q->n_nodes * q->QS);
+    IQ_ALLOC(q->hq, (uint64_t)q->n_nodes * q->QS);
+    IQ_ALLOC(q->hqr, q->n_nodes);
+    IQ_ALLOC(q->hold_vc, (uint64_t)q->n_nodes * q->NIe);
+    IQ_ALLOC(q->hold_in, (uint64_t)q->n_nodes * q->NIe);
+    IQ_ALLOC(q->hold_out, (uint64_t)q->n_nodes * q->NOe);
+    for (uint64_t i = 0; i < (uint64_t)q->n_nodes * q->NIe; i++)
+        q->hold_vc[i] = q->hold_in[i] = -1;
+    for (uint64_t i = 0; i < (uint64_t)q->n_nodes * q->NOe; i++)
+        q->hold_out[i] = -1;
     IQ_ALLOC(q->rqr, q->n_nodes);
     IQ_ALLOC(q->vqr, q->n_nodes);
     IQ_ALLOC(q->sqr, q->n_nodes);

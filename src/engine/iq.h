@@ -45,7 +45,9 @@ extern const char *const rs__iq_alloc_names[];
     {"wait_for_tail_credit", RS_OPT_BOOL, "0", 0, 0, NULL,                                     \
      "router=iq: 1: a VC is reallocated only once the credit of its tail came back"},         \
     {"vc_busy_when_full", RS_OPT_BOOL, "0", 0, 0, NULL,                                        \
-     "router=iq: 1: a VC without credits is not allocated"}
+     "router=iq: 1: a VC without credits is not allocated"},                                  \
+    {"hold_switch_for_packet", RS_OPT_BOOL, "0", 0, 0, NULL,                                   \
+     "router=iq: 1: a won switch connection stays with the packet until its tail"}
 
 /* Set up router=iq on the flit engine f (already initialised for its mode): read the
  * router's keys from p (option table opt), check that the network and the routing suit it,
