@@ -119,4 +119,11 @@ extern const char *const rs_engine_names[];
 /* Engine named name, or NULL. */
 const struct rs_engine_ops *rs_engine_find(const char *name);
 
+/* The keys of router=iq (the flit engines' input-queued router, docs/model-iq.md), router
+ * included: a run's record has them only when router=iq. */
+extern const struct rs_optdef rs_iq_options[];
+
+/* Does p select router=iq? */
+int rs_router_is_iq(const struct rs_params *p);
+
 #endif

@@ -3,6 +3,7 @@
  * ops structs are in flit_ops.c, one step in flit_step.c; the loop is the driver's,
  * driver.c). The model: docs/model-flit.md. */
 #include "engine/flit.h"
+#include "engine/iq.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -187,7 +188,9 @@ static uint32_t new_worm(struct flit *f, uint32_t src, uint32_t dst, uint32_t mi
         f->free_slot[f->n_free++] = m;
         return RS_NONE;
     }
-    if (w->next_chan == RS_NONE) { /* source = destination: delivered without a move */
+    if (w->next_chan == RS_NONE && !f->iq_router) { /* source = destination: delivered
+                                                      without a move (router=iq: through its
+                                                      router) */
         w->done = len;
         w->src_left = 0;
         f->step_accepted += len;
@@ -278,6 +281,7 @@ static void refresh_sources(struct flit *f, const uint32_t *newly, uint32_t n_ne
 void rs__flit_free(void *st)
 {
     struct flit *f = st;
+    rs__iq_free(f);
     rs__huge_free(f->vc, f->n_vc * sizeof *f->vc);
     rs__huge_free(f->fifo, f->fifo ? f->n_vc * sizeof *f->fifo : 0);
     rs_free(f->chan_used);
@@ -358,6 +362,10 @@ static int read_options(struct flit *f, const struct rs_params *p, const struct 
     f->link = (enum flit_link)link;
     f->classes = (enum flit_classes)cls;
     f->discard = on_delay == FLIT_DISCARD;
+    if (rs_optdef_find(opt, "router") && (rc = rs_opt_choice(p, opt, "router", &f->iq_router, err)))
+        return rc;
+    if (!f->iq_router && (rc = rs__iq_refuse_keys(p, err)))
+        return rc;
     return 0;
 }
 
@@ -470,6 +478,8 @@ static int flit_init(struct flit *f, struct rs_driver *d, enum flit_mode mode,
 
     f->n_src = pb->n_terminals;
     uint64_t bound = mode == FLIT_PARTIAL ? f->n_vc * f->depth : f->n_vc;
+    if (f->iq_router) /* packets in flight: at most the flits every buffer can hold */
+        bound = (uint64_t)net->n_nodes * (f->P + 2) * f->B * f->depth;
     if (!d->ol && bound > pb->n_msgs)
         bound = pb->n_msgs;
     if (bound + f->n_src >= UINT32_MAX / 2)
@@ -616,6 +626,8 @@ int rs__flit_init(void *st, struct rs_driver *d, enum flit_mode mode,
 {
     struct flit *f = st;
     int rc = flit_init(f, d, mode, options, err);
+    if (!rc && f->iq_router)
+        rc = rs__iq_init(f, d->in->params, options, err);
     if (rc)
         return rc;
     d->check |= FLIT_FORCE_CHECK(f);
@@ -627,7 +639,7 @@ int rs__flit_life_step(void *st, struct rs_driver *d, struct rs_err *err)
 {
     struct flit *f = st;
     int rc;
-    if (!f->ol && f->n_act == 0 && f->remaining) {
+    if (!f->ol && f->n_act == 0 && f->remaining && !f->iq) {
         if ((rc = fast_forward(f, err)))
             return rc;
         if (f->remaining == 0) { /* the rest had empty paths: no step to run */
@@ -637,7 +649,7 @@ int rs__flit_life_step(void *st, struct rs_driver *d, struct rs_err *err)
         }
     }
     f->step++;
-    if ((rc = rs__flit_step(f, err)))
+    if ((rc = f->iq ? rs__iq_step(f, err) : rs__flit_step(f, err)))
         return rc;
     if (!f->ol) /* the messages released at this step join their sources */
         take_released(f, f->step);
@@ -654,13 +666,13 @@ int rs__flit_life_step(void *st, struct rs_driver *d, struct rs_err *err)
         /* nothing moved: the network is at a fixed point (no VC was released, no buffer
          * changed), and arrivals at the sources cannot free anything */
         d->deadlock = 1;
-    } else if (f->ol && f->link == FLIT_PER_VC && f->step % FLIT_STUCK_PERIOD == 0) {
+    } else if (f->ol && f->link == FLIT_PER_VC && !f->iq && f->step % FLIT_STUCK_PERIOD == 0) {
         /* open loop: new packets may keep some of the network moving forever around a
          * deadlocked part; look for it now and then */
         f->stuck_start = rs__flit_stuck_set(f);
         d->deadlock = f->stuck_start != RS_NONE;
     }
-    if (!d->deadlock && f->step_moves == 0 && f->n_act == 0 && !f->ol)
+    if (!d->deadlock && f->step_moves == 0 && f->n_act == 0 && !f->ol && !f->iq)
         /* static sources that cannot start into an empty network: impossible (every VC is
          * free), but never loop on it */
         return rs_err_set(err, RS_EINVARIANT,
@@ -670,12 +682,19 @@ int rs__flit_life_step(void *st, struct rs_driver *d, struct rs_err *err)
 
 int rs__flit_life_check(void *st, struct rs_err *err)
 {
+    struct flit *f = st;
+    if (f->iq)
+        return rs__iq_check(f, err);
     return rs__flit_check(st, err);
 }
 
 void rs__flit_life_describe(void *st, char *buf, size_t n)
 {
     struct flit *f = st;
+    if (f->iq) {
+        rs__iq_describe_deadlock(f, buf, n);
+        return;
+    }
     rs__flit_describe_deadlock(f, f->stuck_start, buf, n);
 }
 

@@ -31,6 +31,7 @@ enum flit_mode {
 enum flit_link { FLIT_PER_VC, FLIT_SHARED };
 enum flit_classes { FLIT_CLASSES_NONE, FLIT_CLASSES_DATELINE };
 enum flit_on_delay { FLIT_WAIT, FLIT_DISCARD };
+struct iq;
 
 /* One virtual channel: VC id = channel id * B + v, channel id = node * P + port. 24 bytes. */
 struct flit_vc {
@@ -148,6 +149,8 @@ struct flit {
     int rc;                 /* first error of a routing call made where no code can be
                                returned (making a source's front); err holds its message */
     struct rs_err *err;
+    int iq_router;          /* router=iq: the network is BookSim's input-queued router */
+    struct iq *iq;          /* its state (iq.c), NULL for router=simple */
 };
 
 /* VC id of (channel, v). */

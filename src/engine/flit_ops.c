@@ -3,6 +3,7 @@
  * ops structs, all running the shared flit engine (flit.c) in their mode. */
 #include "engine/flit.h"
 #include "engine/estimate_util.h"
+#include "engine/iq.h"
 
 static const char *const link_names[] = {"per_vc", "shared", NULL};
 static const char *const class_names[] = {"none", "dateline", NULL};
@@ -27,6 +28,7 @@ static const struct rs_optdef wormhole_options[] = {
     FLIT_COMMON_OPTIONS,
     {"vc_depth", RS_OPT_INT, "1", 1, 65535, NULL,
      "flits per virtual-channel buffer (001 §1.1: 1)"},
+    IQ_OPTIONS,
     RS_OPENLOOP_OPTIONS,
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
@@ -35,6 +37,7 @@ static const struct rs_optdef vct_options[] = {
     {"collapse", RS_OPT_BOOL, "0", 0, 0, NULL,
      "1: a message whose header was blocked waits until it is entirely in that buffer "
      "before going on (003 §1's cut-through model)"},
+    IQ_OPTIONS,
     RS_OPENLOOP_OPTIONS,
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 

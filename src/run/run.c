@@ -179,6 +179,8 @@ static int record_options(struct rs_record *out, const struct rs_params *p,
         int rc = 0;
         if (!text || (skip && rs_optdef_find(skip, d->name)))
             continue;
+        if (rs_optdef_find(rs_iq_options, d->name) && !rs_router_is_iq(p))
+            continue; /* router=iq's keys: columns of router=iq runs only */
         if (d == rs_optdef_find(rs_run_options, "max_memory")) /* a limit, not a parameter of */
             continue;                                          /* the result: never a column */
         if (d->type == RS_OPT_INT) {

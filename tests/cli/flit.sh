@@ -55,4 +55,11 @@ expect_fail 2 "length_max=2 is below length=4" run switching=wormhole injection_
 # every engine has open loop now (store_forward by default): an open-loop key in a batch run
 # would be ignored, so it is refused
 expect_fail 2 "injection_rate= is a key of open-loop injection: it needs injection_process=bernoulli" run injection_rate=0.1
+
+# router=iq: identity on the 16-input butterfly crosses 5 routers unhindered: 2 (injection)
+# + 5 x 3 (route, VC and switch allocation, traversal) + 4 x 2 (channels) + 2 (ejection)
+# + 3 body flits = 30 cycles; its keys in the record; refused with router=simple.
+expect_ok '"makespan":30,' run topology=butterfly N=16 traffic=identity switching=wormhole router=iq vcs=2 vc_depth=4 length=4 --format json
+expect_ok '^sw_allocator +islip$' run topology=butterfly N=16 traffic=identity switching=wormhole router=iq
+expect_fail 2 "routing_delay= is a key of router=iq: it has no effect with router=simple" run switching=wormhole routing_delay=2
 finish

@@ -1,0 +1,1180 @@
+/* router=iq: BookSim 2's input-queued virtual-channel router on the flit engine's network
+ * (set-up, one cycle, deadlock description). Every router runs, in each cycle: input
+ * queuing and credit processing, route / VC-allocation / switch-allocation / switch
+ * evaluation, then their updates, then output queuing; flits and credits cross channels of
+ * channel_latency cycles (one more cycle between the sender's write and the receiver's
+ * read, as in BookSim). The exact model: docs/model-iq.md. */
+#include "engine/iq.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/iq_alloc.h"
+#include "routesim/alloc.h"
+#include "routesim/assert.h"
+
+const char *const rs__iq_router_names[] = {"simple", "iq", NULL};
+const char *const rs__iq_alloc_names[] = {"separable_input_first", "separable_output_first",
+                                          "islip", NULL};
+
+const struct rs_optdef rs_iq_options[] = {IQ_OPTIONS, {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+int rs_router_is_iq(const struct rs_params *p)
+{
+    const struct rs_param *r = rs_params_find(p, "router");
+    return r && strcmp(r->value, "iq") == 0;
+}
+
+enum { VC_IDLE, VC_ROUTING, VC_VA, VC_ACTIVE };
+#define STALL (-2) /* a stage's result: no grant this time (BookSim's STALL_* codes) */
+#define NO_FLIT UINT32_MAX
+
+/* A flit: packet (worm slot) m, its k-th flit, carried on VC vc. */
+struct iq_fl {
+    uint32_t m;
+    uint16_t k, vc;
+};
+
+/* An entry of a stage queue (route, VC allocation, switch allocation): input VC (in, vc),
+ * time = -1 until evaluated, then the cycle its result is applied; res = the grant. */
+struct iq_ent {
+    int32_t time;
+    uint16_t in, vc;
+    int32_t res;
+};
+
+struct iq_xent { /* a flit crossing the switch */
+    int32_t time;
+    struct iq_fl fl;
+    uint16_t ein, eout;
+};
+
+struct iq_cred { /* a received credit waiting credit_delay cycles */
+    int32_t time;
+    uint32_t out;
+    uint64_t mask;
+};
+
+/* A ring-buffer queue's indices (entries live in a caller array of capacity cap). */
+struct iq_ring {
+    uint32_t head, cnt;
+};
+
+struct iq {
+    /* keys */
+    uint32_t rd, va, sa, xd, cd, lat, s_in, s_out, iters;
+    int spec, wftc, busy_full;
+    enum iq_alloc_kind va_kind, sa_kind;
+    /* shape */
+    uint32_t B, depth, P, NI, NO, n_nodes, n_src, R, Rt;
+    uint32_t NIe, NOe; /* crossbar ports: NI * s_in, NO * s_out */
+    /* input VCs [(node * NI + in) * B + vc] */
+    struct iq_fl *ibuf; /* [.. * depth] ring per VC */
+    struct iq_ring *iq;
+    uint8_t *state;
+    uint16_t *out_port, *out_vc, *r_port, *r_lo, *r_hi;
+    /* output VCs [(node * NO + out) * B + vc]: BookSim's BufferState of the next buffer */
+    int32_t *use;
+    uint8_t *tail_sent;
+    uint32_t *occ;
+    /* output queues [node * NO + out], capacity QO */
+    struct iq_fl *oq;
+    struct iq_ring *oqr;
+    uint32_t QO;
+    /* credit queues [node * NI + in], capacity QC, and credits made this cycle */
+    uint64_t *cq;
+    struct iq_ring *cqr;
+    uint32_t QC;
+    uint64_t *made;
+    /* received credits per node, capacity QP */
+    struct iq_cred *pc;
+    struct iq_ring *pcr;
+    uint32_t QP;
+    /* stage queues per node: route, VC allocation, switch allocation (capacity QS), and the
+     * crossbar (capacity QX) */
+    struct iq_ent *rq, *vq, *sq, *hq; /* hq: VCs holding a switch connection */
+    struct iq_ring *rqr, *vqr, *sqr, *hqr;
+    int hold;                        /* hold_switch_for_packet */
+    int32_t *hold_vc, *hold_in;      /* [node * NIe + crossbar input] */
+    int32_t *hold_out;               /* [node * NOe + crossbar output] */
+    uint32_t QS;
+    struct iq_xent *xq;
+    struct iq_ring *xqr;
+    uint32_t QX;
+    /* allocators' persistent pointers per node */
+    uint32_t *va_in_ptr, *va_out_ptr, *sa_in_ptr, *sa_out_ptr, *sw_rr;
+    /* allocator scratch (one node at a time) */
+    struct iq_allocator vaa, saa;
+    int32_t *scratch;
+    struct iq_req *vreq, *sreq;
+    uint32_t n_vreq, n_sreq, max_vreq;
+    int32_t *sreq_at; /* [NIe * NOe] index into sreq, -1 */
+    /* flits received this cycle [node * NI + in] */
+    struct iq_fl *rx;
+    /* channels: network channel c = node * P + port; head node and in-slot */
+    uint32_t *ch_head, *ch_slot, *in_chan; /* in_chan[node * P + slot] = channel */
+    struct iq_fl *chf;  /* [c * R] flits in flight */
+    uint64_t *chc;      /* [c * R] credits in flight back to c's tail */
+    /* terminals: the node each injects at / ejects at, and the terminal of each node */
+    uint32_t *src_of, *dst_of; /* [n_nodes] terminal injecting / ejecting there, RS_NONE */
+    struct iq_fl *injf, *ejf;  /* [t * Rt] */
+    uint64_t *injc, *ejc;      /* [t * Rt] credits to the source, to the router */
+    int32_t *t_use;            /* [t * B + vc] injection buffer state at the source */
+    uint8_t *t_tail;
+    uint32_t *t_occ;
+    int32_t *t_last;           /* last VC a head took */
+    uint32_t *t_cur, *t_k, *t_vc; /* packet being injected, its next flit, its VC */
+    uint64_t packets;          /* in the network (head sent, tail not delivered) */
+    uint32_t idle;             /* cycles without a flit or credit moving */
+    uint32_t now;
+};
+
+/* ---- small helpers --------------------------------------------------------------------- */
+
+static inline uint32_t ivc(const struct iq *q, uint32_t node, uint32_t in, uint32_t vc)
+{
+    return (node * q->NI + in) * q->B + vc;
+}
+static inline uint32_t ovc(const struct iq *q, uint32_t node, uint32_t out, uint32_t vc)
+{
+    return (node * q->NO + out) * q->B + vc;
+}
+static inline void ring_push(struct iq_ring *r, uint32_t cap)
+{
+    RS_DASSERT(r->cnt < cap);
+    (void)cap;
+    r->cnt++;
+}
+#define RING_AT(arr, base, r, cap, i) (arr)[(base) * (cap) + ((r)->head + (i)) % (cap)]
+#define RING_BACK(arr, base, r, cap) (arr)[(base) * (cap) + ((r)->head + (r)->cnt) % (cap)]
+static inline void ring_pop(struct iq_ring *r, uint32_t cap)
+{
+    r->head = (r->head + 1) % cap;
+    r->cnt--;
+}
+
+static void push_ent(struct iq *q, struct iq_ent *arr, struct iq_ring *rr, uint32_t node,
+                     uint32_t in, uint32_t vc)
+{
+    struct iq_ring *r = &rr[node];
+    RS_ASSERT(r->cnt < q->QS);
+    RING_BACK(arr, node, r, q->QS) = (struct iq_ent){-1, (uint16_t)in, (uint16_t)vc, -1};
+    r->cnt++;
+}
+
+static inline int full_for(const struct iq *q, uint32_t x)
+{
+    return q->occ[x] >= q->depth;
+}
+
+/* The route of the packet at the front of input VC x of node: its output port and VCs. */
+static int route_vc(struct flit *f, struct iq *q, uint32_t node, uint32_t x, struct rs_err *err)
+{
+    uint32_t m = q->ibuf[(size_t)x * q->depth + q->iq[x].head].m;
+    int rc = rs__flit_route(f, m, node, err);
+    if (rc)
+        return rc;
+    struct flit_worm *w = &f->w[m];
+    if (w->next_chan == RS_NONE) {
+        if (q->dst_of[node] == RS_NONE || q->dst_of[node] != w->dst)
+            return rs_err_set(err, RS_EINVARIANT,
+                              "router=iq: message %u ends at node %u, which is not the node of "
+                              "its destination terminal %u",
+                              w->msg, node, w->dst);
+        q->r_port[x] = (uint16_t)q->P;
+        q->r_lo[x] = 0;
+        q->r_hi[x] = (uint16_t)q->B;
+    } else {
+        q->r_port[x] = (uint16_t)(w->next_chan % q->P);
+        q->r_lo[x] = (uint16_t)w->vc_lo;
+        q->r_hi[x] = (uint16_t)w->vc_hi;
+    }
+    return 0;
+}
+
+/* A head is at the front of input VC (in, vc): start routing it (or, routing_delay=0, route
+ * at once and bid for a VC). */
+static int start_head(struct flit *f, struct iq *q, uint32_t node, uint32_t in, uint32_t vc,
+                      struct rs_err *err)
+{
+    uint32_t x = ivc(q, node, in, vc);
+    if (q->rd) {
+        q->state[x] = VC_ROUTING;
+        push_ent(q, q->rq, q->rqr, node, in, vc);
+        return 0;
+    }
+    int rc = route_vc(f, q, node, x, err);
+    if (rc)
+        return rc;
+    q->state[x] = VC_VA;
+    if (q->spec)
+        push_ent(q, q->sq, q->sqr, node, in, vc);
+    push_ent(q, q->vq, q->vqr, node, in, vc);
+    return 0;
+}
+
+/* ---- one router's cycle ---------------------------------------------------------------- */
+
+static int input_queuing(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
+{
+    int rc;
+    for (uint32_t in = 0; in < q->NI; in++) {
+        struct iq_fl *fl = &q->rx[node * q->NI + in];
+        if (fl->m == NO_FLIT)
+            continue;
+        uint32_t x = ivc(q, node, in, fl->vc);
+        struct iq_ring *r = &q->iq[x];
+        RS_ASSERT(r->cnt < q->depth);
+        q->ibuf[(size_t)x * q->depth + (r->head + r->cnt) % q->depth] = *fl;
+        r->cnt++;
+        if (r->cnt > f->max_buffer)
+            f->max_buffer = r->cnt;
+        if (q->state[x] == VC_IDLE) {
+            RS_ASSERT(r->cnt == 1 && fl->k == 0);
+            if ((rc = start_head(f, q, node, in, fl->vc, err)))
+                return rc;
+        } else if (q->state[x] == VC_ACTIVE && r->cnt == 1) {
+            uint32_t ein = in * q->s_in + fl->vc % q->s_in;
+            if (q->hold && q->hold_vc[node * q->NIe + ein] == (int32_t)fl->vc)
+                push_ent(q, q->hq, q->hqr, node, in, fl->vc);
+            else
+                push_ent(q, q->sq, q->sqr, node, in, fl->vc);
+        }
+        fl->m = NO_FLIT;
+    }
+    struct iq_ring *pr = &q->pcr[node];
+    while (pr->cnt) {
+        struct iq_cred *c = &RING_AT(q->pc, node, pr, q->QP, 0);
+        if ((int32_t)q->now < c->time)
+            break;
+        for (uint32_t v = 0; v < q->B; v++) {
+            if (!(c->mask >> v & 1))
+                continue;
+            uint32_t y = ovc(q, node, c->out, v);
+            RS_ASSERT(q->occ[y] > 0);
+            q->occ[y]--;
+            if (q->wftc && q->occ[y] == 0 && q->tail_sent[y])
+                q->use[y] = -1;
+        }
+        ring_pop(pr, q->QP);
+    }
+    return 0;
+}
+
+static void vc_alloc_evaluate(struct iq *q, uint32_t node)
+{
+    struct iq_ring *r = &q->vqr[node];
+    q->n_vreq = 0;
+    for (uint32_t i = 0; i < r->cnt; i++) {
+        struct iq_ent *e = &RING_AT(q->vq, node, r, q->QS, i);
+        if (e->time >= 0)
+            break;
+        uint32_t x = ivc(q, node, e->in, e->vc);
+        uint32_t o = q->r_port[x];
+        int elig = 0, cred = 0;
+        for (uint32_t v = q->r_lo[x]; v < q->r_hi[x]; v++) {
+            uint32_t y = ovc(q, node, o, v);
+            if (q->use[y] >= 0)
+                continue;
+            elig = 1;
+            if (q->busy_full && full_for(q, y))
+                continue;
+            cred = 1;
+            RS_ASSERT(q->n_vreq < q->max_vreq);
+            q->vreq[q->n_vreq++] = (struct iq_req){e->in * q->B + e->vc, o * q->B + v, 0, 0, 0};
+        }
+        if (!elig || (q->busy_full && !cred))
+            e->res = STALL;
+    }
+    q->vaa.in_ptr = q->va_in_ptr + (size_t)node * q->NI * q->B;
+    q->vaa.out_ptr = q->va_out_ptr + (size_t)node * q->NO * q->B;
+    rs__iq_allocate(&q->vaa, q->vreq, q->n_vreq);
+    for (uint32_t i = 0; i < r->cnt; i++) {
+        struct iq_ent *e = &RING_AT(q->vq, node, r, q->QS, i);
+        if (e->time >= 0)
+            break;
+        e->time = (int32_t)(q->now + q->va - 1);
+        if (e->res < -1)
+            continue;
+        int32_t g = q->vaa.inmatch[e->in * q->B + e->vc];
+        e->res = g >= 0 ? g : STALL;
+    }
+    if (q->va <= 1)
+        return;
+    for (uint32_t i = 0; i < r->cnt; i++) {
+        struct iq_ent *e = &RING_AT(q->vq, node, r, q->QS, i);
+        if ((int32_t)q->now < e->time)
+            break;
+        if (e->res < 0)
+            continue;
+        uint32_t y = ovc(q, node, (uint32_t)e->res / q->B, (uint32_t)e->res % q->B);
+        if (q->use[y] >= 0 || (q->busy_full && full_for(q, y)))
+            e->res = STALL;
+    }
+}
+
+/* Add input VC (in, vc)'s bid for output out to the switch allocator: one bid per
+ * (crossbar input, crossbar output), the VC first at or after the input's round-robin
+ * offset winning (BookSim's _SWAllocAddReq). */
+static void sw_add_req(struct iq *q, uint32_t node, uint32_t in, uint32_t vc, uint32_t out,
+                       int32_t prio)
+{
+    uint32_t ein = in * q->s_in + vc % q->s_in, eout = out * q->s_out + in % q->s_out;
+    if (q->hold && (q->hold_in[node * q->NIe + ein] >= 0 || q->hold_out[node * q->NOe + eout] >= 0))
+        return; /* a held connection uses that crossbar input or output */
+    int32_t *at = &q->sreq_at[ein * q->NOe + eout];
+    if (*at >= 0) {
+        struct iq_req *o = &q->sreq[*at];
+        if (rs__iq_supersedes(vc, prio, (uint32_t)o->label, o->in_pri,
+                              q->sw_rr[node * q->NIe + ein], q->B)) {
+            o->label = (int32_t)vc;
+            o->in_pri = o->out_pri = prio;
+        }
+        return;
+    }
+    *at = (int32_t)q->n_sreq;
+    q->sreq[q->n_sreq++] = (struct iq_req){ein, eout, (int32_t)vc, prio, prio};
+}
+
+static void sw_alloc_evaluate(struct iq *q, uint32_t node)
+{
+    struct iq_ring *r = &q->sqr[node];
+    q->n_sreq = 0;
+    for (uint32_t i = 0; i < r->cnt; i++) {
+        struct iq_ent *e = &RING_AT(q->sq, node, r, q->QS, i);
+        if (e->time >= 0)
+            break;
+        uint32_t x = ivc(q, node, e->in, e->vc);
+        if (q->state[x] == VC_ACTIVE) {
+            if (full_for(q, ovc(q, node, q->out_port[x], q->out_vc[x]))) {
+                e->res = STALL;
+                continue;
+            }
+            sw_add_req(q, node, e->in, e->vc, q->out_port[x], 0);
+            continue;
+        }
+        /* speculative bid of a head still bidding for a VC: only if some VC of its route
+         * is free and has a credit (BookSim's spec_check_elig, spec_check_cred) */
+        uint32_t o = q->r_port[x];
+        int elig = 0, cred = 0;
+        for (uint32_t v = q->r_lo[x]; v < q->r_hi[x]; v++) {
+            uint32_t y = ovc(q, node, o, v);
+            if (q->use[y] < 0) {
+                elig = 1;
+                if (!full_for(q, y)) {
+                    cred = 1;
+                    break;
+                }
+            }
+        }
+        if (!elig || !cred)
+            e->res = STALL;
+        else
+            sw_add_req(q, node, e->in, e->vc, o, INT32_MIN);
+    }
+    q->saa.in_ptr = q->sa_in_ptr + (size_t)node * q->NIe;
+    q->saa.out_ptr = q->sa_out_ptr + (size_t)node * q->NOe;
+    rs__iq_allocate(&q->saa, q->sreq, q->n_sreq);
+    for (uint32_t i = 0; i < r->cnt; i++) {
+        struct iq_ent *e = &RING_AT(q->sq, node, r, q->QS, i);
+        if (e->time >= 0)
+            break;
+        e->time = (int32_t)(q->now + q->sa - 1);
+        if (e->res < -1)
+            continue;
+        uint32_t ein = e->in * q->s_in + e->vc % q->s_in;
+        int32_t eout = q->saa.inmatch[ein];
+        e->res = STALL;
+        if (eout >= 0 && q->sreq[q->sreq_at[ein * q->NOe + (uint32_t)eout]].label == e->vc) {
+            q->sw_rr[node * q->NIe + ein] = (e->vc + q->s_in) % q->B;
+            e->res = eout;
+        }
+    }
+    if (q->spec || q->sa > 1)
+        for (uint32_t i = 0; i < r->cnt; i++) {
+            struct iq_ent *e = &RING_AT(q->sq, node, r, q->QS, i);
+            if ((int32_t)q->now < e->time)
+                break;
+            if (e->res < 0)
+                continue;
+            uint32_t o = (uint32_t)e->res / q->s_out, x = ivc(q, node, e->in, e->vc);
+            if (q->hold && (q->hold_in[node * q->NIe + e->in * q->s_in + e->vc % q->s_in] >= 0 ||
+                            q->hold_out[node * q->NOe + (uint32_t)e->res] >= 0)) {
+                e->res = STALL;
+            } else if (q->state[x] == VC_VA) { /* speculative: its VC bid must win, same output */
+                int32_t g = q->vaa.inmatch[e->in * q->B + e->vc];
+                if (g < 0)
+                    e->res = -1;
+                else if ((uint32_t)g / q->B != o)
+                    e->res = STALL;
+                else if (full_for(q, ovc(q, node, o, (uint32_t)g % q->B)))
+                    e->res = STALL;
+            } else if (full_for(q, ovc(q, node, o, q->out_vc[x]))) {
+                e->res = STALL;
+            }
+        }
+}
+
+static int route_update(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
+{
+    struct iq_ring *r = &q->rqr[node];
+    int rc;
+    while (r->cnt) {
+        struct iq_ent e = RING_AT(q->rq, node, r, q->QS, 0);
+        if (e.time < 0 || (int32_t)q->now < e.time)
+            break;
+        ring_pop(r, q->QS);
+        uint32_t x = ivc(q, node, e.in, e.vc);
+        if ((rc = route_vc(f, q, node, x, err)))
+            return rc;
+        q->state[x] = VC_VA;
+        if (q->spec)
+            push_ent(q, q->sq, q->sqr, node, e.in, e.vc);
+        push_ent(q, q->vq, q->vqr, node, e.in, e.vc);
+    }
+    return 0;
+}
+
+static void vc_alloc_update(struct flit *f, struct iq *q, uint32_t node)
+{
+    struct iq_ring *r = &q->vqr[node];
+    while (r->cnt) {
+        struct iq_ent e = RING_AT(q->vq, node, r, q->QS, 0);
+        if (e.time < 0 || (int32_t)q->now < e.time)
+            break;
+        ring_pop(r, q->QS);
+        uint32_t x = ivc(q, node, e.in, e.vc);
+        if (e.res >= 0) {
+            uint32_t o = (uint32_t)e.res / q->B, v = (uint32_t)e.res % q->B;
+            uint32_t y = ovc(q, node, o, v);
+            RS_ASSERT(q->use[y] < 0);
+            q->use[y] = (int32_t)(e.in * q->B + e.vc);
+            q->tail_sent[y] = 0;
+            q->out_port[x] = (uint16_t)o;
+            q->out_vc[x] = (uint16_t)v;
+            q->state[x] = VC_ACTIVE;
+            if (!q->spec)
+                push_ent(q, q->sq, q->sqr, node, e.in, e.vc);
+        } else {
+            f->blocked++;
+            push_ent(q, q->vq, q->vqr, node, e.in, e.vc);
+        }
+    }
+}
+
+/* Move the front flit of input VC (in, vc) through crossbar output eout (a won switch or
+ * a held connection): out of its buffer, onto the output VC's count, into the crossbar
+ * queue, a credit made for its buffer. Returns 1 if it was its packet's tail. */
+static int move_flit(struct flit *f, struct iq *q, uint32_t node, uint32_t in, uint32_t vc,
+                     uint32_t eout)
+{
+    uint32_t x = ivc(q, node, in, vc), o = eout / q->s_out;
+    RS_ASSERT(q->state[x] == VC_ACTIVE);
+    struct iq_ring *br = &q->iq[x];
+    struct iq_fl fl = q->ibuf[(size_t)x * q->depth + br->head];
+    br->head = (br->head + 1) % q->depth;
+    br->cnt--;
+    struct flit_worm *w = &f->w[fl.m];
+    int tail = fl.k + 1u == w->len;
+    fl.vc = q->out_vc[x];
+    if (o < q->P) {
+        f->flit_hops++;
+        if (fl.k == 0)
+            w->hops++;
+    }
+    uint32_t y = ovc(q, node, o, fl.vc);
+    q->occ[y]++;
+    RS_ASSERT(q->occ[y] <= q->depth);
+    if (tail) {
+        q->tail_sent[y] = 1;
+        if (!q->wftc)
+            q->use[y] = -1;
+    }
+    struct iq_ring *xr = &q->xqr[node];
+    RS_ASSERT(xr->cnt < q->QX);
+    RING_BACK(q->xq, node, xr, q->QX) =
+        (struct iq_xent){-1, fl, (uint16_t)(in * q->s_in + vc % q->s_in), (uint16_t)eout};
+    xr->cnt++;
+    q->made[node * q->NI + in] |= (uint64_t)1 << vc;
+    f->step_moves++;
+    return tail;
+}
+
+static void hold_release(struct iq *q, uint32_t node, uint32_t ein)
+{
+    uint32_t eout = (uint32_t)q->hold_in[node * q->NIe + ein];
+    q->hold_vc[node * q->NIe + ein] = -1;
+    q->hold_in[node * q->NIe + ein] = -1;
+    q->hold_out[node * q->NOe + eout] = -1;
+}
+
+/* hold_switch_for_packet=1: the VCs holding a crossbar connection send their next flit
+ * through it when the output VC has a credit (evaluated in the cycle, applied in it);
+ * without a credit, the connection is released and the VC bids again. */
+static void sw_hold_evaluate(struct iq *q, uint32_t node)
+{
+    struct iq_ring *r = &q->hqr[node];
+    for (uint32_t i = 0; i < r->cnt; i++) {
+        struct iq_ent *e = &RING_AT(q->hq, node, r, q->QS, i);
+        if (e->time >= 0)
+            break;
+        e->time = (int32_t)q->now;
+        uint32_t x = ivc(q, node, e->in, e->vc);
+        uint32_t eout = q->out_port[x] * q->s_out + e->in % q->s_out;
+        e->res = full_for(q, ovc(q, node, q->out_port[x], q->out_vc[x])) ? STALL : (int32_t)eout;
+    }
+}
+
+static int sw_hold_update(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
+{
+    struct iq_ring *r = &q->hqr[node];
+    int rc;
+    while (r->cnt) {
+        struct iq_ent e = RING_AT(q->hq, node, r, q->QS, 0);
+        if (e.time < 0)
+            break;
+        ring_pop(r, q->QS);
+        uint32_t ein = e.in * q->s_in + e.vc % q->s_in;
+        if (e.res < 0) {
+            hold_release(q, node, ein);
+            push_ent(q, q->sq, q->sqr, node, e.in, e.vc);
+            continue;
+        }
+        int tail = move_flit(f, q, node, e.in, e.vc, (uint32_t)e.res);
+        uint32_t x = ivc(q, node, e.in, e.vc);
+        if (q->iq[x].cnt == 0) {
+            hold_release(q, node, ein);
+            if (tail)
+                q->state[x] = VC_IDLE;
+        } else if (tail) {
+            hold_release(q, node, ein);
+            if ((rc = start_head(f, q, node, e.in, e.vc, err)))
+                return rc;
+        } else {
+            push_ent(q, q->hq, q->hqr, node, e.in, e.vc);
+        }
+    }
+    return 0;
+}
+
+static int sw_alloc_update(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
+{
+    struct iq_ring *r = &q->sqr[node];
+    int rc;
+    while (r->cnt) {
+        struct iq_ent e = RING_AT(q->sq, node, r, q->QS, 0);
+        if (e.time < 0 || (int32_t)q->now < e.time)
+            break;
+        ring_pop(r, q->QS);
+        if (e.res < 0) {
+            push_ent(q, q->sq, q->sqr, node, e.in, e.vc);
+            continue;
+        }
+        uint32_t x = ivc(q, node, e.in, e.vc);
+        int tail = move_flit(f, q, node, e.in, e.vc, (uint32_t)e.res);
+        if (q->iq[x].cnt == 0) {
+            if (tail)
+                q->state[x] = VC_IDLE;
+        } else if (tail) {
+            if ((rc = start_head(f, q, node, e.in, e.vc, err)))
+                return rc;
+        } else if (q->hold) {
+            uint32_t ein = e.in * q->s_in + e.vc % q->s_in;
+            q->hold_vc[node * q->NIe + ein] = e.vc;
+            q->hold_in[node * q->NIe + ein] = e.res;
+            q->hold_out[node * q->NOe + (uint32_t)e.res] = (int32_t)ein;
+            push_ent(q, q->hq, q->hqr, node, e.in, e.vc);
+        } else {
+            push_ent(q, q->sq, q->sqr, node, e.in, e.vc);
+        }
+    }
+    return 0;
+}
+
+static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
+{
+    int rc;
+    if ((rc = input_queuing(f, q, node, err)))
+        return rc;
+    struct iq_ring *r = &q->rqr[node];
+    for (uint32_t i = 0; i < r->cnt; i++) {
+        struct iq_ent *e = &RING_AT(q->rq, node, r, q->QS, i);
+        if (e->time >= 0)
+            break;
+        e->time = (int32_t)(q->now + q->rd - 1);
+    }
+    if (q->vqr[node].cnt)
+        vc_alloc_evaluate(q, node);
+    if (q->hold && q->hqr[node].cnt)
+        sw_hold_evaluate(q, node);
+    if (q->sqr[node].cnt)
+        sw_alloc_evaluate(q, node);
+    struct iq_ring *xr = &q->xqr[node];
+    for (uint32_t i = 0; i < xr->cnt; i++) {
+        struct iq_xent *e = &RING_AT(q->xq, node, xr, q->QX, i);
+        if (e->time >= 0)
+            break;
+        e->time = (int32_t)(q->now + q->xd - 1);
+    }
+    if ((rc = route_update(f, q, node, err)))
+        return rc;
+    vc_alloc_update(f, q, node);
+    if (q->hold && (rc = sw_hold_update(f, q, node, err)))
+        return rc;
+    if ((rc = sw_alloc_update(f, q, node, err)))
+        return rc;
+    rs__iq_alloc_clear(&q->vaa, q->vreq, q->n_vreq);
+    rs__iq_alloc_clear(&q->saa, q->sreq, q->n_sreq);
+    for (uint32_t k = 0; k < q->n_sreq; k++)
+        q->sreq_at[q->sreq[k].in * q->NOe + q->sreq[k].out] = -1;
+    q->n_vreq = q->n_sreq = 0;
+    while (xr->cnt) { /* switch update: into the output queue */
+        struct iq_xent e = RING_AT(q->xq, node, xr, q->QX, 0);
+        if (e.time < 0 || (int32_t)q->now < e.time)
+            break;
+        ring_pop(xr, q->QX);
+        uint32_t o = e.eout / q->s_out;
+        struct iq_ring *orr = &q->oqr[node * q->NO + o];
+        RS_ASSERT(orr->cnt < q->QO);
+        RING_BACK(q->oq, node * q->NO + o, orr, q->QO) = e.fl;
+        orr->cnt++;
+    }
+    for (uint32_t in = 0; in < q->NI; in++) { /* output queuing of the credits */
+        uint64_t *mk = &q->made[node * q->NI + in];
+        if (!*mk)
+            continue;
+        struct iq_ring *cr = &q->cqr[node * q->NI + in];
+        RS_ASSERT(cr->cnt < q->QC);
+        RING_BACK(q->cq, node * q->NI + in, cr, q->QC) = *mk;
+        cr->cnt++;
+        *mk = 0;
+    }
+    return 0;
+}
+
+/* The router's writes: one flit per output, one credit per input. */
+static void router_write(struct flit *f, struct iq *q, uint32_t node)
+{
+    uint32_t P = q->P;
+    for (uint32_t o = 0; o < q->NO; o++) {
+        struct iq_ring *orr = &q->oqr[node * q->NO + o];
+        if (!orr->cnt)
+            continue;
+        struct iq_fl fl = RING_AT(q->oq, node * q->NO + o, orr, q->QO, 0);
+        ring_pop(orr, q->QO);
+        if (o < P) {
+            uint32_t c = node * P + o;
+            q->chf[(size_t)c * q->R + (q->now + q->lat + 1) % q->R] = fl;
+        } else {
+            uint32_t t = q->dst_of[node];
+            q->ejf[(size_t)t * q->Rt + (q->now + 2) % q->Rt] = fl;
+        }
+        f->step_moves++;
+    }
+    for (uint32_t in = 0; in < q->NI; in++) {
+        struct iq_ring *cr = &q->cqr[node * q->NI + in];
+        if (!cr->cnt)
+            continue;
+        uint64_t mk = RING_AT(q->cq, node * q->NI + in, cr, q->QC, 0);
+        ring_pop(cr, q->QC);
+        if (in < P) {
+            uint32_t c = q->in_chan[node * P + in];
+            q->chc[(size_t)c * q->R + (q->now + q->lat + 1) % q->R] = mk;
+        } else {
+            uint32_t t = q->src_of[node];
+            q->injc[(size_t)t * q->Rt + (q->now + 2) % q->Rt] = mk;
+        }
+        f->step_moves++;
+    }
+}
+
+/* Deliver flit fl at its destination terminal in this cycle. */
+static void iq_deliver(struct flit *f, struct iq *q, struct iq_fl fl)
+{
+    struct flit_worm *w = &f->w[fl.m];
+    w->done++;
+    f->step_accepted++;
+    f->step_moves++;
+    if (w->done < w->len)
+        return;
+    q->packets--;
+    f->delivered++;
+    f->last_event = q->now;
+    if (f->ol) {
+        rs_openloop_finish(f->ol, w->gen, w->len, q->now, 1);
+    } else {
+        f->finish[w->msg] = q->now;
+        f->fate[w->msg] = RS_FATE_DELIVERED;
+        f->remaining--;
+    }
+    f->free_slot[f->n_free++] = fl.m;
+}
+
+/* Terminal t's source: one flit into its injection channel if its VC has a credit; a head
+ * takes the first free VC with a credit after the last one it took (BookSim's
+ * TrafficManager). */
+static void source_cycle(struct flit *f, struct iq *q, uint32_t t)
+{
+    uint32_t B = q->B, m = q->t_cur[t], vc;
+    if (m == RS_NONE) {
+        m = f->front[t];
+        if (m == RS_NONE)
+            return;
+        int32_t last = q->t_last[t];
+        vc = RS_NONE;
+        for (uint32_t i = 1; i <= B; i++) {
+            uint32_t v = last < 0 ? 0 : ((uint32_t)last + i) % B;
+            if (q->t_use[t * B + v] < 0 && q->t_occ[t * B + v] < q->depth) {
+                vc = v;
+                break;
+            }
+        }
+        if (vc == RS_NONE) {
+            f->blocked++;
+            return;
+        }
+        q->t_use[t * B + vc] = 0;
+        q->t_tail[t * B + vc] = 0;
+        q->t_last[t] = (int32_t)vc;
+        q->t_cur[t] = m;
+        q->t_k[t] = 0;
+        q->t_vc[t] = vc;
+        q->packets++;
+        f->front[t] = RS_NONE;
+        rs__flit_front_left(f, t);
+    } else {
+        vc = q->t_vc[t];
+        if (q->t_occ[t * B + vc] >= q->depth)
+            return;
+    }
+    struct flit_worm *w = &f->w[m];
+    uint32_t k = q->t_k[t]++;
+    q->t_occ[t * B + vc]++;
+    w->src_left--;
+    if (k + 1 == w->len) {
+        q->t_tail[t * B + vc] = 1;
+        if (!q->wftc)
+            q->t_use[t * B + vc] = -1;
+        q->t_cur[t] = RS_NONE;
+    }
+    q->injf[(size_t)t * q->Rt + (q->now + 2) % q->Rt] = (struct iq_fl){m, (uint16_t)k, (uint16_t)vc};
+    f->step_moves++;
+}
+
+int rs__iq_step(struct flit *f, struct rs_err *err)
+{
+    struct iq *q = f->iq;
+    int rc;
+    q->now = f->step - 1;
+    f->step_moves = 0;
+    f->step_accepted = 0;
+    uint32_t now = q->now, P = q->P, B = q->B;
+    /* terminals read their ejection channels and the credits of their injection buffers */
+    for (uint32_t t = 0; t < q->n_src; t++) {
+        struct iq_fl *e = &q->ejf[(size_t)t * q->Rt + now % q->Rt];
+        if (e->m != NO_FLIT) {
+            struct iq_fl fl = *e;
+            e->m = NO_FLIT;
+            q->ejc[(size_t)t * q->Rt + (now + 2) % q->Rt] |= (uint64_t)1 << fl.vc;
+            iq_deliver(f, q, fl);
+        }
+        uint64_t *c = &q->injc[(size_t)t * q->Rt + now % q->Rt];
+        if (*c) {
+            for (uint32_t v = 0; v < B; v++)
+                if (*c >> v & 1) {
+                    q->t_occ[t * B + v]--;
+                    if (q->wftc && q->t_occ[t * B + v] == 0 && q->t_tail[t * B + v])
+                        q->t_use[t * B + v] = -1;
+                }
+            *c = 0;
+        }
+    }
+    /* routers read their inputs: flits, and credits (counted after credit_delay) */
+    for (uint32_t node = 0; node < q->n_nodes; node++) {
+        for (uint32_t in = 0; in < q->NI; in++) {
+            struct iq_fl *slot;
+            if (in < P) {
+                uint32_t c = q->in_chan[node * P + in];
+                if (c == RS_NONE)
+                    continue;
+                slot = &q->chf[(size_t)c * q->R + now % q->R];
+            } else {
+                uint32_t t = q->src_of[node];
+                if (t == RS_NONE)
+                    continue;
+                slot = &q->injf[(size_t)t * q->Rt + now % q->Rt];
+            }
+            if (slot->m != NO_FLIT) {
+                q->rx[node * q->NI + in] = *slot;
+                slot->m = NO_FLIT;
+            }
+        }
+        for (uint32_t o = 0; o < q->NO; o++) {
+            uint64_t *c;
+            if (o < P) {
+                if (q->ch_head[node * P + o] == RS_NONE)
+                    continue;
+                c = &q->chc[(size_t)(node * P + o) * q->R + now % q->R];
+            } else {
+                uint32_t t = q->dst_of[node];
+                if (t == RS_NONE)
+                    continue;
+                c = &q->ejc[(size_t)t * q->Rt + now % q->Rt];
+            }
+            if (*c) {
+                struct iq_ring *pr = &q->pcr[node];
+                RS_ASSERT(pr->cnt < q->QP);
+                RING_BACK(q->pc, node, pr, q->QP) = (struct iq_cred){(int32_t)(now + q->cd), o, *c};
+                pr->cnt++;
+                *c = 0;
+            }
+        }
+    }
+    for (uint32_t t = 0; t < q->n_src; t++)
+        source_cycle(f, q, t);
+    for (uint32_t node = 0; node < q->n_nodes; node++)
+        if ((rc = router_cycle(f, q, node, err)))
+            return rc;
+    for (uint32_t node = 0; node < q->n_nodes; node++)
+        router_write(f, q, node);
+    f->n_act = (uint32_t)q->packets;
+    /* no flit or credit moved: the pipelines may still be counting down; report a fixed
+     * point (step_moves = 0) only after more idle cycles than any pipeline can take */
+    if (f->step_moves == 0 && q->packets) {
+        q->idle++;
+        uint32_t limit = 2 * (q->rd + q->va + q->sa + q->xd + q->cd + 2 * q->lat + 8);
+        if (q->idle <= limit)
+            f->step_moves = 1;
+    } else {
+        q->idle = 0;
+    }
+    return 0;
+}
+
+uint64_t rs__iq_in_flight(const struct flit *f)
+{
+    return f->iq->packets;
+}
+
+/* ---- deadlock ------------------------------------------------------------------------------ */
+
+void rs__iq_describe_deadlock(struct flit *f, char *buf, size_t n)
+{
+    struct iq *q = f->iq;
+    /* start at a head waiting for a VC; follow: waits for the downstream input VC held by
+     * the packet that owns the output VC (the VC it needs) */
+    uint32_t start = RS_NONE;
+    for (uint32_t node = 0; node < q->n_nodes && start == RS_NONE; node++)
+        for (uint32_t in = 0; in < q->NI && start == RS_NONE; in++)
+            for (uint32_t v = 0; v < q->B; v++)
+                if (q->state[ivc(q, node, in, v)] == VC_VA && q->r_port[ivc(q, node, in, v)] < q->P) {
+                    start = ivc(q, node, in, v);
+                    break;
+                }
+    if (start == RS_NONE) {
+        snprintf(buf, n, "no head waits for a virtual channel");
+        return;
+    }
+    size_t len = 0;
+    uint32_t x = start, hops = 0;
+    uint32_t limit = q->n_nodes * q->NI * q->B + 1;
+    len += (size_t)snprintf(buf + len, n - len, "waiting cycle of input virtual channels:");
+    while (hops < limit && len < n) {
+        uint32_t node = x / (q->NI * q->B), in = x / q->B % q->NI;
+        uint32_t o = q->state[x] == VC_ACTIVE ? q->out_port[x] : q->r_port[x];
+        if (o >= q->P)
+            break;
+        uint32_t c = node * q->P + o, v;
+        if (q->state[x] == VC_ACTIVE)
+            v = q->out_vc[x];
+        else
+            v = q->r_lo[x];
+        uint32_t m = q->iq[x].cnt ? q->ibuf[(size_t)x * q->depth + q->iq[x].head].m : RS_NONE;
+        uint32_t y = ivc(q, q->ch_head[c], q->ch_slot[c], v);
+        uint32_t m2 = q->iq[y].cnt ? q->ibuf[(size_t)y * q->depth + q->iq[y].head].m : RS_NONE;
+        len += (size_t)snprintf(buf + len, n - len,
+                                " message %u at (%u) input %u vc %u waits for (%u)->(%u) vc %u "
+                                "held by message %u;",
+                                m == RS_NONE ? 0 : f->w[m].msg, node, in, x % q->B, node,
+                                q->ch_head[c], v, m2 == RS_NONE ? 0 : f->w[m2].msg);
+        if (y == start || m2 == RS_NONE)
+            break;
+        x = y;
+        hops++;
+    }
+}
+
+/* ---- check ------------------------------------------------------------------------------ */
+
+int rs__iq_check(struct flit *f, struct rs_err *err)
+{
+    struct iq *q = f->iq;
+    for (uint32_t node = 0; node < q->n_nodes; node++)
+        for (uint32_t o = 0; o < q->P; o++) {
+            uint32_t c = node * q->P + o;
+            if (q->ch_head[c] == RS_NONE)
+                continue;
+            for (uint32_t v = 0; v < q->B; v++) {
+                uint32_t y = ivc(q, q->ch_head[c], q->ch_slot[c], v);
+                if (q->iq[y].cnt > q->occ[ovc(q, node, o, v)])
+                    return rs_err_set(err, RS_EINVARIANT,
+                                      "router=iq: step %u: input vc %u of node %u holds %u flits "
+                                      "but its upstream counts %u",
+                                      f->step, v, q->ch_head[c], q->iq[y].cnt,
+                                      q->occ[ovc(q, node, o, v)]);
+            }
+        }
+    return 0;
+}
+
+/* ---- set-up ------------------------------------------------------------------------------ */
+
+static const char *const iq_keys[] = {
+    "routing_delay", "vc_alloc_delay", "sw_alloc_delay", "st_prepare_delay", "st_final_delay",
+    "credit_delay", "channel_latency", "input_speedup", "output_speedup", "vc_allocator",
+    "sw_allocator", "alloc_iters", "speculative", "wait_for_tail_credit", "vc_busy_when_full",
+    "hold_switch_for_packet", NULL};
+
+int rs__iq_refuse_keys(const struct rs_params *p, struct rs_err *err)
+{
+    for (const char *const *k = iq_keys; *k; k++)
+        if (rs_params_find(p, *k))
+            return rs_err_set(err, RS_EUNSUPPORTED,
+                              "%s= is a key of router=iq: it has no effect with router=simple",
+                              *k);
+    return 0;
+}
+
+void rs__iq_free(struct flit *f)
+{
+    struct iq *q = f->iq;
+    if (!q)
+        return;
+    void *arrs[] = {q->ibuf, q->iq, q->state, q->out_port, q->out_vc, q->r_port, q->r_lo,
+                    q->r_hi, q->use, q->tail_sent, q->occ, q->oq, q->oqr, q->cq, q->cqr,
+                    q->made, q->pc, q->pcr, q->rq, q->vq, q->sq, q->rqr, q->vqr, q->sqr,
+                    q->xq, q->xqr, q->hq, q->hqr, q->hold_vc, q->hold_in, q->hold_out, q->va_in_ptr, q->va_out_ptr, q->sa_in_ptr, q->sa_out_ptr,
+                    q->sw_rr, q->scratch, q->vreq, q->sreq, q->sreq_at, q->rx, q->ch_head,
+                    q->ch_slot, q->in_chan, q->chf, q->chc, q->src_of, q->dst_of, q->injf,
+                    q->ejf, q->injc, q->ejc, q->t_use, q->t_tail, q->t_occ, q->t_last,
+                    q->t_cur, q->t_k, q->t_vc};
+    for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++)
+        rs_free(arrs[i]);
+    rs_free(q);
+    f->iq = NULL;
+}
+
+static int read_keys(struct iq *q, const struct rs_params *p, const struct rs_optdef *opt,
+                     struct rs_err *err)
+{
+    int64_t v[12];
+    static const char *const ints[] = {"routing_delay", "vc_alloc_delay", "sw_alloc_delay",
+                                       "st_prepare_delay", "st_final_delay", "credit_delay",
+                                       "channel_latency", "input_speedup", "output_speedup",
+                                       "alloc_iters"};
+    int rc, va_kind, sa_kind;
+    for (int i = 0; i < 10; i++)
+        if ((rc = rs_opt_int(p, opt, ints[i], &v[i], err)))
+            return rc;
+    if ((rc = rs_opt_choice(p, opt, "vc_allocator", &va_kind, err)) ||
+        (rc = rs_opt_choice(p, opt, "sw_allocator", &sa_kind, err)) ||
+        (rc = rs_opt_bool(p, opt, "speculative", &q->spec, err)) ||
+        (rc = rs_opt_bool(p, opt, "wait_for_tail_credit", &q->wftc, err)) ||
+        (rc = rs_opt_bool(p, opt, "vc_busy_when_full", &q->busy_full, err)) ||
+        (rc = rs_opt_bool(p, opt, "hold_switch_for_packet", &q->hold, err)))
+        return rc;
+    q->rd = (uint32_t)v[0];
+    q->va = (uint32_t)v[1];
+    q->sa = (uint32_t)v[2];
+    q->xd = (uint32_t)(v[3] + v[4]);
+    q->cd = (uint32_t)v[5];
+    q->lat = (uint32_t)v[6];
+    q->s_in = (uint32_t)v[7];
+    q->s_out = (uint32_t)v[8];
+    q->iters = (uint32_t)v[9];
+    q->va_kind = (enum iq_alloc_kind)va_kind;
+    q->sa_kind = (enum iq_alloc_kind)sa_kind;
+    if (q->xd == 0)
+        return rs_err_set(err, RS_EINVAL,
+                          "router=iq: st_prepare_delay + st_final_delay must be at least 1");
+    return 0;
+}
+
+#define IQ_ALLOC(ptr, n)                                                                       \
+    do {                                                                                       \
+        (ptr) = rs_calloc((size_t)(n) + 1, sizeof *(ptr));                                     \
+        if (!(ptr))                                                                            \
+            return rs_err_set(err, RS_ENOMEM, "router=iq: out of memory");                     \
+    } while (0)
+
+int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optdef *opt,
+                struct rs_err *err)
+{
+    const struct rs_net *net = f->net;
+    int rc;
+    if (f->adaptive)
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "router=iq: adaptive routing (routing=%s) is not implemented yet; "
+                          "use an oblivious routing",
+                          f->routing->name);
+    if (f->link != FLIT_PER_VC)
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "router=iq: link=shared has no meaning (a channel carries one flit per "
+                          "cycle in the router model)");
+    if (f->discard || f->collapse)
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "router=iq: on_delay=discard and collapse=1 are models of "
+                          "router=simple");
+    if (f->B > 64)
+        return rs_err_set(err, RS_ECONSTRAINT, "router=iq: at most 64 vcs (got %u)", f->B);
+    f->iq = rs_calloc(1, sizeof *f->iq);
+    if (!f->iq)
+        return rs_err_set(err, RS_ENOMEM, "router=iq: out of memory");
+    struct iq *q = f->iq;
+    if ((rc = read_keys(q, p, opt, err)))
+        return rc;
+    q->B = f->B;
+    q->depth = f->depth;
+    q->P = f->P;
+    q->NI = q->NO = q->P + 1;
+    q->n_nodes = net->n_nodes;
+    q->n_src = f->n_src;
+    q->R = q->lat + 2;
+    q->Rt = 3;
+    q->NIe = q->NI * q->s_in;
+    q->NOe = q->NO * q->s_out;
+    uint64_t n_ivc = (uint64_t)q->n_nodes * q->NI * q->B;
+    if (n_ivc * q->depth >= UINT32_MAX / 2 || q->NIe > 65535 || q->NOe > 65535)
+        return rs_err_set(err, RS_ECONSTRAINT, "router=iq: network too large");
+    IQ_ALLOC(q->ibuf, n_ivc * q->depth);
+    IQ_ALLOC(q->iq, n_ivc);
+    IQ_ALLOC(q->state, n_ivc);
+    IQ_ALLOC(q->out_port, n_ivc);
+    IQ_ALLOC(q->out_vc, n_ivc);
+    IQ_ALLOC(q->r_port, n_ivc);
+    IQ_ALLOC(q->r_lo, n_ivc);
+    IQ_ALLOC(q->r_hi, n_ivc);
+    IQ_ALLOC(q->use, n_ivc);
+    IQ_ALLOC(q->tail_sent, n_ivc);
+    IQ_ALLOC(q->occ, n_ivc);
+    for (uint64_t i = 0; i < n_ivc; i++)
+        q->use[i] = -1;
+    uint32_t nio = q->n_nodes * q->NO;
+    q->QO = q->B * q->depth + q->s_out + 2;
+    IQ_ALLOC(q->oq, (uint64_t)nio * q->QO);
+    IQ_ALLOC(q->oqr, nio);
+    q->QC = q->sa + q->s_in + 4;
+    IQ_ALLOC(q->cq, (uint64_t)nio * q->QC);
+    IQ_ALLOC(q->cqr, nio);
+    IQ_ALLOC(q->made, nio);
+    q->QP = q->NO * (q->cd + 2);
+    IQ_ALLOC(q->pc, (uint64_t)q->n_nodes * q->QP);
+    IQ_ALLOC(q->pcr, q->n_nodes);
+    q->QS = q->NI * q->B;
+    IQ_ALLOC(q->rq, (uint64_t)q->n_nodes * q->QS);
+    IQ_ALLOC(q->vq, (uint64_t)q->n_nodes * q->QS);
+    IQ_ALLOC(q->sq, (uint64_t)q->n_nodes * q->QS);
+    IQ_ALLOC(q->hq, (uint64_t)q->n_nodes * q->QS);
+    IQ_ALLOC(q->hqr, q->n_nodes);
+    IQ_ALLOC(q->hold_vc, (uint64_t)q->n_nodes * q->NIe);
+    IQ_ALLOC(q->hold_in, (uint64_t)q->n_nodes * q->NIe);
+    IQ_ALLOC(q->hold_out, (uint64_t)q->n_nodes * q->NOe);
+    for (uint64_t i = 0; i < (uint64_t)q->n_nodes * q->NIe; i++)
+        q->hold_vc[i] = q->hold_in[i] = -1;
+    for (uint64_t i = 0; i < (uint64_t)q->n_nodes * q->NOe; i++)
+        q->hold_out[i] = -1;
+    IQ_ALLOC(q->rqr, q->n_nodes);
+    IQ_ALLOC(q->vqr, q->n_nodes);
+    IQ_ALLOC(q->sqr, q->n_nodes);
+    q->QX = q->NIe * (q->xd + 1) + 1;
+    IQ_ALLOC(q->xq, (uint64_t)q->n_nodes * q->QX);
+    IQ_ALLOC(q->xqr, q->n_nodes);
+    IQ_ALLOC(q->va_in_ptr, n_ivc);
+    IQ_ALLOC(q->va_out_ptr, n_ivc);
+    IQ_ALLOC(q->sa_in_ptr, (uint64_t)q->n_nodes * q->NIe);
+    IQ_ALLOC(q->sa_out_ptr, (uint64_t)q->n_nodes * q->NOe);
+    IQ_ALLOC(q->sw_rr, (uint64_t)q->n_nodes * q->NIe);
+    for (uint64_t i = 0; i < (uint64_t)q->n_nodes * q->NIe; i++)
+        q->sw_rr[i] = (uint32_t)(i % q->NIe % q->s_in);
+    uint32_t nvin = q->NI * q->B, nvout = q->NO * q->B;
+    q->max_vreq = nvin * q->B * 2 + 1;
+    IQ_ALLOC(q->vreq, q->max_vreq);
+    IQ_ALLOC(q->sreq, (uint64_t)q->NIe * q->NOe);
+    IQ_ALLOC(q->sreq_at, (uint64_t)q->NIe * q->NOe);
+    for (uint32_t i = 0; i < q->NIe * q->NOe; i++)
+        q->sreq_at[i] = -1;
+    uint32_t ns = 2 * (nvin + nvout) + 2 * (q->NIe + q->NOe);
+    IQ_ALLOC(q->scratch, ns);
+    for (uint32_t i = 0; i < ns; i++)
+        q->scratch[i] = -1;
+    int32_t *s = q->scratch;
+    q->vaa = (struct iq_allocator){q->va_kind, nvin, nvout, q->iters, NULL, NULL,
+                                   s, s + nvin, s + nvin + nvout, s + 2 * nvin + nvout};
+    s += 2 * (nvin + nvout);
+    q->saa = (struct iq_allocator){q->sa_kind, q->NIe, q->NOe, q->iters, NULL, NULL,
+                                   s, s + q->NIe, s + q->NIe + q->NOe,
+                                   s + 2 * q->NIe + q->NOe};
+    IQ_ALLOC(q->rx, (uint64_t)q->n_nodes * q->NI);
+    for (uint32_t i = 0; i < q->n_nodes * q->NI; i++)
+        q->rx[i].m = NO_FLIT;
+    uint64_t n_chan = f->n_chan;
+    IQ_ALLOC(q->ch_head, n_chan);
+    IQ_ALLOC(q->ch_slot, n_chan);
+    IQ_ALLOC(q->in_chan, n_chan);
+    for (uint64_t c = 0; c < n_chan; c++)
+        q->in_chan[c] = RS_NONE;
+    for (uint32_t node = 0; node < q->n_nodes; node++)
+        for (uint32_t o = 0; o < q->P; o++) {
+            uint32_t slot = RS_NONE, c = node * q->P + o;
+            uint32_t h = net->ops->neighbor(net, node, o, &slot);
+            q->ch_head[c] = h;
+            q->ch_slot[c] = slot;
+            if (h != RS_NONE) {
+                if (slot >= q->P || q->in_chan[h * q->P + slot] != RS_NONE)
+                    return rs_err_set(err, RS_EUNSUPPORTED,
+                                      "router=iq: topology=%s has no distinct in-slots",
+                                      net->name);
+                q->in_chan[h * q->P + slot] = c;
+            }
+        }
+    IQ_ALLOC(q->chf, n_chan * q->R);
+    IQ_ALLOC(q->chc, n_chan * q->R);
+    for (uint64_t i = 0; i < n_chan * q->R; i++)
+        q->chf[i].m = NO_FLIT;
+    IQ_ALLOC(q->src_of, q->n_nodes);
+    IQ_ALLOC(q->dst_of, q->n_nodes);
+    for (uint32_t node = 0; node < q->n_nodes; node++)
+        q->src_of[node] = q->dst_of[node] = RS_NONE;
+    for (uint32_t t = 0; t < q->n_src; t++) {
+        uint32_t a = net->ops->src_node(net, t), b = net->ops->dst_node(net, t);
+        if (q->src_of[a] != RS_NONE || q->dst_of[b] != RS_NONE)
+            return rs_err_set(err, RS_EUNSUPPORTED,
+                              "router=iq: two terminals share node %u of topology=%s (one "
+                              "terminal per router)",
+                              q->src_of[a] != RS_NONE ? a : b, net->name);
+        q->src_of[a] = t;
+        q->dst_of[b] = t;
+    }
+    uint64_t nt = (uint64_t)q->n_src * q->Rt;
+    IQ_ALLOC(q->injf, nt);
+    IQ_ALLOC(q->ejf, nt);
+    IQ_ALLOC(q->injc, nt);
+    IQ_ALLOC(q->ejc, nt);
+    for (uint64_t i = 0; i < nt; i++)
+        q->injf[i].m = q->ejf[i].m = NO_FLIT;
+    IQ_ALLOC(q->t_use, (uint64_t)q->n_src * q->B);
+    IQ_ALLOC(q->t_tail, (uint64_t)q->n_src * q->B);
+    IQ_ALLOC(q->t_occ, (uint64_t)q->n_src * q->B);
+    for (uint64_t i = 0; i < (uint64_t)q->n_src * q->B; i++)
+        q->t_use[i] = -1;
+    IQ_ALLOC(q->t_last, q->n_src);
+    IQ_ALLOC(q->t_cur, q->n_src);
+    IQ_ALLOC(q->t_k, q->n_src);
+    IQ_ALLOC(q->t_vc, q->n_src);
+    for (uint32_t t = 0; t < q->n_src; t++) {
+        q->t_last[t] = -1;
+        q->t_cur[t] = RS_NONE;
+    }
+    return 0;
+}

@@ -1,0 +1,77 @@
+/* router=iq: the input-queued virtual-channel router of BookSim 2 (iq_router) for the flit
+ * engine (switching=wormhole and virtual_cut_through). The flit engine keeps its sources,
+ * packets (worm slots), open loop and record; this model replaces its network step. The
+ * exact model (stages, their order within a cycle, allocators, credits) is docs/model-iq.md.
+ * Cycle c of the model is routesim step c + 1: a packet generated at step s is injected in
+ * cycle s, as BookSim injects a packet in the cycle that generates it. */
+#ifndef RS_ENGINE_IQ_H
+#define RS_ENGINE_IQ_H
+
+#include <stdint.h>
+
+#include "engine/flit.h"
+
+/* The router's keys, with BookSim 2's defaults (booksim_config.cpp), in one option table
+ * fragment that the wormhole and virtual_cut_through engines include. */
+extern const char *const rs__iq_router_names[];
+extern const char *const rs__iq_alloc_names[];
+#define IQ_OPTIONS                                                                             \
+    {"router", RS_OPT_CHOICE, "simple", 0, 0, rs__iq_router_names,                             \
+     "simple: one flit step per hop (docs/model-flit.md); iq: BookSim's input-queued "         \
+     "virtual-channel router with its pipeline, allocators and credits (docs/model-iq.md)"},  \
+    {"routing_delay", RS_OPT_INT, "1", 0, 64, NULL, "router=iq: cycles of route computation"}, \
+    {"vc_alloc_delay", RS_OPT_INT, "1", 1, 64, NULL, "router=iq: cycles of VC allocation"},    \
+    {"sw_alloc_delay", RS_OPT_INT, "1", 1, 64, NULL, "router=iq: cycles of switch allocation"},\
+    {"st_prepare_delay", RS_OPT_INT, "0", 0, 64, NULL,                                         \
+     "router=iq: cycles of switch-traversal set-up"},                                         \
+    {"st_final_delay", RS_OPT_INT, "1", 0, 64, NULL,                                           \
+     "router=iq: cycles of switch traversal (st_prepare_delay + st_final_delay >= 1)"},       \
+    {"credit_delay", RS_OPT_INT, "0", 0, 64, NULL,                                             \
+     "router=iq: cycles a received credit waits before it counts"},                           \
+    {"channel_latency", RS_OPT_INT, "1", 1, 64, NULL,                                          \
+     "router=iq: cycles of a network channel (flits and credits; BookSim: 1 on a mesh, 2 on " \
+     "a torus)"},                                                                             \
+    {"input_speedup", RS_OPT_INT, "1", 1, 64, NULL,                                            \
+     "router=iq: crossbar inputs per router input (VC v uses input v mod speedup)"},          \
+    {"output_speedup", RS_OPT_INT, "1", 1, 64, NULL,                                           \
+     "router=iq: crossbar outputs per router output (input i uses output i mod speedup)"},    \
+    {"vc_allocator", RS_OPT_CHOICE, "islip", 0, 0, rs__iq_alloc_names,                         \
+     "router=iq: VC allocator, round-robin arbiters"},                                        \
+    {"sw_allocator", RS_OPT_CHOICE, "islip", 0, 0, rs__iq_alloc_names,                         \
+     "router=iq: switch allocator, round-robin arbiters"},                                    \
+    {"alloc_iters", RS_OPT_INT, "1", 1, 16, NULL, "router=iq: iSLIP iterations"},              \
+    {"speculative", RS_OPT_BOOL, "0", 0, 0, NULL,                                              \
+     "router=iq: 1: a head bids for the switch while it bids for a VC"},                      \
+    {"wait_for_tail_credit", RS_OPT_BOOL, "0", 0, 0, NULL,                                     \
+     "router=iq: 1: a VC is reallocated only once the credit of its tail came back"},         \
+    {"vc_busy_when_full", RS_OPT_BOOL, "0", 0, 0, NULL,                                        \
+     "router=iq: 1: a VC without credits is not allocated"},                                  \
+    {"hold_switch_for_packet", RS_OPT_BOOL, "0", 0, 0, NULL,                                   \
+     "router=iq: 1: a won switch connection stays with the packet until its tail"}
+
+/* Set up router=iq on the flit engine f (already initialised for its mode): read the
+ * router's keys from p (option table opt), check that the network and the routing suit it,
+ * allocate its state (f->iq). Returns 0 or RS_E... (message in err). */
+int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optdef *opt,
+                struct rs_err *err);
+
+/* Refuse the router's keys when router=simple (they would be ignored): RS_EUNSUPPORTED
+ * naming the first one given in p, else 0. */
+int rs__iq_refuse_keys(const struct rs_params *p, struct rs_err *err);
+
+/* Run one cycle (f->step already advanced; cycle = f->step - 1). Returns 0 or RS_E... */
+int rs__iq_step(struct flit *f, struct rs_err *err);
+
+/* Packets that entered the network and have not been delivered. */
+uint64_t rs__iq_in_flight(const struct flit *f);
+
+/* One line naming a cycle of waiting input VCs of a deadlocked state. */
+void rs__iq_describe_deadlock(struct flit *f, char *buf, size_t n);
+
+/* Check the credit invariants: every output VC's occupancy equals the flits in flight to
+ * its buffer plus the flits in it. Returns 0 or RS_EINVARIANT. */
+int rs__iq_check(struct flit *f, struct rs_err *err);
+
+void rs__iq_free(struct flit *f);
+
+#endif

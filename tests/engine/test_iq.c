@@ -1,0 +1,192 @@
+/* router=iq (BookSim 2's input-queued router on the flit engine): one packet through two
+ * and three routers cycle by cycle, a credit round trip that limits one link with one-flit
+ * buffers, the allocators' round-robin fairness on hand cases, deadlock detection, and that
+ * router=simple refuses the router's keys. All worked by hand below (docs/model-iq.md). */
+#include "flit_fixture.h"
+
+#include "engine/iq_alloc.h"
+
+#define IQ_NET "topology=mesh k=4 n=2"
+
+static int64_t one_packet(const char *kv, uint32_t src, uint32_t dst)
+{
+    struct rs_record r;
+    const uint32_t pairs[1][2] = {{src, dst}};
+    flit_run(IQ_NET, kv, pairs, 1, NULL, &r);
+    assert_int_equal(rs_test_int(&r, "delivered"), 1);
+    int64_t t = rs_test_int(&r, "makespan");
+    rs_record_free(&r);
+    return t;
+}
+
+/* Defaults (routing_delay = vc_alloc_delay = sw_alloc_delay = st_final_delay = 1,
+ * channel_latency 1), L = 4 flits, 2 VCs of 4 flits, released at cycle 0, 0 -> 1 on a mesh
+ * (routers 0 and 1). The head:
+ *   cycle 0  the source writes it into its injection channel (flits 1..3 at 1, 2, 3);
+ *   cycle 2  router 0 reads it (a write is read 1 + latency cycles later) and routes it;
+ *   cycle 3  VC allocation;  cycle 4  switch allocation (it leaves the input buffer);
+ *   cycle 5  switch traversal: into the output queue and onto the channel 0 -> 1;
+ *   cycle 7  router 1 reads and routes it; 8 VC allocation; 9 switch allocation;
+ *   cycle 10 traversal onto the ejection channel; cycle 12 the terminal reads it.
+ * The body flits follow one cycle apart: the tail arrives at 15 = latency (BookSim 2 gives
+ * the same trace with watch_packets). Through three routers (0 -> 2) the head takes one
+ * more router (3 cycles) and channel (2 cycles): 17, the tail 20. */
+static void test_pipeline_two_and_three_routers(void **state)
+{
+    const char *kv = "switching=wormhole router=iq vcs=2 vc_depth=4 length=4";
+    assert_int_equal(one_packet(kv, 0, 1), 15);
+    assert_int_equal(one_packet(kv, 0, 2), 20);
+    /* routing_delay=2, channel_latency=3: a router takes 2 (route) + 1 + 1 + 1 - 1 = 4
+     * cycles from read to write, a channel 3 + 1 = 4. Head: 2 (injection) + 3 routers x 4
+     * + 2 channels x 4 + 2 (ejection) = 24; tail 27. */
+    assert_int_equal(one_packet("switching=wormhole router=iq vcs=2 vc_depth=4 length=4 "
+                                "routing_delay=2 channel_latency=3",
+                                0, 2),
+                     27);
+    /* speculative=1: switch allocation in the same cycle as VC allocation, a router takes
+     * 1 + 1 + 1 - 1 = 2 cycles: head 2 + 3 x 2 + 2 x 2 + 2 = 14, tail 17. */
+    assert_int_equal(one_packet("switching=wormhole router=iq vcs=2 vc_depth=4 length=4 "
+                                "speculative=1",
+                                0, 2),
+                     17);
+    /* virtual cut-through: buffers of a whole packet; unloaded, the same timing */
+    assert_int_equal(one_packet("switching=virtual_cut_through router=iq vcs=2 length=4", 0, 2),
+                     20);
+}
+
+/* Credits: one VC of one flit on every buffer, L = 8, 0 -> 1. The head arrives at 12 as
+ * above. A flit that leaves router 0's output at switch allocation cycle u crosses at u+1,
+ * is read by router 1 at u+3 and leaves its buffer there (switch allocation in the cycle it
+ * is read, its VC being active); the credit is written at u+3 and read by router 0 at
+ * u+5, which only then sees a free slot: one flit per 5 cycles on the link (and likewise
+ * on the ejection link). Flit 1: router 0 gets the head's credit at 11 (router 1 read the
+ * head at 7, allocated a VC at 8 and the switch at 9), so flit 1 crosses at 12 and arrives
+ * at 17 = 12 + 5; the tail 12 + 7 x 5 = 47. With 4-flit buffers, flits 0..3 leave router 0
+ * at 4..7 but router 1 routes and allocates the head before it leaves (at 9), so the first
+ * credit is back at 11: flits 4..7 leave router 0 at 11..14, router 1 at 14..17 (its
+ * ejection credits are back by then) and reach the terminal at 17..20: latency 20. */
+static void test_credit_round_trip(void **state)
+{
+    assert_int_equal(one_packet("switching=wormhole router=iq vcs=1 vc_depth=1 length=8", 0, 1),
+                     47);
+    assert_int_equal(one_packet("switching=wormhole router=iq vcs=1 vc_depth=4 length=8", 0, 1),
+                     20);
+    /* credit_delay=2: every credit counts 2 cycles later: the loop is 7 cycles; the head's
+     * own timing is unchanged (12), the tail at 12 + 7 x 7 = 61 */
+    assert_int_equal(one_packet("switching=wormhole router=iq vcs=1 vc_depth=1 length=8 "
+                                "credit_delay=2",
+                                0, 1),
+                     61);
+}
+
+/* The allocators on a hand case: inputs 0, 1, 2 all request output 0, input 2 also output
+ * 1. Separable input-first, pointers at 0: input 2's arbiter picks output 0 (first at or
+ * after its pointer), so output 0 sees 0, 1, 2 and grants 0; output 1 sees none. Both
+ * arbiters that granted move past the winner. Repeating the same requests, output 0's
+ * pointer is at 1: it grants 1, then 2, then 0 — round robin, each input once in three
+ * cycles. Output-first: output 0 grants 0, output 1 grants 2, input 2 accepts output 1:
+ * two matches; then 1 and 2; in the third cycle output 0's pointer is at 2, both outputs
+ * grant input 2, whose pointer (past output 1) is back at 0: it takes output 0, output 1
+ * idles. iSLIP (one iteration) makes the same grants and accepts here. */
+static void test_allocators_round_robin(void **state)
+{
+    const struct iq_req q[4] = {{0, 0, 0, 0, 0}, {1, 0, 1, 0, 0}, {2, 0, 2, 0, 0},
+                                {2, 1, 2, 0, 0}};
+    for (int kind = 0; kind < 3; kind++) {
+        uint32_t in_ptr[3] = {0}, out_ptr[2] = {0};
+        int32_t inm[3], outm[2], inb[3], outb[2];
+        for (int i = 0; i < 3; i++)
+            inm[i] = inb[i] = -1;
+        for (int i = 0; i < 2; i++)
+            outm[i] = outb[i] = -1;
+        struct iq_allocator a = {(enum iq_alloc_kind)kind, 3, 2, 1, in_ptr, out_ptr,
+                                 inm, outm, inb, outb};
+        int32_t wins[3] = {0};
+        for (int cycle = 0; cycle < 3; cycle++) {
+            rs__iq_allocate(&a, q, 4);
+            if (kind == IQ_ALLOC_SEP_IN) {
+                assert_int_equal(outm[0], cycle); /* 0, then 1, then 2 */
+                assert_int_equal(outm[1], -1);
+            } else {
+                assert_int_equal(outm[0], cycle);
+                assert_int_equal(outm[1], cycle < 2 ? 2 : -1);
+            }
+            for (int i = 0; i < 3; i++)
+                if (inm[i] >= 0)
+                    wins[i]++;
+            rs__iq_alloc_clear(&a, q, 4);
+            for (int i = 0; i < 3; i++)
+                assert_int_equal(inm[i], -1);
+        }
+        if (kind == IQ_ALLOC_SEP_IN)
+            for (int i = 0; i < 3; i++)
+                assert_int_equal(wins[i], 1);
+    }
+    /* priorities first, then the round-robin order from the pointer */
+    assert_true(rs__iq_supersedes(2, 1, 0, 0, 0, 4));
+    assert_true(rs__iq_supersedes(3, 0, 0, 0, 3, 4));
+    assert_false(rs__iq_supersedes(2, 0, 3, 0, 3, 4));
+}
+
+/* Deadlock: tornado on a ring of 8 with one VC and 1-flit buffers: every packet's head
+ * waits for the VC its neighbour holds; nothing moves, the run stops with deadlock=1 and
+ * names the waiting cycle. Dateline classes (vcs=2) deliver the same traffic. */
+static void test_deadlock(void **state)
+{
+    struct rs_record r;
+    char msg[2048];
+    assert_int_equal(rs_test_try("topology=ring k=8 traffic=tornado switching=wormhole "
+                                 "router=iq length=4 check=1",
+                                 1, &r, msg, sizeof msg),
+                     0);
+    assert_int_equal(rs_test_int(&r, "deadlock"), 1);
+    assert_int_equal(rs_test_int(&r, "delivered"), 0);
+    assert_non_null(strstr(msg, "waiting cycle of input virtual channels"));
+    assert_non_null(strstr(msg, "held by message"));
+    rs_record_free(&r);
+    rs_test_run("topology=ring k=8 traffic=tornado switching=wormhole router=iq length=4 "
+                "vcs=2 vc_classes=dateline check=1",
+                &r);
+    assert_int_equal(rs_test_int(&r, "deadlock"), 0);
+    assert_int_equal(rs_test_int(&r, "delivered"), 8);
+    rs_record_free(&r);
+}
+
+/* Same seed, same record; router=simple refuses the router's keys; the default router's
+ * record has none of them. */
+static void test_keys_and_determinism(void **state)
+{
+    struct rs_record a, b;
+    char msg[512];
+    const char *kv = "topology=mesh k=4 n=2 traffic=uniform switching=wormhole router=iq "
+                     "vcs=2 vc_depth=2 injection_process=bernoulli injection_rate=0.3 "
+                     "warmup_steps=100 measure_steps=500 sw_allocator=separable_input_first";
+    rs_test_run(kv, &a);
+    rs_test_run(kv, &b);
+    assert_int_equal(rs_test_int(&a, "delivered"), rs_test_int(&b, "delivered"));
+    assert_int_equal(rs_test_int(&a, "flit_hops"), rs_test_int(&b, "flit_hops"));
+    assert_true(rs_test_int(&a, "delivered") > 0);
+    rs_record_free(&a);
+    rs_record_free(&b);
+    assert_int_equal(rs_test_try("topology=mesh k=4 n=2 traffic=bitrev switching=wormhole "
+                                 "routing_delay=2",
+                                 1, &a, msg, sizeof msg),
+                     RS_EUNSUPPORTED);
+    assert_non_null(strstr(msg, "routing_delay= is a key of router=iq"));
+    rs_record_free(&a);
+    rs_test_run("topology=mesh k=4 n=2 traffic=bitrev switching=wormhole", &a);
+    assert_null(rs_record_get(&a, "router"));
+    rs_record_free(&a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pipeline_two_and_three_routers),
+        cmocka_unit_test(test_credit_round_trip),
+        cmocka_unit_test(test_allocators_round_robin),
+        cmocka_unit_test(test_deadlock),
+        cmocka_unit_test(test_keys_and_determinism),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
