@@ -49,6 +49,8 @@ enum rs_metric {
     RS_M_MEASURED_PACKETS,
     RS_M_MEASURED_DELIVERED,
     RS_M_SATURATED,
+    RS_M_ENDED_BY,
+    RS_M_SATURATION_THROUGHPUT,
     /* the run (src/run) and analyze: the static message set and predictors */
     RS_M_PER_INPUT,
     RS_M_CONGESTION,
@@ -231,6 +233,7 @@ struct rs_result {
     const char *delivered_per_cycle;
     double offered, accepted;
     int64_t measured_packets, measured_delivered, saturated;
+    const char *ended_by; /* open loop: the criterion that ended the run (static text) */
 };
 
 /* Zero r, with the latencies NaN (nothing delivered yet). */

@@ -49,7 +49,49 @@ extern const char *const rs_injection_names[];
     {"length_max", RS_OPT_INT, "0", 0, 65535, NULL,                                           \
      "bernoulli: packet lengths uniform in [length, length_max] flits (0: all `length`)"},   \
     {"saturation_margin", RS_OPT_DOUBLE, "0.01", 0, 1, NULL,                                  \
-     "bernoulli: saturated when accepted (+ dropped) < (1 - margin) x offered in the window"}
+     "bernoulli: saturated when accepted (+ dropped) < (1 - margin) x offered in the window"}, \
+    RS_OPENLOOP_RUNCTL_OPTIONS
+
+/* BookSim's run control (sim_type=latency|throughput, docs/openloop.md): recorded and
+ * accepted only with those sim_types (a fixed-phase run's record keeps its columns). */
+#define RS_OPENLOOP_RUNCTL_OPTIONS                                                            \
+    {"sim_type", RS_OPT_CHOICE, "fixed", 0, 0, rs_sim_type_names,                             \
+     "bernoulli: fixed (warmup_steps, measure_steps, drain_steps) or BookSim's run control: "  \
+     "latency (sample periods to convergence, then drain the measured packets) or "            \
+     "throughput (no drain)"},                                                                 \
+    {"warmup_periods", RS_OPT_INT, "3", 0, 1000000, NULL,                                     \
+     "sim_type=latency|throughput: sample periods of warm-up (0: until warmup_thres and "      \
+     "acc_warmup_thres hold)"},                                                                \
+    {"sample_period", RS_OPT_INT, "1000", 1, RS_OPENLOOP_MAX_PHASE, NULL,                     \
+     "sim_type=latency|throughput: steps of one sample period"},                              \
+    {"max_samples", RS_OPT_INT, "10", 1, 1000000, NULL,                                       \
+     "sim_type=latency|throughput: most sample periods (warm-up included) before the drain"}, \
+    {"latency_thres", RS_OPT_DOUBLE, "500", -1, 1e15, NULL,                                   \
+     "sim_type=latency: abort (unstable, saturated) when the mean latency, in-flight packets " \
+     "included, exceeds this (negative: never)"},                                             \
+    {"warmup_thres", RS_OPT_DOUBLE, "0.05", -1, 1e15, NULL,                                   \
+     "sim_type=latency, warmup_periods=0: warmed up when the latency changes by at most this " \
+     "fraction in a period (negative: no test)"},                                             \
+    {"acc_warmup_thres", RS_OPT_DOUBLE, "0.05", -1, 1e15, NULL,                               \
+     "warmup_periods=0: warmed up when the accepted rate changes by at most this fraction"},  \
+    {"stopping_thres", RS_OPT_DOUBLE, "0.05", -1, 1e15, NULL,                                 \
+     "sim_type=latency: a period converges when the latency changes by at most this fraction"}, \
+    {"acc_stopping_thres", RS_OPT_DOUBLE, "0.05", -1, 1e15, NULL,                             \
+     "sim_type=latency|throughput: a period converges when the accepted rate changes by at "   \
+     "most this fraction (3 periods in a row end the run)"}
+
+/* The keys of the fixed phases only (refused and not recorded with BookSim's run control;
+ * drain_steps stays: the longest drain). */
+#define RS_OPENLOOP_FIXED_OPTIONS                                                             \
+    {"warmup_steps", RS_OPT_INT, "1000", 0, RS_OPENLOOP_MAX_WARMUP, NULL, ""},                \
+    {"measure_steps", RS_OPT_INT, "10000", 1, RS_OPENLOOP_MAX_PHASE, NULL, ""}
+
+/* The two groups as NULL-terminated tables (run.c records and refuses by them). */
+extern const struct rs_optdef rs_openloop_runctl_options[];
+extern const struct rs_optdef rs_openloop_fixed_options[];
+
+enum rs_sim_type { RS_SIM_FIXED = 0, RS_SIM_LATENCY = 1, RS_SIM_THROUGHPUT = 2 };
+extern const char *const rs_sim_type_names[];
 
 /* The same entries as a table (NULL-terminated), read by rs_openloop_config. */
 extern const struct rs_optdef rs_openloop_options[];
@@ -66,6 +108,10 @@ struct rs_openloop_cfg {
     uint32_t warmup, measure, drain; /* steps */
     uint32_t len_min, len_max;       /* flits */
     double margin;
+    /* BookSim's run control (sim_type latency|throughput) */
+    enum rs_sim_type sim_type;
+    uint32_t warmup_periods, sample_period, max_samples;
+    double latency_thres, warmup_thres, acc_warmup_thres, stopping_thres, acc_stopping_thres;
 };
 
 /* Read the open-loop keys of p into cfg. length is the engine's message length (the
@@ -118,6 +164,20 @@ struct rs_openloop {
     uint64_t *lat_hist;               /* [lat_cap]: measured packets by latency */
     uint32_t lat_cap;
     int stopped;                      /* the engine stopped the run early (deadlock) */
+    uint32_t win_lo, win_hi;          /* the measurement window: steps (win_lo, win_hi] */
+    uint32_t now;                     /* the last step seen (rs_openloop_accept) */
+    const char *ended_by;             /* the criterion that ended the run (NULL: not yet) */
+    /* BookSim's run control (cfg.sim_type latency|throughput): the sample-period state */
+    int dyn;                          /* sim_type is latency or throughput */
+    int state;                        /* 0 warming up, 1 running, 2 draining, 3 over */
+    int unstable;                     /* ended without convergence (BookSim: unstable) */
+    uint32_t phases, converged, reset_time, drain_start;
+    int clear_next;
+    double prev_lat, prev_acc;
+    double per_lat_sum;               /* latencies since the last clear (BookSim's plat) */
+    uint64_t per_lat_n, per_acc;      /* their count; flits accepted since the last clear */
+    uint64_t infl_flits;              /* flits generated and not yet delivered or dropped */
+    double infl_gen_sum;              /* sum of their generation steps */
 };
 
 /* Set up ol for net, the static problem pb (the templates: destinations of pattern
@@ -165,9 +225,12 @@ void rs_openloop_finish(struct rs_openloop *ol, uint32_t gen, uint32_t length, u
  * measurement window: accepted throughput). */
 void rs_openloop_accept(struct rs_openloop *ol, uint32_t step, uint64_t flits);
 
-/* 1 when the run may stop after step: the window is over and every packet generated in it
- * is delivered or dropped, or step is the last step. */
-int rs_openloop_done(const struct rs_openloop *ol, uint32_t step);
+/* 1 when the run may stop after step, and then ended_by names why. sim_type=fixed: the
+ * window is over and every packet generated in it is delivered or dropped ("window"), or
+ * step is the last step ("drain_limit"). sim_type=latency|throughput: BookSim's sample
+ * periods (docs/openloop.md) evaluated at every multiple of sample_period: "converged",
+ * "max_samples", "latency_thres" (aborted: unstable) or "drain_limit". */
+int rs_openloop_done(struct rs_openloop *ol, uint32_t step);
 
 /* The engine stopped the run before rs_openloop_done (a deadlock): the run is saturated. */
 void rs_openloop_stop(struct rs_openloop *ol);
@@ -180,7 +243,7 @@ int rs_openloop_saturated(const struct rs_openloop *ol);
 
 /* The module's metrics into r (include/routesim/metrics.h): offered, accepted,
  * measured_packets, measured_delivered, saturated, latency_mean, latency_p99, latency_max,
- * delivered, dropped; the other fields are left as they are. Throughputs are in flits per
+ * delivered, dropped, ended_by; the other fields are left as they are. Throughputs are in flits per
  * terminal per step; latencies in steps from generation to the delivery of the last flit,
  * NaN when saturated or when no measured packet was delivered. */
 void rs_openloop_result(const struct rs_openloop *ol, struct rs_result *r);
@@ -190,7 +253,7 @@ void rs_openloop_result(const struct rs_openloop *ol, struct rs_result *r);
 #define RS_OPENLOOP_COLUMNS                                                                    \
     RS_M_OFFERED, RS_M_ACCEPTED, RS_M_MEASURED_PACKETS, RS_M_MEASURED_DELIVERED,               \
         RS_M_SATURATED, RS_M_LATENCY_MEAN, RS_M_LATENCY_P99, RS_M_LATENCY_MAX, RS_M_DELIVERED, \
-        RS_M_DROPPED
+        RS_M_DROPPED, RS_M_ENDED_BY
 
 /* Add the module's metrics (rs_openloop_result, RS_OPENLOOP_COLUMNS) to out. Returns 0 or
  * RS_ENOMEM. */

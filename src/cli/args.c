@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "routesim/booksim_config.h"
 #include "routesim/outpath.h"
 
 struct flag_def {
@@ -165,7 +166,7 @@ int cli_parse(int argc, char **argv, unsigned allowed, int allow_positional, str
         if ((rc = set_flag(a, f->kind, val, err)))
             return rc;
     }
-    if (a->config && (rc = rs_params_load_ini(&a->params, a->config, err)))
+    if (a->config && (rc = rs_params_load_config(&a->params, a->config, err))) /* INI or BookSim */
         return rc;
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];

@@ -83,5 +83,7 @@ int cli_cmd_help(int argc, char **argv);
 int cli_cmd_topo(int argc, char **argv);
 int cli_cmd_sweep(int argc, char **argv);
 int cli_cmd_reproduce(int argc, char **argv);
+int cli_cmd_convert(int argc, char **argv);
+int cli_cmd_saturate(int argc, char **argv);
 
 #endif

@@ -13,6 +13,7 @@
 #include "core/numtext.h"
 #include "routesim/alloc.h"
 #include "routesim/assert.h"
+#include "routesim/booksim_config.h"
 #include "routesim/params.h"
 
 #define CMDLINE "command line"
@@ -599,6 +600,12 @@ static int unknown_key(const struct rs_param *q, const struct rs_optdef *const *
         for (const struct rs_optdef *d = tables[t]; d && d->name; d++)
             names[n++] = d->name;
     const char *near = rs_suggest(q->key, names, n);
+    const char *bs = rs_booksim_alias(q->key); /* a BookSim name routesim spells otherwise */
+    if (bs) {
+        rs_free(names);
+        return rs_err_set(err, RS_EUNKNOWN, "%s: unknown key '%s' (did you mean '%s'? "
+                          "'%s' is BookSim's name)", where, q->key, bs, q->key);
+    }
     int rc = near ? rs_err_set(err, RS_EUNKNOWN, "%s: unknown key '%s' (did you mean '%s'?)",
                                where, q->key, near)
                   : rs_err_set(err, RS_EUNKNOWN, "%s: unknown key '%s' (see `routesim list`)",

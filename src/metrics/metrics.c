@@ -109,6 +109,16 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
                         "1 when the network did not keep up with the offered load "
                         "(docs/openloop.md)",
                         F(saturated)},
+    [RS_M_ENDED_BY] = {"ended_by", S, "text", "open loop (every engine)",
+                       "what ended the run: window or drain_limit (sim_type=fixed); converged, "
+                       "max_samples, latency_thres or drain_limit (BookSim's run control); "
+                       "deadlock (docs/openloop.md)",
+                       F(ended_by)},
+    [RS_M_SATURATION_THROUGHPUT] = {"saturation_throughput", D, "flits/terminal/step",
+                                    "saturate",
+                                    "highest offered load judged unsaturated by the bisection "
+                                    "of `routesim saturate` (docs/cli.md)",
+                                    NO},
     [RS_M_PER_INPUT] = {"per_input", I, "messages", "run (traffic=paths)",
                         "most messages one terminal sends", NO},
     [RS_M_CONGESTION] = {"congestion", I, "messages", "run (batch runs), analyze",

@@ -396,7 +396,23 @@ static int check_steps(struct prepared *x, const struct rs_params *user, int wit
                               "%s= is a key of open-loop injection: it needs "
                               "injection_process=bernoulli",
                               d->name);
+    /* BookSim's run control (sim_type) has keys of its own, and the fixed phases theirs:
+     * each refuses and leaves out the other's, so fixed-phase records keep their columns */
     const struct rs_optdef *skip = inj == RS_INJECT_BATCH ? rs_openloop_options : NULL;
+    int sim_type = RS_SIM_FIXED;
+    if (inj != RS_INJECT_BATCH &&
+        (rc = rs_opt_choice(p, rs_openloop_options, "sim_type", &sim_type, err)))
+        return rc;
+    if (inj != RS_INJECT_BATCH) {
+        skip = sim_type == RS_SIM_FIXED ? rs_openloop_runctl_options : rs_openloop_fixed_options;
+        for (const struct rs_optdef *d = skip; d->name; d++)
+            if (strcmp(d->name, "sim_type") != 0 && rs_params_find(p, d->name))
+                return rs_err_set(err, RS_EUNSUPPORTED, "%s= is a key of %s: it needs %s",
+                                  d->name, sim_type == RS_SIM_FIXED ? "BookSim's run control"
+                                                                    : "the fixed phases",
+                                  sim_type == RS_SIM_FIXED ? "sim_type=latency or throughput"
+                                                           : "sim_type=fixed");
+    }
     for (int i = 0; i < x->sel.ntables; i++)
         if ((rc = record_options(out, p, x->sel.tables[i], skip, err)))
             return rc;

@@ -11,9 +11,42 @@
 #include "routesim/rng.h"
 
 const char *const rs_injection_names[] = {"batch", "bernoulli", NULL};
+const char *const rs_sim_type_names[] = {"fixed", "latency", "throughput", NULL};
 
 const struct rs_optdef rs_openloop_options[] = {RS_OPENLOOP_OPTIONS,
                                                 {NULL, 0, NULL, 0, 0, NULL, NULL}};
+const struct rs_optdef rs_openloop_runctl_options[] = {RS_OPENLOOP_RUNCTL_OPTIONS,
+                                                       {NULL, 0, NULL, 0, 0, NULL, NULL}};
+const struct rs_optdef rs_openloop_fixed_options[] = {RS_OPENLOOP_FIXED_OPTIONS,
+                                                      {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+/* The run-control keys into cfg. */
+static int runctl_config(struct rs_openloop_cfg *cfg, const struct rs_params *p,
+                         struct rs_err *err)
+{
+    const struct rs_optdef *t = rs_openloop_options;
+    int64_t wp, sp, ms;
+    int st, rc;
+    if ((rc = rs_opt_choice(p, t, "sim_type", &st, err)) ||
+        (rc = rs_opt_int(p, t, "warmup_periods", &wp, err)) ||
+        (rc = rs_opt_int(p, t, "sample_period", &sp, err)) ||
+        (rc = rs_opt_int(p, t, "max_samples", &ms, err)) ||
+        (rc = rs_opt_double(p, t, "latency_thres", &cfg->latency_thres, err)) ||
+        (rc = rs_opt_double(p, t, "warmup_thres", &cfg->warmup_thres, err)) ||
+        (rc = rs_opt_double(p, t, "acc_warmup_thres", &cfg->acc_warmup_thres, err)) ||
+        (rc = rs_opt_double(p, t, "stopping_thres", &cfg->stopping_thres, err)) ||
+        (rc = rs_opt_double(p, t, "acc_stopping_thres", &cfg->acc_stopping_thres, err)))
+        return rc;
+    cfg->sim_type = (enum rs_sim_type)st;
+    cfg->warmup_periods = (uint32_t)wp;
+    cfg->sample_period = (uint32_t)sp;
+    cfg->max_samples = (uint32_t)ms;
+    if (st != RS_SIM_FIXED && (double)sp * (double)ms > RS_OPENLOOP_MAX_PHASE)
+        return rs_err_set(err, RS_ECONSTRAINT,
+                          "sample_period=%lld x max_samples=%lld is over %.0f steps", (long long)sp,
+                          (long long)ms, RS_OPENLOOP_MAX_PHASE);
+    return 0;
+}
 
 int rs_openloop_process(const struct rs_params *p, enum rs_injection *out, struct rs_err *err)
 {
@@ -37,7 +70,8 @@ int rs_openloop_config(struct rs_openloop_cfg *cfg, const struct rs_params *p, u
         (rc = rs_opt_int(p, rs_openloop_options, "measure_steps", &m, err)) ||
         (rc = rs_opt_int(p, rs_openloop_options, "drain_steps", &d, err)) ||
         (rc = rs_opt_int(p, rs_openloop_options, "length_max", &lmax, err)) ||
-        (rc = rs_opt_double(p, rs_openloop_options, "saturation_margin", &cfg->margin, err)))
+        (rc = rs_opt_double(p, rs_openloop_options, "saturation_margin", &cfg->margin, err)) ||
+        (rc = runctl_config(cfg, p, err)))
         return rc;
     cfg->warmup = (uint32_t)w;
     cfg->measure = (uint32_t)m;
@@ -90,7 +124,11 @@ int rs_openloop_init(struct rs_openloop *ol, const struct rs_openloop_cfg *cfg,
     ol->tmpl_first = rs_calloc((size_t)n + 1, sizeof *ol->tmpl_first);
     ol->tmpl = rs_malloc((size_t)pb->n_msgs * sizeof *ol->tmpl + 1);
     ol->term = rs_calloc((size_t)n + 1, sizeof *ol->term);
-    ol->lat_cap = cfg->measure + cfg->drain + 1;
+    ol->dyn = cfg->sim_type != RS_SIM_FIXED;
+    ol->win_lo = ol->dyn ? UINT32_MAX : cfg->warmup; /* BookSim's: opens when warmed up */
+    ol->win_hi = ol->dyn ? UINT32_MAX : cfg->warmup + cfg->measure;
+    ol->lat_cap = ol->dyn ? cfg->sample_period * cfg->max_samples + cfg->drain + 1
+                          : cfg->measure + cfg->drain + 1;
     ol->lat_hist = rs_calloc(ol->lat_cap, sizeof *ol->lat_hist);
     if (!ol->tmpl_first || !ol->tmpl || !ol->term || !ol->lat_hist) {
         rs_openloop_free(ol);
@@ -112,6 +150,8 @@ int rs_openloop_init(struct rs_openloop *ol, const struct rs_openloop_cfg *cfg,
 
 uint32_t rs_openloop_last_step(const struct rs_openloop *ol)
 {
+    if (ol->dyn)
+        return ol->cfg.sample_period * ol->cfg.max_samples + ol->cfg.drain;
     return ol->cfg.warmup + ol->cfg.measure + ol->cfg.drain;
 }
 
@@ -140,7 +180,7 @@ static uint32_t packet_length(const struct rs_openloop *ol, uint32_t t, uint32_t
 
 static int in_window(const struct rs_openloop *ol, uint32_t step)
 {
-    return step > ol->cfg.warmup && step - ol->cfg.warmup <= ol->cfg.measure;
+    return step > ol->win_lo && step <= ol->win_hi;
 }
 
 uint32_t rs_openloop_generate(struct rs_openloop *ol, uint32_t step, uint32_t *became_pending)
@@ -160,9 +200,16 @@ uint32_t rs_openloop_generate(struct rs_openloop *ol, uint32_t step, uint32_t *b
         }
         if ((uint64_t)s->blk[step & 3] >= ol->cfg.threshold)
             continue;
-        if (win) {
-            ol->win_packets++;
-            ol->win_flits += packet_length(ol, t, step);
+        if (win || ol->dyn) {
+            uint32_t len = packet_length(ol, t, step);
+            if (win) {
+                ol->win_packets++;
+                ol->win_flits += len;
+            }
+            if (ol->dyn) { /* BookSim's in-flight flits, for its latency estimate */
+                ol->infl_flits += len;
+                ol->infl_gen_sum += (double)len * (double)step;
+            }
         }
         if (s->pending++ == 0) {
             s->front = step;
@@ -212,6 +259,14 @@ void rs_openloop_finish(struct rs_openloop *ol, uint32_t gen, uint32_t length, u
         ol->dropped++;
     if (!delivered && in_window(ol, step)) /* left the network, as a delivery does */
         ol->win_dropped += length;
+    if (ol->dyn) {
+        ol->infl_flits -= length;
+        ol->infl_gen_sum -= (double)length * (double)gen;
+        if (delivered && (ol->state == 0 || in_window(ol, gen))) { /* BookSim's plat */
+            ol->per_lat_sum += (double)(step - gen);
+            ol->per_lat_n++;
+        }
+    }
     if (!in_window(ol, gen))
         return;
     if (!delivered) {
@@ -226,27 +281,130 @@ void rs_openloop_finish(struct rs_openloop *ol, uint32_t gen, uint32_t length, u
 
 void rs_openloop_accept(struct rs_openloop *ol, uint32_t step, uint64_t flits)
 {
+    ol->now = step;
     if (in_window(ol, step))
         ol->win_accepted += flits;
+    ol->per_acc += flits;
 }
 
-int rs_openloop_done(const struct rs_openloop *ol, uint32_t step)
+static int measured_all(const struct rs_openloop *ol)
 {
-    if (step >= rs_openloop_last_step(ol))
+    return ol->meas_delivered + ol->meas_dropped == ol->win_packets;
+}
+
+/* BookSim's mean latency with the flits in flight counted at their age so far. */
+static double latency_estimate(const struct rs_openloop *ol, uint32_t step)
+{
+    double n = (double)ol->per_lat_n + (double)ol->infl_flits;
+    return (ol->per_lat_sum + (double)ol->infl_flits * step - ol->infl_gen_sum) / n;
+}
+
+/* The end of a sample period at step (BookSim's _SingleSim loop body): the statistics since
+ * the last clear against the previous period's, the warm-up and convergence tests, the
+ * latency threshold. Moves the state on; the next period's clear is done here too. */
+static void end_period(struct rs_openloop *ol, uint32_t step)
+{
+    const struct rs_openloop_cfg *c = &ol->cfg;
+    int lat_mode = c->sim_type == RS_SIM_LATENCY, warming = ol->state == 0;
+    double lat = ol->per_lat_sum / (double)ol->per_lat_n; /* NaN when empty, as BookSim's */
+    double acc = (double)ol->per_acc / (double)(step - ol->reset_time) / ol->n_terminals;
+    double lat_chg = fabs((lat - ol->prev_lat) / lat), acc_chg = fabs((acc - ol->prev_acc) / acc);
+    ol->prev_lat = lat;
+    ol->prev_acc = acc;
+    double lthr = warming ? c->warmup_thres : c->stopping_thres;
+    double athr = warming ? c->acc_warmup_thres : c->acc_stopping_thres;
+    int lat_exc = lthr >= 0 && lat_chg > lthr, acc_exc = athr >= 0 && acc_chg > athr;
+    if (lat_mode && c->latency_thres >= 0 && latency_estimate(ol, step) > c->latency_thres) {
+        ol->unstable = 1; /* BookSim aborts: the latency ran away */
+        ol->ended_by = "latency_thres";
+        ol->state = 3;
+        if (ol->win_hi == UINT32_MAX)
+            ol->win_hi = step;
+        return;
+    }
+    int quiet = (!lat_mode || !lat_exc) && !acc_exc;
+    if (warming) {
+        if (c->warmup_periods > 0 ? ol->phases + 1 >= c->warmup_periods : quiet) {
+            ol->clear_next = 1;
+            ol->state = 1;
+            ol->win_lo = step; /* packets generated from now on are measured */
+        }
+    } else {
+        ol->converged = quiet ? ol->converged + 1 : 0;
+    }
+    ol->phases++;
+    if (ol->phases < c->max_samples && (ol->state != 1 || ol->converged < 3)) {
+        if (ol->clear_next || (ol->state == 0 && ol->phases % 2 == 0)) {
+            ol->clear_next = 0;
+            ol->per_lat_sum = 0;
+            ol->per_lat_n = ol->per_acc = 0;
+            ol->reset_time = step;
+        }
+        return;
+    }
+    if (ol->state != 1) { /* still warming up after max_samples periods */
+        ol->unstable = 1;
+        ol->ended_by = "max_samples";
+        ol->state = 3;
+        return;
+    }
+    ol->ended_by = ol->converged >= 3 ? "converged" : "max_samples";
+    ol->win_hi = step; /* BookSim's drain time */
+    ol->drain_start = step;
+    ol->state = lat_mode ? 2 : 3; /* latency: drain the measured packets */
+}
+
+static int done_dynamic(struct rs_openloop *ol, uint32_t step)
+{
+    if (ol->state < 2 && step % ol->cfg.sample_period == 0)
+        end_period(ol, step);
+    if (ol->state == 2 && measured_all(ol))
+        ol->state = 3;
+    if (ol->state == 2 && (step - ol->drain_start) % 1000 == 0 && ol->cfg.latency_thres >= 0 &&
+        latency_estimate(ol, step) > ol->cfg.latency_thres) {
+        ol->unstable = 1;
+        ol->ended_by = "latency_thres";
+        ol->state = 3;
+    }
+    if (ol->state != 3 && step >= rs_openloop_last_step(ol)) {
+        ol->ended_by = "drain_limit";
+        if (ol->win_hi == UINT32_MAX)
+            ol->win_hi = step;
         return 1;
-    return step >= ol->cfg.warmup + ol->cfg.measure &&
-           ol->meas_delivered + ol->meas_dropped == ol->win_packets;
+    }
+    return ol->state == 3;
+}
+
+int rs_openloop_done(struct rs_openloop *ol, uint32_t step)
+{
+    if (ol->dyn)
+        return done_dynamic(ol, step);
+    int over = step >= ol->cfg.warmup + ol->cfg.measure && measured_all(ol);
+    if (over || step >= rs_openloop_last_step(ol)) {
+        ol->ended_by = over ? "window" : "drain_limit";
+        return 1;
+    }
+    return 0;
 }
 
 void rs_openloop_stop(struct rs_openloop *ol)
 {
     ol->stopped = 1;
+    ol->ended_by = "deadlock";
+    if (ol->dyn && ol->win_lo != UINT32_MAX && ol->win_hi == UINT32_MAX)
+        ol->win_hi = ol->now;
 }
 
 int rs_openloop_saturated(const struct rs_openloop *ol)
 {
     if (ol->stopped)
         return 1;
+    if (ol->dyn) {
+        if (ol->unstable || ol->win_lo == UINT32_MAX || ol->win_hi <= ol->win_lo)
+            return 1;
+        if (ol->cfg.sim_type == RS_SIM_LATENCY)
+            return !measured_all(ol);
+    }
     if (ol->meas_delivered + ol->meas_dropped < ol->win_packets)
         return 1;
     /* the backlog grew when fewer flits left the network (delivered or dropped) than
@@ -257,7 +415,8 @@ int rs_openloop_saturated(const struct rs_openloop *ol)
 
 void rs_openloop_result(const struct rs_openloop *ol, struct rs_result *r)
 {
-    double cells = (double)ol->n_terminals * (double)ol->cfg.measure;
+    int open = ol->win_lo != UINT32_MAX && ol->win_hi != UINT32_MAX && ol->win_hi > ol->win_lo;
+    double cells = open ? (double)ol->n_terminals * (double)(ol->win_hi - ol->win_lo) : NAN;
     int sat = rs_openloop_saturated(ol);
     r->latency_mean = r->latency_p99 = r->latency_max = NAN;
     if (!sat)
@@ -269,6 +428,7 @@ void rs_openloop_result(const struct rs_openloop *ol, struct rs_result *r)
     r->saturated = sat;
     r->delivered = (int64_t)ol->delivered;
     r->dropped = (int64_t)ol->dropped;
+    r->ended_by = ol->ended_by ? ol->ended_by : (ol->stopped ? "deadlock" : "");
 }
 
 int rs_openloop_record(const struct rs_openloop *ol, struct rs_record *out)
