@@ -120,7 +120,7 @@ SHIPPED=$(realpath "$(dirname "$0")/../../experiments")
 # (their full grids are validated nowhere else; the quick one of 001 runs in cole_maggs_sitaraman.sh)
 expect_ok '^cole-maggs-sitaraman \(full\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid' reproduce cole-maggs-sitaraman --dry-run
 expect_ok '^maggs-sitaraman \(full\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid' reproduce maggs-sitaraman --dry-run
-expect_ok '^maggs-sitaraman \(quick\): 11 experiments, 712 points, 3996 runs, 30 claims: valid' reproduce maggs-sitaraman --dry-run --quick
+expect_ok '^maggs-sitaraman \(quick\): 11 experiments, 712 points, 7218 runs, 30 claims: valid' reproduce maggs-sitaraman --dry-run --quick
 expect_ok '^scherson-chien \(full\): 6 experiments, 119 points, 389000 runs, 26 claims: valid' reproduce scherson-chien --dry-run
 expect_ok '^bay-bilardi \(quick\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid' reproduce bay-bilardi --dry-run --quick
 expect_ok '^scherson-chien \(quick\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid' reproduce scherson-chien --dry-run --quick
