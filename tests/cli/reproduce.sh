@@ -121,7 +121,7 @@ SHIPPED=$(realpath "$(dirname "$0")/../../experiments")
 expect_ok '^cole-maggs-sitaraman \(full\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid' reproduce cole-maggs-sitaraman --dry-run
 expect_ok '^maggs-sitaraman \(full\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid' reproduce maggs-sitaraman --dry-run
 expect_ok '^maggs-sitaraman \(quick\): 11 experiments, 712 points, 3996 runs, 30 claims: valid' reproduce maggs-sitaraman --dry-run --quick
-expect_ok '^scherson-chien \(full\): 6 experiments, 119 points, 389000 runs, 26 claims: valid' reproduce scherson-chien --dry-run
+expect_ok '^scherson-chien \(full\): 7 experiments, 123 points, 389400 runs, 28 claims: valid' reproduce scherson-chien --dry-run
 expect_ok '^bay-bilardi \(quick\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid' reproduce bay-bilardi --dry-run --quick
 expect_ok '^scherson-chien \(quick\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid' reproduce scherson-chien --dry-run --quick
 expect_ok '^makedon-symvonis \(full\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid' reproduce makedon-symvonis --dry-run
