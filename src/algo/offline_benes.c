@@ -72,6 +72,11 @@ int rs__offline_benes(const struct rs_engine_input *in, const struct rs_engine_o
     const struct rs_net *net = in->net;
     uint32_t N = net->N, n = net->log2n, *dst = NULL, *msg = NULL;
     int rc;
+    if (!rs_route_is_direct(in->routing))
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "routing=%s has no effect with algorithm=offline on topology=benes: "
+                          "the plan fixes every circuit's middle row",
+                          in->routing->name);
     if ((rc = rs__plan_refuse_key(in, "offline", "turn",
                                   "every circuit of a Beneš network crosses the middle level",
                                   err)) ||
@@ -80,7 +85,7 @@ int rs__offline_benes(const struct rs_engine_input *in, const struct rs_engine_o
         (save && (rc = check_save_path(in->params, save, err))) ||
         (rc = rs__perm_by_source(in->pb, N, "offline", &dst, &msg, err)))
         return rc;
-    uint32_t *mid = rs_malloc((size_t)N * sizeof *mid), *by_msg = rs_malloc((size_t)N * 4);
+    uint32_t *mid = rs_malloc((size_t)N * sizeof *mid), *by_msg = rs_malloc((size_t)N * sizeof *by_msg);
     uint8_t *set = rs_malloc((size_t)n * N); /* 2n stages of N/2 switches */
     if (!mid || !by_msg || !set)
         rc = rs_err_set(err, RS_ENOMEM, "out of memory for the plan of %u messages", N);

@@ -177,6 +177,11 @@ static void test_refusals_and_record(void **state)
                  "command line: key 'turn' has no effect with algorithm=offline: every circuit "
                  "of a Beneš network crosses the middle level");
     expect_error("topology=benes N=16 traffic=randperm switching=circuit algorithm=offline "
+                 "routing=valiant",
+                 RS_EUNSUPPORTED,
+                 "routing=valiant has no effect with algorithm=offline on topology=benes: the "
+                 "plan fixes every circuit's middle row");
+    expect_error("topology=benes N=16 traffic=randperm switching=circuit algorithm=offline "
                  "save_settings=-",
                  RS_EINVAL,
                  "save_settings needs a file name (standard output carries the result), got "
