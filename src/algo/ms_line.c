@@ -343,8 +343,9 @@ static int line_init(void *sp, struct rs_driver *d, struct rs_err *err)
 static int line_step(void *sp, struct rs_driver *drv, struct rs_err *err)
 {
     struct line_run *r = sp;
-    struct state *stp = &r->st;
-#define st (*stp)
+    /* a local copy for the step (its fields stay in registers in the per-port loop, as
+     * nothing else can alias them), written back at the end: also on error, for free */
+    struct state st = r->st;
     const struct rs_ms_line_problem *prob = st.pb;
     struct rs_ms_line_result *res = r->res;
     uint64_t *finish = r->finish, *line_steps = r->line_steps;
@@ -447,7 +448,7 @@ static int line_step(void *sp, struct rs_driver *drv, struct rs_err *err)
         st.nact = keep;
     }
 out:
-#undef st
+    r->st = st;
     r->delivered = delivered;
     r->hops_done = hops_done;
     drv->step = (uint32_t)s;

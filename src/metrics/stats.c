@@ -81,24 +81,48 @@ int rs_lat_hist_add(struct rs_lat_hist *h, uint32_t v)
     return 0;
 }
 
+/* The loop of rs_result_latency for one shape of source, its tests hoisted out of the loop
+ * (FIN: the finish array; DELIVERED(m): whether m counts; REL(m): its release step). */
+#define RS__LAT_LOOP(FIN, DELIVERED, REL)                                                      \
+    for (size_t m = 0; m < src->n && !rc; m++) {                                               \
+        if (!(DELIVERED))                                                                      \
+            continue;                                                                          \
+        uint64_t lat = (uint64_t)(FIN)[m] - (REL);                                             \
+        rc = lat > UINT32_MAX ? RS_ERESOURCE : rs_lat_hist_add(&h, (uint32_t)lat);             \
+    }
+
 int rs_result_latency(struct rs_result *r, const struct rs_lat_source *src)
 {
     RS_ASSERT(r && src && (src->finish || src->finish64 || src->n == 0));
     struct rs_lat_hist h;
     int rc = 0;
     rs_lat_hist_init(&h);
-    for (size_t m = 0; m < src->n && !rc; m++) {
-        uint64_t f = src->finish ? src->finish[m] : src->finish64[m];
-        if (src->state ? src->state[m] != src->delivered : f == src->none)
-            continue;
-        uint64_t lat = f - (src->release ? src->release[m] : 0);
-        rc = lat > UINT32_MAX ? RS_ERESOURCE : rs_lat_hist_add(&h, (uint32_t)lat);
+    const uint32_t *f32 = src->finish, *rel = src->release;
+    const uint64_t *f64 = src->finish64;
+    const uint8_t *stv = src->state;
+    const uint8_t want = src->delivered;
+    const uint64_t none = src->none;
+    if (f32 && !stv && !rel) { /* wave, cms_butterfly: a sentinel, all released at 0 */
+        RS__LAT_LOOP(f32, f32[m] != none, 0)
+    } else if (f32 && stv) { /* circuit, flit: a fate per message, release steps */
+        RS__LAT_LOOP(f32, stv[m] == want, rel ? rel[m] : 0)
+    } else if (f64 && !stv && !rel) { /* the line simulator's 64-bit finish steps */
+        RS__LAT_LOOP(f64, f64[m] != none, 0)
+    } else { /* any other shape */
+        for (size_t m = 0; m < src->n && !rc; m++) {
+            uint64_t f = f32 ? f32[m] : f64[m];
+            if (stv ? stv[m] != want : f == none)
+                continue;
+            uint64_t lat = f - (rel ? rel[m] : 0);
+            rc = lat > UINT32_MAX ? RS_ERESOURCE : rs_lat_hist_add(&h, (uint32_t)lat);
+        }
     }
     if (!rc)
         rs_hist_summary(h.count, h.cap, r);
     rs_lat_hist_free(&h);
     return rc;
 }
+#undef RS__LAT_LOOP
 
 void rs_lat_summary_sparse(const uint64_t *value, const uint64_t *count, size_t len,
                            struct rs_result *r)
