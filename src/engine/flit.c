@@ -80,7 +80,16 @@ int rs__flit_route_oblivious(struct flit *f, uint32_t m, uint32_t node, struct r
                           w->msg, w->src, w->dst, node, w->hops);
     w->next_chan = node * f->P + port;
     w->next_node = head;
-    if (f->classes == FLIT_CLASSES_DATELINE) {
+    if (f->classes == FLIT_CLASSES_PARTITION) { /* does the route wrap in this dimension? */
+        uint32_t s = 1, k = net->k;
+        for (uint32_t i = 0; i < port / 2; i++)
+            s *= k;
+        uint32_t x0 = net->ops->src_node(net, w->src) / s % k;
+        uint32_t x1 = net->ops->dst_node(net, w->dst) / s % k;
+        uint32_t cls = port % 2 == 0 ? x1 < x0 : x1 > x0, per = f->B / 2;
+        w->vc_lo = cls * per;
+        w->vc_hi = w->vc_lo + per;
+    } else if (f->classes == FLIT_CLASSES_DATELINE) {
         uint32_t cls = net->ops->vc_class(net, node, port, &st) & (f->n_cls - 1);
         uint32_t per = f->B / f->n_cls;
         w->vc_lo = cls * per;
@@ -463,6 +472,21 @@ static int flit_init(struct flit *f, struct rs_driver *d, enum flit_mode mode,
     f->n_cls = 1;
     if ((rc = flit_adaptive_init(f, pl, err)))
         return rc;
+    if (f->classes == FLIT_CLASSES_PARTITION) {
+        if ((net->caps & (RS_CAP_COORDS | RS_CAP_WRAP)) != (RS_CAP_COORDS | RS_CAP_WRAP))
+            return rs_err_set(err, RS_EUNSUPPORTED,
+                              "vc_classes=partition needs a torus or ring (got topology=%s)",
+                              net->name);
+        if (f->routing->mid || (pl && pl->mid))
+            return rs_err_set(err, RS_EUNSUPPORTED,
+                              "vc_classes=partition is for dimension-order routes without "
+                              "intermediates (use vc_classes=dateline)");
+        if (f->B % 2)
+            return rs_err_set(err, RS_ECONSTRAINT,
+                              "vc_classes=partition needs an even number of vcs (got vcs=%u)",
+                              f->B);
+        f->n_cls = 2;
+    }
     if (f->classes == FLIT_CLASSES_DATELINE && !f->adaptive) {
         if (!net->ops->vc_class)
             return rs_err_set(err, RS_EUNSUPPORTED,

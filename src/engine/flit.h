@@ -29,7 +29,7 @@ enum flit_mode {
     FLIT_SAF        /* 003 §1 store-and-forward snakes: forwarded once entirely stored */
 };
 enum flit_link { FLIT_PER_VC, FLIT_SHARED };
-enum flit_classes { FLIT_CLASSES_NONE, FLIT_CLASSES_DATELINE };
+enum flit_classes { FLIT_CLASSES_NONE, FLIT_CLASSES_DATELINE, FLIT_CLASSES_PARTITION };
 enum flit_on_delay { FLIT_WAIT, FLIT_DISCARD };
 struct iq;
 

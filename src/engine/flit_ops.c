@@ -6,7 +6,7 @@
 #include "engine/iq.h"
 
 static const char *const link_names[] = {"per_vc", "shared", NULL};
-static const char *const class_names[] = {"none", "dateline", NULL};
+static const char *const class_names[] = {"none", "dateline", "partition", NULL};
 static const char *const on_delay_names[] = {"wait", "discard", NULL};
 
 /* Options of every mode. */
@@ -20,7 +20,8 @@ static const char *const on_delay_names[] = {"wait", "discard", NULL};
     {"vc_classes", RS_OPT_CHOICE, "none", 0, 0, class_names,                                   \
      "none: a header takes the lowest free virtual channel; dateline: the virtual channels "   \
      "are split into classes, before/after the wrap-around (and per Valiant phase), so that "  \
-     "tori and rings cannot deadlock"},                                                       \
+     "tori and rings cannot deadlock; partition: BookSim's torus classes, class 1 for the "  \
+     "whole of a dimension whose route wraps around, class 0 otherwise"},                                                       \
     {"on_delay", RS_OPT_CHOICE, "wait", 0, 0, on_delay_names,                                  \
      "a message whose header is delayed waits, or is discarded (001 §3.1 step 4)"}
 
