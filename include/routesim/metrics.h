@@ -51,6 +51,9 @@ enum rs_metric {
     RS_M_SATURATED,
     RS_M_ENDED_BY,
     RS_M_SATURATION_THROUGHPUT,
+    RS_M_SATURATION_THROUGHPUT_CI,
+    RS_M_SATURATION_RATE_LO,
+    RS_M_SATURATION_RATE_HI,
     /* the run (src/run) and analyze: the static message set and predictors */
     RS_M_PER_INPUT,
     RS_M_CONGESTION,

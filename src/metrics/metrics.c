@@ -116,9 +116,19 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
                        F(ended_by)},
     [RS_M_SATURATION_THROUGHPUT] = {"saturation_throughput", D, "flits/terminal/step",
                                     "saturate",
-                                    "highest offered load judged unsaturated by the bisection "
-                                    "of `routesim saturate` (docs/cli.md)",
+                                    "mean accepted throughput at the highest load the "
+                                    "bisection of `routesim saturate` judged below saturation "
+                                    "(docs/cli.md)",
                                     NO},
+    [RS_M_SATURATION_THROUGHPUT_CI] = {"saturation_throughput_ci", D, "flits/terminal/step",
+                                       "saturate",
+                                       "95% half-width of saturation_throughput over the "
+                                       "replications", NO},
+    [RS_M_SATURATION_RATE_LO] = {"saturation_rate_lo", D, "injection_rate", "saturate",
+                                 "highest injection_rate judged below saturation", NO},
+    [RS_M_SATURATION_RATE_HI] = {"saturation_rate_hi", D, "injection_rate", "saturate",
+                                 "lowest injection_rate judged above saturation or "
+                                 "inconclusive (saturate_hi when none was)", NO},
     [RS_M_PER_INPUT] = {"per_input", I, "messages", "run (traffic=paths)",
                         "most messages one terminal sends", NO},
     [RS_M_CONGESTION] = {"congestion", I, "messages", "run (batch runs), analyze",

@@ -12,6 +12,7 @@
 #include "routesim/engine.h"
 #include "routesim/load_factor.h"
 #include "routesim/openloop.h"
+#include "routesim/saturate.h"
 #include "routesim/problem.h"
 #include "routesim/resources.h"
 #include "routesim/route.h"
@@ -517,6 +518,8 @@ int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
     struct prepared x;
     struct rs_path_stats ps;
     const struct rs_algo_ops *model = model_algo(p);
+    if (rs_params_find(p, "search")) /* the saturation search: many runs (saturate.h) */
+        return rs_saturate_run(p, out, err);
     if (model)
         return model_run(model, p, out, 1, err);
     int rc = prepare(&x, p, 1, out, err);
