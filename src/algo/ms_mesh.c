@@ -138,8 +138,9 @@ static int ms_record(const struct rs_engine_input *in, const struct rs__ms_cfg *
     struct rs_lat_source ls = {.n = nn, .finish64 = o->finish, .none = RS_LAT_EVERY};
     if ((rc = rs_result_latency(&res, &ls)))
         return rc;
-    for (uint64_t m = 0; m < nn; m++)
-        makespan = o->finish[m] > makespan ? o->finish[m] : makespan;
+    /* every message released at step 0 and counted: the makespan is the largest latency
+     * (exact in a double: below 2^32, or rs_result_latency refused it) */
+    makespan = nn ? (uint64_t)res.latency_max : 0;
     res.makespan = res.steps = (int64_t)makespan; /* steps simulated: sort + steps 3 + 4 */
     res.messages = res.delivered = (int64_t)nn;
     res.flit_hops = (int64_t)o->flit_hops;
