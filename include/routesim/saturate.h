@@ -57,6 +57,12 @@ const char *rs_sat_verdict_name(enum rs_sat_verdict v);
 /* 1 when p asks rs_run for the search (search=saturation). */
 int rs_saturate_requested(const struct rs_params *p);
 
+/* rs_check of a search: its keys, then rs_check of the runs' parameters. */
+int rs_saturate_check(const struct rs_params *p, struct rs_err *err);
+
+/* rs_validate of a search: out receives what rs_saturate_run's record starts with. */
+int rs_saturate_params(const struct rs_params *p, struct rs_record *out, struct rs_err *err);
+
 /* rs_run's mode search=saturation: out receives the resolved parameters of the run at the
  * bracket's lower end (injection_rate left out) and the search keys, then the metrics
  * saturation_throughput, saturation_throughput_ci, saturation_rate_lo, saturation_rate_hi.

@@ -194,56 +194,90 @@ out:
     return rc;
 }
 
-int rs_saturate_run(const struct rs_params *p, struct rs_record *out, struct rs_err *err)
+/* The search keys, typed (search must be saturation). */
+static int check_keys(const struct rs_params *p, struct rs_err *err)
 {
-    struct rs_sat_result res;
-    struct rs_params q;
-    int search;
-    int rc = rs_opt_choice(p, rs_saturate_options, "search", &search, err);
-    if (rc)
+    double lo, hi, x;
+    int64_t i;
+    int search, rc;
+    if ((rc = rs_opt_choice(p, rs_saturate_options, "search", &search, err)) ||
+        (rc = rs_opt_double(p, rs_saturate_options, "saturate_lo", &lo, err)) ||
+        (rc = rs_opt_double(p, rs_saturate_options, "saturate_hi", &hi, err)) ||
+        (rc = rs_opt_double(p, rs_saturate_options, "saturate_precision", &x, err)) ||
+        (rc = rs_opt_int(p, rs_saturate_options, "saturate_reps", &i, err)))
         return rc;
     if (search == 0)
         return rs_err_set(err, RS_EINVAL, "search=none: leave the key out for one run");
-    if ((rc = rs_saturate(p, &res, err)))
-        return rc;
+    if (hi <= lo)
+        return rs_err_set(err, RS_ECONSTRAINT, "saturate_hi=%g must be above saturate_lo=%g", hi,
+                          lo);
+    return 0;
+}
+
+int rs_saturate_check(const struct rs_params *p, struct rs_err *err)
+{
+    struct rs_params q;
+    int rc = check_keys(p, err);
     if (rc)
         return rc;
-    /* the parameters as a run at the bracket's lower end would record them */
+    if (!(rc = base_params(&q, p, err)))
+        rc = rs_check(&q, err);
+    rs_params_free(&q);
+    return rc;
+}
+
+int rs_saturate_params(const struct rs_params *p, struct rs_record *out, struct rs_err *err)
+{
+    struct rs_params q;
+    struct rs_record params;
+    int rc = check_keys(p, err);
+    if (rc)
+        return rc;
     if ((rc = base_params(&q, p, err))) {
-        rs_sat_result_free(&res);
+        rs_params_free(&q);
         return rc;
     }
-    struct rs_record params;
     rs_record_init(&params);
-    rc = rs_validate(&q, &params, err);
+    rc = rs_validate(&q, &params, err); /* the parameters as a run records them */
     for (size_t i = 0; !rc && i < params.n; i++) {
         const struct rs_field *f = &params.f[i];
         if (!strcmp(f->name, "injection_rate"))
             continue;
-        rc = f->type == RS_VAL_INT      ? rs_record_int(out, f->name, f->i)
-             : f->type == RS_VAL_DOUBLE ? rs_record_double(out, f->name, f->d)
-                                        : rs_record_string(out, f->name, f->s);
+        if (f->type == RS_VAL_INT ? rs_record_int(out, f->name, f->i)
+            : f->type == RS_VAL_DOUBLE ? rs_record_double(out, f->name, f->d)
+                                        : rs_record_string(out, f->name, f->s))
+            rc = rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
     }
     for (const struct rs_optdef *d = rs_saturate_options; !rc && d->name; d++) {
         double x;
         int64_t i;
+        int e = 0;
         if (d->type == RS_OPT_DOUBLE)
-            rc = rs_params_double(p, d, &x, err) || rs_record_double(out, d->name, x);
+            e = (rc = rs_params_double(p, d, &x, err)) || rs_record_double(out, d->name, x);
         else if (d->type == RS_OPT_INT)
-            rc = rs_params_int(p, d, &i, err) || rs_record_int(out, d->name, i);
+            e = (rc = rs_params_int(p, d, &i, err)) || rs_record_int(out, d->name, i);
         else
-            rc = rs_record_string(out, d->name, rs_params_text(p, d));
+            e = rs_record_string(out, d->name, rs_params_text(p, d));
+        if (e && !rc)
+            rc = rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
     }
     out->n_params = out->n;
-    if (!rc)
-        rc = rs_metric_double(out, RS_M_SATURATION_THROUGHPUT, res.throughput) ||
-             rs_metric_double(out, RS_M_SATURATION_THROUGHPUT_CI, res.throughput_ci) ||
-             rs_metric_double(out, RS_M_SATURATION_RATE_LO, res.lo) ||
-             rs_metric_double(out, RS_M_SATURATION_RATE_HI, res.hi)
-                 ? rs_err_set(err, RS_ENOMEM, "out of memory for the result record")
-                 : 0;
     rs_record_free(&params);
     rs_params_free(&q);
+    return rc;
+}
+
+int rs_saturate_run(const struct rs_params *p, struct rs_record *out, struct rs_err *err)
+{
+    struct rs_sat_result res;
+    int rc = rs_saturate_params(p, out, err);
+    if (rc || (rc = rs_saturate(p, &res, err)))
+        return rc;
+    if (rs_metric_double(out, RS_M_SATURATION_THROUGHPUT, res.throughput) ||
+        rs_metric_double(out, RS_M_SATURATION_THROUGHPUT_CI, res.throughput_ci) ||
+        rs_metric_double(out, RS_M_SATURATION_RATE_LO, res.lo) ||
+        rs_metric_double(out, RS_M_SATURATION_RATE_HI, res.hi))
+        rc = rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
     rs_sat_result_free(&res);
     return rc;
 }

@@ -620,6 +620,12 @@ int rs_validate(const struct rs_params *p, struct rs_record *params_out, struct 
     struct prepared x;
     struct rs_record scratch;
     const struct rs_algo_ops *model = model_algo(p);
+    if (rs_params_find(p, "search")) {
+        rs_record_init(&scratch);
+        int rc = rs_saturate_params(p, params_out ? params_out : &scratch, err);
+        rs_record_free(&scratch);
+        return rc;
+    }
     if (model)
         return model_run(model, p, params_out, 0, err);
     rs_record_init(&scratch);
@@ -636,6 +642,8 @@ int rs_check(const struct rs_params *p, struct rs_err *err)
     struct rs_record scratch;
     char note[256] = "";
     const struct rs_algo_ops *model = model_algo(p);
+    if (rs_params_find(p, "search"))
+        return rs_saturate_check(p, err);
     if (model)
         return model_run(model, p, NULL, 0, err);
     memset(&x, 0, sizeof x);

@@ -80,4 +80,16 @@ if [ "$(grep -c '^point,' "$TMP/sat.csv")" -lt 5 ]; then
 expect_ok '"saturation_rate_lo":0.3' run search=saturation $R saturate_precision=0.05 --format json
 expect_fail 2 "saturate_reps': expected an integer in \[2, 1000\]" saturate $R saturate_reps=1
 expect_fail 2 "saturate_hi=0.1 must be above saturate_lo=0.2" saturate $R saturate_lo=0.2 saturate_hi=0.1
+# search=saturation in a sweep: tornado on a 16-ring loads each channel with 7 sources
+# (1/7), on an 8-ring with 3 (1/3); each bracket is at most 0.05 wide and its lower end at
+# most the bound.
+printf 'search = saturation\ntopology = ring\nk = 8,16\ntraffic = tornado\nswitching = store_forward\nmeasure_steps = 3000\ndrain_steps = 3000\nsaturate_precision = 0.05\nruns = 1\n' >"$TMP/s.ini"
+if "$RS" sweep -c "$TMP/s.ini" -o "$TMP/s.csv" -j 1 2>/dev/null; then
+  lo=$(csvcol saturation_rate_lo_mean "$TMP/s.csv"); hi=$(csvcol saturation_rate_hi_mean "$TMP/s.csv")
+  if ! awk -F, -v lo="$lo" -v hi="$hi" 'NR>1{b = ($2 == 8) ? 1/3 : 1/7; if (!($lo <= b && $hi >= b - 0.02 && $hi - $lo <= 0.05)) bad=1; n++} END{exit bad || n != 2}' "$TMP/s.csv"; then
+    echo "FAIL: sweep of search=saturation"; cat "$TMP/s.csv"; FAILS=$((FAILS + 1)); fi
+else
+  echo "FAIL: sweep of search=saturation did not run"; FAILS=$((FAILS + 1))
+fi
+expect_fail 2 "search=none: leave the key out for one run" run search=none $R
 finish
