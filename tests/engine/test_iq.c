@@ -150,6 +150,21 @@ static void test_deadlock(void **state)
     assert_int_equal(rs_test_int(&r, "deadlock"), 0);
     assert_int_equal(rs_test_int(&r, "delivered"), 8);
     rs_record_free(&r);
+    /* BookSim's classes (vc_classes=partition): x -> x+3 wraps for x >= 5 only; those three
+     * packets use VC 1 on all their hops, the other five VC 0, which the wrapping ones
+     * never wait for: no cycle closes either */
+    rs_test_run("topology=ring k=8 traffic=tornado switching=wormhole router=iq length=4 "
+                "vcs=2 vc_classes=partition check=1",
+                &r);
+    assert_int_equal(rs_test_int(&r, "deadlock"), 0);
+    assert_int_equal(rs_test_int(&r, "delivered"), 8);
+    rs_record_free(&r);
+    assert_int_equal(rs_test_try("topology=mesh k=4 n=2 traffic=tornado switching=wormhole "
+                                 "vcs=2 vc_classes=partition",
+                                 1, &r, msg, sizeof msg),
+                     RS_EUNSUPPORTED);
+    assert_non_null(strstr(msg, "vc_classes=partition needs a torus or ring"));
+    rs_record_free(&r);
 }
 
 /* Same seed, same record; router=simple refuses the router's keys; the default router's
