@@ -77,7 +77,9 @@ static const struct bs_key bs_keys[] = {
     {"credit_delay", "0", BS_MAP, "credit_delay", NULL, NULL},
     {"input_speedup", "1", BS_MAP, "input_speedup", NULL, NULL},
     {"output_speedup", "1", BS_MAP, "output_speedup", NULL, NULL},
-    {"internal_speedup", "1.0", BS_MAP, "internal_speedup", NULL, NULL},
+    {"internal_speedup", "1.0", BS_DEFAULT, NULL, NULL, "routesim's iq router has no internal "
+                                                       "speedup (its crossbar runs at the "
+                                                       "channel rate)"},
     {"vc_allocator", "islip", BS_MAP, "vc_allocator", alloc_names, NULL},
     {"sw_allocator", "islip", BS_MAP, "sw_allocator", alloc_names, NULL},
     {"alloc_iters", "1", BS_MAP, "alloc_iters", NULL, NULL},
@@ -127,7 +129,7 @@ static const struct bs_key bs_keys[] = {
     {"max_held_slots", "-1", BS_DEFAULT, NULL, NULL, WHY_BUF},
     {"feedback_aging_scale", "1", BS_DEFAULT, NULL, NULL, WHY_BUF},
     {"feedback_offset", "0", BS_DEFAULT, NULL, NULL, WHY_BUF},
-    {"vc_busy_when_full", "0", BS_DEFAULT, NULL, NULL, "VC selection is BookSim's default"},
+    {"vc_busy_when_full", "0", BS_MAP, "vc_busy_when_full", NULL, NULL},
     {"vc_prioritize_empty", "0", BS_DEFAULT, NULL, NULL, "VC selection is BookSim's default"},
     {"vc_priority_donation", "0", BS_DEFAULT, NULL, NULL, "packets have no priorities"},
     {"vc_shuffle_requests", "0", BS_DEFAULT, NULL, NULL, "VC selection is BookSim's default"},
@@ -506,7 +508,7 @@ static int map_topology(struct mapper *m)
                           w, n);
     }
     const char *routing = NULL;
-    int dateline = 0;
+    const char *classes = NULL; /* vc_classes for a torus */
     if (!strcmp(t, "mesh") || !strcmp(t, "torus")) {
         int torus = t[0] == 't';
         int lu;
@@ -521,11 +523,11 @@ static int map_topology(struct mapper *m)
             (rc = put(m, "channel_latency", two ? "2" : "1", two ? lu : lt)))
             return rc;
         if ((!strcmp(r, "dor") && !torus) || !strcmp(r, "dim_order"))
-            routing = "direct", dateline = torus;
+            routing = "direct", classes = torus ? "partition" : NULL;
         else if (!strcmp(r, "min_adapt"))
             routing = "min_adaptive";
         else if (!strcmp(r, "valiant"))
-            routing = "valiant", dateline = torus;
+            routing = "valiant", classes = torus ? "dateline" : NULL;
     } else if (!strcmp(t, "fly")) {
         if (kv != 2)
             return refuse(m, lk, "k", k, "routesim's butterfly (topology=fly) is 2-ary: k = 2");
@@ -554,7 +556,9 @@ static int map_topology(struct mapper *m)
     }
     if ((rc = put(m, "routing", routing, lr)))
         return rc;
-    if (dateline && (rc = put(m, "vc_classes", "dateline", lr)))
+    /* BookSim's dimension order on a torus uses the upper half of the VCs for a dimension whose
+     * route wraps around (routesim's vc_classes=partition, docs/model-iq.md) */
+    if (classes && (rc = put(m, "vc_classes", classes, lr)))
         return rc;
     return 0;
 }

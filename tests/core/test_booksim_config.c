@@ -51,7 +51,7 @@ static const char *every_key =
     "credit_delay = 3;\n"                       /* 16 */
     "input_speedup = 2;\n"                      /* 17 */
     "output_speedup = 3;\n"                     /* 18 */
-    "internal_speedup = 1.5;\n"                 /* 19 */
+    "vc_busy_when_full = 1;\n"                  /* 19 */
     "vc_allocator = separable_input_first;\n"   /* 20 */
     "sw_allocator = separable_output_first;\n"  /* 21 */
     "alloc_iters = 2;\n"                        /* 22 */
@@ -99,7 +99,7 @@ static void test_every_key(void **state)
     expect(&p, "credit_delay", "3", 16);
     expect(&p, "input_speedup", "2", 17);
     expect(&p, "output_speedup", "3", 18);
-    expect(&p, "internal_speedup", "1.5", 19);
+    expect(&p, "vc_busy_when_full", "1", 19);
     expect(&p, "vc_allocator", "separable_input_first", 20);
     expect(&p, "sw_allocator", "separable_output_first", 21);
     expect(&p, "alloc_iters", "2", 22);
@@ -137,7 +137,7 @@ static void test_defaults(void **state)
     expect(&p, "n", "2", -1);
     expect(&p, "channel_latency", "2", -1); /* torus channels with use_noc_latency=1 */
     expect(&p, "routing", "direct", 1);
-    expect(&p, "vc_classes", "dateline", 1);
+    expect(&p, "vc_classes", "partition", 1); /* BookSim's dim_order_torus VC split */
     expect(&p, "router", "iq", -1);
     expect(&p, "switching", "wormhole", -1);
     expect(&p, "vcs", "16", -1);
@@ -212,6 +212,10 @@ static void test_errors(void **state)
                  RS_EUNSUPPORTED,
                  "f.cfg:3: BookSim key 'vc_allocator = select' cannot be honoured: routesim has "
                  "separable_input_first, separable_output_first, islip");
+    expect_error("topology = mesh;\nrouting_function = dor;\ninternal_speedup = 1.5;\n",
+                 RS_EUNSUPPORTED,
+                 "f.cfg:3: BookSim key 'internal_speedup = 1.5' cannot be honoured: routesim's "
+                 "iq router has no internal speedup (its crossbar runs at the channel rate)");
     expect_error("topology = mesh\nk = 4;\n", RS_EPARSE,
                  "f.cfg:1: expected ';' after the value of 'topology'");
     expect_error("topology mesh;\n", RS_EPARSE, "f.cfg:1: expected '=' after 'topology'");
