@@ -378,21 +378,12 @@ static int circ_result(struct circ *c, struct rs_result *res)
     return rc ? RS_ENOMEM : 0;
 }
 
-/* Debug builds check every cycle of small runs on their own; check=1 checks any run. */
-#ifdef RS_ALWAYS_CHECK
-#define CIRC_FORCE_CHECK(in) \
-    ((uint64_t)(in)->net->n_nodes * (in)->net->max_ports + (in)->pb->n_msgs <= (1u << 16))
-#else
-#define CIRC_FORCE_CHECK(in) 0
-#endif
-
 /* ---- the lifecycle of a batch run (the loop is the driver's, src/engine/driver.c) ----- */
 
 static int circ_life_init(void *st, struct rs_driver *d, struct rs_err *err)
 {
     struct circ *c = st;
     const uint64_t *shuffle = d->extra;
-    d->check |= CIRC_FORCE_CHECK(d->in);
     int rc = circ_init(c, d, shuffle ? *shuffle : 0, d->check, err);
     if (!rc)
         d->remaining = c->n_pend + c->unreleased;
@@ -437,6 +428,7 @@ static void circ_life_free(void *st)
 }
 
 static const struct rs_engine_life circ_batch_life = {
+    .auto_check = 1,
     .size = sizeof(struct circ),
     .plan_fields = RS_PLAN_RELEASE | RS_PLAN_MID | RS_PLAN_VIA,
     .init = circ_life_init,

@@ -608,15 +608,6 @@ static int flit_result(const struct flit *f, struct rs_result *r, int deadlock)
 
 /* ---- the run ----------------------------------------------------------------------------- */
 
-/* Debug builds check every step of small runs on their own; check=1 checks any run. */
-#ifdef RS_ALWAYS_CHECK
-#define FLIT_FORCE_CHECK(f)                                                                    \
-    ((f)->n_vc + (f)->n_slots <= (1u << 16) &&                                                 \
-     (!(f)->ol || rs_openloop_last_step((f)->ol) <= (1u << 15)))
-#else
-#define FLIT_FORCE_CHECK(f) 0
-#endif
-
 /* Steps between two searches for a deadlocked set of worms in open-loop runs. */
 #define FLIT_STUCK_PERIOD 64
 
@@ -654,7 +645,6 @@ int rs__flit_init(void *st, struct rs_driver *d, enum flit_mode mode,
         rc = rs__iq_init(f, d->in->params, options, err);
     if (rc)
         return rc;
-    d->check |= FLIT_FORCE_CHECK(f);
     d->remaining = f->remaining;
     return 0;
 }

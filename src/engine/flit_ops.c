@@ -61,6 +61,7 @@ static const enum rs_metric open_columns[] = {FLIT_OPEN_COLUMNS};
 #define FLIT_LIFE_OF(name, kind, cols, n_cols)                                                 \
     static const struct rs_engine_life name##_##kind = {                                       \
         .size = sizeof(struct flit),                                                           \
+        .auto_check = 1, /* the driver's rule for small runs in Debug builds */                \
         .plan_fields = RS_PLAN_RELEASE | RS_PLAN_MID | RS_PLAN_LENGTH | RS_PLAN_DISCARD |      \
                        RS_PLAN_FINISH | RS_PLAN_FATE,                                          \
         .init = name##_init,                                                                   \
