@@ -102,6 +102,17 @@ static inline void rs_test_run(const char *kv, struct rs_record *rec)
     }
 }
 
+/* Run kv (simulated) and fail the test unless it returns code with exactly the message msg. */
+static inline void rs_test_expect_error(const char *kv, int code, const char *msg)
+{
+    struct rs_record r;
+    char got[1024];
+    int rc = rs_test_try(kv, 1, &r, got, sizeof got);
+    if (rc != code || strcmp(got, msg))
+        fail_msg("%s: got %d '%s', want %d '%s'", kv, rc, got, code, msg);
+    rs_record_free(&r);
+}
+
 /* Integer field of rec; fails the test when absent. */
 static inline int64_t rs_test_int(const struct rs_record *rec, const char *name)
 {

@@ -180,19 +180,9 @@ static void test_identity_and_small(void **state)
     rs_test_fx_close(&f);
 }
 
-static void expect_error(const char *kv, int code, const char *msg)
-{
-    struct rs_record r;
-    char got[1024];
-    int rc = rs_test_try(kv, 1, &r, got, sizeof got);
-    if (rc != code || strcmp(got, msg))
-        fail_msg("%s: got %d '%s', want %d '%s'", kv, rc, got, code, msg);
-    rs_record_free(&r);
-}
-
 static void test_refusals(void **state)
 {
-    expect_error("topology=lcan N=16 d=4 u=4 traffic=randperm per_input=2 switching=circuit "
+    rs_test_expect_error("topology=lcan N=16 d=4 u=4 traffic=randperm per_input=2 switching=circuit "
                  "algorithm=offline",
                  RS_ECONSTRAINT,
                  "algorithm=offline routes a permutation: every PE sends one message and "
@@ -206,36 +196,36 @@ static void test_refusals(void **state)
                      RS_ECONSTRAINT);
     assert_non_null(strstr(got, "receives two messages"));
     rs_record_free(&r);
-    expect_error("topology=lcan N=64 d=4 u=2 pi=tree traffic=randperm switching=circuit "
+    rs_test_expect_error("topology=lcan N=64 d=4 u=2 pi=tree traffic=randperm switching=circuit "
                  "algorithm=offline",
                  RS_EUNSUPPORTED,
                  "algorithm=offline needs a CB-LCAN (pi=cb): 002 §4 realizes permutations on "
                  "the Beneš-like unfolding of a complete bipartite interconnect");
-    expect_error("topology=cm5 N=256 traffic=randperm switching=circuit algorithm=offline",
+    rs_test_expect_error("topology=cm5 N=256 traffic=randperm switching=circuit algorithm=offline",
                  RS_EUNSUPPORTED,
                  "algorithm=offline needs one d on every level and one u on every level below "
                  "the top (CB-LCAN(N,d,u) of 002 §4); topology=cm5 has d=4,4,4,4, u=2,2,4 below "
                  "the top");
-    expect_error("topology=trac N=27 traffic=randperm switching=circuit algorithm=offline",
+    rs_test_expect_error("topology=trac N=27 traffic=randperm switching=circuit algorithm=offline",
                  RS_EUNSUPPORTED,
                  "algorithm=offline needs d <= u or d a multiple of u (Theorem 3 of 002 §4.1); "
                  "got d=3 u=2");
-    expect_error("topology=lcan N=16 d=4 u=4 traffic=randperm switching=circuit "
+    rs_test_expect_error("topology=lcan N=16 d=4 u=4 traffic=randperm switching=circuit "
                  "algorithm=offline up=fixed",
                  RS_EUNSUPPORTED,
                  "command line: key 'up' has no effect with algorithm=offline: the plan fixes "
                  "every up choice");
-    expect_error("topology=lcan N=16 d=4 u=4 traffic=randperm switching=circuit "
+    rs_test_expect_error("topology=lcan N=16 d=4 u=4 traffic=randperm switching=circuit "
                  "algorithm=offline grouping=blocks",
                  RS_EUNSUPPORTED,
                  "command line: key 'grouping' has no effect with algorithm=offline: with d <= "
                  "u there is one embedding (Theorem 3, cases 1-2)");
     /* algorithm=offline fixes its model: without switching= it runs on circuit, another
      * switching= is refused naming both */
-    expect_error("topology=lcan N=16 d=4 u=4 traffic=randperm switching=store_forward "
+    rs_test_expect_error("topology=lcan N=16 d=4 u=4 traffic=randperm switching=store_forward "
                  "algorithm=offline",
                  RS_EUNSUPPORTED, "algorithm=offline needs switching=circuit (got store_forward)");
-    expect_error("topology=butterfly N=16 traffic=randperm switching=circuit algorithm=offline",
+    rs_test_expect_error("topology=butterfly N=16 traffic=randperm switching=circuit algorithm=offline",
                  RS_EUNSUPPORTED,
                  "algorithm=offline needs topology=lcan|baseline|swbanyan|trac|cm5|benes (got "
                  "butterfly)");

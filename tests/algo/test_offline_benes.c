@@ -155,43 +155,33 @@ static void test_worked_example(void **state)
     rs_test_fx_close(&f);
 }
 
-static void expect_error(const char *kv, int code, const char *msg)
-{
-    struct rs_record r;
-    char got[1024];
-    int rc = rs_test_try(kv, 1, &r, got, sizeof got);
-    if (rc != code || strcmp(got, msg))
-        fail_msg("%s: got %d '%s', want %d '%s'", kv, rc, got, code, msg);
-    rs_record_free(&r);
-}
-
 static void test_refusals_and_record(void **state)
 {
-    expect_error("topology=benes N=16 traffic=uniform switching=circuit algorithm=offline",
+    rs_test_expect_error("topology=benes N=16 traffic=uniform switching=circuit algorithm=offline",
                  RS_ECONSTRAINT,
                  "algorithm=offline routes a permutation: PE 12 receives two messages (the "
                  "second is message 4 from PE 4)");
-    expect_error("topology=benes N=16 traffic=randperm switching=circuit algorithm=offline "
+    rs_test_expect_error("topology=benes N=16 traffic=randperm switching=circuit algorithm=offline "
                  "turn=top",
                  RS_EUNSUPPORTED,
                  "command line: key 'turn' has no effect with algorithm=offline: every circuit "
                  "of a Beneš network crosses the middle level");
-    expect_error("topology=benes N=16 traffic=randperm switching=circuit algorithm=offline "
+    rs_test_expect_error("topology=benes N=16 traffic=randperm switching=circuit algorithm=offline "
                  "routing=valiant",
                  RS_EUNSUPPORTED,
                  "routing=valiant has no effect with algorithm=offline on topology=benes: the "
                  "plan fixes every circuit's middle row");
-    expect_error("topology=benes N=16 traffic=randperm switching=circuit algorithm=offline "
+    rs_test_expect_error("topology=benes N=16 traffic=randperm switching=circuit algorithm=offline "
                  "save_settings=-",
                  RS_EINVAL,
                  "save_settings needs a file name (standard output carries the result), got "
                  "'-'");
-    expect_error("topology=lcan N=16 d=2 u=2 traffic=randperm switching=circuit "
+    rs_test_expect_error("topology=lcan N=16 d=2 u=2 traffic=randperm switching=circuit "
                  "algorithm=offline save_settings=x.txt",
                  RS_EUNSUPPORTED,
                  "command line: key 'save_settings' has no effect with algorithm=offline: "
                  "switch settings are reported on topology=benes only");
-    expect_error("topology=butterfly N=16 traffic=randperm switching=circuit algorithm=offline",
+    rs_test_expect_error("topology=butterfly N=16 traffic=randperm switching=circuit algorithm=offline",
                  RS_EUNSUPPORTED,
                  "algorithm=offline needs topology=lcan|baseline|swbanyan|trac|cm5|benes (got "
                  "butterfly)");

@@ -229,49 +229,39 @@ static void test_outside(void **state)
     assert_true(bad[2] >= 10);
 }
 
-static void expect_error(const char *kv, int code, const char *msg)
-{
-    struct rs_record r;
-    char got[1024];
-    int rc = rs_test_try(kv, 1, &r, got, sizeof got);
-    if (rc != code || strcmp(got, msg))
-        fail_msg("%s: got %d '%s', want %d '%s'", kv, rc, got, code, msg);
-    rs_record_free(&r);
-}
-
 /* Refusals; N = 2 (one switch) routes in one cycle. */
 static void test_refusals_and_n2(void **state)
 {
-    expect_error("topology=lcan N=16 d=4 u=4 traffic=randperm switching=circuit "
+    rs_test_expect_error("topology=lcan N=16 d=4 u=4 traffic=randperm switching=circuit "
                  "algorithm=self_route",
                  RS_EUNSUPPORTED,
                  "algorithm=self_route needs CB-LCAN(N,2,2), whose unfolding is a Beneš network "
                  "(002 §4.2); got d=4 u=4");
-    expect_error("topology=lcan N=16 d=2 u=4 traffic=randperm switching=circuit "
+    rs_test_expect_error("topology=lcan N=16 d=2 u=4 traffic=randperm switching=circuit "
                  "algorithm=self_route",
                  RS_EUNSUPPORTED,
                  "algorithm=self_route needs CB-LCAN(N,2,2), whose unfolding is a Beneš network "
                  "(002 §4.2); got d=2 u=4");
-    expect_error("topology=baseline N=16 traffic=randperm per_input=2 switching=circuit "
+    rs_test_expect_error("topology=baseline N=16 traffic=randperm per_input=2 switching=circuit "
                  "algorithm=self_route",
                  RS_ECONSTRAINT,
                  "algorithm=self_route routes a permutation: every PE sends one message and "
                  "receives one, got 32 messages for 16 PEs");
-    expect_error("topology=baseline N=16 traffic=randperm switching=circuit "
+    rs_test_expect_error("topology=baseline N=16 traffic=randperm switching=circuit "
                  "algorithm=self_route up=random_per_permutation",
                  RS_EUNSUPPORTED,
                  "command line: key 'up' has no effect with algorithm=self_route: the switches "
                  "set themselves");
     /* trac is an LCAN (RS_CAP_LCA), so the capability test passes; d=3 is refused */
-    expect_error("topology=trac N=27 traffic=randperm switching=circuit algorithm=self_route",
+    rs_test_expect_error("topology=trac N=27 traffic=randperm switching=circuit algorithm=self_route",
                  RS_EUNSUPPORTED,
                  "algorithm=self_route needs CB-LCAN(N,2,2), whose unfolding is a Beneš "
                  "network (002 §4.2); got d=3 u=2");
-    expect_error("topology=mesh k=4 traffic=randperm switching=circuit algorithm=self_route",
+    rs_test_expect_error("topology=mesh k=4 traffic=randperm switching=circuit algorithm=self_route",
                  RS_EUNSUPPORTED,
                  "algorithm=self_route needs topology=lcan|baseline|swbanyan|trac|cm5 (got "
                  "mesh)");
-    expect_error("topology=baseline N=16 traffic=randperm switching=circuit algorithm=greedy "
+    rs_test_expect_error("topology=baseline N=16 traffic=randperm switching=circuit algorithm=greedy "
                  "priority=smaller_tag",
                  RS_EUNKNOWN,
                  "command line: unknown key 'priority' for algorithm=greedy (it is a key of algorithm=self_route)");
