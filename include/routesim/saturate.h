@@ -47,7 +47,8 @@ struct rs_sat_result {
  * the interval of accepted/offered is at least 1 - saturation_margin, above when the upper
  * end is below it, inconclusive otherwise (treated as above: the bracket's lower end is
  * always a load judged below). Bisection stops when hi - lo <= saturate_precision.
- * res->pts is allocated (rs_sat_result_free). Returns 0 or RS_E... with err set. */
+ * res->pts is allocated (rs_sat_result_free). Returns 0 or RS_E... with err set;
+ * RS_EDEADLOCK when a replication deadlocks (its load and seed named). */
 int rs_saturate(const struct rs_params *p, struct rs_sat_result *res, struct rs_err *err);
 void rs_sat_result_free(struct rs_sat_result *res);
 

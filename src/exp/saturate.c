@@ -79,6 +79,12 @@ static int judge(struct search *s, double rate, enum rs_sat_verdict *v, struct r
             rc = rs_params_set(&q, "seed", text, "saturate", 0, err);
         if (!rc)
             rc = rs_run(&q, &rec, NULL, 0, err);
+        if (!rc && field_double(&rec, "deadlock") == 1) /* no throughput to judge */
+            rc = rs_err_set(err, RS_EDEADLOCK,
+                            "saturate: injection_rate=%g deadlocks (seed %lld): saturation "
+                            "throughput is undefined for a network that deadlocks (run it with "
+                            "`routesim run` to see the waiting cycle)",
+                            rate, (long long)(s->seed + i));
         if (!rc) {
             double o = field_double(&rec, "offered"), a = field_double(&rec, "accepted");
             acc[i] = isfinite(a) ? a : 0;

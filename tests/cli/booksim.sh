@@ -79,6 +79,8 @@ if [ "$(grep -c '^point,' "$TMP/sat.csv")" -lt 5 ]; then
   echo "FAIL: saturate prints the loads it walked"; FAILS=$((FAILS + 1)); fi
 expect_ok '"saturation_rate_lo":0.3' run search=saturation $R saturate_precision=0.05 --format json
 expect_fail 2 "saturate_reps': expected an integer in \[2, 1000\]" saturate $R saturate_reps=1
+# a wormhole ring with one VC class deadlocks under tornado: no throughput to judge (status 1)
+expect_fail 1 "saturate: injection_rate=[0-9.]+ deadlocks \(seed [0-9]+\)" saturate topology=ring k=8 traffic=tornado switching=wormhole
 expect_fail 2 "saturate_hi=0.1 must be above saturate_lo=0.2" saturate $R saturate_lo=0.2 saturate_hi=0.1
 # search=saturation in a sweep: tornado on a 16-ring loads each channel with 7 sources
 # (1/7), on an 8-ring with 3 (1/3); each bracket is at most 0.05 wide and its lower end at
