@@ -11,7 +11,10 @@ extern const struct rs_optdef rs_run_options[];
 
 /* Options of rs_run and rs_analyze: predict (no default). With predict=lcan the record
  * ends with the LCAN recurrence's predicted_cycles (network cycles), predicted_first_cycle
- * (circuits) and the text predicted_per_cycle ("a;b;c"); the network must be a CB-LCAN. */
+ * (circuits) and the text predicted_per_cycle ("a;b;c"); the network must be a CB-LCAN. With
+ * predict=channel_load it ends with the channel-load analysis (include/routesim/
+ * channel_load.h) of the traffic under the routing: channel_load (gamma_max),
+ * throughput_bound (Theta, flits/terminal/step), hops_mean, local_fraction. */
 extern const struct rs_optdef rs_predict_options[];
 
 /* Validate every key against the tables of the chosen topology, traffic and engine, run
@@ -35,6 +38,11 @@ int rs_analyze(const struct rs_params *p, struct rs_record *out, struct rs_err *
  * (rs_buf_write_file: atomically for a regular file). Messages with explicit sources
  * (traffic=paths) are refused (RS_EUNSUPPORTED): a traffic_file cannot give sources.
  * Returns 0 or RS_E... with err set. */
+/* The predictor's metrics of p (predict=..., validated as rs_run; nothing when p has no
+ * predict key) appended to out, without running: the saturation search's record uses it.
+ * Returns 0 or RS_E... with err set. */
+int rs_predict_record(const struct rs_params *p, struct rs_record *out, struct rs_err *err);
+
 int rs_traffic_save(const struct rs_params *p, int with_engine, const char *path,
                     struct rs_err *err);
 

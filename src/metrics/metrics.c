@@ -145,6 +145,20 @@ const struct rs_metric_def rs_metric_defs[RS_M__COUNT] = {
                                     "messages the recurrence routes in the first cycle", NO},
     [RS_M_PREDICTED_PER_CYCLE] = {"predicted_per_cycle", S, "messages", "predict=lcan",
                                   "predicted successes of each cycle, ';'-separated", NO},
+    [RS_M_CHANNEL_LOAD] = {"channel_load", D, "flits/channel/step per flit/terminal/step",
+                           "predict=channel_load",
+                           "largest expected load of a network channel per unit injection "
+                           "rate, gamma_max (min_adaptive: a lower bound for any minimal "
+                           "routing; docs/openloop.md)", NO},
+    [RS_M_THROUGHPUT_BOUND] = {"throughput_bound", D, "flits/terminal/step",
+                               "predict=channel_load",
+                               "channel-load bound on the throughput, (senders/N) / "
+                               "max(gamma_max, terminal load), in accepted's unit", NO},
+    [RS_M_HOPS_MEAN] = {"hops_mean", D, "channels", "predict=channel_load",
+                        "expected network channels per packet of the traffic", NO},
+    [RS_M_LOCAL_FRACTION] = {"local_fraction", D, "packets/packet", "predict=channel_load",
+                             "fraction of packets whose path is empty (sent to their own "
+                             "terminal)", NO},
     [RS_M_BOUND] = {"bound", D, "steps", "colour_refine, cms_butterfly, wave",
                     "the algorithm's bound on the makespan without its constant (colour_refine: "
                     "(L+D)C(D log D)^(1/B)/B; cms_butterfly: Theorem 3.1.1's expression; wave: "

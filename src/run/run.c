@@ -9,6 +9,7 @@
 #include "routesim/buf.h"
 #include "routesim/analysis.h"
 #include "routesim/assert.h"
+#include "routesim/channel_load.h"
 #include "routesim/engine.h"
 #include "routesim/load_factor.h"
 #include "routesim/openloop.h"
@@ -37,12 +38,15 @@ const struct rs_optdef rs_run_options[] = {
      "default: the memory available, MemAvailable); docs/resources.md"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
-static const char *const predict_names[] = {"lcan", NULL};
+static const char *const predict_names[] = {"lcan", "channel_load", NULL};
+enum { PREDICT_NONE, PREDICT_LCAN, PREDICT_CHANNEL_LOAD }; /* 1 + index in predict_names */
 
 const struct rs_optdef rs_predict_options[] = {
     {"predict", RS_OPT_CHOICE, NULL, 0, 0, predict_names,
      "add a predictor's metrics: lcan = the root-permutation recurrence of 002 eq. 2-3 "
-     "(CB-LCANs: predicted_cycles, predicted_first_cycle, predicted_per_cycle)"},
+     "(CB-LCANs: predicted_cycles, predicted_first_cycle, predicted_per_cycle); "
+     "channel_load = the channel-load bound of the traffic under the routing (channel_load, "
+     "throughput_bound, hops_mean, local_fraction; docs/openloop.md)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 /* The modules a parameter set selects, and their option tables. */
@@ -302,8 +306,9 @@ struct prepared {
     const struct rs_routing_ops *routing;
     uint64_t seed;
     int check;
-    int predict;                  /* predict=lcan given: pred holds the recurrence */
-    struct rs_lcan_prediction pred;
+    int predict;                  /* PREDICT_...: lcan: pred holds the recurrence; */
+    struct rs_lcan_prediction pred; /* channel_load: cl holds the analysis */
+    struct rs_channel_load cl;
 };
 
 static void prepared_free(struct prepared *x)
@@ -452,19 +457,32 @@ static int prepare_steps(struct prepared *x, const struct rs_params *user, int w
     /* the predictor is evaluated here, so that validation (sweeps) refuses a network it
      * does not apply to before anything runs */
     int which;
-    x->predict = rs_params_find(p, "predict") != NULL;
-    if (x->predict && ((rc = rs_opt_choice(p, rs_predict_options, "predict", &which, err)) ||
-                       (rc = rs_lcan_predict(&x->net, &x->pred, err))))
+    if (!rs_params_find(p, "predict"))
+        return 0;
+    if ((rc = rs_opt_choice(p, rs_predict_options, "predict", &which, err)))
         return rc; /* prepare frees x */
-    return 0;
+    x->predict = which + 1;
+    if (x->predict == PREDICT_LCAN)
+        return rs_lcan_predict(&x->net, &x->pred, err);
+    return rs_channel_load(&x->cl, &x->net, &x->pb,
+                           x->sel.traffic == rs_traffic_find("uniform"), x->routing, NULL, err);
 }
 
-/* predict=lcan (the only predictor): the recurrence's cycles and successes per cycle. */
-static int record_prediction(struct rs_record *out, const struct rs_lcan_prediction *pr,
+/* predict=lcan: the recurrence's cycles and successes per cycle; predict=channel_load: the
+ * channel-load analysis. */
+static int record_prediction(struct rs_record *out, const struct prepared *x,
                              struct rs_err *err)
 {
+    const struct rs_lcan_prediction *pr = &x->pred;
     struct rs_buf b;
     int rc = 0;
+    if (x->predict == PREDICT_CHANNEL_LOAD) {
+        rc = rs_metric_double(out, RS_M_CHANNEL_LOAD, x->cl.gamma_max) ||
+             rs_metric_double(out, RS_M_THROUGHPUT_BOUND, x->cl.theta) ||
+             rs_metric_double(out, RS_M_HOPS_MEAN, x->cl.hops_mean) ||
+             rs_metric_double(out, RS_M_LOCAL_FRACTION, x->cl.local_fraction);
+        return rc ? rs_err_set(err, RS_ENOMEM, "out of memory for the result record") : 0;
+    }
     rs_buf_init(&b);
     for (uint32_t i = 0; i < pr->n_cycles && !rc; i++)
         rc = rs_buf_printf(&b, "%s%.6g", i ? ";" : "", pr->success[i]);
@@ -545,7 +563,7 @@ int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
     if (!rc && inj == RS_INJECT_BATCH) /* a property of the message set, any routing */
         rc = record_load_factors(out, &x, 0, err);
     if (!rc && x.predict) /* after the metrics, beside the measurement */
-        rc = record_prediction(out, &x.pred, err);
+        rc = record_prediction(out, &x, err);
     if (!rc && x.sel.traffic->metrics) /* the workload's bound beside the makespan */
         rc = x.sel.traffic->metrics(&x.net, &x.params, out, err);
     prepared_free(&x);
@@ -563,8 +581,10 @@ int rs_analyze(const struct rs_params *p, struct rs_record *out, struct rs_err *
     int rc = prepare(&x, p, 0, out, err);
     if (rc)
         return rc;
-    rc = rs_path_stats_compute(&ps, &x.net, &x.pb, x.routing, x.seed, err);
-    if (!rc) {
+    /* an adaptive routing has no fixed paths, but its channel-load bound */
+    int paths = !(rs_route_is_adaptive(x.routing) && x.predict == PREDICT_CHANNEL_LOAD);
+    rc = paths ? rs_path_stats_compute(&ps, &x.net, &x.pb, x.routing, x.seed, err) : 0;
+    if (!rc && paths) {
         int e = 0;
         e |= rs_metric_int(out, RS_M_MESSAGES, (int64_t)x.pb.n_msgs);
         e |= rs_metric_int(out, RS_M_CONGESTION, ps.congestion);
@@ -581,7 +601,22 @@ int rs_analyze(const struct rs_params *p, struct rs_record *out, struct rs_err *
     if (!rc)
         rc = record_load_factors(out, &x, 1, err);
     if (!rc && x.predict)
-        rc = record_prediction(out, &x.pred, err);
+        rc = record_prediction(out, &x, err);
+    prepared_free(&x);
+    return rc;
+}
+
+int rs_predict_record(const struct rs_params *p, struct rs_record *out, struct rs_err *err)
+{
+    struct prepared x;
+    struct rs_record scratch;
+    rs_record_init(&scratch);
+    int rc = prepare(&x, p, 1, &scratch, err);
+    rs_record_free(&scratch);
+    if (rc)
+        return rc;
+    if (x.predict)
+        rc = record_prediction(out, &x, err);
     prepared_free(&x);
     return rc;
 }
