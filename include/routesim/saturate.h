@@ -12,8 +12,9 @@
 #include "routesim/params.h"
 #include "routesim/record.h"
 
-/* The search's own keys (NULL-terminated): search, saturate_lo, saturate_hi,
- * saturate_precision, saturate_reps, saturation_margin is the run's own. */
+/* The search's own keys (NULL-terminated): search (first: `routesim help saturate` lists
+ * the others), saturate_lo, saturate_hi, saturate_precision, saturate_reps;
+ * saturation_margin is the run's own. */
 extern const struct rs_optdef rs_saturate_options[];
 
 /* Verdict of one load. */

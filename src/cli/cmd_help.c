@@ -13,6 +13,7 @@
 #include "routesim/problem.h"
 #include "routesim/route.h"
 #include "routesim/run.h"
+#include "routesim/saturate.h"
 
 static int usage(struct rs_buf *out)
 {
@@ -115,7 +116,12 @@ static int topic(struct rs_buf *out, const char *name, struct rs_err *err)
         names[n++] = cli_commands[i].name;
         if (!strcmp(name, cli_commands[i].name))
             return rs_buf_printf(out, "routesim %s %s\n  %s\n", name, cli_commands[i].usage,
-                                 cli_commands[i].summary);
+                                 cli_commands[i].summary) ||
+                   /* saturate's own keys (search= is implied by the command: skipped) */
+                   (cli_commands[i].main == cli_cmd_saturate &&
+                    (rs_optdef_format(out, rs_saturate_options + 1, 2) ||
+                     rs_buf_puts(out, "  and every key of an open-loop run (saturation_margin "
+                                      "judges each load; docs/cli.md)\n")));
     }
     names[n++] = "metrics";
     if (!strcmp(name, "metrics"))

@@ -17,7 +17,7 @@ const struct cli_command cli_commands[] = {
     {"topo", "KEY=VALUE... [--dot [dot_limit=BYTES]] [--format F] [-o FILE]",
      "build a network; print its size or its Graphviz description", cli_cmd_topo},
     {"convert", "FILE [KEY=VALUE...] [-o FILE]", "print a configuration file (BookSim's too) as routesim INI", cli_cmd_convert},
-    {"saturate", "KEY=VALUE... [-c FILE] [--format F] [-o FILE] (keys: docs/cli.md)", "find the saturation throughput by bisection on the offered load", cli_cmd_saturate},
+    {"saturate", "KEY=VALUE... [-c FILE] [--format F] [-o FILE] (keys: routesim help saturate)", "find the saturation throughput by bisection on the offered load", cli_cmd_saturate},
     {"list", "[metrics]",
      "every topology, workload and switching model with its keys, and every metric",
      cli_cmd_list},

@@ -2,6 +2,7 @@
  * interval of accepted/offered over replications. Contracts in
  * include/routesim/saturate.h; the rule in docs/cli.md. */
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -60,40 +61,66 @@ static double field_double(const struct rs_record *r, const char *name)
     return f->type == RS_VAL_DOUBLE ? f->d : f->type == RS_VAL_INT ? (double)f->i : NAN;
 }
 
-/* Run rate with reps seeds and judge it; appends the point. */
+/* One replication of rate with seed: its offered and accepted, or an error (a deadlock is
+ * one: no throughput to judge). */
+static int replicate(const struct search *s, double rate, int64_t seed, double *off,
+                     double *acc, struct rs_err *err)
+{
+    struct rs_params q;
+    struct rs_record rec;
+    char text[64];
+    if (rs_params_copy(&q, &s->base))
+        return rs_err_set(err, RS_ENOMEM, "out of memory");
+    rs_record_init(&rec);
+    snprintf(text, sizeof text, "%.17g", rate);
+    int rc = rs_params_set(&q, "injection_rate", text, "saturate", 0, err);
+    snprintf(text, sizeof text, "%lld", (long long)seed);
+    if (!rc)
+        rc = rs_params_set(&q, "seed", text, "saturate", 0, err);
+    if (!rc)
+        rc = rs_run(&q, &rec, NULL, 0, err);
+    if (!rc && field_double(&rec, "deadlock") == 1)
+        rc = rs_err_set(err, RS_EDEADLOCK,
+                        "saturate: injection_rate=%g deadlocks (seed %lld): saturation "
+                        "throughput is undefined for a network that deadlocks (run it with "
+                        "`routesim run` to see the waiting cycle)",
+                        rate, (long long)seed);
+    if (!rc) {
+        *off = field_double(&rec, "offered");
+        *acc = field_double(&rec, "accepted");
+    }
+    rs_record_free(&rec);
+    rs_params_free(&q);
+    return rc;
+}
+
+/* Run rate with reps seeds and judge it; appends the point. The replications run in
+ * parallel (OpenMP; serial inside a sweep's parallel region, where nesting is off), each
+ * into its own slot, and are read in seed order afterwards: the error reported is the
+ * first failing seed's, and the point is the same bytes as a serial search gives. */
 static int judge(struct search *s, double rate, enum rs_sat_verdict *v, struct rs_err *err)
 {
     double acc[1000], ratio[1000], off[1000];
-    char text[64];
+    int rcs[1000];
     int rc = 0;
+    struct rs_err *errs = rs_calloc(s->reps, sizeof *errs);
+    if (!errs)
+        return rs_err_set(err, RS_ENOMEM, "out of memory");
+    int threads = omp_get_max_threads() < (int)s->reps ? omp_get_max_threads() : (int)s->reps;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (uint32_t i = 0; i < s->reps; i++)
+        rcs[i] = replicate(s, rate, s->seed + i, &off[i], &acc[i], &errs[i]);
     for (uint32_t i = 0; i < s->reps && !rc; i++) {
-        struct rs_params q;
-        struct rs_record rec;
-        if (rs_params_copy(&q, &s->base))
-            return rs_err_set(err, RS_ENOMEM, "out of memory");
-        rs_record_init(&rec);
-        snprintf(text, sizeof text, "%.17g", rate);
-        rc = rs_params_set(&q, "injection_rate", text, "saturate", 0, err);
-        snprintf(text, sizeof text, "%lld", (long long)(s->seed + i));
-        if (!rc)
-            rc = rs_params_set(&q, "seed", text, "saturate", 0, err);
-        if (!rc)
-            rc = rs_run(&q, &rec, NULL, 0, err);
-        if (!rc && field_double(&rec, "deadlock") == 1) /* no throughput to judge */
-            rc = rs_err_set(err, RS_EDEADLOCK,
-                            "saturate: injection_rate=%g deadlocks (seed %lld): saturation "
-                            "throughput is undefined for a network that deadlocks (run it with "
-                            "`routesim run` to see the waiting cycle)",
-                            rate, (long long)(s->seed + i));
-        if (!rc) {
-            double o = field_double(&rec, "offered"), a = field_double(&rec, "accepted");
-            acc[i] = isfinite(a) ? a : 0;
-            off[i] = isfinite(o) ? o : 0;
-            ratio[i] = isfinite(o) && o > 0 && isfinite(a) ? a / o : 0;
+        if ((rc = rcs[i])) {
+            *err = errs[i];
+            break;
         }
-        rs_record_free(&rec);
-        rs_params_free(&q);
+        double o = off[i], a = acc[i];
+        acc[i] = isfinite(a) ? a : 0;
+        off[i] = isfinite(o) ? o : 0;
+        ratio[i] = isfinite(o) && o > 0 && isfinite(a) ? a / o : 0;
     }
+    rs_free(errs);
     if (rc)
         return rc;
     struct rs_summary sa, sr, so;
@@ -116,13 +143,16 @@ static int judge(struct search *s, double rate, enum rs_sat_verdict *v, struct r
     return 0;
 }
 
-/* p without the search keys, with injection_process=bernoulli when absent. */
-static int base_params(struct rs_params *q, const struct rs_params *p, struct rs_err *err)
+/* p without the search keys, with injection_process=bernoulli when absent; without predict
+ * too when runs (the searched runs do not need it: rs_saturate_run adds it once). */
+static int base_params(struct rs_params *q, const struct rs_params *p, int runs,
+                       struct rs_err *err)
 {
     rs_params_init(q);
     for (size_t i = 0; i < p->n; i++) {
         const struct rs_param *x = &p->v[i];
-        if (rs_optdef_find(rs_saturate_options, x->key))
+        if (rs_optdef_find(rs_saturate_options, x->key) ||
+            (runs && rs_optdef_find(rs_predict_options, x->key)))
             continue;
         if (rs_params_set(q, x->key, x->value, x->origin, x->line, err))
             return rs_err_set(err, RS_ENOMEM, "out of memory");
@@ -154,7 +184,7 @@ int rs_saturate(const struct rs_params *p, struct rs_sat_result *res, struct rs_
         return rs_err_set(err, RS_ECONSTRAINT, "saturate_hi=%g must be above saturate_lo=%g", hi,
                           lo);
     s.reps = (uint32_t)reps;
-    if ((rc = base_params(&s.base, p, err)))
+    if ((rc = base_params(&s.base, p, 1, err)))
         goto out;
     res->throughput = res->throughput_ci = NAN;
     if (lo > 0) {
@@ -226,7 +256,7 @@ int rs_saturate_check(const struct rs_params *p, struct rs_err *err)
     int rc = check_keys(p, err);
     if (rc)
         return rc;
-    if (!(rc = base_params(&q, p, err)))
+    if (!(rc = base_params(&q, p, 0, err)))
         rc = rs_check(&q, err);
     rs_params_free(&q);
     return rc;
@@ -239,7 +269,7 @@ int rs_saturate_params(const struct rs_params *p, struct rs_record *out, struct 
     int rc = check_keys(p, err);
     if (rc)
         return rc;
-    if ((rc = base_params(&q, p, err))) {
+    if ((rc = base_params(&q, p, 0, err))) {
         rs_params_free(&q);
         return rc;
     }
@@ -285,5 +315,11 @@ int rs_saturate_run(const struct rs_params *p, struct rs_record *out, struct rs_
         rs_metric_double(out, RS_M_SATURATION_RATE_HI, res.hi))
         rc = rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
     rs_sat_result_free(&res);
+    if (!rc && rs_params_find(p, "predict")) { /* after the search's metrics */
+        struct rs_params q;
+        if (!(rc = base_params(&q, p, 0, err)))
+            rc = rs_predict_record(&q, out, err);
+        rs_params_free(&q);
+    }
     return rc;
 }

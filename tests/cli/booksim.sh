@@ -94,4 +94,15 @@ else
   echo "FAIL: sweep of search=saturation did not run"; FAILS=$((FAILS + 1))
 fi
 expect_fail 2 "search=none: leave the key out for one run" run search=none $R
+check() { local name=$1; shift; if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi; }
+# the replications of a load run in parallel (OpenMP) and give the serial search's bytes
+OMP_NUM_THREADS=1 "$RS" saturate $R saturate_precision=0.05 --format csv >"$TMP/sat1.csv"
+OMP_NUM_THREADS=4 "$RS" saturate $R saturate_precision=0.05 --format csv >"$TMP/sat4.csv"
+check "saturate: 1 and 4 threads give the same bytes" cmp -s "$TMP/sat1.csv" "$TMP/sat4.csv"
+check "saturate: the walk has points" test "$(grep -c '^point,' "$TMP/sat1.csv")" -ge 4
+# with predict=channel_load the record carries the bound: 3 sources per channel, 1/3
+expect_ok '"saturation_rate_hi":[0-9.]+,"channel_load":3,"throughput_bound":0.333333' run search=saturation $R saturate_precision=0.05 predict=channel_load --format json
+# `routesim help saturate` lists the search's keys (not search=, which the command implies)
+expect_ok '^  saturate_reps ' help saturate
+check "help saturate: every saturate_ key" test "$("$RS" help saturate | grep -cE '^  saturate_(lo|hi|precision|reps) ')" = 4
 finish
