@@ -8,8 +8,23 @@
 #include <signal.h>
 #include <stdint.h>
 
+#include "routesim/buf.h"
 #include "routesim/error.h"
 #include "routesim/grid.h"
+
+/* Other processes that take runs of the sweep (MPI ranks: src/mpi/). The sweep hands each
+ * worker one task at a time (the next run in grid order, as a local thread takes one) and
+ * gives it the next when its reply comes, so that a slow run holds up only its worker.
+ * Called from one thread only, the thread that called rs_sweep_run. */
+struct rs_sweep_remote {
+    int workers; /* workers 1..workers */
+    void *ctx;
+    /* Hand worker w the task msg[0..len) (the bytes of rs__wire_task). 0 or RS_E... */
+    int (*send)(void *ctx, int w, const void *msg, size_t len, struct rs_err *err);
+    /* Wait for the next reply of any worker: its number into *w and its bytes into reply
+     * (emptied first). 0 or RS_E... */
+    int (*recv)(void *ctx, int *w, struct rs_buf *reply, struct rs_err *err);
+};
 
 struct rs_sweep_opts {
     const char *out_path;      /* statistics per point (required) */
@@ -29,6 +44,13 @@ struct rs_sweep_opts {
      * (e.g. _exit). Both may be NULL (then *stop >= 2 is *stop == 1). */
     volatile sig_atomic_t *writing;
     void (*halt)(void *ctx);
+    /* Runs handed to other processes as well as to the jobs threads (then jobs = 0 means
+     * one thread); NULL: this process runs every run. The files are the same bytes. */
+    const struct rs_sweep_remote *remote;
+    /* A shard (--shard I/N): only points [first_point, end_point) of the grid are run and
+     * written (their rows are the bytes of those rows of the whole sweep); end_point = 0:
+     * every point. Resume keeps rows of these points only. */
+    uint64_t first_point, end_point;
 };
 
 struct rs_sweep_result {
