@@ -97,4 +97,15 @@ int rs_sweep_check_size(const struct rs_grid *g, struct rs_err *err);
  * anything. Returns 0 or the first bad point's RS_E... with err naming the key. */
 int rs_sweep_validate(const struct rs_grid *g, struct rs_err *err);
 
+/* Merge the files of a sweep's shards (--shard I/N, rs_sweep_opts.first_point) into out:
+ * parts[0..n) are all statistics files or all per-run files of grid g (told by their
+ * header), given in any order; every point (per-run: every run) of g must be in exactly one
+ * part. out gets the header and the rows in grid order: the bytes of the whole sweep's file.
+ * Written atomically (rs_buf_write_file); nothing is written on an error. Returns 0 or
+ * RS_EINVAL naming the file and line (a row of another grid, a row given twice, a torn
+ * last line, a header that differs, a point missing: named with its keys), RS_EIO, or the
+ * first bad point's error. */
+int rs_sweep_merge(const struct rs_grid *g, const char *out, const char *const *parts, size_t n,
+                   struct rs_err *err);
+
 #endif

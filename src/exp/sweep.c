@@ -472,6 +472,37 @@ static int resume(struct sweep *w, struct rs_sweep_result *res)
     return rc;
 }
 
+static void sweep_free(struct sweep *w);
+
+int rs__sweep_identities(const struct rs_grid *g, struct rs_buf *stats, struct rs_buf *runs,
+                         struct rs_buf *stats_prefix, struct rs_buf *runs_prefix, size_t *n_id,
+                         struct rs_err *err)
+{
+    struct sweep w;
+    memset(&w, 0, sizeof w);
+    w.g = g;
+    w.fd = w.fd_runs = -1;
+    rs_buf_init(&w.expected_header);
+    rs_buf_init(&w.runs_header);
+    rs_err_clear(&w.err);
+    int rc = prepare_points(&w);
+    for (size_t k = 0; k < w.n_pnames && !rc; k++)
+        rc = rs_buf_printf(stats_prefix, "%s,", w.pnames[k]) ||
+                     rs_buf_printf(runs_prefix, "%s,", w.pnames[k])
+                 ? rs_err_set(&w.err, RS_ENOMEM, "out of memory")
+                 : 0;
+    if (!rc && (rs_buf_puts(stats_prefix, "runs,") || rs_buf_puts(runs_prefix, "replication,")))
+        rc = rs_err_set(&w.err, RS_ENOMEM, "out of memory");
+    for (uint64_t i = 0; i < g->n_points && !rc; i++)
+        if (!(rc = point_ident(&w, i, stats, runs, &w.err)) && rs_buf_puts(stats, "\n"))
+            rc = rs_err_set(&w.err, RS_ENOMEM, "out of memory");
+    *n_id = w.n_pnames + 1;
+    if (rc && err)
+        *err = w.err;
+    sweep_free(&w);
+    return rc;
+}
+
 int rs_sweep_validate(const struct rs_grid *g, struct rs_err *err)
 {
     int rc0 = rs_sweep_check_size(g, err);
