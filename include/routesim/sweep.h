@@ -62,6 +62,7 @@ struct rs_sweep_result {
      * not deadlock (they are in the statistics, with nan latencies). */
     uint64_t deadlocked_runs, deadlocked_points, dead_points, saturated_runs;
     uint64_t first_dead_point; /* grid index of the first point with a deadlocked run */
+    uint64_t remote_runs;      /* runs made by other processes (rs_sweep_opts.remote) */
     /* Resume: what was repaired in the files ("" when nothing): torn lines cut, per-run
      * rows of points without a statistics row cut. */
     char resume_note[768];

@@ -255,12 +255,16 @@ static int sweep_main(int argc, char **argv, const struct rs_sweep_remote *remot
         fprintf(stderr, "routesim: shard %u of %u: points %llu to %llu of %llu\n", shard_i,
                 shard_n, (unsigned long long)o.first_point + 1, (unsigned long long)o.end_point,
                 (unsigned long long)g.n_points);
+    char ranks[160] = "";
+    if (remote)
+        snprintf(ranks, sizeof ranks, "; %llu runs made by the %d other MPI ranks",
+                 (unsigned long long)res.remote_runs, remote->workers);
     fprintf(stderr,
-            "routesim: %llu points x %u runs: %s (%llu written, %llu kept from before%s%s%s)\n",
+            "routesim: %llu points x %u runs: %s (%llu written, %llu kept from before%s%s%s%s)\n",
             (unsigned long long)res.points, g.runs, out, (unsigned long long)res.written,
             (unsigned long long)res.skipped,
             res.skipped ? ": their parameters, runs and seed match this sweep" : "",
-            res.resume_note[0] ? "; " : "", res.resume_note);
+            res.resume_note[0] ? "; " : "", res.resume_note, ranks);
     if (a.plot) {
         char notice[1024] = "";
         rc = rs_plot_sweep(&g, out, a.plot, notice, sizeof notice, &err);

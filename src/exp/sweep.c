@@ -663,6 +663,7 @@ static void dispatch(struct sweep *w, uint64_t end_task)
                        (unsigned long long)t);
             break;
         }
+        w->res->remote_runs += !run_rc; /* read by the caller after the parallel region */
         finish_task(w, t, run_rc, &run_err);
         rc = send_task(w, rm, k, end_task, held, &msg, &err);
         busy += rc == 1;
