@@ -31,7 +31,7 @@ struct sweep {
     uint32_t *done;           /* [n_points] finished runs (critical) */
     struct rs_record *runs;   /* [n_points * runs] records of finished runs */
     uint64_t next;            /* next point to write (critical) */
-    uint64_t end;             /* one past the last point to run (a shard's end) */
+    uint64_t first, end;      /* the points to run: [first, end) (a shard) */
     _Atomic uint64_t next_task; /* next task to hand out (remote: threads and workers) */
     uint64_t written;
     int fd, fd_runs;          /* -1 until the first row is written (nothing created before) */
@@ -312,7 +312,7 @@ static void flush_ready(struct sweep *w)
             for (uint32_t r = 0; r < g->runs; r++)
                 rs_record_free(&w->runs[i * g->runs + r]);
             if (w->o->progress)
-                w->o->progress(w->o->ctx, w->next + 1, g->n_points);
+                w->o->progress(w->o->ctx, w->next + 1 - w->first, w->end - w->first);
         }
         w->next++;
     }
@@ -729,6 +729,7 @@ int rs_sweep_run(const struct rs_grid *g, const struct rs_sweep_opts *o,
     rs_err_clear(&w.err);
     uint64_t first = o->end_point ? o->first_point : 0;
     w.end = o->end_point ? o->end_point : g->n_points;
+    w.first = first;
     RS_ASSERT(first <= w.end && w.end <= g->n_points);
     res->points = w.end - first;
     if ((rc = rs_sweep_check_size(g, err)))

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# `make bench`, MPI part: wall time of one sweep (48 runs of store-and-forward on 2^11- and
+# 2^12-input butterflies) run serially (--jobs 1), under `mpirun -np 1` and `mpirun -np 2` on
+# localhost, each checked to give the serial bytes. Skipped when routesim has no MPI.
+set -eu
+rs=$(realpath "${1:-build}/routesim")
+mpiexec=$(command -v mpirun || true)
+if [ -z "$mpiexec" ] || ! grep -q "MPI_Init_thread" "$rs" 2>/dev/null; then
+  echo "MPI sweep: skipped (routesim built without MPI, or no mpirun)"
+  exit 0
+fi
+[ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cat >"$tmp/bench.ini" <<'INI'
+topology = butterfly
+N = 2^11,2^12
+traffic = uniform
+per_input = 8
+queue_size = 1,2,4
+protocol = fifo,random
+runs = 4
+seed = 3
+INI
+wall() { # wall OUT CMD...: seconds of wall time of CMD
+  local out=$1; shift
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$@" >/dev/null 2>"$tmp/$out.err"
+  t1=$(date +%s.%N)
+  echo "$t0 $t1" | awk '{printf "%.2f", $2 - $1}'
+}
+s=$(wall serial "$rs" sweep -c "$tmp/bench.ini" -o "$tmp/serial.csv" --jobs 1)
+m1=$(wall np1 "$mpiexec" -np 1 "$rs" sweep -c "$tmp/bench.ini" -o "$tmp/np1.csv")
+m2=$(wall np2 "$mpiexec" --oversubscribe -np 2 "$rs" sweep -c "$tmp/bench.ini" -o "$tmp/np2.csv")
+same() { cmp -s "$tmp/serial.csv" "$tmp/$1.csv" && echo yes || echo NO; }
+echo
+echo "| sweep (12 points x 4 runs, butterfly 2^11/2^12, 8 packets per input) | wall s | same bytes | speed-up |"
+echo "| --- | ---: | --- | ---: |"
+echo "| serial, --jobs 1 | $s | - | 1.00 |"
+echo "| mpirun -np 1 | $m1 | $(same np1) | $(awk -v a="$s" -v b="$m1" 'BEGIN{printf "%.2f", a/b}') |"
+echo "| mpirun -np 2 | $m2 | $(same np2) | $(awk -v a="$s" -v b="$m2" 'BEGIN{printf "%.2f", a/b}') |"
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
