@@ -199,9 +199,10 @@ static int sweep_main(int argc, char **argv, const struct rs_sweep_remote *remot
     int jobs = a.jobs > 0 ? a.jobs : remote ? 1 : (int)sysconf(_SC_NPROCESSORS_ONLN);
     snprintf(stop_msg, sizeof stop_msg,
              "%sroutesim: interrupted: no new run starts; waiting for the runs in progress (at "
-             "most %d, one per thread) to finish, then writing their points; Ctrl-C again stops "
-             "at once, keeping whole rows\n",
-             isatty(2) ? "\n" : "", jobs > 0 ? jobs : 1);
+             "most %d, one per thread%s) to finish, then writing their points; Ctrl-C again "
+             "stops at once, keeping whole rows\n",
+             isatty(2) ? "\n" : "", (jobs > 0 ? jobs : 1) + (remote ? remote->workers : 0),
+             remote ? " and MPI rank" : "");
     stop_len = strlen(stop_msg);
     if ((rc = check_before_running(&a, &g, out, &err))) {
         status = cli_fail(&err);

@@ -2,6 +2,7 @@
  * of bytes (tasks to a worker, replies to rank 0, a last empty message that ends a worker).
  * A waiting rank polls with a growing sleep (20 us to 1 ms) instead of Open MPI's busy
  * wait, so an idle rank leaves its core to the runs. Without RS_HAVE_MPI: one rank. */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -98,6 +99,13 @@ int rs_mpi_serve(struct rs_mpi *m)
     struct rs_buf task, reply;
     struct rs_err err;
     int status = 0;
+    /* Ctrl-C reaches every rank (mpirun passes it on): rank 0 decides. A worker finishes
+     * its run and replies, so that rank 0 writes the points under way and then ends it. */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_IGN;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
     rs_buf_init(&task);
     rs_buf_init(&reply);
     for (;;) {
