@@ -22,22 +22,22 @@ protocol = fifo,random
 runs = 4
 seed = 3
 INI
-wall() { # wall OUT CMD...: seconds of wall time of CMD
-  local out=$1; shift
-  local t0 t1
-  t0=$(date +%s.%N)
-  "$@" >/dev/null 2>"$tmp/$out.err"
-  t1=$(date +%s.%N)
-  echo "$t0 $t1" | awk '{printf "%.2f", $2 - $1}'
+# wall NAME CMD...: "WALL CPU" seconds of CMD (CPU: user + system of it and its children,
+# every rank included)
+wall() {
+  local name=$1; shift
+  local TIMEFORMAT='%R %U %S'
+  { time "$@" >/dev/null 2>"$tmp/$name.err"; } 2>"$tmp/$name.time"
+  awk '{printf "%.2f %.2f", $1, $2 + $3}' "$tmp/$name.time"
 }
-s=$(wall serial "$rs" sweep -c "$tmp/bench.ini" -o "$tmp/serial.csv" --jobs 1)
-m1=$(wall np1 "$mpiexec" -np 1 "$rs" sweep -c "$tmp/bench.ini" -o "$tmp/np1.csv")
-m2=$(wall np2 "$mpiexec" --oversubscribe -np 2 "$rs" sweep -c "$tmp/bench.ini" -o "$tmp/np2.csv")
+read -r s sc <<<"$(wall serial "$rs" sweep -c "$tmp/bench.ini" -o "$tmp/serial.csv" --jobs 1)"
+read -r m1 m1c <<<"$(wall np1 "$mpiexec" -np 1 "$rs" sweep -c "$tmp/bench.ini" -o "$tmp/np1.csv")"
+read -r m2 m2c <<<"$(wall np2 "$mpiexec" --oversubscribe -np 2 "$rs" sweep -c "$tmp/bench.ini" -o "$tmp/np2.csv")"
 same() { cmp -s "$tmp/serial.csv" "$tmp/$1.csv" && echo yes || echo NO; }
 echo
-echo "| sweep (12 points x 4 runs, butterfly 2^11/2^12, 8 packets per input) | wall s | same bytes | speed-up |"
-echo "| --- | ---: | --- | ---: |"
-echo "| serial, --jobs 1 | $s | - | 1.00 |"
-echo "| mpirun -np 1 | $m1 | $(same np1) | $(awk -v a="$s" -v b="$m1" 'BEGIN{printf "%.2f", a/b}') |"
-echo "| mpirun -np 2 | $m2 | $(same np2) | $(awk -v a="$s" -v b="$m2" 'BEGIN{printf "%.2f", a/b}') |"
+echo "| sweep (12 points x 4 runs, butterfly 2^11/2^12, 8 packets per input) | wall s | CPU s | same bytes | wall speed-up |"
+echo "| --- | ---: | ---: | --- | ---: |"
+echo "| serial, --jobs 1 | $s | $sc | - | 1.00 |"
+echo "| mpirun -np 1 | $m1 | $m1c | $(same np1) | $(awk -v a="$s" -v b="$m1" 'BEGIN{printf "%.2f", a/b}') |"
+echo "| mpirun -np 2 | $m2 | $m2c | $(same np2) | $(awk -v a="$s" -v b="$m2" 'BEGIN{printf "%.2f", a/b}') |"
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -144,13 +144,27 @@ void rs_mpi_stop(struct rs_mpi *m)
 
 #else /* built without MPI: always one rank */
 
+/* Under mpirun -np P > 1, a build without MPI would run the whole sweep in every process,
+ * each writing the same files: refused (printed by the process of rank 0 only). */
 int rs_mpi_start(struct rs_mpi *m, int *argc, char ***argv, struct rs_err *err)
 {
     (void)argc;
     (void)argv;
-    (void)err;
     memset(m, 0, sizeof *m);
     m->size = 1;
+    const char *size = getenv("OMPI_COMM_WORLD_SIZE"), *rank = getenv("OMPI_COMM_WORLD_RANK");
+    if (!size) {
+        size = getenv("PMI_SIZE");
+        rank = getenv("PMI_RANK");
+    }
+    if (size && atoi(size) > 1) {
+        m->rank = rank ? atoi(rank) : 0;
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "this routesim was built without MPI, so under mpirun -np %d every "
+                          "process would run the whole sweep: rebuild it with Open MPI "
+                          "(scripts/setup.sh installs it) or run it without mpirun",
+                          atoi(size));
+    }
     return 0;
 }
 
