@@ -630,10 +630,10 @@ static void dispatch(struct sweep *w, uint64_t end_task)
     struct rs_buf msg, reply;
     struct rs_err err;
     uint64_t *held = rs_calloc((size_t)rm->workers + 1, sizeof *held);
-    int busy = 0, rc = held ? 0 : rs_err_set(&err, RS_ENOMEM, "out of memory");
+    rs_err_clear(&err);
     rs_buf_init(&msg);
     rs_buf_init(&reply);
-    rs_err_clear(&err);
+    int busy = 0, rc = held ? 0 : rs_err_set(&err, RS_ENOMEM, "out of memory");
     for (int k = 1; k <= rm->workers && !rc; k++) {
         rc = send_task(w, rm, k, end_task, held, &msg, &err);
         busy += rc == 1;
