@@ -15,13 +15,14 @@ fi
 if [ "$(id -u)" = 0 ]; then # Open MPI refuses root unless told
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
-# Under `make sanitize`: Open MPI's own allocations at exit are not routesim's leaks
-printf 'leak:%s\n' libmpi.so libopen-pal.so libopen-rte.so libpmix.so libhwloc.so libevent \
-  mca_ orte_ opal_ >"$TMP/lsan.supp"
-export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$TMP/lsan.supp"
 mpi() { # mpi NP ARGS...: routesim under mpirun on localhost
   local np=$1; shift
-  timeout 300 "$RS_MPIEXEC" --oversubscribe -np "$np" "$RS" "$@"
+  # Under `make sanitize`, LeakSanitizer reports Open MPI's own allocations, made by MCA
+  # components that are unloaded before the report (no name to suppress them by): leak
+  # checks stay off for the MPI runs only; AddressSanitizer's other checks stay on (the
+  # task and reply code is leak-checked by tests/exp/test_sweep_wire.c).
+  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+    timeout 300 "$RS_MPIEXEC" --oversubscribe -np "$np" "$RS" "$@"
 }
 
 cat >grid.ini <<'INI'
