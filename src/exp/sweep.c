@@ -523,15 +523,13 @@ int rs_sweep_validate(const struct rs_grid *g, struct rs_err *err)
 }
 
 /* The parameters of task t (point t / runs with the seed of replication t % runs) into p
- * (initialised here; free it with rs_params_free either way). */
+ * (initialised by rs_grid_point; free it with rs_params_free either way). */
 static int task_params(const struct rs_grid *g, uint64_t t, struct rs_params *p,
                        struct rs_err *err)
 {
     uint64_t i = t / g->runs;
     char seed[32];
     int rc = rs_grid_point(g, i, p, err);
-    if (rc)
-        rs_params_init(p);
     snprintf(seed, sizeof seed, "%llu",
              (unsigned long long)rs_grid_seed(g, i, (uint32_t)(t % g->runs)));
     return rc ? rc : rs_params_set(p, "seed", seed, NULL, 0, err);
