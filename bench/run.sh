@@ -27,3 +27,5 @@ for c in $cases; do
   fi
   "$bin" "$c"
 done
+# the sweep over MPI ranks 1 and 2 (issue 23)
+bash "$(dirname "$0")/mpi_sweep.sh" "$build"

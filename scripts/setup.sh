@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages routesim needs to build, test and plot, when they are missing.
 # As root it runs apt-get; otherwise it prints the exact apt-get line and exits with status 2.
+# Open MPI (openmpi-bin, libopenmpi-dev) is installed too: CMake builds the MPI sweep
+# distribution when it finds it (docs/sweeps.md); the build works without it.
 set -eu
 pkgs="gcc make cmake pkg-config librandom123-dev libgsl-dev libinih-dev libcmocka-dev gnuplot-nox"
+pkgs="$pkgs openmpi-bin libopenmpi-dev"
 missing=""
 for p in $pkgs; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -10,6 +10,7 @@
 
 #include "routesim/claims.h"
 #include "routesim/error.h"
+#include "routesim/sweep.h"
 
 struct rs_reproduce_opts {
     const char *root;   /* folder of reproductions (experiments/) */
@@ -25,6 +26,8 @@ struct rs_reproduce_opts {
      * end the process whenever *writing is 0. Both may be NULL. */
     volatile sig_atomic_t *writing;
     void (*halt)(void *ctx);
+    /* Runs handed to other processes (MPI ranks), passed to every sweep; NULL: none. */
+    const struct rs_sweep_remote *remote;
 };
 
 /* Run one reproduction. Returns 0 (whatever the verdicts) with *out counting them, or

@@ -8,8 +8,23 @@
 #include <signal.h>
 #include <stdint.h>
 
+#include "routesim/buf.h"
 #include "routesim/error.h"
 #include "routesim/grid.h"
+
+/* Other processes that take runs of the sweep (MPI ranks: src/mpi/). The sweep hands each
+ * worker one task at a time (the next run in grid order, as a local thread takes one) and
+ * gives it the next when its reply comes, so that a slow run holds up only its worker.
+ * Called from one thread only, the thread that called rs_sweep_run. */
+struct rs_sweep_remote {
+    int workers; /* workers 1..workers */
+    void *ctx;
+    /* Hand worker w the task msg[0..len) (the bytes of rs__wire_task). 0 or RS_E... */
+    int (*send)(void *ctx, int w, const void *msg, size_t len, struct rs_err *err);
+    /* Wait for the next reply of any worker: its number into *w and its bytes into reply
+     * (emptied first). 0 or RS_E... */
+    int (*recv)(void *ctx, int *w, struct rs_buf *reply, struct rs_err *err);
+};
 
 struct rs_sweep_opts {
     const char *out_path;      /* statistics per point (required) */
@@ -29,6 +44,13 @@ struct rs_sweep_opts {
      * (e.g. _exit). Both may be NULL (then *stop >= 2 is *stop == 1). */
     volatile sig_atomic_t *writing;
     void (*halt)(void *ctx);
+    /* Runs handed to other processes as well as to the jobs threads (then jobs = 0 means
+     * one thread); NULL: this process runs every run. The files are the same bytes. */
+    const struct rs_sweep_remote *remote;
+    /* A shard (--shard I/N): only points [first_point, end_point) of the grid are run and
+     * written (their rows are the bytes of those rows of the whole sweep); end_point = 0:
+     * every point. Resume keeps rows of these points only. */
+    uint64_t first_point, end_point;
 };
 
 struct rs_sweep_result {
@@ -40,6 +62,7 @@ struct rs_sweep_result {
      * not deadlock (they are in the statistics, with nan latencies). */
     uint64_t deadlocked_runs, deadlocked_points, dead_points, saturated_runs;
     uint64_t first_dead_point; /* grid index of the first point with a deadlocked run */
+    uint64_t remote_runs;      /* runs made by other processes (rs_sweep_opts.remote) */
     /* Resume: what was repaired in the files ("" when nothing): torn lines cut, per-run
      * rows of points without a statistics row cut. */
     char resume_note[768];
@@ -74,5 +97,16 @@ int rs_sweep_check_size(const struct rs_grid *g, struct rs_err *err);
  * built and freed (constraints, the memory estimate), without running or writing
  * anything. Returns 0 or the first bad point's RS_E... with err naming the key. */
 int rs_sweep_validate(const struct rs_grid *g, struct rs_err *err);
+
+/* Merge the files of a sweep's shards (--shard I/N, rs_sweep_opts.first_point) into out:
+ * parts[0..n) are all statistics files or all per-run files of grid g (told by their
+ * header), given in any order; every point (per-run: every run) of g must be in exactly one
+ * part. out gets the header and the rows in grid order: the bytes of the whole sweep's file.
+ * Written atomically (rs_buf_write_file); nothing is written on an error. Returns 0 or
+ * RS_EINVAL naming the file and line (a row of another grid, a row given twice, a torn
+ * last line, a header that differs, a point missing: named with its keys), RS_EIO, or the
+ * first bad point's error. */
+int rs_sweep_merge(const struct rs_grid *g, const char *out, const char *const *parts, size_t n,
+                   struct rs_err *err);
 
 #endif

@@ -85,5 +85,6 @@ int cli_cmd_sweep(int argc, char **argv);
 int cli_cmd_reproduce(int argc, char **argv);
 int cli_cmd_convert(int argc, char **argv);
 int cli_cmd_saturate(int argc, char **argv);
+int cli_cmd_merge(int argc, char **argv);
 
 #endif

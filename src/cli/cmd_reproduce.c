@@ -3,7 +3,8 @@
  * print where their REPORT.md is; with --dry-run only check their definitions; without
  * NAME, list them; a former name (before one reproduction per paper) is an error naming the
  * new one. The folder of reproductions is $RS_EXPERIMENTS, else the source tree's
- * experiments/. */
+ * experiments/. Under mpirun, rank 0 runs the reproduction and the other ranks take its
+ * sweeps' runs (rs_mpi.h). */
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "mpi/rs_mpi.h"
 #include "routesim/alloc.h"
 #include "routesim/reproduce.h"
 
@@ -81,7 +83,8 @@ static void on_sigint(int sig)
 }
 
 static int run_one(const char *root, const char *name, const char *out, const struct cli_args *a,
-                   const char *command, struct rs_claim_outcome *total)
+                   const char *command, struct rs_claim_outcome *total,
+                   const struct rs_sweep_remote *remote)
 {
     struct rs_reproduce_opts o = {.root = root,
                                   .name = name,
@@ -92,7 +95,8 @@ static int run_one(const char *root, const char *name, const char *out, const st
                                   .command = command,
                                   .resume = a->resume,
                                   .writing = &writing_rows,
-                                  .halt = halt_now};
+                                  .halt = halt_now,
+                                  .remote = remote};
     struct rs_claim_outcome got;
     struct rs_err err;
     rs_err_clear(&err);
@@ -121,7 +125,24 @@ static int run_one(const char *root, const char *name, const char *out, const st
     return 0;
 }
 
+static int reproduce_main(int argc, char **argv, const struct rs_sweep_remote *remote);
+
 int cli_cmd_reproduce(int argc, char **argv)
+{
+    struct rs_mpi m;
+    struct rs_err err;
+    rs_err_clear(&err);
+    if (rs_mpi_start(&m, &argc, &argv, &err)) {
+        int status = m.rank == 0 ? cli_fail(&err) : 1;
+        rs_mpi_stop(&m);
+        return status;
+    }
+    int status = m.rank > 0 ? rs_mpi_serve(&m) : reproduce_main(argc, argv, rs_mpi_remote(&m));
+    rs_mpi_stop(&m);
+    return status;
+}
+
+static int reproduce_main(int argc, char **argv, const struct rs_sweep_remote *remote)
 {
     struct cli_args a;
     struct rs_err err;
@@ -156,7 +177,7 @@ int cli_cmd_reproduce(int argc, char **argv)
         for (size_t i = 0; i < n && !status; i++) {
             char out[4096];
             snprintf(out, sizeof out, "%s/%s", a.output ? a.output : "results", names[i]);
-            status = run_one(root, names[i], out, &a, command, &total);
+            status = run_one(root, names[i], out, &a, command, &total, remote);
         }
         if (!status && !a.dry_run)
             printf("all: %d hold, %d do not hold, %d inconclusive, %d vacuous\n", total.holds,
@@ -174,7 +195,7 @@ int cli_cmd_reproduce(int argc, char **argv)
             unknown_reproduction(a.positional, names, n, &err);
             status = cli_fail(&err);
         } else {
-            status = run_one(root, a.positional, out, &a, command, &total);
+            status = run_one(root, a.positional, out, &a, command, &total, remote);
         }
     }
     for (size_t i = 0; i < n; i++)

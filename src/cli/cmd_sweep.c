@@ -1,14 +1,17 @@
 /* `routesim sweep -c FILE.ini [-o results.csv] [--jobs N] [--per-run FILE] [--resume]
- * [--plot FILE.png|.svg]`: expand an experiment grid, run it in parallel, write statistics
- * per point as points finish; Ctrl-C stops cleanly, keeping every finished point. */
+ * [--plot FILE.png|.svg] [--shard I/N]`: expand an experiment grid, run it in parallel
+ * (threads, and MPI ranks under mpirun), write statistics per point as points finish;
+ * Ctrl-C stops cleanly, keeping every finished point. */
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "mpi/rs_mpi.h"
 #include "routesim/grid.h"
 #include "routesim/plot.h"
 #include "routesim/sweep.h"
@@ -69,15 +72,19 @@ static void show_progress(void *ctx, uint64_t done, uint64_t total)
     pr->shown = 1;
 }
 
-/* Default results file: the INI's name with .csv instead of .ini, in the current folder. */
-static void default_output(const char *ini, char *buf, size_t n)
+/* Default results file: the INI's name with .csv instead of .ini, in the current folder;
+ * a shard's is NAME-shard-I-of-N.csv. */
+static void default_output(const char *ini, char *buf, size_t n, unsigned si, unsigned sn)
 {
     const char *base = strrchr(ini, '/');
     base = base ? base + 1 : ini;
     size_t len = strlen(base);
     if (len > 4 && !strcmp(base + len - 4, ".ini"))
         len -= 4;
-    snprintf(buf, n, "%.*s.csv", (int)len, base);
+    if (sn)
+        snprintf(buf, n, "%.*s-shard-%u-of-%u.csv", (int)len, base, si, sn);
+    else
+        snprintf(buf, n, "%.*s.csv", (int)len, base);
 }
 
 /* Everything that would fail after the sweep, checked before its first point: the outputs
@@ -102,7 +109,57 @@ static int check_before_running(const struct cli_args *a, const struct rs_grid *
     return rc;
 }
 
+/* --shard I/N (taken out of argv before the common parser): I in 1..N. 0, or RS_EPARSE. */
+static int take_shard(int *argc, char **argv, unsigned *si, unsigned *sn, struct rs_err *err)
+{
+    *si = *sn = 0;
+    for (int k = 0; k < *argc; k++) {
+        if (strcmp(argv[k], "--shard"))
+            continue;
+        unsigned long i = 0, n = 0;
+        char *end = NULL;
+        const char *v = k + 1 < *argc ? argv[k + 1] : "";
+        i = strtoul(v, &end, 10);
+        int ok = end != v && *end == '/' && v[0] != '-';
+        if (ok) {
+            const char *v2 = end + 1;
+            n = strtoul(v2, &end, 10);
+            ok = end != v2 && !*end && v2[0] != '-';
+        }
+        if (!ok || i < 1 || n < 1 || i > n || n > 1000000)
+            return rs_err_set(err, RS_EPARSE,
+                              "command line: --shard: expected I/N with 1 <= I <= N <= 1000000 "
+                              "(the I-th of N parts of the grid), got '%s'",
+                              v);
+        *si = (unsigned)i;
+        *sn = (unsigned)n;
+        for (int j = k; j + 2 < *argc; j++)
+            argv[j] = argv[j + 2];
+        *argc -= 2;
+        return 0;
+    }
+    return 0;
+}
+
+static int sweep_main(int argc, char **argv, const struct rs_sweep_remote *remote);
+
+/* Under mpirun the ranks other than 0 serve runs; rank 0 runs the sweep (rs_mpi.h). */
 int cli_cmd_sweep(int argc, char **argv)
+{
+    struct rs_mpi m;
+    struct rs_err err;
+    rs_err_clear(&err);
+    if (rs_mpi_start(&m, &argc, &argv, &err)) {
+        int status = m.rank == 0 ? cli_fail(&err) : 1;
+        rs_mpi_stop(&m);
+        return status;
+    }
+    int status = m.rank > 0 ? rs_mpi_serve(&m) : sweep_main(argc, argv, rs_mpi_remote(&m));
+    rs_mpi_stop(&m);
+    return status;
+}
+
+static int sweep_main(int argc, char **argv, const struct rs_sweep_remote *remote)
 {
     struct cli_args a;
     struct rs_err err;
@@ -110,9 +167,11 @@ int cli_cmd_sweep(int argc, char **argv)
     struct progress pr = {{0, 0}, 0};
     char out[4096];
     int status = 0;
+    unsigned shard_i, shard_n;
     rs_err_clear(&err);
     memset(&g, 0, sizeof g);
-    int rc = cli_parse(argc, argv,
+    int rc = take_shard(&argc, argv, &shard_i, &shard_n, &err);
+    rc = rc ? rc : cli_parse(argc, argv,
                        CLI_CONFIG | CLI_OUTPUT | CLI_JOBS | CLI_PER_RUN | CLI_RESUME | CLI_PLOT, 0,
                        &a, &err);
     if (!rc && !a.config)
@@ -121,6 +180,14 @@ int cli_cmd_sweep(int argc, char **argv)
         rc = rs_grid_build(&g, &a.params, &err);
     if (!rc && a.plot) /* [plot] errors (unknown key or metric) before anything runs */
         rc = rs_plot_check(&g, &err);
+    if (!rc && shard_n && a.plot)
+        rc = rs_err_set(&err, RS_EPARSE, "command line: --plot draws a whole sweep, not a "
+                                         "shard: plot the merged file (`routesim merge`)");
+    if (!rc && shard_n > g.n_points)
+        rc = rs_err_set(&err, RS_EINVAL,
+                        "command line: --shard %u/%u: the grid has only %llu points (at most "
+                        "that many shards)",
+                        shard_i, shard_n, (unsigned long long)g.n_points);
     if (rc) {
         status = cli_fail(&err);
         goto done;
@@ -128,13 +195,14 @@ int cli_cmd_sweep(int argc, char **argv)
     if (a.output)
         snprintf(out, sizeof out, "%s", a.output);
     else
-        default_output(a.config, out, sizeof out);
-    int jobs = a.jobs > 0 ? a.jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+        default_output(a.config, out, sizeof out, shard_i, shard_n);
+    int jobs = a.jobs > 0 ? a.jobs : remote ? 1 : (int)sysconf(_SC_NPROCESSORS_ONLN);
     snprintf(stop_msg, sizeof stop_msg,
              "%sroutesim: interrupted: no new run starts; waiting for the runs in progress (at "
-             "most %d, one per thread) to finish, then writing their points; Ctrl-C again stops "
-             "at once, keeping whole rows\n",
-             isatty(2) ? "\n" : "", jobs > 0 ? jobs : 1);
+             "most %d, one per thread%s) to finish, then writing their points; Ctrl-C again "
+             "stops at once, keeping whole rows\n",
+             isatty(2) ? "\n" : "", (jobs > 0 ? jobs : 1) + (remote ? remote->workers : 0),
+             remote ? " and MPI rank" : "");
     stop_len = strlen(stop_msg);
     if ((rc = check_before_running(&a, &g, out, &err))) {
         status = cli_fail(&err);
@@ -146,8 +214,14 @@ int cli_cmd_sweep(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     clock_gettime(CLOCK_MONOTONIC, &pr.start);
-    struct rs_sweep_opts o = {out, a.per_run, a.jobs, a.resume, &stop_requested,
-                              isatty(2) ? show_progress : NULL, &pr, &writing_rows, halt_now};
+    struct rs_sweep_opts o = {out,      a.per_run,    a.jobs,
+                              a.resume, &stop_requested, isatty(2) ? show_progress : NULL,
+                              &pr,      &writing_rows, halt_now,
+                              remote,   0,            0};
+    if (shard_n) { /* the shard_i-th of shard_n contiguous parts, in grid order */
+        o.first_point = g.n_points * (shard_i - 1) / shard_n;
+        o.end_point = g.n_points * shard_i / shard_n;
+    }
     struct rs_sweep_result res;
     rc = rs_sweep_run(&g, &o, &res, &err);
     if (pr.shown)
@@ -178,12 +252,20 @@ int cli_cmd_sweep(int argc, char **argv)
             fprintf(stderr, "routesim: %s\n", err.msg);
         goto done;
     }
+    if (shard_n)
+        fprintf(stderr, "routesim: shard %u of %u: points %llu to %llu of %llu\n", shard_i,
+                shard_n, (unsigned long long)o.first_point + 1, (unsigned long long)o.end_point,
+                (unsigned long long)g.n_points);
+    char ranks[160] = "";
+    if (remote)
+        snprintf(ranks, sizeof ranks, "; %llu runs made by the %d other MPI ranks",
+                 (unsigned long long)res.remote_runs, remote->workers);
     fprintf(stderr,
-            "routesim: %llu points x %u runs: %s (%llu written, %llu kept from before%s%s%s)\n",
+            "routesim: %llu points x %u runs: %s (%llu written, %llu kept from before%s%s%s%s)\n",
             (unsigned long long)res.points, g.runs, out, (unsigned long long)res.written,
             (unsigned long long)res.skipped,
             res.skipped ? ": their parameters, runs and seed match this sweep" : "",
-            res.resume_note[0] ? "; " : "", res.resume_note);
+            res.resume_note[0] ? "; " : "", res.resume_note, ranks);
     if (a.plot) {
         char notice[1024] = "";
         rc = rs_plot_sweep(&g, out, a.plot, notice, sizeof notice, &err);

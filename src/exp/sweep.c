@@ -12,7 +12,9 @@
 #include <unistd.h>
 
 #include "exp/sweep_resume.h"
+#include "exp/sweep_wire.h"
 #include "routesim/alloc.h"
+#include "routesim/assert.h"
 #include "routesim/outpath.h"
 #include "routesim/resources.h"
 #include "routesim/run.h"
@@ -29,6 +31,8 @@ struct sweep {
     uint32_t *done;           /* [n_points] finished runs (critical) */
     struct rs_record *runs;   /* [n_points * runs] records of finished runs */
     uint64_t next;            /* next point to write (critical) */
+    uint64_t first, end;      /* the points to run: [first, end) (a shard) */
+    _Atomic uint64_t next_task; /* next task to hand out (remote: threads and workers) */
     uint64_t written;
     int fd, fd_runs;          /* -1 until the first row is written (nothing created before) */
     int append, append_runs;  /* open them to append (resume) rather than truncate */
@@ -296,7 +300,7 @@ static int write_point(struct sweep *w, uint64_t i)
 static void flush_ready(struct sweep *w)
 {
     const struct rs_grid *g = w->g;
-    while (!w->failed && w->next < g->n_points &&
+    while (!w->failed && w->next < w->end &&
            (w->skip[w->next] || w->done[w->next] == g->runs)) {
         uint64_t i = w->next;
         if (!w->skip[i]) {
@@ -308,7 +312,7 @@ static void flush_ready(struct sweep *w)
             for (uint32_t r = 0; r < g->runs; r++)
                 rs_record_free(&w->runs[i * g->runs + r]);
             if (w->o->progress)
-                w->o->progress(w->o->ctx, w->next + 1, g->n_points);
+                w->o->progress(w->o->ctx, w->next + 1 - w->first, w->end - w->first);
         }
         w->next++;
     }
@@ -468,6 +472,37 @@ static int resume(struct sweep *w, struct rs_sweep_result *res)
     return rc;
 }
 
+static void sweep_free(struct sweep *w);
+
+int rs__sweep_identities(const struct rs_grid *g, struct rs_buf *stats, struct rs_buf *runs,
+                         struct rs_buf *stats_prefix, struct rs_buf *runs_prefix, size_t *n_id,
+                         struct rs_err *err)
+{
+    struct sweep w;
+    memset(&w, 0, sizeof w);
+    w.g = g;
+    w.fd = w.fd_runs = -1;
+    rs_buf_init(&w.expected_header);
+    rs_buf_init(&w.runs_header);
+    rs_err_clear(&w.err);
+    int rc = prepare_points(&w);
+    for (size_t k = 0; k < w.n_pnames && !rc; k++)
+        rc = rs_buf_printf(stats_prefix, "%s,", w.pnames[k]) ||
+                     rs_buf_printf(runs_prefix, "%s,", w.pnames[k])
+                 ? rs_err_set(&w.err, RS_ENOMEM, "out of memory")
+                 : 0;
+    if (!rc && (rs_buf_puts(stats_prefix, "runs,") || rs_buf_puts(runs_prefix, "replication,")))
+        rc = rs_err_set(&w.err, RS_ENOMEM, "out of memory");
+    for (uint64_t i = 0; i < g->n_points && !rc; i++)
+        if (!(rc = point_ident(&w, i, stats, runs, &w.err)) && rs_buf_puts(stats, "\n"))
+            rc = rs_err_set(&w.err, RS_ENOMEM, "out of memory");
+    *n_id = w.n_pnames + 1;
+    if (rc && err)
+        *err = w.err;
+    sweep_free(&w);
+    return rc;
+}
+
 int rs_sweep_validate(const struct rs_grid *g, struct rs_err *err)
 {
     int rc0 = rs_sweep_check_size(g, err);
@@ -487,20 +522,37 @@ int rs_sweep_validate(const struct rs_grid *g, struct rs_err *err)
     return 0;
 }
 
+/* The parameters of task t (point t / runs with the seed of replication t % runs) into p
+ * (initialised by rs_grid_point; free it with rs_params_free either way). */
+static int task_params(const struct rs_grid *g, uint64_t t, struct rs_params *p,
+                       struct rs_err *err)
+{
+    uint64_t i = t / g->runs;
+    char seed[32];
+    int rc = rs_grid_point(g, i, p, err);
+    snprintf(seed, sizeof seed, "%llu",
+             (unsigned long long)rs_grid_seed(g, i, (uint32_t)(t % g->runs)));
+    return rc ? rc : rs_params_set(p, "seed", seed, NULL, 0, err);
+}
+
+/* Task t has finished with rc (its record in w->runs[t] when 0): record it, write the
+ * points that are ready. */
+static void finish_task(struct sweep *w, uint64_t t, int rc, const struct rs_err *err);
+
 static void run_task(struct sweep *w, uint64_t t)
 {
-    const struct rs_grid *g = w->g;
-    uint64_t i = t / g->runs;
-    uint32_t r = (uint32_t)(t % g->runs);
     struct rs_params p;
     struct rs_err err;
-    char seed[32];
     rs_err_clear(&err);
-    int rc = rs_grid_point(g, i, &p, &err);
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)rs_grid_seed(g, i, r));
-    rc = rc ? rc : rs_params_set(&p, "seed", seed, NULL, 0, &err);
+    int rc = task_params(w->g, t, &p, &err);
     rc = rc ? rc : rs_run(&p, &w->runs[t], NULL, 0, &err);
     rs_params_free(&p);
+    finish_task(w, t, rc, &err);
+}
+
+static void finish_task(struct sweep *w, uint64_t t, int rc, const struct rs_err *err)
+{
+    uint64_t i = t / w->g->runs;
 #pragma omp critical(rs_sweep)
     {
         if (rc) {
@@ -508,7 +560,7 @@ static void run_task(struct sweep *w, uint64_t t)
              * the threads' timing: a later run's error gives way to an earlier one's, and
              * runs before a failed one still run (see rs_sweep_run's loop) */
             if (!w->failed || (w->failed_task != UINT64_MAX && t < w->failed_task)) {
-                w->err = err;
+                w->err = *err;
                 w->failed_task = t;
                 w->failed = 1;
             }
@@ -517,6 +569,115 @@ static void run_task(struct sweep *w, uint64_t t)
             flush_ready(w);
         }
     }
+}
+
+/* Whether task t is to be run now: not after a failed run (runs before it still run), not
+ * once a stop is asked, not of a point kept from before. */
+static int task_wanted(const struct sweep *w, uint64_t t)
+{
+    return !((w->failed && (w->failed_task == UINT64_MAX || t > w->failed_task)) ||
+             (w->o->stop && *w->o->stop) || w->skip[t / w->g->runs]);
+}
+
+/* The next task to run, in grid order, for a thread or a worker: 1 with *t, or 0 when none
+ * is left. */
+static int claim_task(struct sweep *w, uint64_t end_task, uint64_t *t)
+{
+    for (;;) {
+        uint64_t x = atomic_fetch_add(&w->next_task, 1);
+        if (x >= end_task)
+            return 0;
+        if (task_wanted(w, x)) {
+            *t = x;
+            return 1;
+        }
+    }
+}
+
+/* Hand worker k the next task; 1 when one was sent, 0 when none is left, or RS_E... */
+static int send_task(struct sweep *w, const struct rs_sweep_remote *rm, int k,
+                     uint64_t end_task, uint64_t *held, struct rs_buf *msg, struct rs_err *err)
+{
+    uint64_t t;
+    if (!claim_task(w, end_task, &t))
+        return 0;
+    struct rs_params p;
+    msg->len = 0;
+    int rc = task_params(w->g, t, &p, err);
+    if (rc) {
+        rs_params_free(&p);
+        finish_task(w, t, rc, err);
+        return send_task(w, rm, k, end_task, held, msg, err);
+    }
+    rc = rs__wire_task(msg, t, &p);
+    rs_params_free(&p);
+    if (rc)
+        return rs_err_set(err, rc, "out of memory");
+    rc = rm->send(rm->ctx, k, msg->data, msg->len, err);
+    if (rc)
+        return rc;
+    held[k] = t;
+    return 1;
+}
+
+/* The dispatcher (remote runs): keep every worker busy with one task, store each reply as
+ * a local run's result. A failure of the transport stops the sweep. */
+static void dispatch(struct sweep *w, uint64_t end_task)
+{
+    const struct rs_sweep_remote *rm = w->o->remote;
+    struct rs_buf msg, reply;
+    struct rs_err err;
+    uint64_t *held = rs_calloc((size_t)rm->workers + 1, sizeof *held);
+    rs_err_clear(&err);
+    rs_buf_init(&msg);
+    rs_buf_init(&reply);
+    int busy = 0, rc = held ? 0 : rs_err_set(&err, RS_ENOMEM, "out of memory");
+    for (int k = 1; k <= rm->workers && !rc; k++) {
+        rc = send_task(w, rm, k, end_task, held, &msg, &err);
+        busy += rc == 1;
+        rc = rc < 0 ? rc : 0;
+    }
+    while (busy && !rc) {
+        int k = 0, run_rc;
+        uint64_t t;
+        struct rs_err run_err;
+        rc = rm->recv(rm->ctx, &k, &reply, &err);
+        if (rc)
+            break;
+        if (k < 1 || k > rm->workers) {
+            rc = rs_err_set(&err, RS_EINVARIANT, "a reply from unknown worker %d", k);
+            break;
+        }
+        busy--;
+        t = held[k];
+        uint64_t got;
+        rs_record_free(&w->runs[t]);
+        rs_record_init(&w->runs[t]);
+        rc = rs__wire_reply_read(reply.data, reply.len, &got, &run_rc, &run_err, &w->runs[t]);
+        if (!rc && got != t)
+            rc = RS_EINVAL;
+        if (rc) {
+            rs_err_set(&err, rc, "worker %d sent a damaged reply for run %llu", k,
+                       (unsigned long long)t);
+            break;
+        }
+        w->res->remote_runs += !run_rc; /* read by the caller after the parallel region */
+        finish_task(w, t, run_rc, &run_err);
+        rc = send_task(w, rm, k, end_task, held, &msg, &err);
+        busy += rc == 1;
+        rc = rc < 0 ? rc : 0;
+    }
+    if (rc) {
+#pragma omp critical(rs_sweep)
+        if (!w->failed || w->failed_task != UINT64_MAX) {
+            w->err = err;
+            w->failed_task = UINT64_MAX;
+            w->failed = 1;
+        }
+    }
+    rs_free(held);
+    rs_buf_free(&msg);
+    rs_buf_free(&reply);
 }
 
 static int open_out(const char *path, int append, struct rs_err *err)
@@ -564,7 +725,11 @@ int rs_sweep_run(const struct rs_grid *g, const struct rs_sweep_opts *o,
     rs_buf_init(&w.expected_header);
     rs_buf_init(&w.runs_header);
     rs_err_clear(&w.err);
-    res->points = g->n_points;
+    uint64_t first = o->end_point ? o->first_point : 0;
+    w.end = o->end_point ? o->end_point : g->n_points;
+    w.first = first;
+    RS_ASSERT(first <= w.end && w.end <= g->n_points);
+    res->points = w.end - first;
     if ((rc = rs_sweep_check_size(g, err)))
         return rc;
     uint64_t n_tasks = g->n_points * g->runs;
@@ -582,8 +747,17 @@ int rs_sweep_run(const struct rs_grid *g, const struct rs_sweep_opts *o,
         goto out;
     if (o->resume && (rc = resume(&w, res)))
         goto out;
-    for (uint64_t i = 0; i < g->n_points; i++)
+    for (uint64_t i = 0; i < g->n_points; i++) {
+        if (w.skip[i] && (i < first || i >= w.end)) {
+            rc = rs_err_set(&w.err, RS_EINVAL,
+                            "'%s' holds a row of point %llu, which is not in this shard "
+                            "(points %llu to %llu); resume each shard with its own file",
+                            o->out_path, (unsigned long long)i + 1,
+                            (unsigned long long)first + 1, (unsigned long long)w.end);
+            goto out;
+        }
         res->skipped += w.skip[i];
+    }
     /* nothing is written before every point is known to be valid, and no file is created
      * before its first whole row: the paths are checked now, opened at the first row */
     if ((rc = rs_out_check(o->out_path, &w.err)) ||
@@ -594,24 +768,37 @@ int rs_sweep_run(const struct rs_grid *g, const struct rs_sweep_opts *o,
         w.append_runs = o->resume && w.runs_append;
         w.runs_header_written = w.append_runs;
     }
-    int jobs = o->jobs > 0 ? o->jobs : omp_get_num_procs();
+    int jobs = o->jobs > 0 ? o->jobs : o->remote ? 1 : omp_get_num_procs();
+    w.next = first;
 #pragma omp critical(rs_sweep)
     flush_ready(&w); /* leading points that were already in the file */
+    uint64_t t0 = first * g->runs, t1 = w.end * g->runs;
+    if (o->remote && o->remote->workers > 0) {
+        /* thread 0 (the caller's: the one that may talk to the workers) dispatches */
+        atomic_store(&w.next_task, t0);
+#pragma omp parallel num_threads(jobs + 1)
+        {
+            uint64_t t;
+            if (omp_get_thread_num() == 0)
+                dispatch(&w, t1);
+            else
+                while (claim_task(&w, t1, &t))
+                    run_task(&w, t);
+        }
+    } else {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(jobs)
-    for (uint64_t t = 0; t < n_tasks; t++) {
-        if ((w.failed && (w.failed_task == UINT64_MAX || t > w.failed_task)) ||
-            (o->stop && *o->stop) || w.skip[t / g->runs])
-            continue;
-        run_task(&w, t);
+        for (uint64_t t = t0; t < t1; t++)
+            if (task_wanted(&w, t))
+                run_task(&w, t);
     }
     res->written = w.written;
     if (w.failed)
         rc = w.err.code ? w.err.code : RS_EINVARIANT;
-    else if (w.next < g->n_points)
+    else if (w.next < w.end)
         rc = rs_err_set(&w.err, RS_EINTERRUPTED,
                         "interrupted: %llu of %llu points are in '%s' (run again with "
                         "--resume to finish)",
-                        (unsigned long long)w.next, (unsigned long long)g->n_points,
+                        (unsigned long long)(w.next - first), (unsigned long long)(w.end - first),
                         o->out_path);
 out:
     if (rc && err)

@@ -9,6 +9,7 @@
 
 #include "routesim/buf.h"
 #include "routesim/error.h"
+#include "routesim/grid.h"
 
 struct rs__resume_in {
     const char *out_path;     /* the statistics file */
@@ -50,5 +51,14 @@ struct rs__resume_out {
  * Returns 0, RS_EINVAL, RS_EIO or RS_ENOMEM with err set. */
 int rs__sweep_resume(const struct rs__resume_in *in, struct rs__resume_out *out,
                      struct rs_err *err);
+
+/* For merging shards (sweep_merge.c): the identity of every point of g as resume uses it:
+ * stats gets each point's first n_id statistics cells and a newline, runs each run's first
+ * n_id per-run cells and a newline (replication 0 first), the prefixes the two headers
+ * begin with ("p1,...,pn,runs," and "p1,...,pn,replication,") and *n_id. Every point is
+ * validated first (its errors are returned). 0 or RS_E... (sweep.c) */
+int rs__sweep_identities(const struct rs_grid *g, struct rs_buf *stats, struct rs_buf *runs,
+                         struct rs_buf *stats_prefix, struct rs_buf *runs_prefix, size_t *n_id,
+                         struct rs_err *err);
 
 #endif

@@ -150,7 +150,8 @@ static int run_experiment(const struct rs_reproduce_opts *o, const char *dir, co
                                .resume = o->resume,
                                .stop = o->stop,
                                .writing = o->writing,
-                               .halt = o->halt};
+                               .halt = o->halt,
+                               .remote = o->remote};
     struct rs_sweep_result res;
     rc = rs_sweep_run(&g, &so, &res, err);
     if (!rc)

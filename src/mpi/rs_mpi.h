@@ -1,0 +1,32 @@
+/* Sweeps and reproductions over Open MPI ranks (docs/sweeps.md): rank 0 runs the command
+ * and writes every file; the other ranks serve runs handed to them one at a time. Part of
+ * the command-line tool only (the library never links MPI); without MPI at build time, or
+ * when not started by mpirun, there is one rank and nothing is distributed. */
+#ifndef ROUTESIM_MPI_RS_MPI_H
+#define ROUTESIM_MPI_RS_MPI_H
+
+#include "routesim/error.h"
+#include "routesim/sweep.h"
+
+struct rs_mpi {
+    int rank, size; /* 0 and 1 when MPI is not in use */
+    int active;     /* MPI_Init_thread was called */
+    struct rs_sweep_remote remote; /* rank 0's view of the other ranks (size - 1 workers) */
+};
+
+/* Join the MPI job when the process was started by mpirun (its environment says so) and
+ * routesim was built with MPI; otherwise rank 0 of 1. Returns 0 or RS_E... (MPI could not
+ * start with the thread support the sweep needs). */
+int rs_mpi_start(struct rs_mpi *m, int *argc, char ***argv, struct rs_err *err);
+
+/* The workers' loop (ranks > 0): run every task rank 0 sends (rs__wire_serve) and send
+ * back its reply, until rank 0 says it is done. Returns an exit status (0). */
+int rs_mpi_serve(struct rs_mpi *m);
+
+/* The remote runs of rank 0 (NULL when there is one rank). */
+const struct rs_sweep_remote *rs_mpi_remote(struct rs_mpi *m);
+
+/* Rank 0: tell every worker to stop; every rank: leave MPI. No-op when MPI is not in use. */
+void rs_mpi_stop(struct rs_mpi *m);
+
+#endif
