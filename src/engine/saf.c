@@ -621,6 +621,8 @@ static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
             __builtin_prefetch(&s->pkt[ahead->pkt], 1);
             if (ahead->to < SAF_STORE)
                 __builtin_prefetch(&s->q[ahead->to], 1);
+            if (!ol && s->load) /* the node's channel counters (one line for P = 2) */
+                __builtin_prefetch(&s->load[(uint64_t)ahead->node * s->P], 1);
         }
         if (i + SAF_PF_PKT < s->n_moves) { /* its queue line was requested 8 moves ago */
             const struct saf_move *ahead = &s->moves[i + SAF_PF_PKT];
@@ -1020,6 +1022,9 @@ static int take_released(struct saf *s, uint32_t step)
     return 0;
 }
 
+/* Largest channel-counter array (bytes) the engine keeps to count congestion itself. */
+#define SAF_LOAD_MAX ((uint64_t)1 << 30)
+
 /* The batch run's packets: one per message, their routes set up here; the driver releases
  * them (all at step 0 without a plan). */
 static int saf_init(struct saf *s, struct rs_driver *d, struct rs_err *err)
@@ -1031,8 +1036,11 @@ static int saf_init(struct saf *s, struct rs_driver *d, struct rs_err *err)
     if (rc)
         return rc;
     /* congestion counted during the run: the run's own fixed routes (no plan, whose
-     * intermediates could differ from the analysis's) */
-    if (in->paths && !in->plan &&
+     * intermediates could differ from the analysis's), and counters of at most
+     * SAF_LOAD_MAX bytes: larger ones would add to the engine's peak memory, where the
+     * second walk that run does after the engine has freed its state does not */
+    uint64_t load_bytes = (uint64_t)net->n_nodes * s->P * sizeof *s->load;
+    if (in->paths && !in->plan && load_bytes <= SAF_LOAD_MAX &&
         !(s->load = rs__huge_alloc((uint64_t)net->n_nodes * s->P * sizeof *s->load)))
         return rs_err_set(err, RS_ENOMEM, "out of memory for %llu channel loads",
                           (unsigned long long)net->n_nodes * s->P);
