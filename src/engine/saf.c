@@ -667,7 +667,8 @@ static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
         }
         uint32_t w = saf_queue_node(s, mv->to);
         p->entered = s->step;
-        s->where[m] = SAF_IN_QUEUE;
+        if (mv->from & SAF_SRC_BIT) /* from a queue it is SAF_IN_QUEUE already: no write */
+            s->where[m] = SAF_IN_QUEUE;
         place_p(s, m, w, ol);
         queue_push(s->pkt, &s->q[mv->to], m);
         if (s->q[mv->to].count > s->max_queue)
