@@ -77,6 +77,19 @@ struct rs_engine_input {
      * it; algorithms read these fields, never record keys. Its string fields are NULL on
      * return (read those from the record). */
     struct rs_result *result;
+    /* Out: NULL, or where an engine that walked every message's whole fixed route during the
+     * run reports the congestion and dilation of the message set (as rs_path_stats_compute
+     * would: include/routesim/analysis.h), so that `run` needs no second walk. The engine
+     * sets filled = 1 only when the values are exact (store_forward batch runs without a
+     * plan in which every message was delivered); otherwise it leaves *paths alone. */
+    struct rs_engine_paths *paths;
+};
+
+/* Congestion and dilation counted by an engine (rs_engine_input.paths). */
+struct rs_engine_paths {
+    int filled;          /* 1: the fields below are set */
+    uint32_t congestion; /* max messages over one channel */
+    uint32_t dilation;   /* max path length in hops */
 };
 
 struct rs_engine_life; /* include/routesim/driver.h */

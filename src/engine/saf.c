@@ -621,6 +621,8 @@ static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
             __builtin_prefetch(&s->pkt[ahead->pkt], 1);
             if (ahead->to < SAF_STORE)
                 __builtin_prefetch(&s->q[ahead->to], 1);
+            if (!ol && s->load) /* the node's channel counters (one line for P = 2) */
+                __builtin_prefetch(&s->load[(uint64_t)ahead->node * s->P], 1);
         }
         if (i + SAF_PF_PKT < s->n_moves) { /* its queue line was requested 8 moves ago */
             const struct saf_move *ahead = &s->moves[i + SAF_PF_PKT];
@@ -636,6 +638,8 @@ static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
                 rs__saf_open_finish(s, m, 0);
             continue;
         }
+        if (!ol && s->load) /* the channel it crosses: out of mv->node by p->port */
+            s->load[(uint64_t)mv->node * s->P + p->port]++;
         p->hops++;
         p->rem--;
         s->hops++;
@@ -663,7 +667,8 @@ static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
         }
         uint32_t w = saf_queue_node(s, mv->to);
         p->entered = s->step;
-        s->where[m] = SAF_IN_QUEUE;
+        if (mv->from & SAF_SRC_BIT) /* from a queue it is SAF_IN_QUEUE already: no write */
+            s->where[m] = SAF_IN_QUEUE;
         place_p(s, m, w, ol);
         queue_push(s->pkt, &s->q[mv->to], m);
         if (s->q[mv->to].count > s->max_queue)
@@ -810,6 +815,7 @@ void rs__saf_free(struct saf *s)
     rs_free(s->free_slot);
     rs_free(s->own);
     rs_free(s->refill);
+    rs__huge_free(s->load, s->load ? (uint64_t)s->net->n_nodes * s->P * sizeof *s->load : 0);
 }
 
 /* 004 §5's r = log^(1/q) N, rounded up: the smallest r >= 1 with r^q >= log2 N, i.e.
@@ -1017,6 +1023,9 @@ static int take_released(struct saf *s, uint32_t step)
     return 0;
 }
 
+/* Largest channel-counter array (bytes) the engine keeps to count congestion itself. */
+#define SAF_LOAD_MAX ((uint64_t)1 << 30)
+
 /* The batch run's packets: one per message, their routes set up here; the driver releases
  * them (all at step 0 without a plan). */
 static int saf_init(struct saf *s, struct rs_driver *d, struct rs_err *err)
@@ -1027,6 +1036,15 @@ static int saf_init(struct saf *s, struct rs_driver *d, struct rs_err *err)
     int rc = rs__saf_init_common(s, in, pb->n_msgs, err);
     if (rc)
         return rc;
+    /* congestion counted during the run: the run's own fixed routes (no plan, whose
+     * intermediates could differ from the analysis's), and counters of at most
+     * SAF_LOAD_MAX bytes: larger ones would add to the engine's peak memory, where the
+     * second walk that run does after the engine has freed its state does not */
+    uint64_t load_bytes = (uint64_t)net->n_nodes * s->P * sizeof *s->load;
+    if (in->paths && !in->plan && load_bytes <= SAF_LOAD_MAX &&
+        !(s->load = rs__huge_alloc((uint64_t)net->n_nodes * s->P * sizeof *s->load)))
+        return rs_err_set(err, RS_ENOMEM, "out of memory for %llu channel loads",
+                          (unsigned long long)net->n_nodes * s->P);
     if (s->rank)
         for (uint64_t m = 0; m < pb->n_msgs; m++) /* once per packet, by message id */
             s->rank[m] = (uint16_t)(1 + rs_rand_below(s->seed, RS_STREAM_RANK, m, 0, s->ranks));
@@ -1047,6 +1065,8 @@ static int saf_init(struct saf *s, struct rs_driver *d, struct rs_err *err)
                               "route of message %u (%u -> %u) does not end at its destination",
                               m, t, p->dst);
         p->rem = (uint32_t)len;
+        if (p->rem > s->dilation)
+            s->dilation = p->rem;
         p->phase_a = 0;
         if (p->mid != RS_NONE && net->ops->valiant_via_terminal) {
             struct rs_route_state sa = {t, p->mid, RS_NONE, 0, m};
@@ -1194,10 +1214,27 @@ static void saf_life_describe(void *st, char *buf, size_t n)
     rs__saf_describe_deadlock(st, buf, n);
 }
 
+/* Congestion and dilation into d->in->paths when this run counted them and every message
+ * crossed its whole route (delivered, none dropped, no deadlock): then every route's channels
+ * were each counted once, as rs_path_stats_compute counts them. */
+static void saf_paths(const struct saf *s, struct rs_driver *d, int deadlock)
+{
+    struct rs_engine_paths *out = d->in->paths;
+    if (!s->load || !out || deadlock || s->delivered != s->pb->n_msgs)
+        return;
+    uint32_t c = 0;
+    uint64_t n = (uint64_t)s->net->n_nodes * s->P;
+    for (uint64_t i = 0; i < n; i++)
+        c = s->load[i] > c ? s->load[i] : c;
+    out->congestion = c;
+    out->dilation = s->dilation;
+    out->filled = 1;
+}
+
 static int saf_life_collect(void *st, struct rs_driver *d, struct rs_result *res, int deadlock)
 {
-    (void)d;
     saf_result(st, res, deadlock);
+    saf_paths(st, d, deadlock);
     return 0;
 }
 

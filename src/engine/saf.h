@@ -134,6 +134,11 @@ struct saf {
     uint64_t delivered, dropped, hops;
     uint32_t max_queue;
     uint32_t last_event;   /* step of the last delivery or drop */
+    /* batch runs asked for congestion and dilation (rs_engine_input.paths) only, else NULL:
+     * packets crossing each channel node*P + port, counted as they cross it; and the
+     * longest route (hops) */
+    uint32_t *load;        /* [n_nodes * P] */
+    uint32_t dilation;
     struct rs_lat_hist lat; /* delivered per latency (delivery step - release step) */
 
     /* open loop only (NULL / 0 in batch runs; saf_openloop.c): the injection process, the

@@ -543,23 +543,32 @@ int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
     int rc = prepare(&x, p, 1, out, err);
     if (rc)
         return rc;
+    struct rs_engine_paths counted = {0};
     struct rs_engine_input in = {.net = &x.net, .pb = &x.pb, .params = &x.params,
-                                 .routing = x.routing, .seed = x.seed, .check = x.check};
+                                 .routing = x.routing, .seed = x.seed, .check = x.check,
+                                 /* greedy runs the engine on the run's own message set;
+                                    other algorithms may run it on others (sub-problems) */
+                                 .paths = !strcmp(x.sel.algo->name, "greedy") ? &counted : NULL};
     enum rs_injection inj = RS_INJECT_BATCH;
     RS_ASSERT(x.sel.algo->run != NULL); /* every algorithm without a model op has one */
     rc = x.sel.algo->run(&in, x.sel.algo->timed ? NULL : x.sel.engine, out, deadlock_msg,
                          deadlock_len, err);
     /* congestion and dilation describe the static message set's fixed paths; open-loop
-     * runs and adaptive routings have none */
+     * runs and adaptive routings have none. An engine that walked every route whole during
+     * the run counted them (counted.filled); otherwise the routes are expanded again. */
     if (!rc && x.sel.engine->openloop)
         rc = rs_openloop_process(&x.params, &inj, err);
-    if (!rc && inj == RS_INJECT_BATCH && !rs_route_is_adaptive(x.routing) &&
+    if (!rc && inj == RS_INJECT_BATCH && !rs_route_is_adaptive(x.routing) && !counted.filled &&
         !(rc = rs_path_stats_compute(&ps, &x.net, &x.pb, x.routing, x.seed, err))) {
-        if (rs_metric_int(out, RS_M_CONGESTION, ps.congestion) ||
-            rs_metric_int(out, RS_M_DILATION, ps.dilation))
-            rc = rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
+        counted.congestion = ps.congestion;
+        counted.dilation = ps.dilation;
+        counted.filled = 1;
         rs_path_stats_free(&ps);
     }
+    if (!rc && inj == RS_INJECT_BATCH && !rs_route_is_adaptive(x.routing) &&
+        (rs_metric_int(out, RS_M_CONGESTION, counted.congestion) ||
+         rs_metric_int(out, RS_M_DILATION, counted.dilation)))
+        rc = rs_err_set(err, RS_ENOMEM, "out of memory for the result record");
     if (!rc && inj == RS_INJECT_BATCH) /* a property of the message set, any routing */
         rc = record_load_factors(out, &x, 0, err);
     if (!rc && x.predict) /* after the metrics, beside the measurement */
