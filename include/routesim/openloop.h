@@ -1,5 +1,5 @@
 /* Open-loop traffic (SPEC W4) for every engine: Bernoulli arrivals that are a pure function
- * of (seed, terminal, step), destinations by the chosen traffic's rule, fixed or variable
+ * of (seed, terminal, step) or (seed, terminal, packet index), destinations by the chosen traffic's rule, fixed or variable
  * packet lengths, warm-up / measurement / drain phases, and the statistics collector
  * (offered and accepted throughput, latency of the packets generated during measurement,
  * the saturation verdict). The contract an engine follows is in docs/openloop.md. */
@@ -21,6 +21,13 @@ enum rs_injection { RS_INJECT_BATCH = 0, RS_INJECT_BERNOULLI = 1 };
 
 /* Choices of `injection_process`, in enum order, NULL-terminated. */
 extern const char *const rs_injection_names[];
+
+/* The arrival sampler (`arrivals`, docs/openloop.md): per_step draws a Bernoulli trial for
+ * every (terminal, step); per_packet draws one geometric gap per packet, keyed by (seed,
+ * terminal, packet index). Both give arrivals with probability packet_rate per step,
+ * independently; their random streams differ. */
+enum rs_arrivals { RS_ARRIVALS_PER_STEP = 0, RS_ARRIVALS_PER_PACKET = 1 };
+extern const char *const rs_arrivals_names[];
 
 /* Limits of the phase lengths (steps): the latency histogram has measure + drain + 1
  * entries. */
@@ -46,6 +53,9 @@ extern const char *const rs_injection_names[];
     {"drain_steps", RS_OPT_INT, "10000", 0, RS_OPENLOOP_MAX_PHASE, NULL,                      \
      "bernoulli: at most this many steps after the window for the measured packets to "      \
      "arrive (injection goes on meanwhile)"},                                                 \
+    {"arrivals", RS_OPT_CHOICE, "per_packet", 0, 0, rs_arrivals_names,                        \
+     "bernoulli: per_packet (one geometric gap per packet) or per_step (one Bernoulli draw "   \
+     "per terminal per step, the sampler before issue 21); different random streams"},         \
     {"length_max", RS_OPT_INT, "0", 0, 65535, NULL,                                           \
      "bernoulli: packet lengths uniform in [length, length_max] flits (0: all `length`)"},   \
     {"saturation_margin", RS_OPT_DOUBLE, "0.01", 0, 1, NULL,                                  \
@@ -105,6 +115,8 @@ struct rs_openloop_cfg {
     uint64_t threshold;     /* a packet arrives when a 32-bit draw is below it:
                                round(packet_rate * 2^32), so the arrival probability is
                                packet_rate to within 2^-33 */
+    enum rs_arrivals arrivals;
+    double log_q;           /* per_packet: log(1 - threshold / 2^32) (0 when that is 1) */
     uint32_t warmup, measure, drain; /* steps */
     uint32_t len_min, len_max;       /* flits */
     double margin;
@@ -130,8 +142,9 @@ struct rs_ol_terminal {
     uint32_t pending;  /* packets generated and not yet started */
     uint32_t front;    /* generation step of the oldest of them (when pending > 0) */
     uint32_t started;  /* packets started so far: the sequence number of the next */
-    uint32_t blk_step; /* (step / 4) + 1 of the cached arrival block; 0 = none */
-    uint32_t blk[4];   /* arrival draws of steps 4*(blk_step-1) .. +3 */
+    uint32_t blk_step; /* per_step: (step / 4) + 1 of the cached arrival block; 0 = none */
+    uint32_t blk[4];   /* per_step: arrival draws of steps 4*(blk_step-1) .. +3 */
+    uint32_t born;     /* per_packet: packets generated so far (the index of the next) */
 };
 
 /* One packet, as the engine needs it. */
@@ -155,6 +168,9 @@ struct rs_openloop {
     uint32_t *tmpl_first;    /* [n_terminals + 1]: template messages of terminal t are */
     uint32_t *tmpl;          /* tmpl[tmpl_first[t] .. tmpl_first[t+1]) */
     struct rs_ol_terminal *term; /* [n_terminals] */
+    uint32_t *next;          /* arrivals=per_packet, [n_terminals]: step of terminal t's next
+                                arrival (UINT32_MAX: none); an array of its own so that the
+                                scan of a step reads 4 bytes per terminal */
     /* statistics of the measurement window (steps warmup+1 .. warmup+measure) */
     uint64_t win_packets, win_flits;  /* generated in the window */
     uint64_t win_accepted;            /* flits delivered in the window (any packet) */
@@ -194,9 +210,9 @@ int rs_openloop_init(struct rs_openloop *ol, const struct rs_openloop_cfg *cfg,
 /* Release what rs_openloop_init allocated. Safe on a zeroed struct. */
 void rs_openloop_free(struct rs_openloop *ol);
 
-/* 1 when terminal t generates a packet at step (step >= 1): word step % 4 of block
- * (seed, RS_STREAM_OL_ARRIVAL, t, step / 4) is below the threshold and t has templates.
- * Pure. */
+/* arrivals=per_step: 1 when terminal t generates a packet at step (step >= 1): word
+ * step % 4 of block (seed, RS_STREAM_OL_ARRIVAL, t, step / 4) is below the threshold and t
+ * has templates. Pure. (arrivals=per_packet does not use it.) */
 int rs_openloop_arrival(const struct rs_openloop *ol, uint32_t t, uint32_t step);
 
 /* The last step at which packets are generated: warmup + measure + drain. Generation

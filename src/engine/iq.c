@@ -128,6 +128,8 @@ struct iq {
     uint64_t packets;          /* in the network (head sent, tail not delivered) */
     uint32_t idle;             /* cycles without a flit or credit moving */
     uint32_t now;
+    uint32_t r_now, rt_now;    /* now mod R, now mod Rt: the channel slots read now */
+    uint32_t r_wr, rt_wr;      /* (now + lat + 1) mod R, (now + 2) mod Rt: the slots written */
 };
 
 /* ---- small helpers --------------------------------------------------------------------- */
@@ -146,11 +148,17 @@ static inline void ring_push(struct iq_ring *r, uint32_t cap)
     (void)cap;
     r->cnt++;
 }
-#define RING_AT(arr, base, r, cap, i) (arr)[(base) * (cap) + ((r)->head + (i)) % (cap)]
-#define RING_BACK(arr, base, r, cap) (arr)[(base) * (cap) + ((r)->head + (r)->cnt) % (cap)]
+/* (head + i) mod cap for head < cap and i <= cap, without a division */
+static inline uint32_t ring_wrap(uint32_t j, uint32_t cap)
+{
+    return j >= cap ? j - cap : j;
+}
+#define RING_AT(arr, base, r, cap, i) (arr)[(base) * (cap) + ring_wrap((r)->head + (i), (cap))]
+#define RING_BACK(arr, base, r, cap) (arr)[(base) * (cap) + ring_wrap((r)->head + (r)->cnt, (cap))]
 static inline void ring_pop(struct iq_ring *r, uint32_t cap)
 {
-    r->head = (r->head + 1) % cap;
+    if (++r->head == cap)
+        r->head = 0;
     r->cnt--;
 }
 
@@ -226,7 +234,7 @@ static int input_queuing(struct flit *f, struct iq *q, uint32_t node, struct rs_
         uint32_t x = ivc(q, node, in, fl->vc);
         struct iq_ring *r = &q->iq[x];
         RS_ASSERT(r->cnt < q->depth);
-        q->ibuf[(size_t)x * q->depth + (r->head + r->cnt) % q->depth] = *fl;
+        q->ibuf[(size_t)x * q->depth + ring_wrap(r->head + r->cnt, q->depth)] = *fl;
         r->cnt++;
         if (r->cnt > f->max_buffer)
             f->max_buffer = r->cnt;
@@ -665,10 +673,10 @@ static void router_write(struct flit *f, struct iq *q, uint32_t node)
         ring_pop(orr, q->QO);
         if (o < P) {
             uint32_t c = node * P + o;
-            q->chf[(size_t)c * q->R + (q->now + q->lat + 1) % q->R] = fl;
+            q->chf[(size_t)c * q->R + q->r_wr] = fl;
         } else {
             uint32_t t = q->dst_of[node];
-            q->ejf[(size_t)t * q->Rt + (q->now + 2) % q->Rt] = fl;
+            q->ejf[(size_t)t * q->Rt + q->rt_wr] = fl;
         }
         f->step_moves++;
     }
@@ -680,10 +688,10 @@ static void router_write(struct flit *f, struct iq *q, uint32_t node)
         ring_pop(cr, q->QC);
         if (in < P) {
             uint32_t c = q->in_chan[node * P + in];
-            q->chc[(size_t)c * q->R + (q->now + q->lat + 1) % q->R] = mk;
+            q->chc[(size_t)c * q->R + q->r_wr] = mk;
         } else {
             uint32_t t = q->src_of[node];
-            q->injc[(size_t)t * q->Rt + (q->now + 2) % q->Rt] = mk;
+            q->injc[(size_t)t * q->Rt + q->rt_wr] = mk;
         }
         f->step_moves++;
     }
@@ -758,7 +766,7 @@ static void source_cycle(struct flit *f, struct iq *q, uint32_t t)
             q->t_use[t * B + vc] = -1;
         q->t_cur[t] = RS_NONE;
     }
-    q->injf[(size_t)t * q->Rt + (q->now + 2) % q->Rt] = (struct iq_fl){m, (uint16_t)k, (uint16_t)vc};
+    q->injf[(size_t)t * q->Rt + q->rt_wr] = (struct iq_fl){m, (uint16_t)k, (uint16_t)vc};
     f->step_moves++;
 }
 
@@ -770,16 +778,21 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
     f->step_moves = 0;
     f->step_accepted = 0;
     uint32_t now = q->now, P = q->P, B = q->B;
+    q->r_now = now % q->R;
+    q->rt_now = now % q->Rt;
+    q->r_wr = (now + q->lat + 1) % q->R;
+    q->rt_wr = (now + 2) % q->Rt;
+    uint32_t r_now = q->r_now, rt_now = q->rt_now;
     /* terminals read their ejection channels and the credits of their injection buffers */
     for (uint32_t t = 0; t < q->n_src; t++) {
-        struct iq_fl *e = &q->ejf[(size_t)t * q->Rt + now % q->Rt];
+        struct iq_fl *e = &q->ejf[(size_t)t * q->Rt + rt_now];
         if (e->m != NO_FLIT) {
             struct iq_fl fl = *e;
             e->m = NO_FLIT;
-            q->ejc[(size_t)t * q->Rt + (now + 2) % q->Rt] |= (uint64_t)1 << fl.vc;
+            q->ejc[(size_t)t * q->Rt + q->rt_wr] |= (uint64_t)1 << fl.vc;
             iq_deliver(f, q, fl);
         }
-        uint64_t *c = &q->injc[(size_t)t * q->Rt + now % q->Rt];
+        uint64_t *c = &q->injc[(size_t)t * q->Rt + rt_now];
         if (*c) {
             for (uint32_t v = 0; v < B; v++)
                 if (*c >> v & 1) {
@@ -798,12 +811,12 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
                 uint32_t c = q->in_chan[node * P + in];
                 if (c == RS_NONE)
                     continue;
-                slot = &q->chf[(size_t)c * q->R + now % q->R];
+                slot = &q->chf[(size_t)c * q->R + r_now];
             } else {
                 uint32_t t = q->src_of[node];
                 if (t == RS_NONE)
                     continue;
-                slot = &q->injf[(size_t)t * q->Rt + now % q->Rt];
+                slot = &q->injf[(size_t)t * q->Rt + rt_now];
             }
             if (slot->m != NO_FLIT) {
                 q->rx[node * q->NI + in] = *slot;
@@ -815,12 +828,12 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
             if (o < P) {
                 if (q->ch_head[node * P + o] == RS_NONE)
                     continue;
-                c = &q->chc[(size_t)(node * P + o) * q->R + now % q->R];
+                c = &q->chc[(size_t)(node * P + o) * q->R + r_now];
             } else {
                 uint32_t t = q->dst_of[node];
                 if (t == RS_NONE)
                     continue;
-                c = &q->ejc[(size_t)t * q->Rt + now % q->Rt];
+                c = &q->ejc[(size_t)t * q->Rt + rt_now];
             }
             if (*c) {
                 struct iq_ring *pr = &q->pcr[node];

@@ -12,6 +12,7 @@
 
 const char *const rs_injection_names[] = {"batch", "bernoulli", NULL};
 const char *const rs_sim_type_names[] = {"fixed", "latency", "throughput", NULL};
+const char *const rs_arrivals_names[] = {"per_step", "per_packet", NULL};
 
 const struct rs_optdef rs_openloop_options[] = {RS_OPENLOOP_OPTIONS,
                                                 {NULL, 0, NULL, 0, 0, NULL, NULL}};
@@ -60,7 +61,7 @@ int rs_openloop_config(struct rs_openloop_cfg *cfg, const struct rs_params *p, u
                        struct rs_err *err)
 {
     int64_t w, m, d, lmax;
-    int rc;
+    int rc, arr;
     memset(cfg, 0, sizeof *cfg);
     if ((rc = rs_openloop_process(p, &cfg->process, err)) ||
         (rc = rs_opt_double(p, rs_openloop_options, "injection_rate", &cfg->rate, err)) ||
@@ -69,6 +70,7 @@ int rs_openloop_config(struct rs_openloop_cfg *cfg, const struct rs_params *p, u
         (rc = rs_opt_int(p, rs_openloop_options, "warmup_steps", &w, err)) ||
         (rc = rs_opt_int(p, rs_openloop_options, "measure_steps", &m, err)) ||
         (rc = rs_opt_int(p, rs_openloop_options, "drain_steps", &d, err)) ||
+        (rc = rs_opt_choice(p, rs_openloop_options, "arrivals", &arr, err)) ||
         (rc = rs_opt_int(p, rs_openloop_options, "length_max", &lmax, err)) ||
         (rc = rs_opt_double(p, rs_openloop_options, "saturation_margin", &cfg->margin, err)) ||
         (rc = runctl_config(cfg, p, err)))
@@ -87,7 +89,31 @@ int rs_openloop_config(struct rs_openloop_cfg *cfg, const struct rs_params *p, u
     /* at most 1 packet per step: rate <= 1 and a packet has at least one flit */
     cfg->packet_rate = cfg->rate_in_flits ? cfg->rate / mean_len : cfg->rate;
     cfg->threshold = (uint64_t)llround(ldexp(cfg->packet_rate, 32));
+    cfg->arrivals = (enum rs_arrivals)arr;
+    /* the per-packet gaps use the per-step sampler's exact probability threshold / 2^32 */
+    cfg->log_q = cfg->threshold >= (UINT64_C(1) << 32)
+                     ? 0.0
+                     : log1p(-ldexp((double)cfg->threshold, -32));
     return 0;
+}
+
+/* arrivals=per_packet: the step of packet idx of terminal t, whose predecessor arrived at
+ * prev (0 for the first packet): prev plus a geometric gap >= 1 with success probability
+ * threshold / 2^32, from one Philox block keyed by (seed, RS_STREAM_OL_GAP, t, idx).
+ * UINT32_MAX when that is past every step. */
+static uint32_t gap_after(const struct rs_openloop *ol, uint32_t t, uint32_t idx, uint32_t prev)
+{
+    uint32_t blk[4];
+    if (ol->cfg.log_q == 0.0) /* probability 1: every step */
+        return prev + 1;
+    rs_rng_block(ol->seed, RS_STREAM_OL_GAP, t, idx, blk);
+    /* u uniform in (0, 1): 53 random bits, offset by half a unit */
+    uint64_t bits = ((uint64_t)blk[0] << 21) ^ (uint64_t)(blk[1] >> 11);
+    double u = ldexp((double)bits + 0.5, -53);
+    double gap = floor(log(u) / ol->cfg.log_q) + 1.0;
+    if (gap >= (double)(UINT32_MAX - prev))
+        return UINT32_MAX;
+    return prev + (uint32_t)gap;
 }
 
 void rs_openloop_free(struct rs_openloop *ol)
@@ -95,6 +121,7 @@ void rs_openloop_free(struct rs_openloop *ol)
     rs_free(ol->tmpl_first);
     rs_free(ol->tmpl);
     rs_free(ol->term);
+    rs_free(ol->next);
     rs_free(ol->lat_hist);
     memset(ol, 0, sizeof *ol);
 }
@@ -124,13 +151,14 @@ int rs_openloop_init(struct rs_openloop *ol, const struct rs_openloop_cfg *cfg,
     ol->tmpl_first = rs_calloc((size_t)n + 1, sizeof *ol->tmpl_first);
     ol->tmpl = rs_malloc((size_t)pb->n_msgs * sizeof *ol->tmpl + 1);
     ol->term = rs_calloc((size_t)n + 1, sizeof *ol->term);
+    ol->next = rs_malloc(((size_t)n + 1) * sizeof *ol->next);
     ol->dyn = cfg->sim_type != RS_SIM_FIXED;
     ol->win_lo = ol->dyn ? UINT32_MAX : cfg->warmup; /* BookSim's: opens when warmed up */
     ol->win_hi = ol->dyn ? UINT32_MAX : cfg->warmup + cfg->measure;
     ol->lat_cap = ol->dyn ? cfg->sample_period * cfg->max_samples + cfg->drain + 1
                           : cfg->measure + cfg->drain + 1;
     ol->lat_hist = rs_calloc(ol->lat_cap, sizeof *ol->lat_hist);
-    if (!ol->tmpl_first || !ol->tmpl || !ol->term || !ol->lat_hist) {
+    if (!ol->tmpl_first || !ol->tmpl || !ol->term || !ol->next || !ol->lat_hist) {
         rs_openloop_free(ol);
         return rs_err_set(err, RS_ENOMEM, "out of memory for open-loop injection");
     }
@@ -143,8 +171,13 @@ int rs_openloop_init(struct rs_openloop *ol, const struct rs_openloop_cfg *cfg,
         uint32_t t = rs_problem_src(pb, m);
         ol->tmpl[ol->tmpl_first[t] + ol->term[t].started++] = (uint32_t)m;
     }
-    for (uint32_t t = 0; t < n; t++)
+    for (uint32_t t = 0; t < n; t++) {
         ol->term[t].started = 0;
+        ol->next[t] = UINT32_MAX;
+        if (cfg->arrivals == RS_ARRIVALS_PER_PACKET && cfg->threshold > 0 &&
+            ol->tmpl_first[t + 1] > ol->tmpl_first[t])
+            ol->next[t] = gap_after(ol, t, 0, 0);
+    }
     return 0;
 }
 
@@ -190,16 +223,28 @@ uint32_t rs_openloop_generate(struct rs_openloop *ol, uint32_t step, uint32_t *b
     int win = in_window(ol, step);
     if (ol->cfg.threshold == 0)
         return 0;
+    int per_packet = ol->cfg.arrivals == RS_ARRIVALS_PER_PACKET;
+    const uint32_t *next = ol->next;
     for (uint32_t t = 0; t < ol->n_terminals; t++) {
-        struct rs_ol_terminal *s = &ol->term[t];
-        if (s->blk_step != b) { /* one Philox block serves four consecutive steps */
-            if (!has_templates(ol, t))
-                continue;
-            rs_rng_block(ol->seed, RS_STREAM_OL_ARRIVAL, t, step >> 2, s->blk);
-            s->blk_step = b;
+        if (per_packet) {
+            while (t < ol->n_terminals && next[t] != step) /* the common case: no arrival */
+                t++;
+            if (t == ol->n_terminals)
+                break;
         }
-        if ((uint64_t)s->blk[step & 3] >= ol->cfg.threshold)
-            continue;
+        struct rs_ol_terminal *s = &ol->term[t];
+        if (per_packet) {
+            ol->next[t] = gap_after(ol, t, ++s->born, step);
+        } else {
+            if (s->blk_step != b) { /* one Philox block serves four consecutive steps */
+                if (!has_templates(ol, t))
+                    continue;
+                rs_rng_block(ol->seed, RS_STREAM_OL_ARRIVAL, t, step >> 2, s->blk);
+                s->blk_step = b;
+            }
+            if ((uint64_t)s->blk[step & 3] >= ol->cfg.threshold)
+                continue;
+        }
         if (win || ol->dyn) {
             uint32_t len = packet_length(ol, t, step);
             if (win) {
@@ -244,6 +289,10 @@ void rs_openloop_start(struct rs_openloop *ol, uint32_t t)
     s->started++;
     if (--s->pending == 0)
         return;
+    if (ol->cfg.arrivals == RS_ARRIVALS_PER_PACKET) { /* packet `started` is the front */
+        s->front = gap_after(ol, t, s->started, s->front);
+        return;
+    }
     uint32_t g = s->front + 1; /* the next arrival is at most the last generated step */
     while (!rs_openloop_arrival(ol, t, g))
         g++;

@@ -36,7 +36,7 @@ check "circuit open loop: accepted=$acc saturated=$sat latency=$lat cycles=$cyc"
 
 # A deadlock of switch queues: exit 1, the record on stdout (saturated), one line on stderr.
 "$RS" run topology=mesh k=4 queue_at=switch queue_size=2 injection_process=bernoulli \
-  injection_rate=0.3 warmup_steps=50 measure_steps=300 drain_steps=200 >out 2>err
+  injection_rate=0.3 warmup_steps=50 measure_steps=300 drain_steps=200 arrivals=per_step >out 2>err
 st=$?
 check "deadlock: status $st, $(wc -l <err) stderr line(s)" test "$st" = 1 -a "$(wc -l <err)" = 1
 check "deadlock line" grep -q '^routesim: deadlock at step 84: waiting cycle of 2 full queues: switch queue of (3,1) (2/2) -> switch queue of (3,2) (2/2) -> back to the first$' err

@@ -3,6 +3,7 @@
  * destinations by traffic, packet lengths, and the statistics collector's numbers and
  * saturation verdict. Statistical checks use fixed seeds and state their tolerance. */
 #include <math.h>
+#include <string.h>
 
 #include "fixture.h"
 #include "routesim/openloop.h"
@@ -66,7 +67,7 @@ static void test_config(void **state)
     rs_params_free(&f.p);
 }
 
-/* rs_openloop_generate draws exactly rs_openloop_arrival at every (terminal, step): the
+/* arrivals=per_step: rs_openloop_generate draws exactly rs_openloop_arrival at every (terminal, step): the
  * arrivals are a pure function, whatever order they are asked in. Over 16 terminals x
  * 50000 steps at p = 0.3 the count is Binomial(800000, 0.3): mean 240000, sd 410; the
  * test allows 5 sd (2050). Each terminal's FIFO then starts its packets in arrival order:
@@ -78,7 +79,7 @@ static void test_arrivals(void **state)
     uint32_t newly[16], steps = 50000;
     uint64_t count = 0;
     ol_build(&f, &ol, "topology=mesh k=4 injection_process=bernoulli injection_rate=0.3 "
-                      "warmup_steps=0 measure_steps=50000 drain_steps=0",
+                      "warmup_steps=0 measure_steps=50000 drain_steps=0 arrivals=per_step",
              1);
     for (uint32_t s = 1; s <= steps; s++) {
         uint32_t before[16];
@@ -108,6 +109,80 @@ static void test_arrivals(void **state)
         rs_openloop_start(&ol, 3);
     }
     assert_true(ol.term[3].started > 10000);
+    fx_done(&f, &ol);
+}
+
+/* Run ol (16 terminals first) for steps steps and write terminal 3's arrival steps to arr
+ * (at most cap); return their number. Checks that became_pending lists the terminals whose
+ * FIFO was empty, increasing. */
+static uint32_t per_packet_arrivals(struct rs_openloop *ol, uint32_t steps, uint32_t *arr,
+                                    uint32_t cap, uint64_t *count)
+{
+    uint32_t newly[64], n3 = 0;
+    *count = 0;
+    for (uint32_t s = 1; s <= steps; s++) {
+        uint32_t before[16];
+        for (uint32_t t = 0; t < 16; t++)
+            before[t] = ol->term[t].pending;
+        uint32_t n = rs_openloop_generate(ol, s, newly), k = 0;
+        for (uint32_t t = 0; t < 16; t++) {
+            uint32_t a = ol->term[t].pending - before[t];
+            assert_true(a <= 1);
+            *count += a;
+            if (a && before[t] == 0)
+                assert_int_equal(newly[k++], t);
+            if (a && t == 3 && n3 < cap)
+                arr[n3++] = s;
+        }
+        while (k < n) /* terminals 16.. of a larger network */
+            assert_true(newly[k++] >= 16);
+    }
+    return n3;
+}
+
+/* arrivals=per_packet (the default): one geometric gap per packet keyed by (seed, terminal,
+ * packet index). Over 16 terminals x 50000 steps at p = 0.3 the count of arrivals has the
+ * same Binomial(800000, 0.3) law as per_step (mean 240000, sd 410; 5 sd allowed), and the
+ * fraction of gaps of exactly one step is p (terminal 3: about 15000 gaps, sd 0.0037; 5 sd
+ * allowed). A terminal's arrivals do not depend on the other terminals or on the order of
+ * evaluation: terminal 3 of an 8x8 mesh sees the same steps as terminal 3 of a 4x4 mesh.
+ * The FIFO starts its packets at the generation steps, in order (the fronts are recomputed
+ * from the gaps), and per_step gives a different stream. */
+static void test_arrivals_per_packet(void **state)
+{
+    struct fx f, g;
+    struct rs_openloop ol, ol8;
+    static uint32_t a4[20000], a8[20000];
+    uint64_t count, count8;
+    const char *args = "injection_process=bernoulli injection_rate=0.3 warmup_steps=0 "
+                       "measure_steps=50000 drain_steps=0";
+    char buf[256];
+    snprintf(buf, sizeof buf, "topology=mesh k=4 %s", args);
+    ol_build(&f, &ol, buf, 1);
+    assert_int_equal(ol.cfg.arrivals, RS_ARRIVALS_PER_PACKET);
+    uint32_t n4 = per_packet_arrivals(&ol, 50000, a4, 20000, &count);
+    assert_true(llabs((long long)count - 240000) <= 2050);
+    assert_int_equal(ol.win_packets, count);
+    uint32_t ones = a4[0] == 1;
+    for (uint32_t i = 1; i < n4; i++)
+        ones += a4[i] - a4[i - 1] == 1;
+    assert_true(fabs((double)ones / n4 - 0.3) <= 5 * 0.0037);
+    snprintf(buf, sizeof buf, "topology=mesh k=8 %s", args);
+    ol_build(&g, &ol8, buf, 1);
+    uint32_t n8 = per_packet_arrivals(&ol8, 50000, a8, 20000, &count8);
+    assert_int_equal(n8, n4);
+    assert_memory_equal(a4, a8, n4 * sizeof *a4);
+    fx_done(&g, &ol8);
+    for (uint32_t i = 0; ol.term[3].pending; i++) {
+        assert_int_equal(ol.term[3].front, a4[i]);
+        rs_openloop_start(&ol, 3);
+    }
+    assert_int_equal(ol.term[3].started, n4);
+    fx_done(&f, &ol);
+    snprintf(buf, sizeof buf, "topology=mesh k=4 %s arrivals=per_step", args);
+    ol_build(&f, &ol, buf, 1);
+    n8 = per_packet_arrivals(&ol, 50000, a8, 20000, &count8);
+    assert_true(n8 != n4 || memcmp(a4, a8, n4 * sizeof *a4) != 0);
     fx_done(&f, &ol);
 }
 
@@ -243,6 +318,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_config),
         cmocka_unit_test(test_arrivals),
+        cmocka_unit_test(test_arrivals_per_packet),
         cmocka_unit_test(test_destinations_and_lengths),
         cmocka_unit_test(test_statistics),
     };
