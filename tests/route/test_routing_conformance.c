@@ -32,6 +32,8 @@ static const char *const instances[] = {
     "topology=pruned_butterfly N=16",
     "topology=fat_tree N=8",
     "topology=sorting_fat_tree N=32 side=2",
+    "topology=kary_nfly k=4 n=2",
+    "topology=kary_nfly k=2 n=3 wrap=1",
     NULL};
 
 #define VCS 4
