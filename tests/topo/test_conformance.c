@@ -108,6 +108,10 @@ static const struct inst instances[] = {
     {"topology=kary_nfly k=4 n=2", 0, 4, 2, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
     {"topology=kary_nfly k=3 n=3 wrap=1", 0, 3, 3, 1, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
     {"topology=kary_nfly k=2 n=1", 0, 2, 1, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    /* k-ary n-tree: k, n */
+    {"topology=kary_ntree k=2 n=2", 0, 2, 2, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=kary_ntree k=3 n=3", 0, 3, 3, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=kary_ntree k=4 n=1", 0, 4, 1, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
     {NULL, 0, 0, 0, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL}};
 
 static uint32_t ilog2(uint32_t x);
@@ -311,6 +315,18 @@ static int expected(const char *name, const struct inst *in, struct expect *e)
         e->diameter = in->n - 1 + (in->wrap ? 1 : 0);
         return 1;
     }
+    if (!strcmp(name, "kary_ntree")) {
+        /* n levels of R = k^(n-1) switches, k links between each switch and the level below,
+         * both ways; k down and k up ports; up to the roots and down: 2(n-1) */
+        uint32_t R = ipow(in->k, in->n - 1);
+        e->levels = 0; /* channels go up and down */
+        e->nodes = in->n * R;
+        e->channels = 2ull * (in->n - 1) * R * in->k;
+        e->max_ports = 2 * in->k;
+        e->terminals = R * in->k;
+        e->diameter = 2 * (in->n - 1);
+        return 1;
+    }
     if (data_family(name)) {
         e->nodes = in->nodes;
         e->channels = in->channels;
@@ -380,6 +396,11 @@ static void expected_degree(const char *name, const struct inst *in, const struc
         uint32_t s = node / ipow(in->k, in->n - 1);
         *out = (s + 1 < in->n ? in->k : 0) + (in->wrap && s + 1 == in->n);
         *inn = (s > 0 ? in->k : 0) + (in->wrap && s == 0);
+        return;
+    }
+    if (!strcmp(name, "kary_ntree")) { /* k down but the leaves, k up but the roots */
+        uint32_t l = node / ipow(in->k, in->n - 1);
+        *out = *inn = (l + 1 < in->n ? in->k : 0) + (l > 0 ? in->k : 0);
         return;
     }
     if (!strcmp(name, "butterfly") || !strcmp(name, "benes")) {
@@ -538,7 +559,7 @@ static void test_terminals_and_labels(void **state)
         char name[32];
         build(&net, &p, instances[j].kv);
         int fly = !strcmp(topo_of(instances[j].kv, name, sizeof name), "kary_nfly");
-        uint32_t conc = fly ? instances[j].k : 1;
+        uint32_t conc = fly || !strcmp(name, "kary_ntree") ? instances[j].k : 1;
         uint8_t *src = calloc(net.n_nodes, 1), *dst = calloc(net.n_nodes, 1);
         assert_non_null(src);
         assert_non_null(dst);
@@ -709,7 +730,8 @@ static void test_registry(void **state)
     static const char *const order[] = {"butterfly", "benes", "mesh", "torus",    "chain",
                                         "ring",      "lcan",  "baseline", "swbanyan", "trac",
                                         "cm5",       "graph", "cms_lower_bound", "pruned_butterfly",
-                                        "fat_tree", "sorting_fat_tree", "kary_nfly", NULL};
+                                        "fat_tree", "sorting_fat_tree", "kary_nfly",
+                                        "kary_ntree", NULL};
     int i = 0;
     for (; order[i]; i++) {
         assert_non_null(rs_topologies[i]);
