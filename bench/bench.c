@@ -64,6 +64,14 @@ static const struct bench_case cases[] = {
           "algorithm=bay_bilardi", 5},
     {"q", "topology=pruned_butterfly N=1048576 traffic=randperm switching=circuit "
           "algorithm=bay_bilardi", 3},
+    /* the folded Clos (k-ary n-tree, 4-ary 3-tree: 64 terminals, 48 switches of radix 8),
+     * random and adaptive up-ports, open loop as case h */
+    {"r", "topology=kary_ntree k=4 n=3 traffic=uniform switching=wormhole vcs=2 vc_depth=4 "
+          "length=4 injection_process=bernoulli injection_rate=0.1 injection_rate_uses_flits=1 "
+          "warmup_steps=10000 measure_steps=30000", 5},
+    {"s", "topology=kary_ntree k=4 n=3 routing=nca_adaptive traffic=uniform switching=wormhole "
+          "vcs=2 vc_depth=4 length=4 injection_process=bernoulli injection_rate=0.1 "
+          "injection_rate_uses_flits=1 warmup_steps=10000 measure_steps=30000", 5},
     {NULL, NULL, 0}};
 
 static double now(void)

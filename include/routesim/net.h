@@ -54,6 +54,10 @@ enum rs_topo_cap {
      * the edges out of <l, row> go to rows row and row ^ 2^b of level l+1, b = l for l < n
      * and 2n-1-l after; ops->route takes rs_route_state.mid as the row at level n */
     RS_CAP_BENES = 1u << 8,
+    /* a tree whose minimal routes all go up, then down (k-ary n-tree): ops->productive gives
+     * the minimal out-ports toward a terminal's node, and any choice among them is
+     * deadlock-free (routing=nca_adaptive) */
+    RS_CAP_UP_DOWN = 1u << 9,
 };
 
 /* The most productive ports any topology reports (rs_topo_ops.productive): two per

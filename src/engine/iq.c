@@ -116,8 +116,11 @@ struct iq {
     uint32_t *ch_head, *ch_slot, *in_chan; /* in_chan[node * P + slot] = channel */
     struct iq_fl *chf;  /* [c * R] flits in flight */
     uint64_t *chc;      /* [c * R] credits in flight back to c's tail */
-    /* terminals: the node each injects at / ejects at, and the terminal of each node */
-    uint32_t *src_of, *dst_of; /* [n_nodes] terminal injecting / ejecting there, RS_NONE */
+    /* terminals: those injecting at node are src_t[src_of[node] .. src_of[node+1]), in
+     * increasing order, at router inputs P, P+1, ...; those ejecting there dst_t[dst_of[node]
+     * ..], at outputs P, P+1, ...; terminal t ejects at output P + dst_j[t] */
+    uint32_t *src_of, *dst_of; /* [n_nodes + 1] */
+    uint32_t *src_t, *dst_t, *dst_j; /* [n_src] */
     struct iq_fl *injf, *ejf;  /* [t * Rt] */
     uint64_t *injc, *ejc;      /* [t * Rt] credits to the source, to the router */
     int32_t *t_use;            /* [t * B + vc] injection buffer state at the source */
@@ -185,12 +188,13 @@ static int route_vc(struct flit *f, struct iq *q, uint32_t node, uint32_t x, str
         return rc;
     struct flit_worm *w = &f->w[m];
     if (w->next_chan == RS_NONE) {
-        if (q->dst_of[node] == RS_NONE || q->dst_of[node] != w->dst)
+        uint32_t j = q->dst_j[w->dst];
+        if (q->dst_of[node] + j >= q->dst_of[node + 1] || q->dst_t[q->dst_of[node] + j] != w->dst)
             return rs_err_set(err, RS_EINVARIANT,
                               "router=iq: message %u ends at node %u, which is not the node of "
                               "its destination terminal %u",
                               w->msg, node, w->dst);
-        q->r_port[x] = (uint16_t)q->P;
+        q->r_port[x] = (uint16_t)(q->P + j);
         q->r_lo[x] = 0;
         q->r_hi[x] = (uint16_t)q->B;
     } else {
@@ -675,7 +679,7 @@ static void router_write(struct flit *f, struct iq *q, uint32_t node)
             uint32_t c = node * P + o;
             q->chf[(size_t)c * q->R + q->r_wr] = fl;
         } else {
-            uint32_t t = q->dst_of[node];
+            uint32_t t = q->dst_t[q->dst_of[node] + o - P];
             q->ejf[(size_t)t * q->Rt + q->rt_wr] = fl;
         }
         f->step_moves++;
@@ -690,7 +694,7 @@ static void router_write(struct flit *f, struct iq *q, uint32_t node)
             uint32_t c = q->in_chan[node * P + in];
             q->chc[(size_t)c * q->R + q->r_wr] = mk;
         } else {
-            uint32_t t = q->src_of[node];
+            uint32_t t = q->src_t[q->src_of[node] + in - P];
             q->injc[(size_t)t * q->Rt + q->rt_wr] = mk;
         }
         f->step_moves++;
@@ -813,9 +817,9 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
                     continue;
                 slot = &q->chf[(size_t)c * q->R + r_now];
             } else {
-                uint32_t t = q->src_of[node];
-                if (t == RS_NONE)
+                if (q->src_of[node] + in - P >= q->src_of[node + 1])
                     continue;
+                uint32_t t = q->src_t[q->src_of[node] + in - P];
                 slot = &q->injf[(size_t)t * q->Rt + rt_now];
             }
             if (slot->m != NO_FLIT) {
@@ -830,9 +834,9 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
                     continue;
                 c = &q->chc[(size_t)(node * P + o) * q->R + r_now];
             } else {
-                uint32_t t = q->dst_of[node];
-                if (t == RS_NONE)
+                if (q->dst_of[node] + o - P >= q->dst_of[node + 1])
                     continue;
+                uint32_t t = q->dst_t[q->dst_of[node] + o - P];
                 c = &q->ejc[(size_t)t * q->Rt + rt_now];
             }
             if (*c) {
@@ -969,7 +973,8 @@ void rs__iq_free(struct flit *f)
                     q->made, q->pc, q->pcr, q->rq, q->vq, q->sq, q->rqr, q->vqr, q->sqr,
                     q->xq, q->xqr, q->hq, q->hqr, q->hold_vc, q->hold_in, q->hold_out, q->va_in_ptr, q->va_out_ptr, q->sa_in_ptr, q->sa_out_ptr,
                     q->sw_rr, q->scratch, q->vreq, q->sreq, q->sreq_at, q->rx, q->ch_head,
-                    q->ch_slot, q->in_chan, q->chf, q->chc, q->src_of, q->dst_of, q->injf,
+                    q->ch_slot, q->in_chan, q->chf, q->chc, q->src_of, q->dst_of, q->src_t,
+                    q->dst_t, q->dst_j, q->injf,
                     q->ejf, q->injc, q->ejc, q->t_use, q->t_tail, q->t_occ, q->t_last,
                     q->t_cur, q->t_k, q->t_vc};
     for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++)
@@ -1050,9 +1055,43 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
     q->B = f->B;
     q->depth = f->depth;
     q->P = f->P;
-    q->NI = q->NO = q->P + 1;
     q->n_nodes = net->n_nodes;
     q->n_src = f->n_src;
+    /* the terminals of each node (concentration: several per router, k-ary n-fly) */
+    IQ_ALLOC(q->src_of, q->n_nodes + 1);
+    IQ_ALLOC(q->dst_of, q->n_nodes + 1);
+    IQ_ALLOC(q->src_t, q->n_src);
+    IQ_ALLOC(q->dst_t, q->n_src);
+    IQ_ALLOC(q->dst_j, q->n_src);
+    uint32_t most_in = 1, most_out = 1;
+    for (uint32_t t = 0; t < q->n_src; t++) {
+        q->src_of[net->ops->src_node(net, t) + 1]++;
+        q->dst_of[net->ops->dst_node(net, t) + 1]++;
+    }
+    for (uint32_t node = 0; node < q->n_nodes; node++) {
+        if (q->src_of[node + 1] > most_in)
+            most_in = q->src_of[node + 1];
+        if (q->dst_of[node + 1] > most_out)
+            most_out = q->dst_of[node + 1];
+        q->src_of[node + 1] += q->src_of[node];
+        q->dst_of[node + 1] += q->dst_of[node];
+    }
+    /* in increasing terminal order: a cursor per node (t_cur, allocated again below) */
+    IQ_ALLOC(q->t_cur, q->n_nodes + 1);
+    for (uint32_t t = 0; t < q->n_src; t++) {
+        uint32_t a = net->ops->src_node(net, t);
+        q->src_t[q->src_of[a] + q->t_cur[a]++] = t;
+    }
+    memset(q->t_cur, 0, ((size_t)q->n_nodes + 1) * sizeof *q->t_cur);
+    for (uint32_t t = 0; t < q->n_src; t++) {
+        uint32_t b = net->ops->dst_node(net, t);
+        q->dst_j[t] = q->t_cur[b]++;
+        q->dst_t[q->dst_of[b] + q->dst_j[t]] = t;
+    }
+    rs_free(q->t_cur);
+    q->t_cur = NULL;
+    q->NI = q->P + most_in;
+    q->NO = q->P + most_out;
     q->R = q->lat + 2;
     q->Rt = 3;
     q->NIe = q->NI * q->s_in;
@@ -1155,20 +1194,6 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
     IQ_ALLOC(q->chc, n_chan * q->R);
     for (uint64_t i = 0; i < n_chan * q->R; i++)
         q->chf[i].m = NO_FLIT;
-    IQ_ALLOC(q->src_of, q->n_nodes);
-    IQ_ALLOC(q->dst_of, q->n_nodes);
-    for (uint32_t node = 0; node < q->n_nodes; node++)
-        q->src_of[node] = q->dst_of[node] = RS_NONE;
-    for (uint32_t t = 0; t < q->n_src; t++) {
-        uint32_t a = net->ops->src_node(net, t), b = net->ops->dst_node(net, t);
-        if (q->src_of[a] != RS_NONE || q->dst_of[b] != RS_NONE)
-            return rs_err_set(err, RS_EUNSUPPORTED,
-                              "router=iq: two terminals share node %u of topology=%s (one "
-                              "terminal per router)",
-                              q->src_of[a] != RS_NONE ? a : b, net->name);
-        q->src_of[a] = t;
-        q->dst_of[b] = t;
-    }
     uint64_t nt = (uint64_t)q->n_src * q->Rt;
     IQ_ALLOC(q->injf, nt);
     IQ_ALLOC(q->ejf, nt);

@@ -13,7 +13,7 @@
 #define RS__TOPO_LIST(X)                                                                   \
     X(butterfly) X(benes) X(mesh) X(torus) X(chain) X(ring) X(lcan) X(baseline) X(swbanyan) \
     X(trac) X(cm5) X(graph) X(cms_lower_bound) X(pruned_butterfly) X(fat_tree)                   \
-    X(sorting_fat_tree)
+    X(sorting_fat_tree) X(kary_nfly) X(kary_ntree)
 
 #define RS__TOPO_DECL(name) extern const struct rs_topo_ops rs_topo_##name;
 RS__TOPO_LIST(RS__TOPO_DECL)
@@ -69,9 +69,10 @@ int rs_net_build(struct rs_net *net, const struct rs_params *p, struct rs_err *e
         return rc;
     }
     /* what every engine relies on: a non-empty network with at least one port, terminals
-     * that are nodes, and at most one channel per (node, port) (net.h) */
+     * (several may share a node: concentration, kary_nfly), and at most one channel per
+     * (node, port) (net.h) */
     RS_ASSERT(net->n_nodes > 0 && net->max_ports > 0);
-    RS_ASSERT(net->n_terminals > 0 && net->n_terminals <= net->n_nodes);
+    RS_ASSERT(net->n_terminals > 0);
     RS_ASSERT(net->n_channels <= (uint64_t)net->n_nodes * net->max_ports);
     /* the declared capabilities agree with the built structure (net.h) */
     RS_ASSERT(!(net->caps & RS_CAP_LEVELED) == !net->n_levels);

@@ -32,6 +32,10 @@ static const char *const instances[] = {
     "topology=pruned_butterfly N=16",
     "topology=fat_tree N=8",
     "topology=sorting_fat_tree N=32 side=2",
+    "topology=kary_nfly k=4 n=2",
+    "topology=kary_nfly k=2 n=3 wrap=1",
+    "topology=kary_ntree k=2 n=3",
+    "topology=kary_ntree k=3 n=2",
     NULL};
 
 #define VCS 4
@@ -241,6 +245,53 @@ static void check_adaptive(const struct rs_net *net, const struct rs_routing_ops
         }
 }
 
+/* routing=nca_adaptive on an up/down tree: at every hop of one walk per pair (a
+ * pseudo-random choice each time), the choices are exactly the productive ports, all VCs,
+ * by most free slots (ties by port id), and the walk arrives in the oblivious route's
+ * number of hops (every up/down route through a nearest common ancestor is minimal). */
+static void check_nca_adaptive(const struct rs_net *net, const struct rs_routing_ops *r)
+{
+    uint32_t N = net->n_terminals;
+    for (uint32_t s = 0; s < N; s++)
+        for (uint32_t t = 0; t < N; t++) {
+            struct rs_route_state st = {s, t, RS_NONE, 0, 0};
+            uint32_t node = net->ops->src_node(net, s), target = net->ops->dst_node(net, t);
+            uint32_t len = net->ops->path_length(net, &st);
+            for (;;) {
+                struct rs_route_choice ch[RS_ROUTE_MAX_CHOICES];
+                struct rs_route_view view = {(const void *)(uintptr_t)(s * N + t + st.hops),
+                                             VCS, DEPTH, fake_free};
+                uint32_t n = r->choose(net, node, &st, &view, ch), ports[RS_MAX_PRODUCTIVE];
+                if (!n) {
+                    assert_int_equal(node, target);
+                    break;
+                }
+                assert_int_equal(n, net->ops->productive(net, node, target, ports));
+                uint32_t prev_score = UINT32_MAX, prev_port = 0;
+                for (uint32_t i = 0; i < n; i++) {
+                    uint32_t seen = 0, score = 0;
+                    assert_int_equal(ch[i].vc_lo, 0);
+                    assert_int_equal(ch[i].vc_hi, VCS);
+                    for (uint32_t j = 0; j < n; j++)
+                        seen += ports[j] == ch[i].port;
+                    assert_int_equal(seen, 1);
+                    for (uint32_t v = 0; v < VCS; v++)
+                        score += fake_free(view.ctx, node, ch[i].port, v);
+                    assert_true(score < prev_score ||
+                                (score == prev_score && ch[i].port > prev_port));
+                    prev_score = score;
+                    prev_port = ch[i].port;
+                }
+                uint32_t pick = (s * 31 + t * 17 + st.hops * 7) % n;
+                node = net->ops->neighbor(net, node, ch[pick].port, NULL);
+                assert_int_not_equal(node, RS_NONE);
+                st.hops++;
+                assert_true(st.hops <= len);
+            }
+            assert_int_equal(st.hops, len);
+        }
+}
+
 static void test_every_routing_on_every_topology(void **state)
 {
     for (int i = 0; instances[i]; i++) {
@@ -264,7 +315,11 @@ static void test_every_routing_on_every_topology(void **state)
                 assert_non_null(strstr(err.msg, want));
                 continue;
             }
-            if (rs_route_is_adaptive(r)) {
+            if (r == RS_ROUTING_NCA_ADAPTIVE) {
+                assert_true(net.caps & RS_CAP_UP_DOWN);
+                assert_int_equal(rs_route_need_fixed(r, "x", &err), RS_EUNSUPPORTED);
+                check_nca_adaptive(&net, r);
+            } else if (rs_route_is_adaptive(r)) {
                 assert_true(net.caps & RS_CAP_COORDS);
                 assert_int_equal(rs_route_need_fixed(r, "x", &err), RS_EUNSUPPORTED);
                 check_adaptive(&net, r);

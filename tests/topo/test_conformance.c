@@ -103,6 +103,15 @@ static const struct inst instances[] = {
     {"topology=sorting_fat_tree N=16", 16, 0, 0, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
     {"topology=sorting_fat_tree N=128", 128, 0, 0, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
     {"topology=sorting_fat_tree N=64 side=2", 64, 2, 0, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    /* k-ary n-fly: k, n (N = k^n terminals), wrap */
+    {"topology=kary_nfly k=2 n=3", 0, 2, 3, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=kary_nfly k=4 n=2", 0, 4, 2, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=kary_nfly k=3 n=3 wrap=1", 0, 3, 3, 1, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=kary_nfly k=2 n=1", 0, 2, 1, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    /* k-ary n-tree: k, n */
+    {"topology=kary_ntree k=2 n=2", 0, 2, 2, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=kary_ntree k=3 n=3", 0, 3, 3, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=kary_ntree k=4 n=1", 0, 4, 1, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
     {NULL, 0, 0, 0, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL}};
 
 static uint32_t ilog2(uint32_t x);
@@ -293,6 +302,31 @@ static int expected(const char *name, const struct inst *in, struct expect *e)
         e->diameter = 2 * (m - 1) + 2 * H;
         return 1;
     }
+    if (!strcmp(name, "kary_nfly")) {
+        /* n stages of R = k^(n-1) routers; k channels out of every router but the last
+         * stage's (wrap: one return channel each); route n-1 hops (Valiant 2n-1, within
+         * twice the diameter counted as n with wrap) */
+        uint32_t R = ipow(in->k, in->n - 1);
+        e->levels = in->n;
+        e->nodes = in->n * R;
+        e->channels = (uint64_t)(in->n - 1) * R * in->k + (in->wrap ? R : 0);
+        e->max_ports = in->k + (in->wrap ? 1 : 0);
+        e->terminals = R * in->k;
+        e->diameter = in->n - 1 + (in->wrap ? 1 : 0);
+        return 1;
+    }
+    if (!strcmp(name, "kary_ntree")) {
+        /* n levels of R = k^(n-1) switches, k links between each switch and the level below,
+         * both ways; k down and k up ports; up to the roots and down: 2(n-1) */
+        uint32_t R = ipow(in->k, in->n - 1);
+        e->levels = 0; /* channels go up and down */
+        e->nodes = in->n * R;
+        e->channels = 2ull * (in->n - 1) * R * in->k;
+        e->max_ports = 2 * in->k;
+        e->terminals = R * in->k;
+        e->diameter = 2 * (in->n - 1);
+        return 1;
+    }
     if (data_family(name)) {
         e->nodes = in->nodes;
         e->channels = in->channels;
@@ -356,6 +390,18 @@ static void expected_degree(const char *name, const struct inst *in, const struc
             first += S;
         }
         fail();
+    }
+    if (!strcmp(name, "kary_nfly")) { /* k out but the last stage, k in but the first; wrap:
+                                          * the return channel, last stage to first */
+        uint32_t s = node / ipow(in->k, in->n - 1);
+        *out = (s + 1 < in->n ? in->k : 0) + (in->wrap && s + 1 == in->n);
+        *inn = (s > 0 ? in->k : 0) + (in->wrap && s == 0);
+        return;
+    }
+    if (!strcmp(name, "kary_ntree")) { /* k down but the leaves, k up but the roots */
+        uint32_t l = node / ipow(in->k, in->n - 1);
+        *out = *inn = (l + 1 < in->n ? in->k : 0) + (l > 0 ? in->k : 0);
+        return;
     }
     if (!strcmp(name, "butterfly") || !strcmp(name, "benes")) {
         uint32_t l = node / in->N, last = net->n_levels - 1;
@@ -503,24 +549,29 @@ static void test_channels_and_degrees(void **state)
     }
 }
 
-/* Terminals map to distinct existing nodes; labels are distinct and nonempty. */
+/* Terminals map to distinct existing nodes (the k-ary n-fly: k per first- and last-stage
+ * router, BookSim's concentration); labels are distinct and nonempty. */
 static void test_terminals_and_labels(void **state)
 {
     for (int j = 0; instances[j].kv; j++) {
         struct rs_params p;
         struct rs_net net;
+        char name[32];
         build(&net, &p, instances[j].kv);
+        int fly = !strcmp(topo_of(instances[j].kv, name, sizeof name), "kary_nfly");
+        uint32_t conc = fly || !strcmp(name, "kary_ntree") ? instances[j].k : 1;
         uint8_t *src = calloc(net.n_nodes, 1), *dst = calloc(net.n_nodes, 1);
         assert_non_null(src);
         assert_non_null(dst);
         for (uint32_t t = 0; t < net.n_terminals; t++) {
             uint32_t s = net.ops->src_node(&net, t), d = net.ops->dst_node(&net, t);
             assert_true(s < net.n_nodes && d < net.n_nodes);
-            assert_int_equal(src[s]++, 0);
-            assert_int_equal(dst[d]++, 0);
+            assert_true(src[s]++ < conc);
+            assert_true(dst[d]++ < conc);
             if (net.n_levels) { /* inputs on level 0, outputs on the last level */
                 assert_int_equal(net.ops->level(&net, s), 0);
-                assert_int_equal(net.ops->level(&net, d), net.wrap ? 0 : (int)net.n_levels - 1);
+                assert_int_equal(net.ops->level(&net, d),
+                                 net.wrap && !fly ? 0 : (int)net.n_levels - 1);
             }
         }
         char (*labels)[64] = calloc(net.n_nodes, sizeof *labels);
@@ -613,14 +664,19 @@ static void test_valiant_ok(void **state)
             assert_int_equal(rc, RS_EUNSUPPORTED);
             assert_string_equal(err.msg, "routing=valiant on a butterfly needs wrap=1 "
                                          "(004 §2.2) or topology=benes");
+        } else if (!strcmp(name, "kary_nfly") && !instances[j].wrap) {
+            assert_int_equal(rc, RS_EUNSUPPORTED);
+            assert_non_null(strstr(err.msg, "needs wrap=1"));
         } else if (net.paths) { /* every message follows its own path */
             assert_int_equal(rc, RS_EUNSUPPORTED);
             assert_non_null(strstr(err.msg, "explicit paths"));
         } else {
             assert_int_equal(rc, 0);
         }
-        /* only Beneš joins Valiant's halves at a middle-level row instead of a terminal */
-        assert_int_equal(net.ops->valiant_via_terminal, strcmp(name, "benes") != 0);
+        /* only Beneš (a middle-level row) and the k-ary n-fly (its return channel: the
+         * packet is not ejected at mid) join Valiant's halves elsewhere than at a terminal */
+        assert_int_equal(net.ops->valiant_via_terminal,
+                         strcmp(name, "benes") != 0 && strcmp(name, "kary_nfly") != 0);
         rs_net_free(&net);
         rs_params_free(&p);
     }
@@ -674,7 +730,8 @@ static void test_registry(void **state)
     static const char *const order[] = {"butterfly", "benes", "mesh", "torus",    "chain",
                                         "ring",      "lcan",  "baseline", "swbanyan", "trac",
                                         "cm5",       "graph", "cms_lower_bound", "pruned_butterfly",
-                                        "fat_tree", "sorting_fat_tree", NULL};
+                                        "fat_tree", "sorting_fat_tree", "kary_nfly",
+                                        "kary_ntree", NULL};
     int i = 0;
     for (; order[i]; i++) {
         assert_non_null(rs_topologies[i]);
