@@ -54,6 +54,9 @@ enum rs_topo_cap {
      * the edges out of <l, row> go to rows row and row ^ 2^b of level l+1, b = l for l < n
      * and 2n-1-l after; ops->route takes rs_route_state.mid as the row at level n */
     RS_CAP_BENES = 1u << 8,
+    /* a dragonfly (Kim et al. 2008): net->priv is its struct rs_dfly, whose numbering of
+     * groups, routers and global links include/routesim/dragonfly.h gives */
+    RS_CAP_DRAGONFLY = 1u << 9,
 };
 
 /* The most productive ports any topology reports (rs_topo_ops.productive): two per
