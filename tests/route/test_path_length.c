@@ -19,7 +19,8 @@ static const char *const instances[] = {
     "topology=graph graph_file=@/graph_small.txt paths_file=@/graph_small_paths.txt",
     "topology=cms_lower_bound B=2 C=6 D=12 L=13", "topology=pruned_butterfly N=64",
     "topology=fat_tree N=32 capacity=list caps=1,2,3,2,5",
-    "topology=sorting_fat_tree N=128", "topology=sorting_fat_tree N=32 side=2", NULL};
+    "topology=sorting_fat_tree N=128", "topology=sorting_fat_tree N=32 side=2",
+    "topology=dragonfly p=1 a=4 h=2 g=5", NULL};
 
 /* Networks carrying explicit paths: the closed form against the walk for every message. */
 static void check_paths(const struct rs_net *net, const char *kv)

@@ -5,6 +5,7 @@
 #include "rs_test.h"
 
 #include "routesim/dragonfly.h"
+#include "routesim/problem.h"
 #include "routesim/route.h"
 
 /* Every channel's head in-slot is unique per head, and every router-router channel has its
@@ -164,6 +165,31 @@ static void test_all_routes(void **state)
     }
 }
 
+/* traffic=group_shift: every message of a terminal of group i goes to group i+1 mod g, and
+ * the destinations spread over that group's terminals. */
+static void test_group_shift(void **state)
+{
+    struct rs_net net;
+    struct rs_params p;
+    struct rs_problem pb;
+    struct rs_err err;
+    rs_test_net(&net, "topology=dragonfly p=2");
+    rs_test_params(&p, "topology=dragonfly p=2 traffic=group_shift per_input=40");
+    assert_int_equal(rs_problem_build(&pb, &net, &p, 9, &err), 0);
+    const struct rs_dfly *d = rs_dfly_of(&net);
+    uint32_t hit[72] = {0};
+    for (uint64_t m = 0; m < pb.n_msgs; m++) {
+        uint32_t s = rs_problem_src(&pb, m), t = pb.dst[m];
+        assert_int_equal(rs_dfly_term_group(d, t), (rs_dfly_term_group(d, s) + 1) % 9);
+        hit[t]++;
+    }
+    for (uint32_t t = 0; t < 72; t++) /* 320 messages per group over its 8 terminals */
+        assert_true(hit[t] > 10 && hit[t] < 80);
+    rs_problem_free(&pb);
+    rs_params_free(&p);
+    rs_net_free(&net);
+}
+
 /* kv fails with code and a message containing msg. */
 static void expect_error(const char *kv, int code, const char *msg)
 {
@@ -197,6 +223,7 @@ int main(void)
         cmocka_unit_test(test_counts),
         cmocka_unit_test(test_by_hand),
         cmocka_unit_test(test_all_routes),
+        cmocka_unit_test(test_group_shift),
         cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
