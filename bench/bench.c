@@ -1,6 +1,6 @@
 /* Benchmark driver (`make bench`, never part of the tests): runs one standard case of an
  * engine (store-and-forward cases a-e, flit cases f-j) or algorithm (wave k-l, ms_chain m-n,
- * ms_mesh o, bay_bilardi p-q) several times and prints steps/s, packet-hops/s, flit-hops/s
+ * ms_mesh o, bay_bilardi p-q; dragonfly flit cases dfly_min, dfly_ugal) several times and prints steps/s, packet-hops/s, flit-hops/s
  * or messages/s of bit-serial algorithms (engine time only, median of the repetitions), the
  * set-up time and the process's peak RSS. One case per process, so that peak RSS belongs to
  * that case. */
@@ -14,6 +14,7 @@
 #include "routesim/engine.h"
 #include "routesim/net.h"
 #include "routesim/problem.h"
+#include "routesim/route.h"
 #include "routesim/algo.h"
 
 struct bench_case {
@@ -72,6 +73,16 @@ static const struct bench_case cases[] = {
     {"s", "topology=kary_ntree k=4 n=3 routing=nca_adaptive traffic=uniform switching=wormhole "
           "vcs=2 vc_depth=4 length=4 injection_process=bernoulli injection_rate=0.1 "
           "injection_rate_uses_flits=1 warmup_steps=10000 measure_steps=30000", 5},
+    /* dragonfly (issue 22): p=4 a=8 h=4 g=33 (1056 terminals), uniform open loop at 0.1
+     * flits, minimal (vc_classes=dateline) and UGAL-L, 12 VCs of 8 flits, 4-flit packets */
+    {"dfly_min", "topology=dragonfly p=4 traffic=uniform switching=wormhole link=shared vcs=12 "
+                 "vc_depth=8 length=4 routing=direct vc_classes=dateline "
+                 "injection_process=bernoulli injection_rate=0.1 injection_rate_uses_flits=1 "
+                 "warmup_steps=10000 measure_steps=30000", 3},
+    {"dfly_ugal", "topology=dragonfly p=4 traffic=uniform switching=wormhole link=shared vcs=12 "
+                  "vc_depth=8 length=4 routing=ugal_l "
+                  "injection_process=bernoulli injection_rate=0.1 injection_rate_uses_flits=1 "
+                  "warmup_steps=10000 measure_steps=30000", 3},
     {NULL, NULL, 0}};
 
 static double now(void)
@@ -112,6 +123,12 @@ static int run_case(const struct bench_case *bc)
         fprintf(stderr, "bench: no engine '%s'\n", sw->value);
         return 1;
     }
+    const struct rs_param *rt = rs_params_find(&p, "routing");
+    const struct rs_routing_ops *routing = rt ? rs_routing_find(rt->value) : RS_ROUTING_DIRECT;
+    if (!routing) {
+        fprintf(stderr, "bench: no routing '%s'\n", rt->value);
+        return 1;
+    }
     const struct rs_param *al = rs_params_find(&p, "algorithm");
     const struct rs_algo_ops *algo = al ? rs_algo_find(al->value) : NULL;
     if (al && !algo) {
@@ -122,7 +139,7 @@ static int run_case(const struct bench_case *bc)
     for (int r = 0; r < bc->reps; r++) {
         struct rs_record rec;
         struct rs_engine_input in = {.net = &net, .pb = &pb, .params = &p,
-                                     .routing = RS_ROUTING_DIRECT, .seed = 1, .check = 0};
+                                     .routing = routing, .seed = 1, .check = 0};
         rs_record_init(&rec);
         double t1 = now();
         if (algo ? algo->run(&in, eng, &rec, NULL, 0, &err)

@@ -58,6 +58,9 @@ enum rs_topo_cap {
      * the minimal out-ports toward a terminal's node, and any choice among them is
      * deadlock-free (routing=nca_adaptive) */
     RS_CAP_UP_DOWN = 1u << 9,
+    /* a dragonfly (Kim et al. 2008): net->priv is its struct rs_dfly, whose numbering of
+     * groups, routers and global links include/routesim/dragonfly.h gives */
+    RS_CAP_DRAGONFLY = 1u << 10,
 };
 
 /* The most productive ports any topology reports (rs_topo_ops.productive): two per

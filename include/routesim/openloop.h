@@ -162,6 +162,8 @@ struct rs_openloop {
     uint64_t seed;
     uint32_t n_terminals;
     int uniform;             /* traffic=uniform: a fresh destination per packet */
+    /* the traffic's own per-packet destinations (rs_traffic_ops.dst_openloop), or NULL */
+    uint32_t (*dst_fn)(const struct rs_net *net, uint64_t seed, uint32_t src, uint32_t gen);
     const struct rs_routing_ops *routing;
     const struct rs_net *net;  /* for the routing's open-loop intermediates */
     const struct rs_problem *pb;

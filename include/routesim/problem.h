@@ -46,6 +46,11 @@ struct rs_traffic_ops {
      * record, after the engine's and the path statistics. Returns 0 or RS_E.... */
     int (*metrics)(const struct rs_net *net, const struct rs_params *p, struct rs_record *out,
                    struct rs_err *err);
+    /* Optional: open-loop injection draws a fresh destination per packet (the packet of
+     * terminal src generated at step gen, a pure function of its arguments) instead of
+     * cycling through the generated message set. NULL: the message set. */
+    uint32_t (*dst_openloop)(const struct rs_net *net, uint64_t seed, uint32_t src,
+                             uint32_t gen);
 };
 
 /* The registry, NULL-terminated. */

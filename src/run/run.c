@@ -26,7 +26,8 @@ const struct rs_optdef rs_run_options[] = {
      "routing function (`routesim list`): direct: the network's oblivious route; valiant: "
      "via a random intermediate terminal; ranade: via Ranade's random-but-not-independent "
      "intermediate (topology=benes); min_adaptive: minimal adaptive with dimension-order "
-     "escape VCs (meshes and tori, flit engines)"},
+     "escape VCs (meshes and tori, flit engines); ugal_l, ugal_g: UGAL-L/G, minimal or Valiant "
+     "by queue occupancy x hops (topology=dragonfly, flit engines)"},
     {"seed", RS_OPT_INT, "1", 0, 9007199254740991.0, NULL,
      "seed of every random choice (workload, Valiant, protocol)"},
     {"check", RS_OPT_BOOL, "0", 0, 0, NULL,

@@ -144,6 +144,7 @@ int rs_openloop_init(struct rs_openloop *ol, const struct rs_openloop_cfg *cfg,
     ol->seed = seed;
     ol->n_terminals = pb->n_terminals;
     ol->uniform = rs_traffics[traffic] == rs_traffic_find("uniform");
+    ol->dst_fn = rs_traffics[traffic]->dst_openloop;
     ol->routing = routing;
     ol->net = net;
     ol->pb = pb;
@@ -275,7 +276,8 @@ void rs_openloop_front(const struct rs_openloop *ol, uint32_t t, struct rs_ol_pa
     pkt->msg = msg;
     pkt->dst = ol->uniform
                    ? rs_rand_below(ol->seed, RS_STREAM_OL_DEST, t, s->front, ol->n_terminals)
-                   : ol->pb->dst[msg];
+               : ol->dst_fn ? ol->dst_fn(ol->net, ol->seed, t, s->front)
+                            : ol->pb->dst[msg];
     pkt->mid = ol->routing->mid_openloop
                    ? ol->routing->mid_openloop(ol->net, ol->seed, t, s->front)
                    : RS_NONE;

@@ -35,7 +35,8 @@
     X(mot_expander)                                                            \
     X(hard_permutation)                                                       \
     X(many_to_one)                                                             \
-    X(one_to_many)
+    X(one_to_many)                                                             \
+    X(group_shift)
 
 #define RS__TRAFFIC_DECL(name) extern const struct rs_traffic_ops rs__traffic_##name;
 RS__TRAFFIC_LIST(RS__TRAFFIC_DECL)

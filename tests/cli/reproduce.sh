@@ -128,6 +128,8 @@ expect_ok '^makedon-symvonis \(full\): [0-9]+ experiments, [0-9]+ points, [0-9]+
 expect_ok '^makedon-symvonis \(quick\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid' reproduce makedon-symvonis --dry-run --quick
 expect_ok '^openloop \(quick\): 14 experiments, 120 points, 440 runs, 25 claims: valid' reproduce openloop --dry-run --quick
 expect_ok '^openloop \(full\): 14 experiments, 480 points, 2240 runs, 25 claims: valid' reproduce openloop --dry-run
+expect_ok '^dragonfly \(full\): 4 experiments, 124 points, 372 runs, 6 claims: valid' reproduce dragonfly --dry-run
+expect_ok '^dragonfly \(quick\): 4 experiments, [0-9]+ points, [0-9]+ runs, 6 claims: valid' reproduce dragonfly --dry-run --quick
 # One reproduction per paper: a former name is an error naming the reproduction that holds it.
 expect_fail 2 "^routesim: no reproduction 'koch': it is now part of 'maggs-sitaraman' \(one reproduction per paper; try \`routesim reproduce maggs-sitaraman\`\)$" reproduce koch --dry-run
 expect_fail 2 "no reproduction 'cms': it is now named 'cole-maggs-sitaraman'" reproduce cms

@@ -21,7 +21,8 @@ static const char *const instances[] = {
     "topology=fat_tree N=32 capacity=list caps=1,2,3,2,5",
     "topology=sorting_fat_tree N=128", "topology=sorting_fat_tree N=32 side=2",
     "topology=kary_nfly k=3 n=3", "topology=kary_nfly k=2 n=4 wrap=1",
-    "topology=kary_ntree k=3 n=3", "topology=kary_ntree k=2 n=4", NULL};
+    "topology=kary_ntree k=3 n=3", "topology=kary_ntree k=2 n=4",
+    "topology=dragonfly p=1 a=4 h=2 g=5", NULL};
 
 /* Networks carrying explicit paths: the closed form against the walk for every message. */
 static void check_paths(const struct rs_net *net, const char *kv)

@@ -36,6 +36,7 @@ static const char *const instances[] = {
     "topology=kary_nfly k=2 n=3 wrap=1",
     "topology=kary_ntree k=2 n=3",
     "topology=kary_ntree k=3 n=2",
+    "topology=dragonfly p=1 a=4 h=2 g=5",
     NULL};
 
 #define VCS 4
@@ -292,6 +293,52 @@ static void check_nca_adaptive(const struct rs_net *net, const struct rs_routing
         }
 }
 
+/* A dragonfly routing (UGAL): one choice per hop, on an existing channel; between routers the
+ * VC range is one class of floor(VCS/3) VCs that never drops along the walk (the deadlock
+ * argument); without state the choice is minimal; every walk, with pseudo-random credits and
+ * every intermediate draw, arrives within 7 channels (5 without state). */
+static void check_dragonfly(const struct rs_net *net, const struct rs_routing_ops *r)
+{
+    struct rs_err err;
+    uint32_t N = net->n_terminals, per = VCS / 3;
+    assert_int_equal(r->check_vcs(net, 2, &err), RS_ECONSTRAINT);
+    assert_int_equal(r->check_vcs(net, 3, &err), 0);
+    for (uint32_t s = 0; s < N; s++)
+        for (uint32_t t = 0; t < N; t++)
+            for (uint32_t m = 0; m < 8; m++)
+                for (int with_state = 0; with_state < 2; with_state++) {
+                    struct rs_route_state st = {s, t, r->mid(net, 7, s * N + t + m * N * N, s),
+                                                0, 0};
+                    uint32_t node = net->ops->src_node(net, s), cls = 0;
+                    for (;;) {
+                        struct rs_route_choice ch[RS_ROUTE_MAX_CHOICES];
+                        struct rs_route_view view = {
+                            (const void *)(uintptr_t)(s * N + t + st.hops + m), VCS, DEPTH,
+                            with_state ? fake_free : NULL};
+                        uint32_t n = r->choose(net, node, &st, &view, ch);
+                        if (!n) {
+                            assert_int_equal(node, net->ops->dst_node(net, t));
+                            break;
+                        }
+                        assert_int_equal(n, 1);
+                        uint32_t next = net->ops->neighbor(net, node, ch[0].port, NULL);
+                        assert_int_not_equal(next, RS_NONE);
+                        if (node >= N && next >= N) { /* router to router: one class */
+                            assert_int_equal(ch[0].vc_lo % per, 0);
+                            assert_int_equal(ch[0].vc_hi, ch[0].vc_lo + per);
+                            assert_true(ch[0].vc_lo / per >= cls);
+                            cls = ch[0].vc_lo / per;
+                        } else {
+                            assert_int_equal(ch[0].vc_lo, 0);
+                            assert_int_equal(ch[0].vc_hi, VCS);
+                        }
+                        node = next;
+                        st.hops++;
+                        assert_true(st.hops <= (with_state ? 7u : 5u));
+                    }
+                }
+}
+
 static void test_every_routing_on_every_topology(void **state)
 {
     for (int i = 0; instances[i]; i++) {
@@ -319,6 +366,9 @@ static void test_every_routing_on_every_topology(void **state)
                 assert_true(net.caps & RS_CAP_UP_DOWN);
                 assert_int_equal(rs_route_need_fixed(r, "x", &err), RS_EUNSUPPORTED);
                 check_nca_adaptive(&net, r);
+            } else if (rs_route_is_adaptive(r) && (r->needs & RS_CAP_DRAGONFLY)) {
+                assert_int_equal(rs_route_need_fixed(r, "x", &err), RS_EUNSUPPORTED);
+                check_dragonfly(&net, r);
             } else if (rs_route_is_adaptive(r)) {
                 assert_true(net.caps & RS_CAP_COORDS);
                 assert_int_equal(rs_route_need_fixed(r, "x", &err), RS_EUNSUPPORTED);
@@ -348,6 +398,10 @@ static void test_acceptance(void **state)
         {"topology=mesh k=4", "ranade", 0},
         {"topology=butterfly N=8", "valiant", 0},
         {"topology=butterfly N=8 wrap=1", "valiant", 1},
+        {"topology=dragonfly p=1", "ugal_l", 1},
+        {"topology=dragonfly p=1", "ugal_g", 1},
+        {"topology=dragonfly p=1", "min_adaptive", 0},
+        {"topology=mesh k=4", "ugal_l", 0},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         struct rs_net net;

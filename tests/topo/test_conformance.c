@@ -112,6 +112,11 @@ static const struct inst instances[] = {
     {"topology=kary_ntree k=2 n=2", 0, 2, 2, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
     {"topology=kary_ntree k=3 n=3", 0, 3, 3, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
     {"topology=kary_ntree k=4 n=1", 0, 4, 1, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    /* dragonfly: g groups in N, p terminals per router in k, a routers per group in n, h
+     * global links per router in l */
+    {"topology=dragonfly p=1 a=2 h=1", 3, 1, 2, 0, 1, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=dragonfly p=2 a=4 h=2 g=5 arrangement=relative", 5, 2, 4, 0, 2, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=dragonfly p=2 arrangement=circulant", 9, 2, 4, 0, 2, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
     {NULL, 0, 0, 0, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL}};
 
 static uint32_t ilog2(uint32_t x);
@@ -327,6 +332,19 @@ static int expected(const char *name, const struct inst *in, struct expect *e)
         e->diameter = 2 * (in->n - 1);
         return 1;
     }
+    if (!strcmp(name, "dragonfly")) {
+        /* p a g terminals and a g routers; terminal links both ways, a complete graph of a
+         * routers per group, a h global channels per group; minimal routes: terminal, local,
+         * global, local, terminal */
+        uint32_t p = in->k, a = in->n, h = in->l, g = in->N;
+        e->nodes = p * a * g + a * g;
+        e->channels = 2ull * p * a * g + (uint64_t)g * a * (a - 1) + (uint64_t)g * a * h;
+        e->max_ports = p + a - 1 + h;
+        e->terminals = p * a * g;
+        e->levels = 0;
+        e->diameter = 5;
+        return 1;
+    }
     if (data_family(name)) {
         e->nodes = in->nodes;
         e->channels = in->channels;
@@ -359,6 +377,10 @@ static void expected_degree(const char *name, const struct inst *in, const struc
         } else {
             *out = *inn = (i < n ? 2 : 0) + (i == 0 ? 0 : i % 2 ? 1 : 2);
         }
+        return;
+    }
+    if (!strcmp(name, "dragonfly")) { /* a terminal: its router; a router: p + a-1 + h */
+        *out = *inn = node < in->k * in->n * in->N ? 1 : in->k + in->n - 1 + in->l;
         return;
     }
     if (!strcmp(name, "sorting_fat_tree")) { /* mesh neighbours (+ UP in row 0), tree node */
@@ -673,10 +695,12 @@ static void test_valiant_ok(void **state)
         } else {
             assert_int_equal(rc, 0);
         }
-        /* only Beneš (a middle-level row) and the k-ary n-fly (its return channel: the
-         * packet is not ejected at mid) join Valiant's halves elsewhere than at a terminal */
-        assert_int_equal(net.ops->valiant_via_terminal,
-                         strcmp(name, "benes") != 0 && strcmp(name, "kary_nfly") != 0);
+        /* only Beneš (a middle-level row), the k-ary n-fly (its return channel: the packet
+         * is not ejected at mid) and the dragonfly (one pass through the intermediate's
+         * group) join Valiant's halves elsewhere than at a terminal */
+        assert_int_equal(net.ops->valiant_via_terminal, strcmp(name, "benes") != 0 &&
+                                                            strcmp(name, "kary_nfly") != 0 &&
+                                                            strcmp(name, "dragonfly") != 0);
         rs_net_free(&net);
         rs_params_free(&p);
     }
@@ -731,7 +755,7 @@ static void test_registry(void **state)
                                         "ring",      "lcan",  "baseline", "swbanyan", "trac",
                                         "cm5",       "graph", "cms_lower_bound", "pruned_butterfly",
                                         "fat_tree", "sorting_fat_tree", "kary_nfly",
-                                        "kary_ntree", NULL};
+                                        "kary_ntree", "dragonfly", NULL};
     int i = 0;
     for (; order[i]; i++) {
         assert_non_null(rs_topologies[i]);
