@@ -1,6 +1,6 @@
 /* `routesim help [TOPIC] [--man]`: usage, or the help of one command, key (`help N`),
  * metric, topology, workload, engine, algorithm, routing function or of the claim kinds
- * (`help claims`), `help keys` (every key), generated from the same option tables that
+ * (`help claims`), generated from the same option tables that
  * validate parameters; with --man the man page (help_man.c). */
 #include <stdio.h>
 #include <string.h>
@@ -29,7 +29,7 @@ static int usage(struct rs_buf *out)
         rc = rs_buf_puts(out,
                          "\n`routesim list` shows every topology, workload, switching model and "
                          "algorithm with its keys, and every metric;\n`routesim help NAME` "
-                         "shows one of them, one key or one metric; `routesim help keys` "
+                         "shows one of them, one key or one metric; `routesim list keys` "
                          "every key; `routesim help claims`\nthe kinds of claim of a "
                          "reproduction; `routesim list metrics` every metric with its unit and "
                          "meaning.\nDocumentation: man routesim, README.md and docs/.\n");
@@ -65,11 +65,6 @@ int cli_command_help(const struct cli_command *c)
     return rc ? cli_fail(&err) : 0;
 }
 
-static int print_key_name(void *ctx, const char *key)
-{
-    return rs_buf_printf(ctx, "%s\n", key);
-}
-
 /* routing=NAME: its summary, the topologies it runs on, whether it is adaptive and whether
  * it runs open loop (routing functions have no keys of their own). */
 static int routing_help(struct rs_buf *out, const struct rs_routing_ops *r)
@@ -93,9 +88,26 @@ static int routing_help(struct rs_buf *out, const struct rs_routing_ops *r)
                          open);
 }
 
-static int topic(struct rs_buf *out, const char *name, struct rs_err *err)
+struct name_list {
+    const char *v[1024];
+    int n;
+};
+
+static int add_name(void *ctx, const char *name)
 {
-    const char *names[256];
+    struct name_list *l = ctx;
+    if (l->n < (int)(sizeof l->v / sizeof *l->v))
+        l->v[l->n++] = name;
+    return 0;
+}
+
+/* The help of a module, routing function, command, "claims", "metrics" or a metric named
+ * name; when nothing has that name: 0 with nothing appended when is_key (the caller adds
+ * the key's help), else RS_EUNKNOWN naming the nearest name (of every kind, keys too). */
+static int named_topic(struct rs_buf *out, const char *name, int is_key, struct rs_err *err)
+{
+    struct name_list list;
+    const char **names = list.v;
     int n = 0;
     for (int i = 0; rs_topologies[i]; i++) {
         names[n++] = rs_topologies[i]->name;
@@ -138,23 +150,40 @@ static int topic(struct rs_buf *out, const char *name, struct rs_err *err)
     names[n++] = "metrics";
     if (!strcmp(name, "metrics"))
         return rs_metric_format_list(out);
-    names[n++] = "keys";
-    if (!strcmp(name, "keys"))
-        return cli_keys_each(print_key_name, out);
-    int rc = 0, is_key = 0;
     const struct rs_metric_def *d = rs_metric_find(name); /* one metric: its declaration */
     if (d)
-        rc = rs_buf_printf(out, "metric %s (%s, %s; from %s)\n  %s\n", name, d->unit,
-                           d->type == RS_METRIC_STRING ? "text" : "number", d->producers,
-                           d->meaning);
-    if (!rc) /* one key (a name can be both, e.g. a key copied into the record) */
-        rc = cli_key_help(out, name, 0, &is_key);
-    if (rc || d || is_key)
-        return rc;
+        return rs_buf_printf(out, "metric %s (%s, %s; from %s)\n  %s\n", name, d->unit,
+                             d->type == RS_METRIC_STRING ? "text" : "number", d->producers,
+                             d->meaning);
+    if (is_key)
+        return 0;
+    list.n = n;
+    cli_keys_each(add_name, &list);
+    for (int i = 0; i < RS_M__COUNT; i++)
+        add_name(&list, rs_metric_defs[i].name);
+    n = list.n;
     const char *near = rs_suggest(name, names, n);
     if (near)
         return rs_err_set(err, RS_EUNKNOWN, "no help on '%s' (did you mean '%s'?)", name, near);
     return rs_err_set(err, RS_EUNKNOWN, "no help on '%s' (try `routesim list`)", name);
+}
+
+/* Every help on name: a module, command or metric of that name, then a key of that name
+ * (a name can be both: topology=butterfly and the key butterfly of bay_bilardi). */
+static int topic(struct rs_buf *out, const char *name, struct rs_err *err)
+{
+    struct rs_buf keys;
+    int is_key = 0;
+    rs_buf_init(&keys);
+    int rc = cli_key_help(&keys, name, 0, &is_key);
+    if (!rc)
+        rc = named_topic(out, name, is_key, err);
+    if (!rc && is_key && out->len)
+        rc = rs_buf_puts(out, "\n");
+    if (!rc && is_key)
+        rc = rs_buf_puts(out, keys.data);
+    rs_buf_free(&keys);
+    return rc;
 }
 
 int cli_cmd_help(int argc, char **argv)

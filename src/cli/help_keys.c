@@ -109,11 +109,14 @@ static void example_value(const struct rs_optdef *d, char *buf, size_t n)
         snprintf(buf, n, "VALUE");
 }
 
-/* The unit a key's value is in, when its meaning names one in parentheses or after "in"
- * (the tables keep units in the meaning); else "as the meaning says". */
+/* The unit of a key's value: none for flags, names and text; for numbers the option
+ * tables keep the unit in the meaning ("packets per terminal per step"), so it is
+ * "as the meaning says". */
 static const char *unit_of(const struct rs_optdef *d)
 {
-    if (d->type == RS_OPT_BOOL || d->type == RS_OPT_CHOICE)
+    if (d->type == RS_OPT_BOOL)
+        return "none (a flag)";
+    if (d->type == RS_OPT_CHOICE)
         return "none (a name)";
     if (d->type == RS_OPT_STRING)
         return "none (text)";

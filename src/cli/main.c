@@ -25,7 +25,7 @@ const struct cli_command cli_commands[] = {
      CLI_OUTPUT, cli_cmd_convert},
     {"saturate", "KEY=VALUE... [-c FILE] [--format F] [-o FILE] (keys: docs/cli.md)", "find the saturation throughput by bisection on the offered load",
      CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT, cli_cmd_saturate},
-    {"list", "[metrics]",
+    {"list", "[metrics|keys]",
      "every topology, workload and switching model with its keys, and every metric",
      0, cli_cmd_list},
     {"help", "[TOPIC]", "usage, or the help of one command, key, metric, topology, workload, model or algorithm",
