@@ -2,7 +2,7 @@
 # Installs the Debian packages routesim needs to build, test and plot, when they are missing.
 # As root it runs apt-get; otherwise it prints the exact apt-get line and exits with status 2.
 set -eu
-pkgs="gcc make cmake pkg-config librandom123-dev libgsl-dev libinih-dev libcmocka-dev gnuplot-nox"
+pkgs="gcc make cmake pkg-config librandom123-dev libgsl-dev libinih-dev libcmocka-dev gnuplot-nox python3 groff-base man-db"
 missing=""
 for p in $pkgs; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
