@@ -6,7 +6,9 @@ JOBS ?= 2
 BUILD := build
 CMAKE_FLAGS := -DRS_WERROR=$(if $(filter 1,$(WERROR)),ON,OFF)
 
-.PHONY: all setup build run test bench sanitize clean
+PREFIX ?= /usr/local
+
+.PHONY: all setup build run test bench sanitize clean install
 
 all: build
 
@@ -22,6 +24,11 @@ run: build
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The binary, libroutesim.a and .so, public headers, routesim.pc, man pages, experiments and
+# the Python module under PREFIX (docs/install.md).
+install: build
+	@cmake --install $(BUILD) --prefix $(PREFIX)
 
 bench: build
 	@bash bench/run.sh $(BUILD)

@@ -4,7 +4,7 @@
 # Open MPI (openmpi-bin, libopenmpi-dev) is installed too: CMake builds the MPI sweep
 # distribution when it finds it (docs/sweeps.md); the build works without it.
 set -eu
-pkgs="gcc make cmake pkg-config librandom123-dev libgsl-dev libinih-dev libcmocka-dev gnuplot-nox"
+pkgs="gcc make cmake pkg-config librandom123-dev libgsl-dev libinih-dev libcmocka-dev gnuplot-nox python3 groff-base man-db"
 pkgs="$pkgs openmpi-bin libopenmpi-dev"
 missing=""
 for p in $pkgs; do

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "routesim/api.h"
 #include "routesim/booksim_config.h"
 #include "routesim/outpath.h"
 
@@ -19,7 +20,29 @@ static const struct flag_def flags[] = {
     {"--jobs", CLI_JOBS, 1},      {"-j", CLI_JOBS, 1},         {"--per-run", CLI_PER_RUN, 1},
     {"--resume", CLI_RESUME, 0},  {"--plot", CLI_PLOT, 1},     {"--quick", CLI_QUICK, 0},
     {"--out", CLI_OUTPUT, 1},     {"--dry-run", CLI_DRY_RUN, 0},
-    {"--save-traffic", CLI_SAVE_TRAFFIC, 1}, {NULL, 0, 0}};
+    {"--save-traffic", CLI_SAVE_TRAFFIC, 1}, {"--man", CLI_MAN, 0}, {NULL, 0, 0}};
+
+/* What each option means, for `routesim help`, `routesim CMD --help` and the man pages. */
+const struct cli_flag_help cli_flag_helps[] = {
+    {CLI_CONFIG, "-c, --config", "FILE",
+     "read KEY=VALUE parameters from an INI (or BookSim) file; - reads standard input "
+     "(command-line values override it)"},
+    {CLI_FORMAT, "--format", "FMT", "table (default), csv or json"},
+    {CLI_OUTPUT, "-o, --output, --out", "FILE",
+     "write the result to FILE (atomically) instead of standard output; reproduce: the "
+     "output folder (default results/NAME)"},
+    {CLI_DOT, "--dot", NULL,
+     "print the network as a Graphviz digraph (refused above dot_limit=BYTES, default 64M)"},
+    {CLI_JOBS, "-j, --jobs", "N", "threads; 0 = all cores (default)"},
+    {CLI_PER_RUN, "--per-run", "FILE", "also write one row per run"},
+    {CLI_RESUME, "--resume", NULL, "keep the rows already written and run the rest"},
+    {CLI_PLOT, "--plot", "FILE", "render a .png or .svg with gnuplot"},
+    {CLI_QUICK, "--quick", NULL, "the small, fast version"},
+    {CLI_DRY_RUN, "--dry-run", NULL, "check the experiments and claims; run nothing"},
+    {CLI_SAVE_TRAFFIC, "--save-traffic", "FILE",
+     "also write the workload built as a traffic_file (one destination per line)"},
+    {CLI_MAN, "--man", NULL, "write the manual page (roff) of the topic instead"},
+    {0, NULL, NULL, NULL}};
 
 static const struct flag_def *find_flag(const char *name)
 {
@@ -68,6 +91,9 @@ static int set_flag(struct cli_args *a, unsigned kind, const char *val, struct r
         return 0;
     case CLI_DRY_RUN:
         a->dry_run = 1;
+        return 0;
+    case CLI_MAN:
+        a->man = 1;
         return 0;
     case CLI_PER_RUN:
         a->per_run = val;
@@ -166,8 +192,12 @@ int cli_parse(int argc, char **argv, unsigned allowed, int allow_positional, str
         if ((rc = set_flag(a, f->kind, val, err)))
             return rc;
     }
-    if (a->config && (rc = rs_params_load_config(&a->params, a->config, err))) /* INI or BookSim */
-        return rc;
+    if (a->config && !strcmp(a->config, "-")) { /* -c -: standard input */
+        if ((rc = rs_params_load_stdin(&a->params, err)))
+            return rc;
+    } else if (a->config && (rc = rs_params_load_config(&a->params, a->config, err))) {
+        return rc; /* INI or BookSim */
+    }
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
         if (arg[0] == '-') {
@@ -202,7 +232,7 @@ int cli_check_outputs(const struct cli_args *a, const struct rs_named_path *outs
     if (!ins)
         return rs_err_set(err, RS_ENOMEM, "out of memory");
     size_t n_ins = 0;
-    if (a->config)
+    if (a->config && strcmp(a->config, "-")) /* -c - is standard input, no file */
         ins[n_ins++] = (struct rs_named_path){"-c", a->config};
     for (size_t i = 0; i < a->params.n; i++) {
         const char *key = a->params.v[i].key;

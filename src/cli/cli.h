@@ -21,8 +21,17 @@ enum cli_flag {
     CLI_PLOT = 128,
     CLI_QUICK = 256,
     CLI_DRY_RUN = 512,
-    CLI_SAVE_TRAFFIC = 1024
+    CLI_SAVE_TRAFFIC = 1024,
+    CLI_MAN = 2048
 };
+
+/* One option's help: its kind, names ("-c, --config"), value placeholder (NULL: none) and
+ * meaning; cli_flag_helps ends with an entry of kind 0. */
+struct cli_flag_help {
+    unsigned kind;
+    const char *names, *arg, *help;
+};
+extern const struct cli_flag_help cli_flag_helps[];
 
 struct cli_args {
     struct rs_params params; /* INI file first, then KEY=VALUE arguments over it */
@@ -38,6 +47,7 @@ struct cli_args {
     int dry_run;             /* --dry-run */
     const char *positional;  /* one bare word (help TOPIC), NULL if none */
     const char *save_traffic; /* --save-traffic FILE (run, analyze), NULL if none */
+    int man;                 /* --man (help): roff instead of text */
 };
 
 /* Parse argv[0..argc) (after the subcommand name) accepting the flags in allowed and, when
@@ -59,6 +69,12 @@ int cli_check_outputs(const struct cli_args *a, const struct rs_named_path *outs
  * other failure while running). */
 int cli_fail(const struct rs_err *err);
 
+struct cli_command;
+
+/* `routesim CMD --help` (and `help CMD`): the command's usage, summary and options on
+ * standard output. Returns 0, or an exit status when writing failed. */
+int cli_command_help(const struct cli_command *c);
+
 /* Print "routesim: TEXT" on stderr, TEXT escaped as error messages are (rs_err_escape):
  * a notice or warning that quotes input stays one line. */
 void cli_notice(const char *text);
@@ -71,10 +87,14 @@ struct cli_command {
     const char *name;
     const char *usage;   /* argument synopsis */
     const char *summary; /* one line */
+    unsigned flags;      /* the options it takes (enum cli_flag), for its help */
     int (*main)(int argc, char **argv);
 };
 
 extern const struct cli_command cli_commands[];
+
+/* Keys of `topo` itself (dot_limit), besides the network's (cmd_topo.c). */
+extern const struct rs_optdef cli_topo_options[];
 
 int cli_cmd_run(int argc, char **argv);
 int cli_cmd_analyze(int argc, char **argv);

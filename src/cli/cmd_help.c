@@ -1,10 +1,12 @@
-/* `routesim help [TOPIC]`: usage, or the options of one topology, workload, engine,
- * algorithm, routing function, command or of the claim kinds (`help claims`), generated from the same option
- * tables that validate parameters. */
+/* `routesim help [TOPIC] [--man]`: usage, or the help of one command, key (`help N`),
+ * metric, topology, workload, engine, algorithm, routing function or of the claim kinds
+ * (`help claims`), generated from the same option tables that
+ * validate parameters; with --man the man page (help_man.c). */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "routesim/algo.h"
 #include "routesim/claims.h"
 #include "routesim/engine.h"
@@ -22,34 +24,46 @@ static int usage(struct rs_buf *out)
         rc = rs_buf_printf(out, "  %s%s%s\n      %s\n", cli_commands[i].name,
                            cli_commands[i].usage[0] ? " " : "", cli_commands[i].usage,
                            cli_commands[i].summary);
+    rc = rc ? rc : rs_buf_puts(out, "\noptions (`routesim COMMAND --help` shows a command's):\n");
+    rc = rc ? rc : cli_flags_help(out, ~0u, 0);
     if (!rc)
         rc = rs_buf_puts(out,
-                         "\noptions:\n"
-                         "  -c, --config FILE   read KEY=VALUE parameters from an INI file "
-                         "(command-line values override it)\n"
-                         "  --format FMT        table (default), csv or json\n"
-                         "  -o, --output FILE   write the result to FILE (atomically) instead "
-                         "of stdout\n"
-                         "  --dot               (topo) print the network as a Graphviz digraph "
-                         "(refused above dot_limit=BYTES, default 64M)\n"
-                         "  -j, --jobs N        (sweep, reproduce) threads; 0 = all cores "
-                         "(default)\n"
-                         "  --per-run FILE      (sweep) also write one row per run\n"
-                         "  --resume            (sweep, reproduce) keep the rows already written "
-                         "and run the rest\n"
-                         "  --plot FILE         (sweep) render a .png or .svg with gnuplot\n"
-                         "  --quick             (reproduce) the small, fast version\n"
-                         "  --out DIR           (reproduce) output folder (default "
-                         "results/NAME)\n"
-                         "  --dry-run           (reproduce) check the experiments and claims; "
-                         "run nothing\n"
                          "\n`routesim list` shows every topology, workload, switching model and "
                          "algorithm with its keys, and every metric;\n`routesim help NAME` "
-                         "shows one of them (or one metric); `routesim help claims` the kinds "
-                         "of claim of a\nreproduction; `routesim list metrics` every metric "
-                         "with its unit and meaning. "
-                         "Documentation: README.md and docs/.\n");
+                         "shows one of them, one key or one metric; `routesim list keys` "
+                         "every key; `routesim help claims`\nthe kinds of claim of a "
+                         "reproduction; `routesim list metrics` every metric with its unit and "
+                         "meaning.\nDocumentation: man routesim, README.md and docs/.\n");
     return rc;
+}
+
+/* The help of command c: usage, summary, its options. */
+static int command_help(struct rs_buf *out, const struct cli_command *c)
+{
+    int rc = rs_buf_printf(out, "usage: routesim %s %s\n  %s\n", c->name, c->usage, c->summary);
+    if (!rc && c->flags) {
+        rc = rs_buf_puts(out, "\noptions:\n");
+        rc = rc ? rc : cli_flags_help(out, c->flags, 0);
+    }
+    if (!rc && (c->flags & CLI_CONFIG))
+        rc = rs_buf_puts(out, "\nkeys: `routesim list` (by module), `routesim help KEY` (one "
+                              "key), man routesim (all)\n");
+    return rc;
+}
+
+int cli_command_help(const struct cli_command *c)
+{
+    struct rs_buf out;
+    struct rs_err err;
+    rs_err_clear(&err);
+    rs_buf_init(&out);
+    int rc = command_help(&out, c);
+    if (rc)
+        rs_err_set(&err, RS_ENOMEM, "out of memory");
+    else
+        rc = rs_buf_write_file(&out, NULL, &err);
+    rs_buf_free(&out);
+    return rc ? cli_fail(&err) : 0;
 }
 
 /* routing=NAME: its summary, the topologies it runs on, whether it is adaptive and whether
@@ -75,9 +89,26 @@ static int routing_help(struct rs_buf *out, const struct rs_routing_ops *r)
                          open);
 }
 
-static int topic(struct rs_buf *out, const char *name, struct rs_err *err)
+struct name_list {
+    const char *v[1024];
+    int n;
+};
+
+static int add_name(void *ctx, const char *name)
 {
-    const char *names[256];
+    struct name_list *l = ctx;
+    if (l->n < (int)(sizeof l->v / sizeof *l->v))
+        l->v[l->n++] = name;
+    return 0;
+}
+
+/* The help of a module, routing function, command, "claims", "metrics" or a metric named
+ * name; when nothing has that name: 0 with nothing appended when is_key (the caller adds
+ * the key's help), else RS_EUNKNOWN naming the nearest name (of every kind, keys too). */
+static int named_topic(struct rs_buf *out, const char *name, int is_key, struct rs_err *err)
+{
+    struct name_list list;
+    const char **names = list.v;
     int n = 0;
     for (int i = 0; rs_topologies[i]; i++) {
         names[n++] = rs_topologies[i]->name;
@@ -115,8 +146,7 @@ static int topic(struct rs_buf *out, const char *name, struct rs_err *err)
     for (int i = 0; cli_commands[i].name; i++) {
         names[n++] = cli_commands[i].name;
         if (!strcmp(name, cli_commands[i].name))
-            return rs_buf_printf(out, "routesim %s %s\n  %s\n", name, cli_commands[i].usage,
-                                 cli_commands[i].summary) ||
+            return command_help(out, &cli_commands[i]) ||
                    /* saturate's own keys (search= is implied by the command: skipped) */
                    (cli_commands[i].main == cli_cmd_saturate &&
                     (rs_optdef_format(out, rs_saturate_options + 1, 2) ||
@@ -131,10 +161,35 @@ static int topic(struct rs_buf *out, const char *name, struct rs_err *err)
         return rs_buf_printf(out, "metric %s (%s, %s; from %s)\n  %s\n", name, d->unit,
                              d->type == RS_METRIC_STRING ? "text" : "number", d->producers,
                              d->meaning);
+    if (is_key)
+        return 0;
+    list.n = n;
+    cli_keys_each(add_name, &list);
+    for (int i = 0; i < RS_M__COUNT; i++)
+        add_name(&list, rs_metric_defs[i].name);
+    n = list.n;
     const char *near = rs_suggest(name, names, n);
     if (near)
         return rs_err_set(err, RS_EUNKNOWN, "no help on '%s' (did you mean '%s'?)", name, near);
     return rs_err_set(err, RS_EUNKNOWN, "no help on '%s' (try `routesim list`)", name);
+}
+
+/* Every help on name: a module, command or metric of that name, then a key of that name
+ * (a name can be both: topology=butterfly and the key butterfly of bay_bilardi). */
+static int topic(struct rs_buf *out, const char *name, struct rs_err *err)
+{
+    struct rs_buf keys;
+    int is_key = 0;
+    rs_buf_init(&keys);
+    int rc = cli_key_help(&keys, name, 0, &is_key);
+    if (!rc)
+        rc = named_topic(out, name, is_key, err);
+    if (!rc && is_key && out->len)
+        rc = rs_buf_puts(out, "\n");
+    if (!rc && is_key)
+        rc = rs_buf_puts(out, keys.data);
+    rs_buf_free(&keys);
+    return rc;
 }
 
 int cli_cmd_help(int argc, char **argv)
@@ -144,8 +199,12 @@ int cli_cmd_help(int argc, char **argv)
     struct rs_buf out;
     rs_err_clear(&err);
     rs_buf_init(&out);
-    int rc = cli_parse(argc, argv, 0, 1, &a, &err);
-    if (!rc) {
+    int rc = cli_parse(argc, argv, CLI_MAN, 1, &a, &err);
+    if (!rc && a.man) { /* the man page routesim(1), or routesim-CMD(1) */
+        if ((rc = cli_man_page(&out, a.positional)) == RS_EUNKNOWN)
+            rc = rs_err_set(&err, RS_EUNKNOWN, "no man page for '%s' (a command's name, or "
+                            "nothing)", a.positional);
+    } else if (!rc) {
         rc = a.positional ? topic(&out, a.positional, &err) : usage(&out);
         if (rc > 0 || (rc < 0 && !err.code))
             rc = rs_err_set(&err, RS_ENOMEM, "out of memory");

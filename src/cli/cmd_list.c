@@ -1,11 +1,12 @@
-/* `routesim list [metrics]`: every registered topology, routing function, workload, engine
+/* `routesim list [metrics|keys]`: every registered topology, routing function, workload, engine
  * and algorithm with its options, the options of a run and every metric, generated from the
  * modules' option tables, registries and the metrics table; `list metrics` prints the
- * metrics only. */
+ * metrics only, `list keys` every key's name once (`routesim help KEY` describes it). */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "routesim/algo.h"
 #include "routesim/engine.h"
 #include "routesim/metrics.h"
@@ -13,6 +14,11 @@
 #include "routesim/problem.h"
 #include "routesim/route.h"
 #include "routesim/run.h"
+
+static int print_key_name(void *ctx, const char *key)
+{
+    return rs_buf_printf(ctx, "%s\n", key);
+}
 
 static int list_section(struct rs_buf *out, const char *title, const char *key)
 {
@@ -40,17 +46,18 @@ int cli_cmd_list(int argc, char **argv)
         cli_args_free(&a);
         return cli_fail(&err);
     }
-    if (a.positional) { /* the only topic: metrics */
-        static const char *const topics[] = {"metrics"};
-        if (strcmp(a.positional, "metrics")) {
-            const char *near = rs_suggest(a.positional, topics, 1);
+    if (a.positional) { /* the topics: metrics, keys (every key's name, help_keys.c) */
+        static const char *const topics[] = {"metrics", "keys"};
+        if (strcmp(a.positional, "metrics") && strcmp(a.positional, "keys")) {
+            const char *near = rs_suggest(a.positional, topics, 2);
             rs_err_set(&err, RS_EUNKNOWN, "unknown list '%s'%s%s%s", a.positional,
-                       near ? " (did you mean '" : " (expected metrics or nothing)",
+                       near ? " (did you mean '" : " (expected metrics, keys or nothing)",
                        near ? near : "", near ? "'?)" : "");
             cli_args_free(&a);
             return cli_fail(&err);
         }
-        rc = rs_metric_format_list(&out);
+        rc = strcmp(a.positional, "keys") ? rs_metric_format_list(&out)
+                                          : cli_keys_each(print_key_name, &out);
         rc = rc ? rs_err_set(&err, rc, "out of memory") : rs_buf_write_file(&out, NULL, &err);
         rs_buf_free(&out);
         cli_args_free(&a);

@@ -2,9 +2,11 @@
  * run shipped reproductions (experiments/NAME/), keeping finished rows with --resume, and
  * print where their REPORT.md is; with --dry-run only check their definitions; without
  * NAME, list them; a former name (before one reproduction per paper) is an error naming the
- * new one. The folder of reproductions is $RS_EXPERIMENTS, else the source tree's
- * experiments/. Under mpirun, rank 0 runs the reproduction and the other ranks take its
- * sweeps' runs (rs_mpi.h). */
+ * new one. The folder of reproductions is $RS_EXPERIMENTS, else the installed data
+ * directory BINDIR/../share/routesim/experiments next to the running binary, else the
+ * source tree's experiments/ (a binary run from its build tree). Under
+ * mpirun, rank 0 runs the reproduction and the other ranks take its sweeps' runs
+ * (rs_mpi.h). */
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -22,6 +24,29 @@
 #endif
 
 static volatile sig_atomic_t stop_requested, writing_rows;
+
+/* The folder of reproductions into buf[0..n): $RS_EXPERIMENTS when set, else the installed
+ * data directory relative to the running binary (/proc/self/exe) when it exists, else the
+ * source tree's (compiled in). */
+static const char *experiments_root(char *buf, size_t n)
+{
+    const char *env = getenv("RS_EXPERIMENTS");
+    if (env && *env)
+        return env;
+    char exe[4096];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len > 0) {
+        exe[len] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            int w = snprintf(buf, n, "%s/../share/routesim/experiments", exe);
+            if (w > 0 && (size_t)w < n && access(buf, R_OK | X_OK) == 0)
+                return buf;
+        }
+    }
+    return RS_EXPERIMENTS_DIR;
+}
 
 /* The names shipped reproductions had before there was one per paper: asking for one is an
  * error naming the reproduction that now holds its experiments (no silent alias). */
@@ -155,8 +180,8 @@ static int reproduce_main(int argc, char **argv, const struct rs_sweep_remote *r
         cli_args_free(&a);
         return cli_fail(&err);
     }
-    const char *root = getenv("RS_EXPERIMENTS");
-    root = root && *root ? root : RS_EXPERIMENTS_DIR;
+    char root_buf[4200];
+    const char *root = experiments_root(root_buf, sizeof root_buf);
     size_t n = 0;
     char **names = rs_reproduce_list(root, &n);
     int status = 0;

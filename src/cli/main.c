@@ -7,25 +7,33 @@
 
 const struct cli_command cli_commands[] = {
     {"run", "KEY=VALUE... [-c FILE] [--format F] [-o FILE] [--save-traffic FILE]",
-     "simulate one parameter set and print its metrics", cli_cmd_run},
+     "simulate one parameter set and print its metrics",
+     CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT | CLI_SAVE_TRAFFIC, cli_cmd_run},
     {"analyze", "KEY=VALUE... [-c FILE] [--format F] [-o FILE] [--save-traffic FILE]",
-     "congestion, dilation and per-level load without simulating", cli_cmd_analyze},
+     "congestion, dilation and per-level load without simulating",
+     CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT | CLI_SAVE_TRAFFIC, cli_cmd_analyze},
     {"sweep", "-c FILE.ini [-o FILE.csv] [--jobs N] [--per-run FILE] [--resume] [--plot F] [--shard I/N]",
-     "run an experiment grid with replications; statistics per point", cli_cmd_sweep},
+     "run an experiment grid with replications; statistics per point",
+     CLI_CONFIG | CLI_OUTPUT | CLI_JOBS | CLI_PER_RUN | CLI_RESUME | CLI_PLOT, cli_cmd_sweep},
     {"merge", "-c FILE.ini -o OUT.csv PART.csv...",
-     "join the files of a sweep's shards (--shard I/N) into the whole sweep's file", cli_cmd_merge},
+     "join the files of a sweep's shards (--shard I/N) into the whole sweep's file",
+     CLI_CONFIG | CLI_OUTPUT, cli_cmd_merge},
     {"reproduce", "NAME|all [--quick] [--out DIR] [--jobs N] [--resume] [--dry-run]",
-     "run a paper's shipped experiments and judge its claims (REPORT.md)", cli_cmd_reproduce},
+     "run a paper's shipped experiments and judge its claims (REPORT.md)",
+     CLI_OUTPUT | CLI_JOBS | CLI_QUICK | CLI_RESUME | CLI_DRY_RUN, cli_cmd_reproduce},
     {"topo", "KEY=VALUE... [--dot [dot_limit=BYTES]] [--format F] [-o FILE]",
-     "build a network; print its size or its Graphviz description", cli_cmd_topo},
-    {"convert", "FILE [KEY=VALUE...] [-o FILE]", "print a configuration file (BookSim's too) as routesim INI", cli_cmd_convert},
-    {"saturate", "KEY=VALUE... [-c FILE] [--format F] [-o FILE] (keys: routesim help saturate)", "find the saturation throughput by bisection on the offered load", cli_cmd_saturate},
-    {"list", "[metrics]",
+     "build a network; print its size or its Graphviz description",
+     CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT | CLI_DOT, cli_cmd_topo},
+    {"convert", "FILE [KEY=VALUE...] [-o FILE]", "print a configuration file (BookSim's too) as routesim INI",
+     CLI_OUTPUT, cli_cmd_convert},
+    {"saturate", "KEY=VALUE... [-c FILE] [--format F] [-o FILE] (keys: routesim help saturate)", "find the saturation throughput by bisection on the offered load",
+     CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT, cli_cmd_saturate},
+    {"list", "[metrics|keys]",
      "every topology, workload and switching model with its keys, and every metric",
-     cli_cmd_list},
-    {"help", "[TOPIC]", "usage, or the keys of one topology, workload, model or command",
-     cli_cmd_help},
-    {NULL, NULL, NULL, NULL}};
+     0, cli_cmd_list},
+    {"help", "[TOPIC]", "usage, or the help of one command, key, metric, topology, workload, model or algorithm",
+     CLI_MAN, cli_cmd_help},
+    {NULL, NULL, NULL, 0, NULL}};
 
 int main(int argc, char **argv)
 {
@@ -45,8 +53,12 @@ int main(int argc, char **argv)
     int n = 0;
     for (int i = 0; cli_commands[i].name; i++) {
         names[n++] = cli_commands[i].name;
-        if (!strcmp(cmd, cli_commands[i].name))
-            return cli_commands[i].main(argc - 2, argv + 2);
+        if (strcmp(cmd, cli_commands[i].name))
+            continue;
+        for (int j = 2; j < argc; j++) /* CMD --help: its help, exit 0 */
+            if (!strcmp(argv[j], "--help") || !strcmp(argv[j], "-h"))
+                return cli_command_help(&cli_commands[i]);
+        return cli_commands[i].main(argc - 2, argv + 2);
     }
     const char *near = rs_suggest(cmd, names, n);
     struct rs_err err;
