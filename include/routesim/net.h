@@ -91,6 +91,9 @@ struct rs_net {
     /* Topology parameters (meaning per topology; see its file). */
     uint32_t N, log2n, k, dims;
     int wrap;
+    /* Torus and ring (`torus_tie`): the direction at distance exactly k/2, RS_TIE_PLUS or
+     * RS_TIE_SPLIT (rs_coord_step); 0 (plus) elsewhere. */
+    uint32_t tie;
     uint32_t caps;        /* RS_CAP_... of this instance (ops->caps and what build adds) */
     char name[32];        /* registry name */
     void *priv;           /* topology-owned data; freed by ops->destroy */
@@ -123,10 +126,15 @@ struct rs_topo_ops {
     int (*level)(const struct rs_net *net, uint32_t node);
     /* Human label of a node ("<2,101>", "(3,4)") written into buf. */
     void (*label)(const struct rs_net *net, uint32_t node, char *buf, size_t n);
-    /* The topology's oblivious route: the out-port a packet at node takes next, or
-     * RS_ROUTE_DONE when node is where it is delivered. Pure function of its arguments.
-     * Topologies that cannot honour st->mid != RS_NONE reject routing=valiant in
-     * valiant_ok. */
+    /* The topology's minimal oblivious route (dimension order, bit fixing, LCA, ...): the
+     * out-port a packet at node takes next toward st->dst, or RS_ROUTE_DONE when node is
+     * where it is delivered. Pure function of its arguments. Engines and the analysis call
+     * it through the routing layer (rs_route_port, route.h), which handles Valiant's
+     * intermediate: with valiant_via_terminal set the route is only ever asked for one leg
+     * (st->mid == RS_NONE, src/dst the leg's ends, hops counted from the leg's start), so
+     * a topology never reads st->mid; with it clear (Beneš) st arrives as it is and the
+     * route must honour st->mid itself. Topologies that cannot take an intermediate reject
+     * routing=valiant in valiant_ok. */
     uint32_t (*route)(const struct rs_net *net, uint32_t node, const struct rs_route_state *st);
     /* 0 when routing=valiant is possible on this instance; else RS_EUNSUPPORTED with a
      * message (e.g. butterfly without wrap). NULL = always possible. */
@@ -136,10 +144,12 @@ struct rs_topo_ops {
      * phases (004 §2.2: "the packets are queued up at the end of Phase A"); 0 when the
      * intermediate is not a terminal (Beneš: a row of the middle level, one pass). */
     int valiant_via_terminal;
-    /* Number of channels the route of st (hops == 0) takes, in closed form; NULL when the
-     * only way is to walk it (rs_route_expand). Must equal the walk's length. */
+    /* Number of channels the route of st (hops == 0; one leg as for route) takes, in
+     * closed form; NULL when the only way is to walk it (rs_route_expand). Must equal the
+     * walk's length. rs_route_length adds Valiant's legs. */
     uint32_t (*path_length)(const struct rs_net *net, const struct rs_route_state *st);
-    /* route followed by neighbor in one call (the engines' hot path): the out-port into
+    /* route followed by neighbor in one call (the engines' hot path, through
+     * rs_route_next_hop; st as for route): the out-port into
      * *port and, when it is not RS_ROUTE_DONE, the head node (returned) and its in-slot
      * (*in_slot). Returns RS_NONE with *port = RS_ROUTE_DONE at the destination. NULL: the
      * engines call route and neighbor. Must agree with them exactly. */
@@ -154,8 +164,9 @@ struct rs_topo_ops {
     /* Virtual-channel class of a message with route state st (st->hops channels crossed)
      * crossing channel (node, port) next, for deadlock-free flit routing with
      * vc_classes=dateline: bit 0 is set on and after the wrap-around (dateline) channel of
-     * the ring the channel belongs to, bit 1 in Valiant's second phase. Engines using two
-     * classes read bit 0 only. NULL: the topology defines no classes. */
+     * the ring the channel belongs to, counted from the leg's source (st as for route).
+     * rs_route_vc_class adds bit 1 in Valiant's second leg; engines using two classes read
+     * bit 0 only. NULL: the topology defines no classes. */
     uint32_t (*vc_class)(const struct rs_net *net, uint32_t node, uint32_t port,
                          const struct rs_route_state *st);
     /* Hops of a shortest path from node u to node v (UNITS: channels); NULL when the
@@ -196,6 +207,35 @@ int rs_net_build(struct rs_net *net, const struct rs_params *p, struct rs_err *e
 
 /* Release what rs_net_build allocated. Safe on a zeroed net. */
 void rs_net_free(struct rs_net *net);
+
+/* Torus tie rules (rs_net.tie): at distance k/2 both ways round a ring are shortest. */
+enum rs_torus_tie {
+    RS_TIE_PLUS = 0,  /* always + (the papers' rule, and BookSim's dimension order) */
+    RS_TIE_SPLIT = 1, /* + from an even coordinate, - from an odd one: half each way */
+};
+
+/* One dimension of a network with RS_CAP_COORDS: hops from coordinate a to coordinate b
+ * (UNITS: channels) and the direction of the first (*dir = +1 or -1; 0 when a == b). On a
+ * mesh toward b; with wrap-around the shorter way round, and at a tie (k even, distance k/2)
+ * as net->tie says. A pure function of (net, a, b): the route it gives keeps one direction
+ * (after the first hop the distance is below k/2). */
+static inline uint32_t rs_coord_step(const struct rs_net *net, uint32_t a, uint32_t b, int *dir)
+{
+    if (a == b) {
+        *dir = 0;
+        return 0;
+    }
+    if (!net->wrap) {
+        *dir = b > a ? 1 : -1;
+        return b > a ? b - a : a - b;
+    }
+    uint32_t fwd = (b + net->k - a) % net->k, back = net->k - fwd;
+    if (fwd == back)
+        *dir = net->tie == RS_TIE_SPLIT && (a & 1u) ? -1 : 1;
+    else
+        *dir = fwd < back ? 1 : -1;
+    return fwd <= back ? fwd : back;
+}
 
 /* Channel id of (node, port). */
 static inline uint64_t rs_net_channel(const struct rs_net *net, uint32_t node, uint32_t port)

@@ -94,24 +94,6 @@ static inline uint32_t rs__ft_path_length(const struct rs__ftree *ft, uint32_t s
     return 2 * (ft->n - rs__ft_peak(ft, s, t));
 }
 
-/* The leg of an oblivious tree route st is on: (*from, *to) = (src, dst), or with a Valiant
- * intermediate (mid != RS_NONE, joined at its terminal) (src, mid) for the first
- * rs__ft_path_length(src, mid) hops and (mid, dst) after. */
-static inline void rs__ft_leg(const struct rs__ftree *ft, const struct rs_route_state *st,
-                              uint32_t *from, uint32_t *to)
-{
-    if (st->mid == RS_NONE) {
-        *from = st->src;
-        *to = st->dst;
-    } else if (st->hops < rs__ft_path_length(ft, st->src, st->mid)) {
-        *from = st->src;
-        *to = st->mid;
-    } else {
-        *from = st->mid;
-        *to = st->dst;
-    }
-}
-
 /* ---- the pruned butterfly (§3.1) ------------------------------------------------------
  *
  * N = 4^m leaves (n = log2 N even, 2..RS_FT_MAX_LOG2N). Vertices <i, j, k>: level i

@@ -71,7 +71,7 @@ static void admit_at_inputs(const struct rs_engine_input *in, const struct rs__c
         uint32_t i = idx[k], msg = cp_msg[i];
         uint32_t src = rs_problem_src(pb, msg);
         struct rs_route_state st = {src, pb->dst[msg], cp_mid[i], 0, msg};
-        uint32_t port = net->ops->route(net, net->ops->src_node(net, src), &st);
+        uint32_t port = rs_route_port(net, in->routing, net->ops->src_node(net, src), &st);
         uint32_t *u = &s->used[(uint64_t)src * P + port];
         cp_finish[i] = RS_NONE;
         if (*u >= cfg->start_cap) {

@@ -43,7 +43,7 @@ int rs_path_set_build(struct rs_path_set *ps, const struct rs_net *net,
     for (uint64_t m = 0; m < pb->n_msgs; m++) { /* pass 1: lengths */
         struct rs_route_state st;
         route_state(&st, net, pb, routing, seed, m);
-        int64_t len = rs_route_expand(net, &st, NULL, 0, max_hops, NULL);
+        int64_t len = rs_route_walk(net, routing, &st, NULL, 0, max_hops, NULL);
         if (len < 0) {
             rs_path_set_free(ps);
             return rs_err_set(err, RS_EINVARIANT,
@@ -63,7 +63,7 @@ int rs_path_set_build(struct rs_path_set *ps, const struct rs_net *net,
         struct rs_route_state st;
         route_state(&st, net, pb, routing, seed, m);
         uint64_t len = ps->off[m + 1] - ps->off[m];
-        int64_t again = rs_route_expand(net, &st, ps->chan + ps->off[m], (uint32_t)len,
+        int64_t again = rs_route_walk(net, routing, &st, ps->chan + ps->off[m], (uint32_t)len,
                                         max_hops, NULL);
         RS_ASSERT(again == (int64_t)len); /* routes are pure: pass 2 walks pass 1's paths */
         (void)again;

@@ -191,6 +191,7 @@ static int circ_init(struct circ *c, struct rs_driver *d, uint64_t shuffle, int 
     int rc;
     memset(c, 0, sizeof *c);
     c->net = net;
+    c->routing = in->routing;
     c->pb = pb;
     c->seed = in->seed;
     c->shuffle = shuffle;

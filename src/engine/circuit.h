@@ -60,6 +60,7 @@ struct circ_open;
 
 struct circ {
     const struct rs_net *net;
+    const struct rs_routing_ops *routing; /* oblivious: the paths (rs_route_walk) */
     const struct rs_problem *pb;
     uint64_t seed;
     const struct rs_lcan *lc; /* LCAN mode only */

@@ -78,6 +78,7 @@ static int open_init(struct circ *c, struct circ_open *o, struct rs_openloop *ol
     memset(c, 0, sizeof *c);
     memset(o, 0, sizeof *o);
     c->net = net;
+    c->routing = in->routing;
     c->pb = &o->cyc;
     c->seed = in->seed;
     c->shuffle = shuffle;
@@ -184,14 +185,14 @@ static int64_t expand(struct circ *c, const struct rs_route_state *st)
 {
     struct circ_open *o = c->open;
     uint32_t max_hops = 4 * c->net->n_nodes + 16;
-    int64_t len = rs_route_expand(c->net, st, o->tmp, o->tmp_cap, max_hops, NULL);
+    int64_t len = rs_route_walk(c->net, c->routing, st, o->tmp, o->tmp_cap, max_hops, NULL);
     if (len > (int64_t)o->tmp_cap) {
         uint64_t *t = rs_realloc(o->tmp, (size_t)len * 2 * sizeof *t);
         if (!t)
             return -2;
         o->tmp = t;
         o->tmp_cap = (uint32_t)len * 2;
-        len = rs_route_expand(c->net, st, o->tmp, o->tmp_cap, max_hops, NULL);
+        len = rs_route_walk(c->net, c->routing, st, o->tmp, o->tmp_cap, max_hops, NULL);
     }
     return len;
 }

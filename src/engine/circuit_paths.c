@@ -32,8 +32,7 @@ int rs__circ_paths_init(struct circ *c, const struct rs_driver *d, struct rs_err
         uint32_t src = rs_problem_src(pb, m);
         struct rs_route_state st = {src, pb->dst[m],
                                     rs_driver_mid_of(d, m), 0, m};
-        int64_t len = net->ops->path_length ? net->ops->path_length(net, &st)
-                                            : rs_route_expand(net, &st, NULL, 0, max_hops, NULL);
+        int64_t len = rs_route_length(net, c->routing, &st, max_hops);
         if (len < 0) {
             return rs_err_set(err, RS_EINVARIANT,
                               "route of message %u (%u -> %u) does not end at its destination",
@@ -56,7 +55,7 @@ int rs__circ_paths_init(struct circ *c, const struct rs_driver *d, struct rs_err
         struct rs_route_state st = {src, pb->dst[m],
                                     rs_driver_mid_of(d, m), 0, m};
         uint32_t len = (uint32_t)(c->off[m + 1] - c->off[m]);
-        rs_route_expand(net, &st, tmp, len, max_hops, NULL);
+        rs_route_walk(net, c->routing, &st, tmp, len, max_hops, NULL);
         for (uint32_t h = 0; h < len; h++) /* a path using one channel more than cap times */
             if (++c->used[tmp[h]] > c->cap) /* could never be established */
                 rc = rs_err_set(err, RS_EUNSUPPORTED,

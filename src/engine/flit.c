@@ -60,14 +60,15 @@ int rs__flit_route_oblivious(struct flit *f, uint32_t m, uint32_t node, struct r
     struct flit_worm *w = &f->w[m];
     const struct rs_net *net = f->net;
     struct rs_route_state st = {w->src, w->dst, w->mid, w->hops, w->msg};
-    uint32_t port, head;
-    if (net->ops->next_hop) {
-        uint32_t slot;
+    uint32_t port, slot, head;
+    if (f->hop_next) {
         head = net->ops->next_hop(net, node, &st, &port, &slot);
-    } else {
+    } else if (f->route_plain) {
         port = net->ops->route(net, node, &st);
         head = port == RS_ROUTE_DONE || port >= f->P ? RS_NONE
                                                       : net->ops->neighbor(net, node, port, NULL);
+    } else {
+        head = rs__route_next_hop(net, f->routing, node, &st, &port, &slot);
     }
     if (port == RS_ROUTE_DONE) {
         w->next_chan = RS_NONE;
@@ -90,7 +91,9 @@ int rs__flit_route_oblivious(struct flit *f, uint32_t m, uint32_t node, struct r
         w->vc_lo = cls * per;
         w->vc_hi = w->vc_lo + per;
     } else if (f->classes == FLIT_CLASSES_DATELINE) {
-        uint32_t cls = net->ops->vc_class(net, node, port, &st) & (f->n_cls - 1);
+        uint32_t cls = (f->route_plain ? net->ops->vc_class(net, node, port, &st)
+                                       : rs_route_vc_class(net, f->routing, node, port, &st)) &
+                       (f->n_cls - 1);
         uint32_t per = f->B / f->n_cls;
         w->vc_lo = cls * per;
         w->vc_hi = w->vc_lo + per;
@@ -428,6 +431,8 @@ static int flit_init(struct flit *f, struct rs_driver *d, enum flit_mode mode,
     f->drv = d;
     f->seed = in->seed;
     f->routing = in->routing;
+    f->route_plain = rs_route_plain(in->routing, d->mid != NULL);
+    f->hop_next = f->route_plain && net->ops->next_hop;
     f->mode = mode;
     f->err = err;
     if ((rc = read_options(f, in->params, opt, &depth_opt, err)))

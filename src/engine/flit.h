@@ -87,6 +87,8 @@ struct flit {
     uint64_t seed;
     const struct rs_routing_ops *routing;
     int adaptive;       /* routing->choose: the header picks its channel when it moves */
+    int route_plain;    /* rs_route_plain: the topology's route, next_hop, vc_class directly */
+    int hop_next;       /* route_plain and the topology has next_hop: one call per hop */
     struct rs_route_view view; /* what an adaptive routing observes (start-of-step credits) */
     enum flit_mode mode;
     enum flit_link link;

@@ -173,7 +173,8 @@ static uint32_t route_port(const struct saf *s, uint32_t node, uint32_t m, uint3
                            int ol)
 {
     struct rs_route_state st = route_state(s, m, hops, ol);
-    return s->net->ops->route(s->net, node, &st);
+    return s->route_plain ? s->net->ops->route(s->net, node, &st)
+                          : rs__route_port(s->net, s->routing, node, &st);
 }
 
 /* Set pkt[m].port (its out-port at node) and pkt[m].tq (the queue it enters on its next
@@ -185,7 +186,7 @@ static inline __attribute__((always_inline)) uint64_t place_p(struct saf *s, uin
     struct saf_pkt *p = &s->pkt[m];
     const struct rs_net *net = s->net;
     uint32_t slot, w, port;
-    if (net->ops->next_hop && s->at != SAF_AT_OUTPUT) { /* one call instead of two */
+    if (s->hop_call) { /* one call instead of two */
         struct rs_route_state st = route_state(s, m, p->hops, ol);
         w = net->ops->next_hop(net, node, &st, &port, &slot);
         p->port = (uint16_t)port;
@@ -903,6 +904,8 @@ int rs__saf_init_common(struct saf *s, const struct rs_engine_input *in, uint64_
     int rc;
     memset(s, 0, sizeof *s);
     s->net = net;
+    s->routing = in->routing;
+    s->route_plain = rs_route_plain(in->routing, 0); /* batch set-up clears it on a mid */
     s->pb = pb;
     s->seed = in->seed;
     s->P = net->max_ports;
@@ -912,6 +915,7 @@ int rs__saf_init_common(struct saf *s, const struct rs_engine_input *in, uint64_
         (rc = rs_route_check(net, in->routing, err)) ||
         (rc = rs_route_need_fixed(in->routing, "switching=store_forward", err)))
         return rc;
+    s->hop_call = s->route_plain && net->ops->next_hop && s->at != SAF_AT_OUTPUT;
     if (s->P > 32)
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "switching=store_forward supports at most 32 ports per node (got %u)",
@@ -1055,11 +1059,12 @@ static int saf_init(struct saf *s, struct rs_driver *d, struct rs_err *err)
         struct saf_pkt *p = &s->pkt[m];
         p->dst = pb->dst[m];
         p->mid = rs_driver_mid_of(d, m);
+        if (p->mid != RS_NONE)
+            s->route_plain = s->hop_call = 0;
         p->hops = 0;
         p->entered = 0;
         struct rs_route_state st = {t, p->dst, p->mid, 0, m};
-        int64_t len = net->ops->path_length ? net->ops->path_length(net, &st)
-                                            : rs_route_expand(net, &st, NULL, 0, max_hops, NULL);
+        int64_t len = rs_route_length(net, s->routing, &st, max_hops);
         if (len < 0)
             return rs_err_set(err, RS_EINVARIANT,
                               "route of message %u (%u -> %u) does not end at its destination",
@@ -1070,9 +1075,7 @@ static int saf_init(struct saf *s, struct rs_driver *d, struct rs_err *err)
         p->phase_a = 0;
         if (p->mid != RS_NONE && net->ops->valiant_via_terminal) {
             struct rs_route_state sa = {t, p->mid, RS_NONE, 0, m};
-            int64_t la = net->ops->path_length
-                             ? net->ops->path_length(net, &sa)
-                             : rs_route_expand(net, &sa, NULL, 0, max_hops, NULL);
+            int64_t la = rs_route_length(net, s->routing, &sa, max_hops);
             if (la < 0 || la > UINT16_MAX)
                 return rs_err_set(err, RS_EUNSUPPORTED,
                                   "phase A of message %u is %lld hops (at most 65535 supported)",

@@ -72,6 +72,10 @@ struct saf_move {
 
 struct saf {
     const struct rs_net *net;
+    const struct rs_routing_ops *routing; /* oblivious (rs_route_port) */
+    int route_plain;                      /* rs_route_plain: the topology's route directly */
+    int hop_call;                         /* route_plain, the topology has next_hop and queues
+                                             are not at outputs: place_p makes one call */
     const struct rs_problem *pb;
     uint64_t seed;
     enum saf_queue_at at;

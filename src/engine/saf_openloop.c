@@ -80,13 +80,11 @@ void rs__saf_open_finish(struct saf *s, uint32_t m, int delivered)
 
 /* ---- sources --------------------------------------------------------------------------- */
 
-/* Hops of the route st (hops 0) from its source: the topology's closed form, else walked.
- * -1 when it does not end. */
+/* Hops of the route st (hops 0) from its source (rs_route_length). -1 when it does not
+ * end. */
 static int64_t route_length(const struct saf *s, const struct rs_route_state *st)
 {
-    const struct rs_net *net = s->net;
-    return net->ops->path_length ? net->ops->path_length(net, st)
-                                 : rs_route_expand(net, st, NULL, 0, 4 * net->n_nodes + 16, NULL);
+    return rs_route_length(s->net, s->routing, st, 4 * s->net->n_nodes + 16);
 }
 
 /* Terminal t has no generated packet in its store: take the oldest one of its FIFO in the

@@ -67,8 +67,8 @@ static void butterfly_label(const struct rs_net *net, uint32_t node, char *buf, 
 }
 
 /* Bit-fixing (004 §1.1): from <l, row> take the edge that makes bit l agree with the
- * target. On the wrapped butterfly hops count the levels crossed; Valiant's two phases go
- * round twice, first to mid then to dst (004 §2.2). */
+ * target. On the wrapped butterfly hops count the levels crossed and a route goes round
+ * once (Valiant's two legs, round twice, are the routing layer's: 004 §2.2). */
 static uint32_t butterfly_route(const struct rs_net *net, uint32_t node,
                                 const struct rs_route_state *st)
 {
@@ -79,11 +79,10 @@ static uint32_t butterfly_route(const struct rs_net *net, uint32_t node,
             return RS_ROUTE_DONE;
         return ((row ^ st->dst) >> l) & 1;
     }
-    uint32_t phases = st->mid == RS_NONE ? 1 : 2;
-    if (st->hops >= phases * net->log2n)
+    if (st->hops >= net->log2n)
         return RS_ROUTE_DONE;
-    target = (st->mid != RS_NONE && st->hops < net->log2n) ? st->mid : st->dst;
-    l = st->hops % net->log2n;
+    target = st->dst;
+    l = st->hops;
     return ((row ^ target) >> l) & 1;
 }
 
@@ -99,14 +98,11 @@ static uint32_t butterfly_next_hop(const struct rs_net *net, uint32_t node,
             return RS_NONE;
         }
     } else {
-        uint32_t phases = st->mid == RS_NONE ? 1 : 2;
-        if (st->hops >= phases * net->log2n) {
+        if (st->hops >= net->log2n) {
             *port = RS_ROUTE_DONE;
             return RS_NONE;
         }
-        if (st->mid != RS_NONE && st->hops < net->log2n)
-            target = st->mid;
-        l = st->hops % net->log2n; /* equals the node's level */
+        l = st->hops; /* equals the node's level */
     }
     uint32_t p = ((row ^ target) >> l) & 1;
     *port = p;
@@ -115,10 +111,11 @@ static uint32_t butterfly_next_hop(const struct rs_net *net, uint32_t node,
     return nl * net->N + (p ? row ^ (1u << l) : row);
 }
 
-/* n hops per pass; Valiant on the wrapped butterfly makes two passes. */
+/* n hops: one pass (Valiant on the wrapped butterfly makes two, one per leg). */
 static uint32_t butterfly_path_length(const struct rs_net *net, const struct rs_route_state *st)
 {
-    return net->log2n * (st->mid != RS_NONE && net->wrap ? 2 : 1);
+    (void)st;
+    return net->log2n;
 }
 
 static int butterfly_valiant_ok(const struct rs_net *net, struct rs_err *err)
@@ -131,15 +128,16 @@ static int butterfly_valiant_ok(const struct rs_net *net, struct rs_err *err)
 }
 
 /* Dateline classes: on the wrapped butterfly the channels out of level n-1 (back to level
- * 0) close the ring of levels, so they are class 1 and the others class 0; bit 1 marks
- * Valiant's second pass (hops >= n). Without wrap-around there is no cycle: class 0. */
+ * 0) close the ring of levels, so they are class 1 and the others class 0 (the routing
+ * layer adds bit 1 in Valiant's second pass). Without wrap-around there is no cycle. */
 static uint32_t butterfly_vc_class(const struct rs_net *net, uint32_t node, uint32_t port,
                                    const struct rs_route_state *st)
 {
+    (void)port;
+    (void)st;
     if (!net->wrap)
         return 0;
-    uint32_t phase = st->mid != RS_NONE && st->hops >= net->log2n ? 2 : 0;
-    return phase | ((node >> net->log2n) == net->log2n - 1);
+    return (node >> net->log2n) == net->log2n - 1;
 }
 
 const struct rs_topo_ops rs_topo_butterfly = {

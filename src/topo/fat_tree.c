@@ -149,13 +149,13 @@ static void ft_label(const struct rs_net *net, uint32_t node, char *buf, size_t 
     snprintf(buf, n, "(%u,%u)", rs__ft_level(node + 1), rs__ft_index(node + 1));
 }
 
-/* Up while the leg's target is outside the node, on wire `source mod cap`; then down
- * toward the target on wire `target mod cap`. */
+/* Up while the target is outside the node, on wire `source mod cap`; then down toward the
+ * target on wire `target mod cap`. */
 static uint32_t ft_route(const struct rs_net *net, uint32_t node, const struct rs_route_state *st)
 {
     const struct rs__ftree *ft = net->priv;
-    uint32_t id = node + 1, i = rs__ft_level(id), j = rs__ft_index(id), n = ft->n, from, to;
-    rs__ft_leg(ft, st, &from, &to);
+    uint32_t id = node + 1, i = rs__ft_level(id), j = rs__ft_index(id), n = ft->n;
+    uint32_t from = st->src, to = st->dst;
     uint32_t down = i < n ? ft->cap[i + 1] : 0;
     if (rs__ft_below(ft, i, j, to))
         return i == n ? RS_ROUTE_DONE : ((to >> (n - i - 1)) & 1) * down + to % down;
@@ -164,10 +164,7 @@ static uint32_t ft_route(const struct rs_net *net, uint32_t node, const struct r
 
 static uint32_t ft_path_length(const struct rs_net *net, const struct rs_route_state *st)
 {
-    const struct rs__ftree *ft = net->priv;
-    if (st->mid == RS_NONE)
-        return rs__ft_path_length(ft, st->src, st->dst);
-    return rs__ft_path_length(ft, st->src, st->mid) + rs__ft_path_length(ft, st->mid, st->dst);
+    return rs__ft_path_length(net->priv, st->src, st->dst);
 }
 
 const struct rs_topo_ops rs_topo_fat_tree = {

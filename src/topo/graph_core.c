@@ -379,10 +379,7 @@ uint32_t rs__graph_route(const struct rs_net *net, uint32_t node,
         return i >= mp->off[st->msg + 1] ? RS_ROUTE_DONE : mp->port[i];
     }
     RS_DASSERT(node < g->n && g->dist != NULL);
-    uint32_t target = st->dst;
-    if (st->mid != RS_NONE && st->hops < dist(g, st->src, st->mid))
-        target = st->mid;
-    uint32_t d = dist(g, node, target);
+    uint32_t target = st->dst, d = dist(g, node, target);
     if (d == 0)
         return RS_ROUTE_DONE;
     for (uint64_t i = g->out_off[node]; i < g->out_off[node + 1]; i++)
@@ -397,9 +394,7 @@ uint32_t rs__graph_path_length(const struct rs_net *net, const struct rs_route_s
     if (net->paths)
         return st->msg < net->paths->n_msgs ? (uint32_t)rs_msg_paths_len(net->paths, st->msg)
                                             : 0;
-    if (st->mid == RS_NONE)
-        return dist(g, st->src, st->dst);
-    return dist(g, st->src, st->mid) + dist(g, st->mid, st->dst);
+    return dist(g, st->src, st->dst);
 }
 
 int rs__graph_valiant_ok(const struct rs_net *net, struct rs_err *err)

@@ -523,21 +523,15 @@ static uint32_t pair_length(const struct rs_lcan *lc, uint32_t s, uint32_t t)
     return s == t ? 0 : 2 * (rs__lcan_lca_level(lc, s, t) + 1);
 }
 
-/* Valiant: to mid first (phase A, pair_length(src, mid) hops), then to dst. */
+/* The LCA route from src to dst (Valiant's legs are the routing layer's). */
 static uint32_t lcan_route(const struct rs_net *net, uint32_t node, const struct rs_route_state *st)
 {
-    const struct rs_lcan *lc = net->priv;
-    if (st->mid != RS_NONE && st->hops < pair_length(lc, st->src, st->mid))
-        return route_pair(lc, node, st->src, st->mid);
-    return route_pair(lc, node, st->mid != RS_NONE ? st->mid : st->src, st->dst);
+    return route_pair(net->priv, node, st->src, st->dst);
 }
 
 static uint32_t lcan_path_length(const struct rs_net *net, const struct rs_route_state *st)
 {
-    const struct rs_lcan *lc = net->priv;
-    if (st->mid == RS_NONE)
-        return pair_length(lc, st->src, st->dst);
-    return pair_length(lc, st->src, st->mid) + pair_length(lc, st->mid, st->dst);
+    return pair_length(net->priv, st->src, st->dst);
 }
 
 const struct rs_lcan *rs__lcan_of(const struct rs_net *net)

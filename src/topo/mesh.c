@@ -18,13 +18,38 @@ static const struct rs_optdef line_options[] = {
     {"k", RS_OPT_INT, "8", 2, 67108864, NULL, "nodes"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
+/* torus_tie: the direction at distance k/2 (rs_coord_step, docs/routing.md) */
+static const char *const tie_names[] = {"plus", "split", NULL};
+#define TIE_OPT                                                                              \
+    {"torus_tie", RS_OPT_CHOICE, NULL, 0, 0, tie_names,                                      \
+     "direction at distance k/2: plus (always +; the default when unset) or split (+ from " \
+     "even, - from odd coordinates)"}
+
+static const struct rs_optdef torus_options[] = {
+    {"k", RS_OPT_INT, "8", 2, 67108864, NULL, "nodes per dimension"},
+    {"n", RS_OPT_INT, "2", 1, 12, NULL, "dimensions"},
+    TIE_OPT,
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+static const struct rs_optdef ring_options[] = {
+    {"k", RS_OPT_INT, "8", 2, 67108864, NULL, "nodes"},
+    TIE_OPT,
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
 static int grid_build(struct rs_net *net, const struct rs_params *p, int wrap, int one_dim,
                       struct rs_err *err)
 {
     int64_t k, n = 1;
-    int rc = rs_opt_int(p, one_dim ? line_options : mesh_options, "k", &k, err);
+    int tie = RS_TIE_PLUS;
+    const struct rs_optdef *opts = wrap ? (one_dim ? ring_options : torus_options)
+                                        : (one_dim ? line_options : mesh_options);
+    int rc = rs_opt_int(p, opts, "k", &k, err);
     if (!rc && !one_dim)
-        rc = rs_opt_int(p, mesh_options, "n", &n, err);
+        rc = rs_opt_int(p, opts, "n", &n, err);
+    /* no default in the table, so that an unset key adds no column to records (the
+     * reproductions' bytes); unset means plus */
+    if (!rc && wrap && rs_params_find(p, "torus_tie"))
+        rc = rs_opt_choice(p, opts, "torus_tie", &tie, err);
     if (rc)
         return rc;
     uint64_t nodes = 1;
@@ -38,6 +63,7 @@ static int grid_build(struct rs_net *net, const struct rs_params *p, int wrap, i
     net->k = (uint32_t)k;
     net->dims = (uint32_t)n;
     net->wrap = wrap;
+    net->tie = (uint32_t)tie;
     net->n_nodes = (uint32_t)nodes;
     net->max_ports = 2 * net->dims;
     net->n_terminals = net->n_nodes;
@@ -118,22 +144,11 @@ static void grid_label(const struct rs_net *net, uint32_t node, char *buf, size_
         snprintf(buf + len, n - (size_t)len, ")");
 }
 
-/* Hops from coordinate a to b in one dimension, and the direction taken (+1 / -1). On a
- * torus the shorter way round; when both ways are equally long (k even, distance k/2),
- * the + direction. */
+/* Hops from coordinate a to b in one dimension and the direction taken: rs_coord_step
+ * (on a torus the shorter way round, ties by net->tie). */
 static uint32_t dim_step(const struct rs_net *net, uint32_t a, uint32_t b, int *dir)
 {
-    if (a == b) {
-        *dir = 0;
-        return 0;
-    }
-    if (!net->wrap) {
-        *dir = b > a ? 1 : -1;
-        return b > a ? b - a : a - b;
-    }
-    uint32_t fwd = (b + net->k - a) % net->k, back = net->k - fwd;
-    *dir = fwd <= back ? 1 : -1;
-    return fwd <= back ? fwd : back;
+    return rs_coord_step(net, a, b, dir);
 }
 
 /* Dimension-order distance between two nodes. */
@@ -172,16 +187,12 @@ static uint32_t grid_productive(const struct rs_net *net, uint32_t node, uint32_
     return n;
 }
 
-/* Dimension order: correct dimension 0 first, then 1, ... With Valiant the packet heads
- * for mid until it has taken dist(src, mid) hops (the route is minimal, so that is exactly
- * when it reaches mid), then for dst. */
+/* Dimension order: correct dimension 0 first, then 1, ... toward dst (Valiant's legs are
+ * the routing layer's, rs_route_leg). */
 static uint32_t grid_route(const struct rs_net *net, uint32_t node,
                            const struct rs_route_state *st)
 {
-    uint32_t target = st->dst;
-    if (st->mid != RS_NONE && st->hops < grid_dist(net, st->src, st->mid))
-        target = st->mid;
-    uint32_t u = node, v = target;
+    uint32_t u = node, v = st->dst;
     for (uint32_t i = 0; i < net->dims; i++) {
         int dir;
         if (dim_step(net, u % net->k, v % net->k, &dir))
@@ -192,37 +203,26 @@ static uint32_t grid_route(const struct rs_net *net, uint32_t node,
     return RS_ROUTE_DONE;
 }
 
-/* Dimension order is minimal: the distance, or the two legs of a Valiant route. */
+/* Dimension order is minimal: the distance. */
 static uint32_t grid_path_length(const struct rs_net *net, const struct rs_route_state *st)
 {
-    if (st->mid == RS_NONE)
-        return grid_dist(net, st->src, st->dst);
-    return grid_dist(net, st->src, st->mid) + grid_dist(net, st->mid, st->dst);
+    return grid_dist(net, st->src, st->dst);
 }
 
 /* Dateline classes (Dally & Seitz): in each ring of a torus a message uses class 0 until it
  * crosses the wrap-around channel (from coordinate k-1 to 0 going +, 0 to k-1 going -) and
  * class 1 on it and after it, so the channels of one class never close a cycle; dimension
- * order forbids cycles across dimensions. Bit 1 marks Valiant's second phase, which starts
- * again from class 0. Phase and start of the current leg as grid_route defines them. */
+ * order forbids cycles across dimensions. The ring starts at the leg's source (Valiant's
+ * second leg starts again from class 0; the routing layer adds its phase bit 1). */
 static uint32_t grid_vc_class(const struct rs_net *net, uint32_t node, uint32_t port,
                               const struct rs_route_state *st)
 {
-    uint32_t start = st->src, phase = 0;
-    if (st->mid != RS_NONE) {
-        if (st->hops < grid_dist(net, st->src, st->mid))
-            start = st->src;
-        else {
-            start = st->mid;
-            phase = 2;
-        }
-    }
     if (!net->wrap)
-        return phase;
+        return 0;
     uint32_t s = stride(net, port / 2);
-    uint32_t x = (node / s) % net->k, x0 = (start / s) % net->k;
+    uint32_t x = (node / s) % net->k, x0 = (st->src / s) % net->k;
     int crossed = port % 2 == 0 ? (x < x0 || x == net->k - 1) : (x > x0 || x == 0);
-    return phase | (uint32_t)crossed;
+    return (uint32_t)crossed;
 }
 
 #define GRID_OPS(id, nm, sum, opts, builder, cap)                                            \
@@ -249,7 +249,7 @@ static uint32_t grid_vc_class(const struct rs_net *net, uint32_t node, uint32_t 
 GRID_OPS(rs_topo_mesh, "mesh", "k-ary n-dimensional mesh, dimension-order routing",
          mesh_options, mesh_build, 0)
 GRID_OPS(rs_topo_torus, "torus", "k-ary n-dimensional torus, dimension-order routing",
-         mesh_options, torus_build, RS_CAP_WRAP)
+         torus_options, torus_build, RS_CAP_WRAP)
 GRID_OPS(rs_topo_chain, "chain", "chain (linear array) of k nodes", line_options, chain_build, 0)
-GRID_OPS(rs_topo_ring, "ring", "ring of k nodes, shortest direction (ties: +)", line_options,
-         ring_build, RS_CAP_WRAP)
+GRID_OPS(rs_topo_ring, "ring", "ring of k nodes, shortest direction (ties: torus_tie)",
+         ring_options, ring_build, RS_CAP_WRAP)

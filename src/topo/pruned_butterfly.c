@@ -87,15 +87,14 @@ static void pb_label(const struct rs_net *net, uint32_t node, char *buf, size_t 
     snprintf(buf, n, "<%u,%u,%u>", i, j, k);
 }
 
-/* Up while the leg's target is outside the node (even levels take bit (n-i)/2 of the
- * leg's source, so the route is the unique path toward root `source mod sqrt(N)`), then
+/* Up while the target is outside the node (even levels take bit (n-i)/2 of the
+ * source, so the route is the unique path toward root `source mod sqrt(N)`), then
  * down toward the target (one edge per child). */
 static uint32_t pb_route(const struct rs_net *net, uint32_t node, const struct rs_route_state *st)
 {
     const struct rs__pb *pb = net->priv;
-    uint32_t i, j, k, from, to, n = pb->ft.n;
+    uint32_t i, j, k, from = st->src, to = st->dst, n = pb->ft.n;
     rs__pb_decode(pb, node, &i, &j, &k);
-    rs__ft_leg(&pb->ft, st, &from, &to);
     if (rs__ft_below(&pb->ft, i, j, to))
         return i == n ? RS_ROUTE_DONE : RS_PB_DOWN + ((to >> (n - i - 1)) & 1);
     return RS_PB_UP + (i % 2 ? 0 : (from >> ((n - i) / 2)) & 1);
@@ -104,9 +103,7 @@ static uint32_t pb_route(const struct rs_net *net, uint32_t node, const struct r
 static uint32_t pb_path_length(const struct rs_net *net, const struct rs_route_state *st)
 {
     const struct rs__ftree *ft = net->priv;
-    if (st->mid == RS_NONE)
-        return rs__ft_path_length(ft, st->src, st->dst);
-    return rs__ft_path_length(ft, st->src, st->mid) + rs__ft_path_length(ft, st->mid, st->dst);
+    return rs__ft_path_length(ft, st->src, st->dst);
 }
 
 const struct rs_topo_ops rs_topo_pruned_butterfly = {

@@ -190,28 +190,13 @@ static void sft_label(const struct rs_net *net, uint32_t node, char *buf, size_t
     }
 }
 
-/* The leg (from, to) of st: direct, or with a Valiant intermediate joined at its terminal. */
-static void sft_leg(const struct rs__sft *s, const struct rs_route_state *st, uint32_t *from,
-                    uint32_t *to)
-{
-    *from = st->src;
-    *to = st->dst;
-    if (st->mid != RS_NONE) {
-        if (st->hops < rs__sft_path_length(s, st->src, st->mid))
-            *to = st->mid;
-        else
-            *from = st->mid;
-    }
-}
-
 /* In the target's mesh: column first (W/E), then row (N/S). In another mesh: north to row
  * 0, then UP on the column's wire. Tree node: down toward the target's mesh on wire
  * `target mod cap` (into a mesh: the target's column), else up on wire `source mod cap`. */
 static uint32_t sft_route(const struct rs_net *net, uint32_t node, const struct rs_route_state *st)
 {
     const struct rs__sft *s = net->priv;
-    uint32_t from, to;
-    sft_leg(s, st, &from, &to);
+    uint32_t from = st->src, to = st->dst;
     uint32_t qt = rs__sft_mesh(s, to);
     if (node < net->N) {
         if (rs__sft_mesh(s, node) != qt)
@@ -234,10 +219,7 @@ static uint32_t sft_route(const struct rs_net *net, uint32_t node, const struct 
 
 static uint32_t sft_route_length(const struct rs_net *net, const struct rs_route_state *st)
 {
-    const struct rs__sft *s = net->priv;
-    if (st->mid == RS_NONE)
-        return rs__sft_path_length(s, st->src, st->dst);
-    return rs__sft_path_length(s, st->src, st->mid) + rs__sft_path_length(s, st->mid, st->dst);
+    return rs__sft_path_length(net->priv, st->src, st->dst);
 }
 
 const struct rs_topo_ops rs_topo_sorting_fat_tree = {

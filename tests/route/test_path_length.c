@@ -64,10 +64,10 @@ static void check_instance(const char *kv)
                 if (!valiant)
                     st.mid = RS_NONE;
                 int64_t walked = rs_route_expand(&net, &st, NULL, 0, 10000, NULL);
-                uint32_t closed = net.ops->path_length(&net, &st);
-                if (walked != (int64_t)closed) {
-                    print_error("%s: %u -> %u via %d: walked %lld, path_length %u\n", kv, s, d,
-                                (int)st.mid, (long long)walked, closed);
+                int64_t closed = rs_route_length(&net, NULL, &st, 10000);
+                if (walked != closed) {
+                    print_error("%s: %u -> %u via %d: walked %lld, path_length %lld\n", kv, s,
+                                d, (int)st.mid, (long long)walked, (long long)closed);
                     fail();
                 }
             }
@@ -93,12 +93,12 @@ static void check_next_hop(const char *kv)
                     struct rs_route_state st = {s0, d, (m == N || !valiant) ? RS_NONE : m, 0, 0};
                     uint32_t node = net.ops->src_node(&net, s0);
                     for (int guard = 0; guard < 1000; guard++) {
-                        uint32_t port = net.ops->route(&net, node, &st), slot = RS_NONE;
+                        uint32_t port = rs_route_port(&net, NULL, node, &st), slot = RS_NONE;
                         uint32_t head = port == RS_ROUTE_DONE
                                             ? RS_NONE
                                             : net.ops->neighbor(&net, node, port, &slot);
                         uint32_t p2 = 0, slot2 = RS_NONE;
-                        uint32_t head2 = net.ops->next_hop(&net, node, &st, &p2, &slot2);
+                        uint32_t head2 = rs_route_next_hop(&net, NULL, node, &st, &p2, &slot2);
                         if (p2 != port || head2 != head || (head != RS_NONE && slot2 != slot)) {
                             print_error("%s: %u -> %u via %d at node %u hop %u: route %u head "
                                         "%u slot %u, next_hop %u head %u slot %u\n",

@@ -11,20 +11,21 @@
 /* The registry: names in order, each ops named as its entry, found by name. */
 static void test_names(void **state)
 {
-    static const char *const want[] = {"direct",       "valiant", "ranade", "min_adaptive",
-                                       "nca_adaptive", "ugal_l",  "ugal_g", NULL};
+    static const char *const want[] = {"direct", "yx", "valiant", "ranade", "min_adaptive",
+                                       "nca_adaptive", "ugal_l", "ugal_g", NULL};
     for (int i = 0; want[i]; i++) {
         assert_non_null(rs_routings[i]);
         assert_string_equal(rs_routing_names[i], want[i]);
         assert_string_equal(rs_routings[i]->name, want[i]);
         assert_ptr_equal(rs_routing_find(want[i]), rs_routings[i]);
     }
-    assert_null(rs_routings[7]);
-    assert_null(rs_routing_names[7]);
+    assert_null(rs_routings[8]);
+    assert_null(rs_routing_names[8]);
     assert_null(rs_routing_find("dor"));
     assert_ptr_equal(rs_routing_find("direct"), RS_ROUTING_DIRECT);
     assert_true(rs_route_is_direct(RS_ROUTING_DIRECT));
     assert_false(rs_route_is_direct(RS_ROUTING_VALIANT));
+    assert_false(rs_route_is_direct(RS_ROUTING_YX));
     assert_false(rs_route_is_direct(RS_ROUTING_MIN_ADAPTIVE));
     assert_true(rs_route_is_adaptive(RS_ROUTING_MIN_ADAPTIVE));
     assert_true(rs_route_is_adaptive(RS_ROUTING_NCA_ADAPTIVE));

@@ -162,14 +162,13 @@ static void check_oblivious(const struct rs_net *net, const struct rs_routing_op
             struct rs_route_state st = {s, t, rs_route_mid_for(net, r, 5, id, s), 0,
                                         (uint32_t)id};
             uint32_t end = RS_NONE;
-            int64_t len = rs_route_expand(net, &st, NULL, 0, max_hops, &end);
+            int64_t len = rs_route_walk(net, r, &st, NULL, 0, max_hops, &end);
             if (len < 0 || end != net->ops->dst_node(net, t)) {
                 print_error("%s routing=%s: %u -> %u (mid %u) does not arrive\n", net->name,
                             r->name, s, t, st.mid);
                 fail();
             }
-            if (net->ops->path_length)
-                assert_int_equal(len, net->ops->path_length(net, &st));
+            assert_int_equal(len, rs_route_length(net, r, &st, max_hops));
             if (net->caps & RS_CAP_COORDS) { /* dimension order is minimal per leg */
                 const struct rs_topo_ops *o = net->ops;
                 uint32_t want = st.mid == RS_NONE

@@ -6,6 +6,8 @@
  * torus (so the check can fail). */
 #include "rs_test.h"
 
+#include "routesim/route.h"
+
 struct graph {
     uint32_t n;      /* vertices: channel * 4 + class */
     uint8_t *adj;    /* n x n adjacency (small networks only) */
@@ -18,11 +20,11 @@ static void add_route(const struct rs_net *net, struct graph *g, struct rs_route
 {
     uint32_t node = net->ops->src_node(net, st.src), prev = RS_NONE;
     for (;;) {
-        uint32_t port = net->ops->route(net, node, &st);
+        uint32_t port = rs_route_port(net, NULL, node, &st);
         if (port == RS_ROUTE_DONE)
             break;
-        uint32_t cls = classes ? net->ops->vc_class(net, node, port, &st) & (uint32_t)(classes - 1)
-                               : 0;
+        uint32_t cls =
+            classes ? rs_route_vc_class(net, NULL, node, port, &st) & (uint32_t)(classes - 1) : 0;
         uint32_t v = (uint32_t)rs_net_channel(net, node, port) * 4 + cls;
         assert_true(v < g->n);
         if (prev != RS_NONE)
