@@ -529,20 +529,21 @@ static int map_topology(struct mapper *m)
         else if (!strcmp(r, "valiant"))
             routing = "valiant", classes = torus ? "dateline" : NULL;
     } else if (!strcmp(t, "fly")) {
-        if (kv != 2)
-            return refuse(m, lk, "k", k, "routesim's butterfly (topology=fly) is 2-ary: k = 2");
+        /* routesim's kary_nfly is BookSim's fly, router for router (docs/topologies.md); it
+         * checks k^n <= 2^26 itself */
+        if (kv < 2 || kv > 256)
+            return refuse(m, lk, "k", k, "topology=fly needs 2 <= k <= 256");
         if (nv < 1 || nv > 26)
             return refuse(m, ln, "n", n, "topology=fly needs 1 <= n <= 26");
-        char N[32];
-        snprintf(N, sizeof N, "%ld", 1L << nv);
-        if ((rc = put(m, "topology", "butterfly", lt)) || (rc = put(m, "N", N, ln)) ||
+        if ((rc = put(m, "topology", "kary_nfly", lt)) || (rc = put(m, "k", k, lk)) ||
+            (rc = put(m, "n", n, ln)) ||
             (rc = put(m, "channel_latency", "1", lt))) /* BookSim's fly: 1 cycle */
             return rc;
         if (!strcmp(r, "dest_tag"))
             routing = "direct";
     } else {
         return refuse(m, lt, "topology", t, "routesim reads BookSim's mesh, torus and fly "
-                      "(2-ary) topologies");
+                      "topologies");
     }
     if (!routing) {
         char why[256];

@@ -163,8 +163,9 @@ static void test_fly_and_overrides(void **state)
     struct rs_err err;
     assert_int_equal(parse(&p, "topology = fly; k = 2; n = 10; routing_function = dest_tag;\n"
                                "num_vcs = 2; num_vcs = 4;\n", &err), 0);
-    expect(&p, "topology", "butterfly", 1);
-    expect(&p, "N", "1024", 1);
+    expect(&p, "topology", "kary_nfly", 1);
+    expect(&p, "k", "2", 1);
+    expect(&p, "n", "10", 1);
     expect(&p, "channel_latency", "1", 1);
     expect(&p, "routing", "direct", 1);
     expect(&p, "vcs", "4", 2); /* the later statement wins, as in BookSim */
@@ -199,7 +200,7 @@ static void test_errors(void **state)
                  "honoured: BookSim needs a routing_function (none is its default)");
     expect_error("topology = dragonflynew;\nrouting_function = min;\n", RS_EUNSUPPORTED,
                  "f.cfg:1: BookSim key 'topology = dragonflynew' cannot be honoured: routesim "
-                 "reads BookSim's mesh, torus and fly (2-ary) topologies");
+                 "reads BookSim's mesh, torus and fly topologies");
     expect_error("topology = mesh;\nrouting_function = dor;\ninjection_rate = {0.1, 0.2};\n",
                  RS_EUNSUPPORTED,
                  "f.cfg:3: BookSim key 'injection_rate = {0.1,0.2}' cannot be honoured: a list "
