@@ -23,14 +23,6 @@ struct slot {
     size_t part, line; /* where it was seen (line 1-based) */
 };
 
-static uint64_t fnv(const char *s, size_t n)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
-}
-
 static int cmp_ident(const void *a, const void *b)
 {
     const struct ident *x = a, *y = b;
@@ -55,7 +47,7 @@ static size_t prefix_len(const char *line, size_t len, size_t k)
 /* The index of the identity text[0..len) among ids (sorted), or -1. */
 static int64_t find(const struct ident *ids, uint64_t n, const char *text, size_t len)
 {
-    uint64_t h = fnv(text, len), lo = 0, hi = n;
+    uint64_t h = rs__fnv1a(text, len), lo = 0, hi = n;
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo) / 2;
         if (ids[mid].hash < h)
@@ -167,7 +159,7 @@ int rs_sweep_merge(const struct rs_grid *g, const char *out, const char *const *
     for (uint64_t i = 0; i < n_rows && !rc; i++) {
         const char *e = memchr(p, '\n', idb->len - (size_t)(p - idb->data));
         size_t len = prefix_len(p, (size_t)(e - p), n_id);
-        ids[i] = (struct ident){fnv(p, len), i, p, len};
+        ids[i] = (struct ident){rs__fnv1a(p, len), i, p, len};
         p = e + 1;
     }
     if (!rc)

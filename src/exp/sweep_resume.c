@@ -27,14 +27,6 @@ struct key {
     uint64_t id; /* point (statistics) or task point * runs + replication (per run) */
 };
 
-static uint64_t fnv(const char *s, size_t n)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
-}
-
 static int cmp_key(const void *a, const void *b)
 {
     const struct key *x = a, *y = b;
@@ -140,12 +132,12 @@ static int build_keys(const struct rs__resume_in *in, struct key *stats, struct 
         s.len = r.len = 0;
         if ((rc = in->ident(in->ctx, i, &s, runs ? &r : NULL, err)))
             break;
-        stats[i].hash = fnv(s.data ? s.data : "", s.len);
+        stats[i].hash = rs__fnv1a(s.data ? s.data : "", s.len);
         stats[i].id = i;
         const char *p = r.data;
         for (uint32_t k = 0; runs && k < in->runs; k++) {
             const char *e = strchr(p, '\n');
-            runs[i * in->runs + k].hash = fnv(p, (size_t)(e - p));
+            runs[i * in->runs + k].hash = rs__fnv1a(p, (size_t)(e - p));
             runs[i * in->runs + k].id = i * in->runs + k;
             p = e + 1;
         }
@@ -317,7 +309,7 @@ int rs__sweep_resume(const struct rs__resume_in *in, struct rs__resume_out *out,
     for (size_t l = 1; s_rows && !rc && l < s.n_lines; l++) {
         size_t len;
         const char *line = line_at(&s, l, &len);
-        int64_t i = find_key(ks, in->n_points, fnv(line, prefix_len(line, len, in->n_id)));
+        int64_t i = find_key(ks, in->n_points, rs__fnv1a(line, prefix_len(line, len, in->n_id)));
         if (i < 0)
             rc = foreign_row(in, &s, l, 0, err);
         else if (out->skip[i])
@@ -345,7 +337,7 @@ int rs__sweep_resume(const struct rs__resume_in *in, struct rs__resume_out *out,
             size_t len;
             const char *line = line_at(&r, l, &len);
             int64_t t = find_key(kr, in->n_points * in->runs,
-                                 fnv(line, prefix_len(line, len, in->n_id)));
+                                 rs__fnv1a(line, prefix_len(line, len, in->n_id)));
             if (t < 0) {
                 rc = foreign_row(in, &r, l, 1, err);
             } else if (!out->skip[(uint64_t)t / in->runs]) {

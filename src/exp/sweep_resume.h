@@ -61,4 +61,13 @@ int rs__sweep_identities(const struct rs_grid *g, struct rs_buf *stats, struct r
                          struct rs_buf *stats_prefix, struct rs_buf *runs_prefix, size_t *n_id,
                          struct rs_err *err);
 
+/* The 64-bit FNV-1a hash of the n bytes at s (row identities of resume and merge). */
+static inline uint64_t rs__fnv1a(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
 #endif

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "routesim/net.h"
+#include "topo/topo_util.h"
 
 #define KFLY_MAX_TERMINALS (1u << 26)
 
@@ -21,15 +22,6 @@ static const struct rs_optdef kfly_options[] = {
 static uint32_t per_stage(const struct rs_net *net)
 {
     return net->N / net->k;
-}
-
-/* k^i */
-static uint32_t kpow(uint32_t k, uint32_t i)
-{
-    uint32_t r = 1;
-    while (i--)
-        r *= k;
-    return r;
 }
 
 static int kfly_build(struct rs_net *net, const struct rs_params *p, struct rs_err *err)
@@ -74,7 +66,7 @@ static uint32_t kfly_neighbor(const struct rs_net *net, uint32_t node, uint32_t 
 {
     uint32_t R = per_stage(net), s = node / R, a = node % R, n = net->dims, k = net->k;
     if (s + 1 < n && port < k) {
-        uint32_t sh = kpow(k, n - 2 - s), d = a / sh % k;
+        uint32_t sh = rs__topo_upow(k, n - 2 - s), d = a / sh % k;
         if (in_slot)
             *in_slot = d;
         return (s + 1) * R + a - d * sh + port * sh;
@@ -110,7 +102,7 @@ static void kfly_label(const struct rs_net *net, uint32_t node, char *buf, size_
     int len = snprintf(buf, n, "<%u,", node / R);
     for (uint32_t i = net->dims - 1; i-- > 0 && len > 0 && (size_t)len < n;)
         len += snprintf(buf + len, n - (size_t)len, "%s%u",
-                        net->k > 10 && i + 2 < net->dims ? "." : "", a / kpow(net->k, i) % net->k);
+                        net->k > 10 && i + 2 < net->dims ? "." : "", a / rs__topo_upow(net->k, i) % net->k);
     if (len > 0 && (size_t)len < n)
         snprintf(buf + len, n - (size_t)len, ">");
 }
@@ -132,7 +124,7 @@ static uint32_t kfly_route(const struct rs_net *net, uint32_t node, const struct
     uint32_t target = st->mid != RS_NONE && !pass2 ? st->mid : st->dst;
     if (s + 1 == n)
         return st->mid != RS_NONE && !pass2 ? net->k : RS_ROUTE_DONE;
-    return target / kpow(net->k, n - 1 - s) % net->k;
+    return target / rs__topo_upow(net->k, n - 1 - s) % net->k;
 }
 
 /* n-1 channels; Valiant: twice that and the return channel. */

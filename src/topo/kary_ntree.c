@@ -7,6 +7,7 @@
 
 #include "routesim/net.h"
 #include "routesim/rng.h"
+#include "topo/topo_util.h"
 
 #define KTREE_MAX_TERMINALS (1u << 24)
 
@@ -18,14 +19,6 @@ static const struct rs_optdef ktree_options[] = {
 static uint32_t per_level(const struct rs_net *net)
 {
     return net->N / net->k;
-}
-
-static uint32_t kpow(uint32_t k, uint32_t i)
-{
-    uint32_t r = 1;
-    while (i--)
-        r *= k;
-    return r;
 }
 
 static int ktree_build(struct rs_net *net, const struct rs_params *p, struct rs_err *err)
@@ -59,13 +52,13 @@ static int ktree_build(struct rs_net *net, const struct rs_params *p, struct rs_
 /* Digit i (0 = most significant, of n-1) of switch address w. */
 static uint32_t wdigit(const struct rs_net *net, uint32_t w, uint32_t i)
 {
-    return w / kpow(net->k, net->dims - 2 - i) % net->k;
+    return w / rs__topo_upow(net->k, net->dims - 2 - i) % net->k;
 }
 
 /* w with digit i set to v. */
 static uint32_t wset(const struct rs_net *net, uint32_t w, uint32_t i, uint32_t v)
 {
-    uint32_t sh = kpow(net->k, net->dims - 2 - i);
+    uint32_t sh = rs__topo_upow(net->k, net->dims - 2 - i);
     return w - (w / sh % net->k) * sh + v * sh;
 }
 
@@ -122,8 +115,8 @@ static void ktree_label(const struct rs_net *net, uint32_t node, char *buf, size
 static uint32_t nca_level(const struct rs_net *net, uint32_t s, uint32_t t)
 {
     uint32_t m = 0;
-    while (m + 1 < net->dims && s / kpow(net->k, net->dims - 1 - m) % net->k ==
-                                    t / kpow(net->k, net->dims - 1 - m) % net->k)
+    while (m + 1 < net->dims && s / rs__topo_upow(net->k, net->dims - 1 - m) % net->k ==
+                                    t / rs__topo_upow(net->k, net->dims - 1 - m) % net->k)
         m++;
     return m;
 }
@@ -137,7 +130,7 @@ static uint32_t leg_length(const struct rs_net *net, uint32_t s, uint32_t t)
 static int below(const struct rs_net *net, uint32_t l, uint32_t w, uint32_t t)
 {
     for (uint32_t i = 0; i < l; i++)
-        if (wdigit(net, w, i) != t / kpow(net->k, net->dims - 1 - i) % net->k)
+        if (wdigit(net, w, i) != t / rs__topo_upow(net->k, net->dims - 1 - i) % net->k)
             return 0;
     return 1;
 }
@@ -156,7 +149,7 @@ static uint32_t ktree_route(const struct rs_net *net, uint32_t node, const struc
     }
     if (below(net, l, w, target))
         return l + 1 == net->dims ? RS_ROUTE_DONE
-                                  : target / kpow(net->k, net->dims - 1 - l) % net->k;
+                                  : target / rs__topo_upow(net->k, net->dims - 1 - l) % net->k;
     return net->k + rs_rand_below(st->src, RS_STREAM_NCA_UP, st->msg, leg + l, net->k);
 }
 
@@ -186,7 +179,7 @@ static uint32_t ktree_productive(const struct rs_net *net, uint32_t node, uint32
     if (node == target)
         return 0;
     if (below(net, l, w, t)) {
-        ports[0] = t / kpow(net->k, net->dims - 1 - l) % net->k;
+        ports[0] = t / rs__topo_upow(net->k, net->dims - 1 - l) % net->k;
         return 1;
     }
     uint32_t n = 0;

@@ -1,4 +1,5 @@
-/* Helpers shared by the topology files: reading a power-of-two size and labelling rows. */
+/* Helpers shared by the topology files: reading a power-of-two size, integer powers and
+ * labelling rows. */
 #ifndef RS_TOPO_UTIL_H
 #define RS_TOPO_UTIL_H
 
@@ -16,5 +17,14 @@ int rs__topo_read_pow2(const struct rs_params *p, const struct rs_optdef *table,
 
 /* Write "<level,c0c1...c_{bits-1}>" (row bits least significant first) into buf. */
 void rs__topo_label_row(char *buf, size_t n, uint32_t level, uint32_t row, uint32_t bits);
+
+/* k^i for a k^i known to fit in 32 bits (the caller checked its range). */
+static inline uint32_t rs__topo_upow(uint32_t k, uint32_t i)
+{
+    uint32_t r = 1;
+    while (i--)
+        r *= k;
+    return r;
+}
 
 #endif
