@@ -30,6 +30,11 @@ install(FILES ${RS_PUBLIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/route
 file(RELATIVE_PATH RS_PC_UP ${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig ${CMAKE_INSTALL_PREFIX})
 string(REGEX REPLACE "/$" "" RS_PC_UP "${RS_PC_UP}")
 set(RS_PC_PREFIX "\${pcfiledir}/${RS_PC_UP}")
+# a sanitizer build's library needs its runtime in every program that links it
+set(RS_PC_SANITIZE "")
+if(RS_SANITIZE)
+  set(RS_PC_SANITIZE "-fsanitize=address,undefined")
+endif()
 configure_file(${CMAKE_SOURCE_DIR}/cmake/routesim.pc.in ${CMAKE_BINARY_DIR}/routesim.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/routesim.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 install(DIRECTORY ${CMAKE_BINARY_DIR}/man/ DESTINATION ${CMAKE_INSTALL_MANDIR}/man1

@@ -98,9 +98,11 @@ static void test_torus_tie(void **state)
     assert_int_equal(rs_test_try("topology=torus k=4 torus_tie=minus", 0, &r, msg, sizeof msg),
                      RS_EUNKNOWN);
     assert_non_null(strstr(msg, "unknown value 'minus' for key 'torus_tie'"));
+    rs_record_free(&r);
     /* the key belongs to wrap-around networks only */
     assert_int_equal(rs_test_try("topology=mesh k=4 torus_tie=split", 0, &r, msg, sizeof msg),
                      RS_EUNKNOWN);
+    rs_record_free(&r);
 }
 
 /* Split balances the two directions of a ring: on a ring of 8 every terminal t sends to
