@@ -69,6 +69,15 @@ int cli_check_outputs(const struct cli_args *a, const struct rs_named_path *outs
  * other failure while running). */
 int cli_fail(const struct rs_err *err);
 
+struct rs_sweep_remote;
+/* Run a command that works under mpirun: join the MPI job (one rank when not started by
+ * mpirun or built without MPI), rank 0 runs rank0 with the remote that hands runs to the
+ * other ranks (NULL with one rank), the other ranks serve runs until rank 0 ends them.
+ * Returns rank0's exit status on rank 0; a failure to join prints one line on rank 0 and
+ * returns its status (1 elsewhere). */
+int cli_mpi_main(int argc, char **argv,
+                 int (*rank0)(int argc, char **argv, const struct rs_sweep_remote *remote));
+
 struct cli_command;
 
 /* `routesim CMD --help` (and `help CMD`): the command's usage, summary and options on

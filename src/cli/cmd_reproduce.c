@@ -152,19 +152,10 @@ static int run_one(const char *root, const char *name, const char *out, const st
 
 static int reproduce_main(int argc, char **argv, const struct rs_sweep_remote *remote);
 
+/* Under mpirun the ranks other than 0 serve runs; rank 0 runs the reproduction (rs_mpi.h). */
 int cli_cmd_reproduce(int argc, char **argv)
 {
-    struct rs_mpi m;
-    struct rs_err err;
-    rs_err_clear(&err);
-    if (rs_mpi_start(&m, &argc, &argv, &err)) {
-        int status = m.rank == 0 ? cli_fail(&err) : 1;
-        rs_mpi_stop(&m);
-        return status;
-    }
-    int status = m.rank > 0 ? rs_mpi_serve(&m) : reproduce_main(argc, argv, rs_mpi_remote(&m));
-    rs_mpi_stop(&m);
-    return status;
+    return cli_mpi_main(argc, argv, reproduce_main);
 }
 
 static int reproduce_main(int argc, char **argv, const struct rs_sweep_remote *remote)
