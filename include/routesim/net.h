@@ -61,6 +61,10 @@ enum rs_topo_cap {
     /* a dragonfly (Kim et al. 2008): net->priv is its struct rs_dfly, whose numbering of
      * groups, routers and global links include/routesim/dragonfly.h gives */
     RS_CAP_DRAGONFLY = 1u << 10,
+    /* ops->route reads rs_route_state.msg: two messages with the same source and destination
+     * may take different routes (k-ary n-tree's seeded up-ports). Without it (and without
+     * net->paths) a route is a function of (src, dst, mid), which engines may cache per pair */
+    RS_CAP_ROUTE_PER_MSG = 1u << 11,
 };
 
 /* The most productive ports any topology reports (rs_topo_ops.productive): two per

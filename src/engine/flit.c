@@ -55,55 +55,6 @@ int rs__flit_route(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err
                        : rs__flit_route_oblivious(f, m, node, err);
 }
 
-int rs__flit_route_oblivious(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err)
-{
-    struct flit_worm *w = &f->w[m];
-    const struct rs_net *net = f->net;
-    struct rs_route_state st = {w->src, w->dst, w->mid, w->hops, w->msg};
-    uint32_t port, slot, head;
-    if (f->hop_next) {
-        head = net->ops->next_hop(net, node, &st, &port, &slot);
-    } else if (f->route_plain) {
-        port = net->ops->route(net, node, &st);
-        head = port == RS_ROUTE_DONE || port >= f->P ? RS_NONE
-                                                      : net->ops->neighbor(net, node, port, NULL);
-    } else {
-        head = rs__route_next_hop(net, f->routing, node, &st, &port, &slot);
-    }
-    if (port == RS_ROUTE_DONE) {
-        w->next_chan = RS_NONE;
-        return 0;
-    }
-    if (head == RS_NONE || w->hops > 4 * net->n_nodes + 16)
-        return rs_err_set(err, RS_EINVARIANT,
-                          "route of message %u (%u -> %u) takes a missing channel or does not "
-                          "end (at node %u after %u hops)",
-                          w->msg, w->src, w->dst, node, w->hops);
-    w->next_chan = node * f->P + port;
-    w->next_node = head;
-    if (f->classes == FLIT_CLASSES_PARTITION) { /* does the route wrap in this dimension? */
-        uint32_t s = 1, k = net->k;
-        for (uint32_t i = 0; i < port / 2; i++)
-            s *= k;
-        uint32_t x0 = net->ops->src_node(net, w->src) / s % k;
-        uint32_t x1 = net->ops->dst_node(net, w->dst) / s % k;
-        uint32_t cls = port % 2 == 0 ? x1 < x0 : x1 > x0, per = f->B / 2;
-        w->vc_lo = cls * per;
-        w->vc_hi = w->vc_lo + per;
-    } else if (f->classes == FLIT_CLASSES_DATELINE) {
-        uint32_t cls = (f->route_plain ? net->ops->vc_class(net, node, port, &st)
-                                       : rs_route_vc_class(net, f->routing, node, port, &st)) &
-                       (f->n_cls - 1);
-        uint32_t per = f->B / f->n_cls;
-        w->vc_lo = cls * per;
-        w->vc_hi = w->vc_lo + per;
-    } else {
-        w->vc_lo = 0;
-        w->vc_hi = f->B;
-    }
-    return 0;
-}
-
 uint32_t rs__flit_choices(const struct flit *f, uint32_t m, struct rs_route_choice *out)
 {
     const struct flit_worm *w = &f->w[m];
@@ -196,6 +147,7 @@ static uint32_t new_worm(struct flit *f, uint32_t src, uint32_t dst, uint32_t mi
     w->src_left = len;
     w->head = RS_NONE;
     w->next_node = f->src_node[src];
+    w->path = f->adaptive ? RS_NONE : rs__flit_path_of(f, src, dst, mid);
     if ((f->rc = rs__flit_route(f, m, f->src_node[src], f->err))) {
         f->free_slot[f->n_free++] = m;
         return RS_NONE;
@@ -294,6 +246,7 @@ void rs__flit_free(void *st)
 {
     struct flit *f = st;
     rs__iq_free(f);
+    rs__flit_paths_free(f);
     rs__huge_free(f->vc, f->n_vc * sizeof *f->vc);
     rs__huge_free(f->fifo, f->fifo ? f->n_vc * sizeof *f->fifo : 0);
     rs_free(f->chan_used);
@@ -548,6 +501,8 @@ static int flit_init(struct flit *f, struct rs_driver *d, enum flit_mode mode,
         f->src_node[t] = net->ops->src_node(net, t);
         f->front[t] = RS_NONE;
     }
+    if (rs__flit_paths_init(f))
+        return rs_err_set(err, RS_ENOMEM, "out of memory for the route cache");
 
     if (d->ol) { /* the injection process is the driver's */
         f->stuck = rs_calloc(f->n_slots, 1);

@@ -72,6 +72,15 @@ struct flit_worm {
     uint32_t t_block;   /* last step in which its header was blocked */
     uint32_t held;      /* collapse=1: its header was blocked in its current buffer, so it
                            waits there until the whole message is in that buffer */
+    uint32_t path;      /* index in f->hop of its route's first hop (the path cache), or
+                           RS_NONE: routed hop by hop */
+};
+
+/* One hop of a cached route (flit_route.c): the channel a header at that point crosses next
+ * (RS_NONE: it is delivered there), that channel's head node and the VCs its class allows. */
+struct flit_hop {
+    uint32_t chan, node;
+    uint16_t vc_lo, vc_hi;
 };
 
 /* A worm started in a step, with its key, for sorting into the active list. */
@@ -151,6 +160,12 @@ struct flit {
     int rc;                 /* first error of a routing call made where no code can be
                                returned (making a source's front); err holds its message */
     struct rs_err *err;
+    /* the path cache (flit_route.c): the route of source-destination pair (s, d) starts at
+     * hop[pair_path[s * n_src + d] - 1] (0: not expanded yet, RS_NONE: routed hop by hop);
+     * NULL when routes are not a function of the pair or the index would be too large */
+    uint32_t *pair_path;
+    struct flit_hop *hop;
+    uint32_t n_hop, cap_hop;
     int iq_router;          /* router=iq: the network is BookSim's input-queued router */
     struct iq *iq;          /* its state (iq.c), NULL for router=simple */
 };
@@ -206,8 +221,18 @@ void rs__flit_finish(struct flit *f, uint32_t m, int delivered);
  * RS_EINVARIANT (a route to a missing channel). */
 int rs__flit_route(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err);
 
+/* The path cache (flit_route.c). rs__flit_paths_init allocates it when routes are a function
+ * of (source, destination) alone (after the routing, classes and sources are set up):
+ * returns 0 or RS_ENOMEM. rs__flit_path_of gives the index of the first hop of the cached
+ * route from terminal src to terminal dst (expanding it on first use), or RS_NONE when that
+ * route is routed hop by hop (no cache, an intermediate, the cache full, a failing route).
+ * rs__flit_paths_free frees it. */
+int rs__flit_paths_init(struct flit *f);
+uint32_t rs__flit_path_of(struct flit *f, uint32_t src, uint32_t dst, uint32_t mid);
+void rs__flit_paths_free(struct flit *f);
+
 /* rs__flit_route for an oblivious and for an adaptive routing, for callers that know which
- * (the step's hot path). */
+ * (the step's hot path). The oblivious one reads worm m's cached path when it has one. */
 int rs__flit_route_oblivious(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err);
 int rs__flit_route_adaptive(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err);
 

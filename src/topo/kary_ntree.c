@@ -193,7 +193,7 @@ const struct rs_topo_ops rs_topo_kary_ntree = {
     .summary = "k-ary n-tree / folded Clos (Petrini & Vanneschi): n levels of k^(n-1) "
                "switches, k terminals per leaf, nearest-common-ancestor routing",
     .options = ktree_options,
-    .caps = RS_CAP_UP_DOWN,
+    .caps = RS_CAP_UP_DOWN | RS_CAP_ROUTE_PER_MSG,
     .build = ktree_build,
     .neighbor = ktree_neighbor,
     .src_node = ktree_leaf,

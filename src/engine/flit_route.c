@@ -1,0 +1,151 @@
+/* Oblivious routes of the flit engine: the next channel of a worm's header, and the path
+ * cache that expands the route of each (source, destination) pair once, so that a header
+ * hop reads its next channel from an array instead of calling the topology's route and
+ * neighbor through the ops table (issue 21). Same routes, same classes, same errors. */
+#include <string.h>
+
+#include "engine/flit.h"
+#include "routesim/alloc.h"
+#include "routesim/assert.h"
+
+/* The pair index exists when n_src^2 entries fit in this many (4 MiB entries, 16 MiB of
+ * uint32; calloc'd, so only the pages of pairs used are touched). */
+#define FLIT_PAIRS_MAX (1u << 22)
+/* Hops the cache holds at most (12 bytes each, 12 MiB; malloc'd, touched as filled). Pairs
+ * met once it is full are routed hop by hop, as without the cache. */
+#define FLIT_HOPS_MAX (1u << 20)
+
+/* The next hop of a header at node with route state st (an oblivious routing): *out gets
+ * the channel (RS_NONE at the destination), its head node and the VCs of its class.
+ * Returns 0, or RS_EINVARIANT with err set for a missing channel or a route that does not
+ * end; msg names the message in that error. */
+static int route_hop(const struct flit *f, uint32_t node, const struct rs_route_state *st,
+                     uint32_t msg, struct flit_hop *out, struct rs_err *err)
+{
+    const struct rs_net *net = f->net;
+    uint32_t port, slot, head;
+    if (f->hop_next) {
+        head = net->ops->next_hop(net, node, st, &port, &slot);
+    } else if (f->route_plain) {
+        port = net->ops->route(net, node, st);
+        head = port == RS_ROUTE_DONE || port >= f->P ? RS_NONE
+                                                      : net->ops->neighbor(net, node, port, NULL);
+    } else {
+        head = rs__route_next_hop(net, f->routing, node, st, &port, &slot);
+    }
+    if (port == RS_ROUTE_DONE) {
+        out->chan = RS_NONE;
+        return 0;
+    }
+    if (head == RS_NONE || st->hops > 4 * net->n_nodes + 16)
+        return rs_err_set(err, RS_EINVARIANT,
+                          "route of message %u (%u -> %u) takes a missing channel or does not "
+                          "end (at node %u after %u hops)",
+                          msg, st->src, st->dst, node, st->hops);
+    out->chan = node * f->P + port;
+    out->node = head;
+    if (f->classes == FLIT_CLASSES_PARTITION) { /* does the route wrap in this dimension? */
+        uint32_t s = 1, k = net->k;
+        for (uint32_t i = 0; i < port / 2; i++)
+            s *= k;
+        uint32_t x0 = net->ops->src_node(net, st->src) / s % k;
+        uint32_t x1 = net->ops->dst_node(net, st->dst) / s % k;
+        uint32_t cls = port % 2 == 0 ? x1 < x0 : x1 > x0, per = f->B / 2;
+        out->vc_lo = (uint16_t)(cls * per);
+        out->vc_hi = (uint16_t)(out->vc_lo + per);
+    } else if (f->classes == FLIT_CLASSES_DATELINE) {
+        uint32_t cls = (f->route_plain ? net->ops->vc_class(net, node, port, st)
+                                       : rs_route_vc_class(net, f->routing, node, port, st)) &
+                       (f->n_cls - 1);
+        uint32_t per = f->B / f->n_cls;
+        out->vc_lo = (uint16_t)(cls * per);
+        out->vc_hi = (uint16_t)(out->vc_lo + per);
+    } else {
+        out->vc_lo = 0;
+        out->vc_hi = (uint16_t)f->B;
+    }
+    return 0;
+}
+
+int rs__flit_paths_init(struct flit *f)
+{
+    const struct rs_net *net = f->net;
+    uint64_t pairs = (uint64_t)f->n_src * f->n_src;
+    f->pair_path = NULL;
+    f->hop = NULL;
+    f->n_hop = f->cap_hop = 0;
+    /* a route that is a function of (source, destination) alone: the topology's own (or a
+     * routing without intermediates or a next_port of its own), routes not given per
+     * message */
+    if (f->adaptive || !f->route_plain || net->paths || (net->caps & RS_CAP_ROUTE_PER_MSG) ||
+        pairs > FLIT_PAIRS_MAX || pairs == 0)
+        return 0;
+    f->pair_path = rs_calloc(pairs, sizeof *f->pair_path);
+    f->hop = rs_malloc(FLIT_HOPS_MAX * sizeof *f->hop);
+    if (!f->pair_path || !f->hop)
+        return RS_ENOMEM;
+    f->cap_hop = FLIT_HOPS_MAX;
+    return 0;
+}
+
+void rs__flit_paths_free(struct flit *f)
+{
+    rs_free(f->pair_path);
+    rs_free(f->hop);
+}
+
+/* Expand the route from terminal src to terminal dst into the cache: the index of its first
+ * hop, or RS_NONE when it cannot be cached (the cache is full, or the route fails: routed
+ * hop by hop, it then reports its error where it meets it). */
+static uint32_t expand_pair(struct flit *f, uint32_t src, uint32_t dst)
+{
+    struct rs_err scratch;
+    struct rs_route_state st = {src, dst, RS_NONE, 0, 0};
+    uint32_t node = f->src_node[src], start = f->n_hop;
+    for (;;) {
+        struct flit_hop h;
+        if (f->n_hop >= f->cap_hop || route_hop(f, node, &st, 0, &h, &scratch)) {
+            f->n_hop = start;
+            return RS_NONE;
+        }
+        f->hop[f->n_hop++] = h;
+        if (h.chan == RS_NONE)
+            return start;
+        node = h.node;
+        st.hops++;
+    }
+}
+
+uint32_t rs__flit_path_of(struct flit *f, uint32_t src, uint32_t dst, uint32_t mid)
+{
+    if (!f->pair_path || mid != RS_NONE)
+        return RS_NONE;
+    uint32_t *p = &f->pair_path[(uint64_t)src * f->n_src + dst];
+    if (*p == 0) {
+        uint32_t at = expand_pair(f, src, dst);
+        *p = at == RS_NONE ? RS_NONE : at + 1;
+    }
+    return *p == RS_NONE ? RS_NONE : *p - 1;
+}
+
+int rs__flit_route_oblivious(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err)
+{
+    struct flit_worm *w = &f->w[m];
+    struct flit_hop h;
+    if (w->path != RS_NONE) { /* the cached expansion: hop w->hops of the pair's path */
+        h = f->hop[w->path + w->hops];
+        RS_DASSERT(node == (w->hops ? f->hop[w->path + w->hops - 1].node : f->src_node[w->src]));
+    } else {
+        struct rs_route_state st = {w->src, w->dst, w->mid, w->hops, w->msg};
+        int rc = route_hop(f, node, &st, w->msg, &h, err);
+        if (rc)
+            return rc;
+    }
+    w->next_chan = h.chan;
+    if (h.chan != RS_NONE) {
+        w->next_node = h.node;
+        w->vc_lo = h.vc_lo;
+        w->vc_hi = h.vc_hi;
+    }
+    return 0;
+}
