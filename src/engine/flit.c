@@ -13,6 +13,7 @@
 #include "routesim/alloc.h"
 #include "routesim/assert.h"
 #include "routesim/hugemem.h"
+#include "routesim/run.h"
 
 /* ---- routes --------------------------------------------------------------------------- */
 
@@ -247,6 +248,7 @@ void rs__flit_free(void *st)
     struct flit *f = st;
     rs__iq_free(f);
     rs__flit_paths_free(f);
+    rs__flit_par_free(f);
     rs__huge_free(f->vc, f->n_vc * sizeof *f->vc);
     rs__huge_free(f->fifo, f->fifo ? f->n_vc * sizeof *f->fifo : 0);
     rs_free(f->chan_used);
@@ -329,6 +331,10 @@ static int read_options(struct flit *f, const struct rs_params *p, const struct 
     f->discard = on_delay == FLIT_DISCARD;
     if (rs_optdef_find(opt, "router") && (rc = rs_opt_choice(p, opt, "router", &f->iq_router, err)))
         return rc;
+    int64_t threads;
+    if ((rc = rs_opt_int(p, rs_run_options, "threads", &threads, err)))
+        return rc;
+    f->threads = (uint32_t)threads;
     if (!f->iq_router && (rc = rs__iq_refuse_keys(p, err)))
         return rc;
     return 0;
@@ -503,6 +509,8 @@ static int flit_init(struct flit *f, struct rs_driver *d, enum flit_mode mode,
     }
     if (rs__flit_paths_init(f))
         return rs_err_set(err, RS_ENOMEM, "out of memory for the route cache");
+    if (rs__flit_par_init(f))
+        return rs_err_set(err, RS_ENOMEM, "out of memory for %u threads", f->threads);
 
     if (d->ol) { /* the injection process is the driver's */
         f->stuck = rs_calloc(f->n_slots, 1);

@@ -83,6 +83,27 @@ struct flit_hop {
     uint16_t vc_lo, vc_hi;
 };
 
+/* What one flit step (or one thread's part of it) adds to the run's counters; folded into
+ * struct flit at the end of the step. */
+struct flit_acc {
+    uint64_t flit_hops, blocked, step_moves, step_accepted;
+    int64_t in_net;      /* change of the flits in network buffers */
+    uint32_t max_buffer; /* the largest buffer count seen (starts at the run's) */
+};
+
+/* One thread's scratch of the parallel step (threads > 1, flit_step.c): its counters, the
+ * VCs it released (applied after the phase), the active-list positions of the worms it
+ * finished (delivered) or discarded, in increasing order, and its first routing error. */
+struct flit_thr {
+    struct flit_acc acc;
+    uint32_t *rel, n_rel;
+    uint32_t *fin, n_fin;  /* act index << 1 | discarded */
+    uint32_t pos;          /* merge cursor in fin */
+    uint32_t err_at;       /* act index of its first routing error, RS_NONE when none */
+    int rc;
+    struct rs_err err;
+};
+
 /* A worm started in a step, with its key, for sorting into the active list. */
 struct flit_keyed {
     uint64_t key;
@@ -166,6 +187,13 @@ struct flit {
     uint32_t *pair_path;
     struct flit_hop *hop;
     uint32_t n_hop, cap_hop;
+    /* threads (the run key `threads`): the worms of the network step run on `threads`
+     * OpenMP threads, each taking the worms whose header is at a node of its range (par set
+     * when the configuration allows it; flit_step.c). own[i]: the thread of act[i]. */
+    uint32_t threads;
+    int par;
+    uint16_t *own;
+    struct flit_thr *thr;
     int iq_router;          /* router=iq: the network is BookSim's input-queued router */
     struct iq *iq;          /* its state (iq.c), NULL for router=simple */
 };
@@ -205,6 +233,12 @@ void rs__flit_free(void *st);
 /* Run one flit step (f->step already advanced): every move of the step. Returns 0 or
  * RS_E... (only RS_EINVARIANT for an impossible route). */
 int rs__flit_step(struct flit *f, struct rs_err *err);
+
+/* Set up the parallel step when f->threads > 1 and the configuration allows it (an oblivious
+ * routing, link=per_vc, not cut_through_partial, router=simple): f->par, own, thr. Returns 0
+ * or RS_ENOMEM. rs__flit_par_free frees what it allocated. */
+int rs__flit_par_init(struct flit *f);
+void rs__flit_par_free(struct flit *f);
 
 /* Flits of worm slot m in its chain VC x (the count of the buffer, or of m's segment in a
  * shared FIFO). */

@@ -8,6 +8,10 @@
 
 #include "engine/flit.h"
 
+#include <omp.h>
+
+#include "routesim/alloc.h"
+
 /* The step's hot functions take part (cut_through_partial), shared (link=shared) and adapt
  * (an adaptive routing) as arguments and are always inlined, so that rs__flit_step can
  * instantiate them for the combinations it uses with those tests folded away (same
@@ -36,40 +40,47 @@ uint32_t rs__flit_count(const struct flit *f, uint32_t m, uint32_t x)
     return count_p(f, m, x, f->mode == FLIT_PARTIAL);
 }
 
-/* Release VC x at this step: it can be allocated again from the next step. */
-static inline void release_vc(struct flit *f, uint32_t x)
+/* Release VC x at this step: it can be allocated again from the next step. par (the
+ * parallel step): record it in the thread's list instead, applied after the phase (no header
+ * can take x this step either way, and x has left its owner's chain). */
+FLIT_HOT void release_vc(struct flit *f, struct flit_thr *th, uint32_t x, int par)
 {
+    if (par) {
+        th->rel[th->n_rel++] = x;
+        return;
+    }
     f->vc[x].owner = RS_NONE;
     f->vc[x].t_free = f->step;
 }
 
 /* The tail of worm m (its last flit) moved from y (a VC, or RS_NONE for its source) across
  * the channel of z into z's buffer, or was delivered (delivered = 1). */
-FLIT_HOT void tail_moved(struct flit *f, uint32_t m, uint32_t y, uint32_t z, int delivered,
-                         int part)
+FLIT_HOT void tail_moved(struct flit *f, struct flit_thr *th, uint32_t m, uint32_t y,
+                         uint32_t z, int delivered, int part, int par)
 {
     struct flit_worm *w = &f->w[m];
     if (y != RS_NONE) { /* y leaves the chain (partial: it was released when the tail entered) */
         if (!part)
-            release_vc(f, y);
+            release_vc(f, th, y, par);
         w->span--;
     }
     if (delivered) { /* the tail crossed the last channel: its VC is done with */
-        release_vc(f, z);
+        release_vc(f, th, z, par);
         w->span--;
     } else if (part) { /* the channel is free for the next message */
         w->tlo = f->fifo[z].lock_seq;
         w->thi = f->fifo[z].in_seq;
-        release_vc(f, z);
+        release_vc(f, th, z, par);
     }
 }
 
 /* Move worm m's header if it wants to and can: returns 1 when it moved, 0 when it does not
  * want to (delivered, or a store-and-forward message not yet entirely stored), -1 when it
  * wanted to and could not (a blocked header step). */
-FLIT_HOT int move_header_p(struct flit *f, uint32_t m, struct rs_err *err, int *rc, int part,
-                           int shared, int adapt)
+FLIT_HOT int move_header_p(struct flit *f, struct flit_thr *th, uint32_t m, struct rs_err *err,
+                           int *rc, int part, int shared, int adapt, int par)
 {
+    struct flit_acc *a = &th->acc;
     struct flit_worm *w = &f->w[m];
     uint32_t t = f->step, h = w->head;
     if (w->next_chan == RS_NONE)
@@ -117,37 +128,46 @@ FLIT_HOT int move_header_p(struct flit *f, uint32_t m, struct rs_err *err, int *
         hv->t_dep = t;
         if (part)
             f->fifo[h].out_seq++;
-        f->in_net--;
+        a->in_net--;
     } else {
         w->src_left--;
     }
     if (shared)
         f->chan_used[c] = t;
-    f->flit_hops++;
-    f->step_moves++;
+    a->flit_hops++;
+    a->step_moves++;
     w->hops++;
     w->head = x;
     w->span++;
     w->held = 0;
     w->t_move = t;
     xv->t_arr = t;
-    if ((*rc = adapt ? rs__flit_route_adaptive(f, m, w->next_node, err)
-                     : rs__flit_route_oblivious(f, m, w->next_node, err)))
+    if (!adapt && w->path != RS_NONE) { /* the cached route (flit_route.c), inline */
+        const struct flit_hop *hp = &f->hop[w->path + w->hops];
+        w->next_chan = hp->chan;
+        if (hp->chan != RS_NONE) {
+            w->next_node = hp->node;
+            w->vc_lo = hp->vc_lo;
+            w->vc_hi = hp->vc_hi;
+        }
+    } else if ((*rc = adapt ? rs__flit_route_adaptive(f, m, w->next_node, err)
+                            : rs__flit_route_oblivious(f, m, w->next_node, err))) {
         return 0;
+    }
     int delivered = w->next_chan == RS_NONE;
     if (delivered) {
         w->done++;
-        f->step_accepted++;
+        a->step_accepted++;
     } else {
         xv->cnt++;
         if (part)
             f->fifo[x].in_seq++;
-        f->in_net++;
-        if (xv->cnt > f->max_buffer)
-            f->max_buffer = xv->cnt;
+        a->in_net++;
+        if (xv->cnt > a->max_buffer)
+            a->max_buffer = xv->cnt;
     }
     if (w->len == 1) /* the header is also the tail */
-        tail_moved(f, m, h, x, delivered, part);
+        tail_moved(f, th, m, h, x, delivered, part, par);
     return 1;
 }
 
@@ -155,9 +175,10 @@ FLIT_HOT int move_header_p(struct flit *f, uint32_t m, struct rs_err *err, int *
  * the next VC of its chain toward the head (or the delivery buffer when z is the head and
  * the header has been delivered). y_last: y is the last element of the chain (its tail VC,
  * or the source). header_moved: the header moved this step. */
-FLIT_HOT void move_flit(struct flit *f, uint32_t m, uint32_t y, uint32_t z, int y_last,
-                        int header_moved, int part, int shared)
+FLIT_HOT void move_flit(struct flit *f, struct flit_thr *th, uint32_t m, uint32_t y, uint32_t z,
+                        int y_last, int header_moved, int part, int shared, int par)
 {
+    struct flit_acc *a = &th->acc;
     struct flit_worm *w = &f->w[m];
     uint32_t t = f->step;
     struct flit_vc *zv = &f->vc[z];
@@ -188,42 +209,43 @@ FLIT_HOT void move_flit(struct flit *f, uint32_t m, uint32_t y, uint32_t z, int 
         yv->t_dep = t;
         if (part)
             f->fifo[y].out_seq++;
-        f->in_net--;
+        a->in_net--;
     } else {
         w->src_left--;
     }
     zv->t_arr = t;
     w->t_move = t;
-    f->flit_hops++;
-    f->step_moves++;
+    a->flit_hops++;
+    a->step_moves++;
     if (deliver) {
         w->done++;
-        f->step_accepted++;
+        a->step_accepted++;
     } else {
         zv->cnt++;
         if (part)
             f->fifo[z].in_seq++;
-        f->in_net++;
-        if (zv->cnt > f->max_buffer)
-            f->max_buffer = zv->cnt;
+        a->in_net++;
+        if (zv->cnt > a->max_buffer)
+            a->max_buffer = zv->cnt;
     }
     if (y_last && w->src_left == 0 && (y == RS_NONE || count_p(f, m, y, part) == 0))
-        tail_moved(f, m, y, z, deliver, part);
+        tail_moved(f, th, m, y, z, deliver, part, par);
 }
 
 /* The body of worm m: every buffer of its chain passes its front flit on, head to tail,
  * then its source injects one flit. */
-FLIT_HOT void move_body(struct flit *f, uint32_t m, int header_moved, int part, int shared)
+FLIT_HOT void move_body(struct flit *f, struct flit_thr *th, uint32_t m, int header_moved,
+                        int part, int shared, int par)
 {
     struct flit_worm *w = &f->w[m];
     uint32_t z = w->head, n = w->span;
     for (uint32_t k = 1; k < n; k++) {
         uint32_t y = f->vc[z].up;
-        move_flit(f, m, y, z, k == n - 1 && !w->src_left, header_moved, part, shared);
+        move_flit(f, th, m, y, z, k == n - 1 && !w->src_left, header_moved, part, shared, par);
         z = y;
     }
     if (w->src_left && n)
-        move_flit(f, m, RS_NONE, z, 1, header_moved, part, shared);
+        move_flit(f, th, m, RS_NONE, z, 1, header_moved, part, shared, par);
 }
 
 static int cmp_keyed(const void *a, const void *b)
@@ -266,17 +288,17 @@ static void merge_born(struct flit *f)
 
 /* The worms in the network, oldest first: header, then body. Sets *any_done when one
  * finished or was discarded. */
-FLIT_HOT int step_worms_p(struct flit *f, struct rs_err *err, int *any_done, int part,
-                          int shared, int adapt)
+FLIT_HOT int step_worms_p(struct flit *f, struct flit_thr *th, struct rs_err *err, int *any_done,
+                          int part, int shared, int adapt)
 {
     int rc = 0;
     for (uint32_t i = 0; i < f->n_act; i++) {
         uint32_t m = f->act[i];
-        int r = move_header_p(f, m, err, &rc, part, shared, adapt);
+        int r = move_header_p(f, th, m, err, &rc, part, shared, adapt, 0);
         if (rc)
             return rc;
         if (r < 0) {
-            f->blocked++;
+            th->acc.blocked++;
             f->w[m].held = f->collapse;
             f->w[m].t_block = f->step;
             if (f->discard) {
@@ -286,7 +308,7 @@ FLIT_HOT int step_worms_p(struct flit *f, struct rs_err *err, int *any_done, int
                 continue;
             }
         }
-        move_body(f, m, r > 0, part, shared);
+        move_body(f, th, m, r > 0, part, shared, 0);
         if (f->w[m].done == f->w[m].len) {
             rs__flit_finish(f, m, 1);
             f->act[i] = RS_NONE;
@@ -296,58 +318,232 @@ FLIT_HOT int step_worms_p(struct flit *f, struct rs_err *err, int *any_done, int
     return 0;
 }
 
-static int move_header(struct flit *f, uint32_t m, struct rs_err *err, int *rc)
+/* ---- the parallel step (threads > 1) ----------------------------------------------------
+ * Worms interact within a step only where headers at one node compete for the VCs of a
+ * channel out of it (the older wins): body flits move between VCs their worm holds, and a VC
+ * released this step cannot be taken before the next one. So thread j takes the worms whose
+ * header is at a node of its range (nodes [j n / T, (j+1) n / T)), in age order, and meets
+ * every contest the serial step would, in the same order; the rest is deferred to serial
+ * code after the phase, in the serial order: releases (applied before the sources move, which
+ * see them as the serial step does: taken this step, so not free), then deliveries and
+ * discards in active-list order (their counters, the open-loop record, the free-slot
+ * stack). Counters are per thread, summed. Not with adaptive routing (its view reads the
+ * start-of-step counts of other worms' VCs), link=shared (a channel's flits compete across
+ * worms) or cut_through_partial (a FIFO holds two worms' flits). */
+
+int rs__flit_par_init(struct flit *f)
 {
-    return move_header_p(f, m, err, rc, f->mode == FLIT_PARTIAL, f->link == FLIT_SHARED,
-                         f->adaptive);
+    f->par = f->threads > 1 && !f->adaptive && f->link == FLIT_PER_VC && f->mode != FLIT_PARTIAL &&
+             !f->iq_router;
+    if (!f->par)
+        return 0;
+    f->own = rs_malloc((size_t)f->n_slots * sizeof *f->own);
+    f->thr = rs_calloc(f->threads, sizeof *f->thr);
+    if (!f->own || !f->thr)
+        return RS_ENOMEM;
+    for (uint32_t j = 0; j < f->threads; j++) {
+        /* a worm releases at most two VCs in a step (its tail's and, delivered, its head's) */
+        f->thr[j].rel = rs_malloc((size_t)f->n_slots * 2 * sizeof *f->thr[j].rel);
+        f->thr[j].fin = rs_malloc((size_t)f->n_slots * sizeof *f->thr[j].fin);
+        if (!f->thr[j].rel || !f->thr[j].fin)
+            return RS_ENOMEM;
+    }
+    return 0;
+}
+
+void rs__flit_par_free(struct flit *f)
+{
+    if (f->thr)
+        for (uint32_t j = 0; j < f->threads; j++) {
+            rs_free(f->thr[j].rel);
+            rs_free(f->thr[j].fin);
+        }
+    rs_free(f->thr);
+    rs_free(f->own);
+}
+
+/* The thread of the worm in slot m: the one of the node its header is at. */
+static inline uint16_t owner_of(const struct flit *f, uint32_t m)
+{
+    const struct flit_worm *w = &f->w[m];
+    uint32_t node = w->next_chan != RS_NONE ? w->next_chan / f->P : w->next_node;
+    return (uint16_t)((uint64_t)node * f->threads / f->net->n_nodes);
+}
+
+/* Thread j's part of the phase: its worms, in active-list order. */
+static void par_worms(struct flit *f, uint32_t j)
+{
+    struct flit_thr *th = &f->thr[j];
+    th->n_rel = th->n_fin = 0;
+    th->err_at = RS_NONE;
+    th->rc = 0;
+    memset(&th->acc, 0, sizeof th->acc);
+    th->acc.max_buffer = f->max_buffer;
+    for (uint32_t i = 0; i < f->n_act; i++) {
+        if (f->own[i] != j)
+            continue;
+        uint32_t m = f->act[i];
+        int rc = 0;
+        int r = move_header_p(f, th, m, &th->err, &rc, 0, 0, 0, 1);
+        if (rc) {
+            th->rc = rc;
+            th->err_at = i;
+            return;
+        }
+        if (r < 0) {
+            th->acc.blocked++;
+            f->w[m].held = f->collapse;
+            f->w[m].t_block = f->step;
+            if (f->discard) {
+                th->fin[th->n_fin++] = i << 1 | 1;
+                continue;
+            }
+        }
+        move_body(f, th, m, r > 0, 0, 0, 1);
+        if (f->w[m].done == f->w[m].len)
+            th->fin[th->n_fin++] = i << 1;
+    }
+}
+
+/* The network's worms on f->threads threads, then the deferred work in serial order. */
+static int step_worms_par(struct flit *f, struct flit_acc *acc, struct rs_err *err,
+                          int *any_done)
+{
+    uint32_t T = f->threads, n = f->n_act;
+    int team_ok = 1;
+#pragma omp parallel num_threads(T)
+    {
+        uint32_t j = (uint32_t)omp_get_thread_num();
+        if (omp_get_num_threads() != (int)T) { /* never split the nodes differently */
+#pragma omp atomic write
+            team_ok = 0;
+        } else {
+            for (uint32_t i = (uint32_t)((uint64_t)n * j / T); i < (uint64_t)n * (j + 1) / T; i++)
+                f->own[i] = f->act[i] == RS_NONE ? UINT16_MAX : owner_of(f, f->act[i]);
+#pragma omp barrier
+            par_worms(f, j);
+        }
+    }
+    if (!team_ok) { /* fewer threads than asked: each of the T parts in turn, here */
+        for (uint32_t i = 0; i < n; i++)
+            f->own[i] = f->act[i] == RS_NONE ? UINT16_MAX : owner_of(f, f->act[i]);
+        for (uint32_t j = 0; j < T; j++)
+            par_worms(f, j);
+    }
+    uint32_t err_at = RS_NONE, err_j = 0;
+    for (uint32_t j = 0; j < T; j++) { /* the counters; the first error in serial order */
+        struct flit_thr *th = &f->thr[j];
+        acc->flit_hops += th->acc.flit_hops;
+        acc->blocked += th->acc.blocked;
+        acc->step_moves += th->acc.step_moves;
+        acc->step_accepted += th->acc.step_accepted;
+        acc->in_net += th->acc.in_net;
+        if (th->acc.max_buffer > acc->max_buffer)
+            acc->max_buffer = th->acc.max_buffer;
+        if (th->rc && th->err_at < err_at) {
+            err_at = th->err_at;
+            err_j = j;
+        }
+        th->pos = 0;
+    }
+    if (err_at != RS_NONE) {
+        *err = f->thr[err_j].err;
+        return f->thr[err_j].rc;
+    }
+    for (uint32_t j = 0; j < T; j++) /* the releases */
+        for (uint32_t k = 0; k < f->thr[j].n_rel; k++) {
+            uint32_t x = f->thr[j].rel[k];
+            f->vc[x].owner = RS_NONE;
+            f->vc[x].t_free = f->step;
+        }
+    for (;;) { /* deliveries and discards, merged into active-list order */
+        uint32_t best = UINT32_MAX, bj = 0;
+        for (uint32_t j = 0; j < T; j++) {
+            const struct flit_thr *th = &f->thr[j];
+            if (th->pos < th->n_fin && th->fin[th->pos] < best) {
+                best = th->fin[th->pos];
+                bj = j;
+            }
+        }
+        if (best == UINT32_MAX)
+            break;
+        f->thr[bj].pos++;
+        uint32_t i = best >> 1;
+        rs__flit_finish(f, f->act[i], !(best & 1));
+        f->act[i] = RS_NONE;
+        *any_done = 1;
+    }
+    return 0;
+}
+
+static int move_header(struct flit *f, struct flit_thr *th, uint32_t m, struct rs_err *err,
+                       int *rc)
+{
+    return move_header_p(f, th, m, err, rc, f->mode == FLIT_PARTIAL, f->link == FLIT_SHARED,
+                         f->adaptive, 0);
 }
 
 int rs__flit_step(struct flit *f, struct rs_err *err)
 {
     int rc = 0, any_done = 0;
+    struct flit_thr th; /* the serial step's counters (only acc is used) */
+    memset(&th.acc, 0, sizeof th.acc);
+    th.acc.max_buffer = f->max_buffer;
     f->step_moves = 0;
     f->step_accepted = 0;
     f->n_born = 0;
-    if (f->adaptive) /* never with cut_through_partial (flit.c refuses it) */
-        rc = f->link == FLIT_SHARED ? step_worms_p(f, err, &any_done, 0, 1, 1)
-                                    : step_worms_p(f, err, &any_done, 0, 0, 1);
+    if (f->par && f->n_act)
+        rc = step_worms_par(f, &th.acc, err, &any_done);
+    else if (f->adaptive) /* never with cut_through_partial (flit.c refuses it) */
+        rc = f->link == FLIT_SHARED ? step_worms_p(f, &th, err, &any_done, 0, 1, 1)
+                                    : step_worms_p(f, &th, err, &any_done, 0, 0, 1);
     else if (f->mode == FLIT_PARTIAL)
-        rc = f->link == FLIT_SHARED ? step_worms_p(f, err, &any_done, 1, 1, 0)
-                                    : step_worms_p(f, err, &any_done, 1, 0, 0);
+        rc = f->link == FLIT_SHARED ? step_worms_p(f, &th, err, &any_done, 1, 1, 0)
+                                    : step_worms_p(f, &th, err, &any_done, 1, 0, 0);
     else
-        rc = f->link == FLIT_SHARED ? step_worms_p(f, err, &any_done, 0, 1, 0)
-                                    : step_worms_p(f, err, &any_done, 0, 0, 0);
-    if (rc)
-        return rc;
-    for (uint32_t i = 0; i < f->n_pend; i++) { /* then the sources, by terminal */
-        uint32_t t = f->pend[i], m;
-        while ((m = f->front[t]) != RS_NONE) {
-            int r = move_header(f, m, err, &rc);
-            if (rc)
-                return rc;
-            if (r > 0) {
-                f->front[t] = RS_NONE;
-                rs__flit_front_left(f, t);
-                if (f->w[m].done == f->w[m].len) /* one flit over one channel */
-                    rs__flit_finish(f, m, 1);
-                else
-                    f->born[f->n_born++] = m;
-                rs__flit_make_front(f, t); /* the next may start as well */
-                if (f->rc)
-                    return f->rc;
-                continue;
-            }
-            if (r < 0) {
-                f->blocked++;
-                if (f->discard) {
+        rc = f->link == FLIT_SHARED ? step_worms_p(f, &th, err, &any_done, 0, 1, 0)
+                                    : step_worms_p(f, &th, err, &any_done, 0, 0, 0);
+    if (!rc) {
+        for (uint32_t i = 0; i < f->n_pend; i++) { /* then the sources, by terminal */
+            uint32_t t = f->pend[i], m;
+            while ((m = f->front[t]) != RS_NONE) {
+                int r = move_header(f, &th, m, err, &rc);
+                if (rc)
+                    break;
+                if (r > 0) {
                     f->front[t] = RS_NONE;
                     rs__flit_front_left(f, t);
-                    rs__flit_finish(f, m, 0);
+                    if (f->w[m].done == f->w[m].len) /* one flit over one channel */
+                        rs__flit_finish(f, m, 1);
+                    else
+                        f->born[f->n_born++] = m;
+                    rs__flit_make_front(f, t); /* the next may start as well */
+                    if ((rc = f->rc))
+                        break;
+                    continue;
                 }
+                if (r < 0) {
+                    th.acc.blocked++;
+                    if (f->discard) {
+                        f->front[t] = RS_NONE;
+                        rs__flit_front_left(f, t);
+                        rs__flit_finish(f, m, 0);
+                    }
+                }
+                break;
             }
-            break;
+            if (rc)
+                break;
         }
     }
+    f->flit_hops += th.acc.flit_hops; /* the step's counters */
+    f->blocked += th.acc.blocked;
+    f->step_moves += th.acc.step_moves;
+    f->step_accepted += th.acc.step_accepted;
+    f->in_net += (uint64_t)th.acc.in_net;
+    f->max_buffer = th.acc.max_buffer;
+    if (rc)
+        return rc;
     if (f->n_born || any_done)
         merge_born(f);
     return 0;

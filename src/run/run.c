@@ -37,6 +37,10 @@ const struct rs_optdef rs_run_options[] = {
     {"max_memory", RS_OPT_STRING, NULL, 0, 0, NULL,
      "refuse (exit 3) a run whose memory estimate exceeds this many bytes (512M, 4G; "
      "default: the memory available, MemAvailable); docs/resources.md"},
+    {"threads", RS_OPT_INT, "1", 1, 1024, NULL,
+     "threads (OpenMP) that run one run's steps; the output is the same for every value "
+     "(flit engines with an oblivious routing, link=per_vc, not cut_through_partial; other "
+     "runs use one; docs/model-flit.md)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 static const char *const predict_names[] = {"lcan", "channel_load", NULL};
@@ -175,7 +179,7 @@ static int select_modules(const struct rs_params *p, struct selection *sel, int 
 
 /* Add every option of table to out with its resolved value (defaults included); options
  * without a value and without a default are skipped, and so are those of skip (NULL: none)
- * and max_memory. */
+ * and max_memory and threads. */
 static int record_options(struct rs_record *out, const struct rs_params *p,
                           const struct rs_optdef *table, const struct rs_optdef *skip,
                           struct rs_err *err)
@@ -187,8 +191,9 @@ static int record_options(struct rs_record *out, const struct rs_params *p,
             continue;
         if (rs_optdef_find(rs_iq_options, d->name) && !rs_router_is_iq(p))
             continue; /* router=iq's keys: columns of router=iq runs only */
-        if (d == rs_optdef_find(rs_run_options, "max_memory")) /* a limit, not a parameter of */
-            continue;                                          /* the result: never a column */
+        if (d == rs_optdef_find(rs_run_options, "max_memory") || /* a limit, not a parameter */
+            d == rs_optdef_find(rs_run_options, "threads"))     /* of the result (threads: the */
+            continue; /* same bytes for every value): never a column */
         if (d->type == RS_OPT_INT) {
             int64_t v;
             if ((rc = rs_params_int(p, d, &v, err)))
