@@ -194,6 +194,7 @@ struct flit {
     int par;
     uint16_t *own;
     struct flit_thr *thr;
+    struct flit_acc sacc;   /* the counters of the step being run (serial code) */
     int iq_router;          /* router=iq: the network is BookSim's input-queued router */
     struct iq *iq;          /* its state (iq.c), NULL for router=simple */
 };

@@ -80,7 +80,7 @@ FLIT_HOT void tail_moved(struct flit *f, struct flit_thr *th, uint32_t m, uint32
 FLIT_HOT int move_header_p(struct flit *f, struct flit_thr *th, uint32_t m, struct rs_err *err,
                            int *rc, int part, int shared, int adapt, int par)
 {
-    struct flit_acc *a = &th->acc;
+    struct flit_acc *a = par ? &th->acc : &f->sacc;
     struct flit_worm *w = &f->w[m];
     uint32_t t = f->step, h = w->head;
     if (w->next_chan == RS_NONE)
@@ -178,7 +178,7 @@ FLIT_HOT int move_header_p(struct flit *f, struct flit_thr *th, uint32_t m, stru
 FLIT_HOT void move_flit(struct flit *f, struct flit_thr *th, uint32_t m, uint32_t y, uint32_t z,
                         int y_last, int header_moved, int part, int shared, int par)
 {
-    struct flit_acc *a = &th->acc;
+    struct flit_acc *a = par ? &th->acc : &f->sacc;
     struct flit_worm *w = &f->w[m];
     uint32_t t = f->step;
     struct flit_vc *zv = &f->vc[z];
@@ -298,7 +298,7 @@ FLIT_HOT int step_worms_p(struct flit *f, struct flit_thr *th, struct rs_err *er
         if (rc)
             return rc;
         if (r < 0) {
-            th->acc.blocked++;
+            f->sacc.blocked++;
             f->w[m].held = f->collapse;
             f->w[m].t_block = f->step;
             if (f->discard) {
@@ -486,28 +486,27 @@ static int move_header(struct flit *f, struct flit_thr *th, uint32_t m, struct r
 int rs__flit_step(struct flit *f, struct rs_err *err)
 {
     int rc = 0, any_done = 0;
-    struct flit_thr th; /* the serial step's counters (only acc is used) */
-    memset(&th.acc, 0, sizeof th.acc);
-    th.acc.max_buffer = f->max_buffer;
+    memset(&f->sacc, 0, sizeof f->sacc); /* the step's counters */
+    f->sacc.max_buffer = f->max_buffer;
     f->step_moves = 0;
     f->step_accepted = 0;
     f->n_born = 0;
     if (f->par && f->n_act)
-        rc = step_worms_par(f, &th.acc, err, &any_done);
+        rc = step_worms_par(f, &f->sacc, err, &any_done);
     else if (f->adaptive) /* never with cut_through_partial (flit.c refuses it) */
-        rc = f->link == FLIT_SHARED ? step_worms_p(f, &th, err, &any_done, 0, 1, 1)
-                                    : step_worms_p(f, &th, err, &any_done, 0, 0, 1);
+        rc = f->link == FLIT_SHARED ? step_worms_p(f, NULL, err, &any_done, 0, 1, 1)
+                                    : step_worms_p(f, NULL, err, &any_done, 0, 0, 1);
     else if (f->mode == FLIT_PARTIAL)
-        rc = f->link == FLIT_SHARED ? step_worms_p(f, &th, err, &any_done, 1, 1, 0)
-                                    : step_worms_p(f, &th, err, &any_done, 1, 0, 0);
+        rc = f->link == FLIT_SHARED ? step_worms_p(f, NULL, err, &any_done, 1, 1, 0)
+                                    : step_worms_p(f, NULL, err, &any_done, 1, 0, 0);
     else
-        rc = f->link == FLIT_SHARED ? step_worms_p(f, &th, err, &any_done, 0, 1, 0)
-                                    : step_worms_p(f, &th, err, &any_done, 0, 0, 0);
+        rc = f->link == FLIT_SHARED ? step_worms_p(f, NULL, err, &any_done, 0, 1, 0)
+                                    : step_worms_p(f, NULL, err, &any_done, 0, 0, 0);
     if (!rc) {
         for (uint32_t i = 0; i < f->n_pend; i++) { /* then the sources, by terminal */
             uint32_t t = f->pend[i], m;
             while ((m = f->front[t]) != RS_NONE) {
-                int r = move_header(f, &th, m, err, &rc);
+                int r = move_header(f, NULL, m, err, &rc);
                 if (rc)
                     break;
                 if (r > 0) {
@@ -523,7 +522,7 @@ int rs__flit_step(struct flit *f, struct rs_err *err)
                     continue;
                 }
                 if (r < 0) {
-                    th.acc.blocked++;
+                    f->sacc.blocked++;
                     if (f->discard) {
                         f->front[t] = RS_NONE;
                         rs__flit_front_left(f, t);
@@ -536,12 +535,12 @@ int rs__flit_step(struct flit *f, struct rs_err *err)
                 break;
         }
     }
-    f->flit_hops += th.acc.flit_hops; /* the step's counters */
-    f->blocked += th.acc.blocked;
-    f->step_moves += th.acc.step_moves;
-    f->step_accepted += th.acc.step_accepted;
-    f->in_net += (uint64_t)th.acc.in_net;
-    f->max_buffer = th.acc.max_buffer;
+    f->flit_hops += f->sacc.flit_hops; /* the step's counters */
+    f->blocked += f->sacc.blocked;
+    f->step_moves += f->sacc.step_moves;
+    f->step_accepted += f->sacc.step_accepted;
+    f->in_net += (uint64_t)f->sacc.in_net;
+    f->max_buffer = f->sacc.max_buffer;
     if (rc)
         return rc;
     if (f->n_born || any_done)
