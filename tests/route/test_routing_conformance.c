@@ -148,6 +148,32 @@ static void test_capabilities(void **state)
     }
 }
 
+/* A plain route (the topology's own, no intermediate) on a network without
+ * RS_CAP_ROUTE_PER_MSG is the same for every message of a pair: the flit engine caches it per
+ * (source, destination) (src/engine/flit_route.c). Walks each pair for two message ids. */
+static void check_pair_route(const struct rs_net *net, const struct rs_routing_ops *r)
+{
+    uint32_t N = net->n_terminals, max_hops = 4 * net->n_nodes + 16;
+    uint64_t a[256], b[256];
+    if (net->paths || (net->caps & RS_CAP_ROUTE_PER_MSG) || !rs_route_plain(r, 0))
+        return;
+    for (uint32_t s = 0; s < N; s++)
+        for (uint32_t t = 0; t < N; t++) {
+            struct rs_route_state x = {s, t, RS_NONE, 0, s * N + t};
+            struct rs_route_state y = {s, t, RS_NONE, 0, 7919u * (s * N + t) + 12345u};
+            int64_t la = rs_route_walk(net, r, &x, a, 256, max_hops, NULL);
+            int64_t lb = rs_route_walk(net, r, &y, b, 256, max_hops, NULL);
+            assert_int_equal(la, lb);
+            for (int64_t h = 0; h < la && h < 256; h++)
+                if (a[h] != b[h]) {
+                    print_error("%s routing=%s: %u -> %u differs between two messages at hop "
+                                "%lld (declare RS_CAP_ROUTE_PER_MSG)\n",
+                                net->name, r->name, s, t, (long long)h);
+                    fail();
+                }
+        }
+}
+
 /* Oblivious routing r on net: every pair arrives by valid channels in the claimed hops.
  * Networks that carry explicit per-message paths (cms_lower_bound) route only their own
  * messages: tests/topo/test_conformance.c walks those. */
@@ -375,6 +401,7 @@ static void test_every_routing_on_every_topology(void **state)
             } else {
                 assert_int_equal(rs_route_need_fixed(r, "x", &err), 0);
                 check_oblivious(&net, r);
+                check_pair_route(&net, r);
             }
         }
         rs_net_free(&net);
