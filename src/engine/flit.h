@@ -265,6 +265,10 @@ int rs__flit_route(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err
 int rs__flit_paths_init(struct flit *f);
 uint32_t rs__flit_path_of(struct flit *f, uint32_t src, uint32_t dst, uint32_t mid);
 void rs__flit_paths_free(struct flit *f);
+/* Hops the path cache holds for a network of pairs (source, destination) pairs: 0 when it has
+ * no cache (too many pairs). For the memory estimate: the cache takes at most 4 bytes per pair
+ * and 12 per hop. */
+uint32_t rs__flit_path_hops(uint64_t pairs);
 
 /* rs__flit_route for an oblivious and for an adaptive routing, for callers that know which
  * (the step's hot path). The oblivious one reads worm m's cached path when it has one. */

@@ -24,5 +24,8 @@ uint64_t rs__flit_estimate(const struct rs_engine_ops *self, const struct rs_net
     bytes += slots * (sizeof(struct flit_worm) + 4 * 4 + sizeof(struct flit_keyed));
     /* messages by source and by release; per terminal: source lists and the driver's */
     bytes += M * (4 + 8) + T * (4 * 4 + 2 * 4 + 4);
+    uint32_t hops = rs__flit_path_hops(T * T); /* the path cache, when it has one */
+    if (hops)
+        bytes += T * T * 4 + (uint64_t)hops * sizeof(struct flit_hop);
     return bytes + 4096;
 }

@@ -11,8 +11,10 @@
 /* The pair index exists when n_src^2 entries fit in this many (4 MiB entries, 16 MiB of
  * uint32; calloc'd, so only the pages of pairs used are touched). */
 #define FLIT_PAIRS_MAX (1u << 22)
-/* Hops the cache holds at most (12 bytes each, 12 MiB; malloc'd, touched as filled). Pairs
- * met once it is full are routed hop by hop, as without the cache. */
+/* Hops the cache holds at most: 16 per pair, at most 2^20 (12 bytes each, 12 MiB;
+ * malloc'd, touched as filled). Pairs met once it is full are routed hop by hop, as without
+ * the cache. */
+#define FLIT_HOPS_PER_PAIR 16u
 #define FLIT_HOPS_MAX (1u << 20)
 
 /* The next hop of a header at node with route state st (an oblivious routing): *out gets
@@ -80,12 +82,21 @@ int rs__flit_paths_init(struct flit *f)
     if (f->adaptive || !f->route_plain || net->paths || (net->caps & RS_CAP_ROUTE_PER_MSG) ||
         pairs > FLIT_PAIRS_MAX || pairs == 0)
         return 0;
+    uint32_t cap = rs__flit_path_hops(pairs);
     f->pair_path = rs_calloc(pairs, sizeof *f->pair_path);
-    f->hop = rs_malloc(FLIT_HOPS_MAX * sizeof *f->hop);
+    f->hop = rs_malloc((size_t)cap * sizeof *f->hop);
     if (!f->pair_path || !f->hop)
         return RS_ENOMEM;
-    f->cap_hop = FLIT_HOPS_MAX;
+    f->cap_hop = cap;
     return 0;
+}
+
+uint32_t rs__flit_path_hops(uint64_t pairs)
+{
+    if (pairs > FLIT_PAIRS_MAX)
+        return 0;
+    return pairs * FLIT_HOPS_PER_PAIR < FLIT_HOPS_MAX ? (uint32_t)pairs * FLIT_HOPS_PER_PAIR
+                                                       : FLIT_HOPS_MAX;
 }
 
 void rs__flit_paths_free(struct flit *f)
