@@ -21,8 +21,9 @@
  * the channel (RS_NONE at the destination), its head node and the VCs of its class.
  * Returns 0, or RS_EINVARIANT with err set for a missing channel or a route that does not
  * end; msg names the message in that error. */
-static int route_hop(const struct flit *f, uint32_t node, const struct rs_route_state *st,
-                     uint32_t msg, struct flit_hop *out, struct rs_err *err)
+static inline __attribute__((always_inline)) int
+route_hop(const struct flit *f, uint32_t node, const struct rs_route_state *st,
+          uint32_t msg, struct flit_hop *out, struct rs_err *err)
 {
     const struct rs_net *net = f->net;
     uint32_t port, slot, head;
@@ -142,7 +143,7 @@ uint32_t rs__flit_path_of(struct flit *f, uint32_t src, uint32_t dst, uint32_t m
 int rs__flit_route_oblivious(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err)
 {
     struct flit_worm *w = &f->w[m];
-    struct flit_hop h;
+    struct flit_hop h = {RS_NONE, 0, 0, 0};
     if (w->path != RS_NONE) { /* the cached expansion: hop w->hops of the pair's path */
         h = f->hop[w->path + w->hops];
         RS_DASSERT(node == (w->hops ? f->hop[w->path + w->hops - 1].node : f->src_node[w->src]));
