@@ -8,22 +8,26 @@
 #include "routesim/alloc.h"
 #include "routesim/assert.h"
 
-/* The pair index exists when n_src^2 entries fit in this many (4 MiB entries, 16 MiB of
- * uint32; calloc'd, so only the pages of pairs used are touched). */
-#define FLIT_PAIRS_MAX (1u << 22)
+/* The pair index exists for at most this many pairs (256 terminals; 256 KiB). Expanding a
+ * pair costs what routing one message of it hop by hop costs, so the cache pays only where
+ * pairs recur: with 1,024 terminals (a 2-ary 10-fly, 1 M pairs) a 4,000-cycle run meets most
+ * pairs about once, and a cache there cost 9% more instructions than none. */
+#define FLIT_PAIRS_MAX (1u << 16)
 /* Hops the cache holds at most: 16 per pair, at most 2^20 (12 bytes each, 12 MiB;
  * malloc'd, touched as filled). Pairs met once it is full are routed hop by hop, as without
  * the cache. */
 #define FLIT_HOPS_PER_PAIR 16u
 #define FLIT_HOPS_MAX (1u << 20)
 
-/* The next hop of a header at node with route state st (an oblivious routing): *out gets
- * the channel (RS_NONE at the destination), its head node and the VCs of its class.
+/* The next hop of a header at node with route state st (an oblivious routing): *chan gets
+ * the channel (RS_NONE at the destination, where nothing else is written), *head_out its
+ * head node and [*lo, *hi) the VCs of its class.
  * Returns 0, or RS_EINVARIANT with err set for a missing channel or a route that does not
  * end; msg names the message in that error. */
 static inline __attribute__((always_inline)) int
 route_hop(const struct flit *f, uint32_t node, const struct rs_route_state *st,
-          uint32_t msg, struct flit_hop *out, struct rs_err *err)
+          uint32_t msg, uint32_t *chan, uint32_t *head_out, uint32_t *lo, uint32_t *hi,
+          struct rs_err *err)
 {
     const struct rs_net *net = f->net;
     uint32_t port, slot, head;
@@ -37,7 +41,7 @@ route_hop(const struct flit *f, uint32_t node, const struct rs_route_state *st,
         head = rs__route_next_hop(net, f->routing, node, st, &port, &slot);
     }
     if (port == RS_ROUTE_DONE) {
-        out->chan = RS_NONE;
+        *chan = RS_NONE;
         return 0;
     }
     if (head == RS_NONE || st->hops > 4 * net->n_nodes + 16)
@@ -45,8 +49,8 @@ route_hop(const struct flit *f, uint32_t node, const struct rs_route_state *st,
                           "route of message %u (%u -> %u) takes a missing channel or does not "
                           "end (at node %u after %u hops)",
                           msg, st->src, st->dst, node, st->hops);
-    out->chan = node * f->P + port;
-    out->node = head;
+    *chan = node * f->P + port;
+    *head_out = head;
     if (f->classes == FLIT_CLASSES_PARTITION) { /* does the route wrap in this dimension? */
         uint32_t s = 1, k = net->k;
         for (uint32_t i = 0; i < port / 2; i++)
@@ -54,18 +58,18 @@ route_hop(const struct flit *f, uint32_t node, const struct rs_route_state *st,
         uint32_t x0 = net->ops->src_node(net, st->src) / s % k;
         uint32_t x1 = net->ops->dst_node(net, st->dst) / s % k;
         uint32_t cls = port % 2 == 0 ? x1 < x0 : x1 > x0, per = f->B / 2;
-        out->vc_lo = (uint16_t)(cls * per);
-        out->vc_hi = (uint16_t)(out->vc_lo + per);
+        *lo = cls * per;
+        *hi = *lo + per;
     } else if (f->classes == FLIT_CLASSES_DATELINE) {
         uint32_t cls = (f->route_plain ? net->ops->vc_class(net, node, port, st)
                                        : rs_route_vc_class(net, f->routing, node, port, st)) &
                        (f->n_cls - 1);
         uint32_t per = f->B / f->n_cls;
-        out->vc_lo = (uint16_t)(cls * per);
-        out->vc_hi = (uint16_t)(out->vc_lo + per);
+        *lo = cls * per;
+        *hi = *lo + per;
     } else {
-        out->vc_lo = 0;
-        out->vc_hi = (uint16_t)f->B;
+        *lo = 0;
+        *hi = f->B;
     }
     return 0;
 }
@@ -115,15 +119,16 @@ static uint32_t expand_pair(struct flit *f, uint32_t src, uint32_t dst)
     struct rs_route_state st = {src, dst, RS_NONE, 0, 0};
     uint32_t node = f->src_node[src], start = f->n_hop;
     for (;;) {
-        struct flit_hop h;
-        if (f->n_hop >= f->cap_hop || route_hop(f, node, &st, 0, &h, &scratch)) {
+        uint32_t chan, head = RS_NONE, lo = 0, hi = 0;
+        if (f->n_hop >= f->cap_hop ||
+            route_hop(f, node, &st, 0, &chan, &head, &lo, &hi, &scratch)) {
             f->n_hop = start;
             return RS_NONE;
         }
-        f->hop[f->n_hop++] = h;
-        if (h.chan == RS_NONE)
+        f->hop[f->n_hop++] = (struct flit_hop){chan, head, (uint16_t)lo, (uint16_t)hi};
+        if (chan == RS_NONE)
             return start;
-        node = h.node;
+        node = head;
         st.hops++;
     }
 }
@@ -143,21 +148,18 @@ uint32_t rs__flit_path_of(struct flit *f, uint32_t src, uint32_t dst, uint32_t m
 int rs__flit_route_oblivious(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err)
 {
     struct flit_worm *w = &f->w[m];
-    struct flit_hop h = {RS_NONE, 0, 0, 0};
-    if (w->path != RS_NONE) { /* the cached expansion: hop w->hops of the pair's path */
-        h = f->hop[w->path + w->hops];
-        RS_DASSERT(node == (w->hops ? f->hop[w->path + w->hops - 1].node : f->src_node[w->src]));
-    } else {
+    if (w->path == RS_NONE) { /* hop by hop */
         struct rs_route_state st = {w->src, w->dst, w->mid, w->hops, w->msg};
-        int rc = route_hop(f, node, &st, w->msg, &h, err);
-        if (rc)
-            return rc;
+        return route_hop(f, node, &st, w->msg, &w->next_chan, &w->next_node, &w->vc_lo,
+                         &w->vc_hi, err);
     }
-    w->next_chan = h.chan;
-    if (h.chan != RS_NONE) {
-        w->next_node = h.node;
-        w->vc_lo = h.vc_lo;
-        w->vc_hi = h.vc_hi;
+    const struct flit_hop *h = &f->hop[w->path + w->hops]; /* hop w->hops of its pair's path */
+    RS_DASSERT(node == (w->hops ? f->hop[w->path + w->hops - 1].node : f->src_node[w->src]));
+    w->next_chan = h->chan;
+    if (h->chan != RS_NONE) {
+        w->next_node = h->node;
+        w->vc_lo = h->vc_lo;
+        w->vc_hi = h->vc_hi;
     }
     return 0;
 }

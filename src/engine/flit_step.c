@@ -267,8 +267,17 @@ static void merge_born(struct flit *f)
         if (k && born[k].key < born[k - 1].key)
             sorted = 0;
     }
-    if (!sorted)
+    if (!sorted && nb > 96) {
         qsort(born, nb, sizeof *born, cmp_keyed);
+    } else if (!sorted) { /* a few, nearly in order (by terminal): insertion (keys distinct) */
+        for (uint32_t k = 1; k < nb; k++) {
+            struct flit_keyed x = born[k];
+            uint32_t q = k;
+            for (; q > 0 && born[q - 1].key > x.key; q--)
+                born[q] = born[q - 1];
+            born[q] = x;
+        }
+    }
     while (i < f->n_act || j < nb) {
         if (i < f->n_act && f->act[i] == RS_NONE) {
             i++;
