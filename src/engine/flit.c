@@ -255,7 +255,6 @@ void rs__flit_free(void *st)
     rs__huge_free(f->w, (size_t)f->n_slots * sizeof *f->w);
     rs_free(f->free_slot);
     rs_free(f->act);
-    rs_free(f->act2);
     rs_free(f->born);
     rs_free(f->born_key);
     rs_free(f->src_node);
@@ -485,7 +484,6 @@ static int flit_init(struct flit *f, struct rs_driver *d, enum flit_mode mode,
     f->w = rs__huge_alloc((size_t)f->n_slots * sizeof *f->w);
     f->free_slot = rs_malloc((size_t)f->n_slots * sizeof *f->free_slot);
     f->act = rs_malloc((size_t)f->n_slots * sizeof *f->act);
-    f->act2 = rs_malloc((size_t)f->n_slots * sizeof *f->act2);
     f->born = rs_malloc((size_t)f->n_slots * sizeof *f->born);
     f->born_key = rs_malloc((size_t)f->n_slots * sizeof *f->born_key);
     f->src_node = rs_malloc((size_t)f->n_src * sizeof *f->src_node + 1);
@@ -493,7 +491,7 @@ static int flit_init(struct flit *f, struct rs_driver *d, enum flit_mode mode,
     f->pend = rs_malloc((size_t)f->n_src * sizeof *f->pend + 1);
     f->pend2 = rs_malloc((size_t)f->n_src * sizeof *f->pend2 + 1);
     if (!f->vc || (mode == FLIT_PARTIAL && !f->fifo) || (f->link == FLIT_SHARED && !f->chan_used) ||
-        !f->w || !f->free_slot || !f->act || !f->act2 || !f->born || !f->born_key ||
+        !f->w || !f->free_slot || !f->act || !f->born || !f->born_key ||
         !f->src_node || !f->front || !f->pend || !f->pend2)
         return rs_err_set(err, RS_ENOMEM,
                           "out of memory for %llu virtual channels and %u message slots",
@@ -621,7 +619,7 @@ int rs__flit_life_step(void *st, struct rs_driver *d, struct rs_err *err)
 {
     struct flit *f = st;
     int rc;
-    if (!f->ol && f->n_act == 0 && f->remaining && !f->iq) {
+    if (!f->ol && flit_live(f) == 0 && f->remaining && !f->iq) {
         if ((rc = fast_forward(f, err)))
             return rc;
         if (f->remaining == 0) { /* the rest had empty paths: no step to run */
@@ -644,7 +642,7 @@ int rs__flit_life_step(void *st, struct rs_driver *d, struct rs_err *err)
     d->accepted = f->step_accepted;
     d->remaining = f->remaining;
     f->stuck_start = RS_NONE;
-    if (f->step_moves == 0 && f->n_act > 0) {
+    if (f->step_moves == 0 && flit_live(f) > 0) {
         /* nothing moved: the network is at a fixed point (no VC was released, no buffer
          * changed), and arrivals at the sources cannot free anything */
         d->deadlock = 1;
@@ -654,7 +652,7 @@ int rs__flit_life_step(void *st, struct rs_driver *d, struct rs_err *err)
         f->stuck_start = rs__flit_stuck_set(f);
         d->deadlock = f->stuck_start != RS_NONE;
     }
-    if (!d->deadlock && f->step_moves == 0 && f->n_act == 0 && !f->ol && !f->iq)
+    if (!d->deadlock && f->step_moves == 0 && flit_live(f) == 0 && !f->ol && !f->iq)
         /* static sources that cannot start into an empty network: impossible (every VC is
          * free), but never loop on it */
         return rs_err_set(err, RS_EINVARIANT,

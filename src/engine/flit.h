@@ -141,8 +141,11 @@ struct flit {
     uint32_t n_slots;
     uint32_t *free_slot;    /* stack of unused slots */
     uint32_t n_free;
-    uint32_t *act, *act2;   /* worms in the network, by increasing key (and a spare) */
-    uint32_t n_act;
+    uint32_t *act;          /* worms in the network, by increasing key; an
+                               entry RS_NONE is a worm that finished (removed when they are
+                               half of the list, or a merge needs the room) */
+    uint32_t n_act;         /* entries of act */
+    uint32_t n_holes;       /* its RS_NONE entries: n_act - n_holes worms in the network */
     uint32_t *born;         /* worms whose header left their source this step */
     uint32_t n_born;
     struct flit_keyed *born_key; /* [n_slots] scratch for sorting them */
@@ -199,6 +202,12 @@ struct flit {
     struct iq *iq;          /* its state (iq.c), NULL for router=simple */
 };
 
+/* Worms in the network (act's entries that are not RS_NONE). */
+static inline uint32_t flit_live(const struct flit *f)
+{
+    return f->n_act - f->n_holes;
+}
+
 /* VC id of (channel, v). */
 static inline uint32_t flit_vc_id(const struct flit *f, uint64_t chan, uint32_t v)
 {
@@ -234,6 +243,9 @@ void rs__flit_free(void *st);
 /* Run one flit step (f->step already advanced): every move of the step. Returns 0 or
  * RS_E... (only RS_EINVARIANT for an impossible route). */
 int rs__flit_step(struct flit *f, struct rs_err *err);
+
+/* Drop the finished worms' entries (RS_NONE) from the active list, keeping its order. */
+void rs__flit_compact(struct flit *f);
 
 /* Set up the parallel step when f->threads > 1 and the configuration allows it (an oblivious
  * routing, link=per_vc, not cut_through_partial, router=simple): f->par, own, thr. Returns 0

@@ -116,14 +116,23 @@ int rs__flit_check(struct flit *f, struct rs_err *err)
         rs_free(held);
         return rs_err_set(err, RS_ENOMEM, "out of memory in the invariant checker");
     }
+    uint32_t prev = RS_NONE, holes = 0;
     for (uint32_t i = 0; i < f->n_act && !rc; i++) {
-        if (i && f->w[f->act[i - 1]].key >= f->w[f->act[i]].key)
+        if (f->act[i] == RS_NONE) { /* a finished worm's entry */
+            holes++;
+            continue;
+        }
+        if (prev != RS_NONE && f->w[prev].key >= f->w[f->act[i]].key)
             rc = rs_err_set(err, RS_EINVARIANT, "step %u: worms not in age order", t);
         else if (f->w[f->act[i]].head == RS_NONE)
             rc = rs_err_set(err, RS_EINVARIANT, "step %u: an active worm has not started", t);
         else
             rc = check_worm(f, f->act[i], seg, held, err);
+        prev = f->act[i];
     }
+    if (!rc && holes != f->n_holes)
+        rc = rs_err_set(err, RS_EINVARIANT, "step %u: %u finished entries in the active list, %u "
+                        "counted", t, holes, f->n_holes);
     for (uint32_t s = 0; s < f->n_src && !rc; s++)
         if (f->front[s] != RS_NONE) {
             fronts++;
@@ -149,9 +158,9 @@ int rs__flit_check(struct flit *f, struct rs_err *err)
     if (!rc && buffered != f->in_net)
         rc = rs_err_set(err, RS_EINVARIANT, "step %u: %llu flits buffered, %llu counted", t,
                         (unsigned long long)buffered, (unsigned long long)f->in_net);
-    if (!rc && f->n_free + f->n_act + fronts != f->n_slots)
+    if (!rc && f->n_free + flit_live(f) + fronts != f->n_slots)
         rc = rs_err_set(err, RS_EINVARIANT, "step %u: message slots lost (%u free + %u + %u of %u)",
-                        t, f->n_free, f->n_act, fronts, f->n_slots);
+                        t, f->n_free, flit_live(f), fronts, f->n_slots);
     if (!rc && !f->ol) {
         uint64_t delivered = 0, dropped = 0, waiting = 0;
         for (uint64_t m = 0; m < f->pb->n_msgs; m++) {
@@ -161,13 +170,13 @@ int rs__flit_check(struct flit *f, struct rs_err *err)
         for (uint32_t s = 0; s < f->n_src; s++)
             waiting += f->src_first[s + 1] - f->src_pos[s];
         if (delivered != f->delivered || dropped != f->dropped ||
-            delivered + dropped + f->n_act + fronts + waiting != f->pb->n_msgs ||
+            delivered + dropped + flit_live(f) + fronts + waiting != f->pb->n_msgs ||
             f->remaining != f->pb->n_msgs - delivered - dropped)
             rc = rs_err_set(err, RS_EINVARIANT,
                             "step %u: delivered %llu + dropped %llu + in flight %llu != %llu "
                             "messages",
                             t, (unsigned long long)delivered, (unsigned long long)dropped,
-                            (unsigned long long)(f->n_act + fronts + waiting),
+                            (unsigned long long)(flit_live(f) + fronts + waiting),
                             (unsigned long long)f->pb->n_msgs);
     }
     rs_free(seg);

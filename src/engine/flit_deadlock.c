@@ -84,6 +84,7 @@ uint32_t rs__flit_stuck_set(struct flit *f)
     uint8_t *set = f->stuck; /* allocated at set-up: no allocation in the step loop */
     uint32_t *front = f->mode == FLIT_PARTIAL ? f->stuck_front : NULL;
     uint32_t found = RS_NONE, n = 0;
+    rs__flit_compact(f);
     if (front)
         fifo_fronts(f, front);
     for (uint32_t i = 0; i < f->n_act; i++) {
@@ -121,6 +122,7 @@ static void name_msg(const struct flit *f, uint32_t m, char *buf, size_t n)
 
 void rs__flit_describe_deadlock(struct flit *f, uint32_t start, char *buf, size_t n)
 {
+    rs__flit_compact(f);
     uint32_t *order = rs_calloc(f->n_slots, sizeof *order);
     uint32_t *front = f->mode == FLIT_PARTIAL ? rs_malloc(f->n_vc * sizeof *front + 1) : NULL;
     if (front)

@@ -20,8 +20,8 @@ uint64_t rs__flit_estimate(const struct rs_engine_ops *self, const struct rs_net
     uint64_t bytes = n_vc * sizeof(struct flit_vc) + n_chan * 4; /* VCs, shared links */
     if (partial)
         bytes += n_vc * (sizeof(struct flit_fifo) + 4);
-    /* worms: the record, free list, two active lists, born list and its sort keys */
-    bytes += slots * (sizeof(struct flit_worm) + 4 * 4 + sizeof(struct flit_keyed));
+    /* worms: the record, free list, active list, born list and its sort keys */
+    bytes += slots * (sizeof(struct flit_worm) + 3 * 4 + sizeof(struct flit_keyed));
     /* messages by source and by release; per terminal: source lists and the driver's */
     bytes += M * (4 + 8) + T * (4 * 4 + 2 * 4 + 4);
     uint32_t hops = rs__flit_path_hops(T * T); /* the path cache, when it has one */

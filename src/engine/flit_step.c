@@ -248,6 +248,16 @@ FLIT_HOT void move_body(struct flit *f, struct flit_thr *th, uint32_t m, int hea
         move_flit(f, th, m, RS_NONE, z, 1, header_moved, part, shared, par);
 }
 
+void rs__flit_compact(struct flit *f)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < f->n_act; i++)
+        if (f->act[i] != RS_NONE)
+            f->act[n++] = f->act[i];
+    f->n_act = n;
+    f->n_holes = 0;
+}
+
 static int cmp_keyed(const void *a, const void *b)
 {
     const struct flit_keyed *x = a, *y = b;
@@ -259,7 +269,7 @@ static int cmp_keyed(const void *a, const void *b)
 static void merge_born(struct flit *f)
 {
     struct flit_keyed *born = f->born_key;
-    uint32_t nb = f->n_born, i = 0, j = 0, n = 0;
+    uint32_t nb = f->n_born;
     int sorted = 1;
     for (uint32_t k = 0; k < nb; k++) {
         born[k].slot = f->born[k];
@@ -278,20 +288,20 @@ static void merge_born(struct flit *f)
             born[q] = x;
         }
     }
-    while (i < f->n_act || j < nb) {
-        if (i < f->n_act && f->act[i] == RS_NONE) {
-            i++;
-            continue;
-        }
-        if (j >= nb || (i < f->n_act && f->w[f->act[i]].key < born[j].key))
-            f->act2[n++] = f->act[i++];
+    uint32_t *act = f->act;
+    if (f->n_act + nb > f->n_slots || 2 * f->n_holes > f->n_act)
+        rs__flit_compact(f);
+    /* in place, from the end: the newborn are mostly the youngest, so few entries move (a
+     * finished entry, RS_NONE, moves with them) */
+    uint32_t i = f->n_act, j = nb, k = f->n_act + nb;
+    while (j > 0) {
+        uint32_t m = i > 0 ? act[i - 1] : 0;
+        if (i > 0 && (m == RS_NONE || f->w[m].key > born[j - 1].key))
+            act[--k] = act[--i];
         else
-            f->act2[n++] = born[j++].slot;
+            act[--k] = born[--j].slot;
     }
-    uint32_t *tmp = f->act;
-    f->act = f->act2;
-    f->act2 = tmp;
-    f->n_act = n;
+    f->n_act += nb;
     f->n_born = 0;
 }
 
@@ -303,6 +313,8 @@ FLIT_HOT int step_worms_p(struct flit *f, struct flit_thr *th, struct rs_err *er
     int rc = 0;
     for (uint32_t i = 0; i < f->n_act; i++) {
         uint32_t m = f->act[i];
+        if (m == RS_NONE) /* finished in an earlier step */
+            continue;
         int r = move_header_p(f, th, m, err, &rc, part, shared, adapt, 0);
         if (rc)
             return rc;
@@ -313,6 +325,7 @@ FLIT_HOT int step_worms_p(struct flit *f, struct flit_thr *th, struct rs_err *er
             if (f->discard) {
                 rs__flit_finish(f, m, 0);
                 f->act[i] = RS_NONE;
+                f->n_holes++;
                 *any_done = 1;
                 continue;
             }
@@ -321,6 +334,7 @@ FLIT_HOT int step_worms_p(struct flit *f, struct flit_thr *th, struct rs_err *er
         if (f->w[m].done == f->w[m].len) {
             rs__flit_finish(f, m, 1);
             f->act[i] = RS_NONE;
+            f->n_holes++;
             *any_done = 1;
         }
     }
@@ -480,6 +494,7 @@ static int step_worms_par(struct flit *f, struct flit_acc *acc, struct rs_err *e
         uint32_t i = best >> 1;
         rs__flit_finish(f, f->act[i], !(best & 1));
         f->act[i] = RS_NONE;
+        f->n_holes++;
         *any_done = 1;
     }
     return 0;
@@ -552,7 +567,7 @@ int rs__flit_step(struct flit *f, struct rs_err *err)
     f->max_buffer = f->sacc.max_buffer;
     if (rc)
         return rc;
-    if (f->n_born || any_done)
+    if (f->n_born || (any_done && 2 * f->n_holes > f->n_act))
         merge_born(f);
     return 0;
 }
