@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "mpi/rs_mpi.h"
 #include "routesim/version.h"
 
 const struct cli_command cli_commands[] = {
@@ -37,6 +38,7 @@ const struct cli_command cli_commands[] = {
 
 int main(int argc, char **argv)
 {
+    rs_mpi_reexec(argv); /* under mpirun -np P > 1: routesim-mpi, when built */
     if (argc < 2) {
         char *none[] = {NULL};
         cli_cmd_help(0, none);

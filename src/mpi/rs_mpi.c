@@ -2,6 +2,7 @@
  * of bytes (tasks to a worker, replies to rank 0, a last empty message that ends a worker).
  * A waiting rank polls with a growing sleep (20 us to 1 ms) instead of Open MPI's busy
  * wait, so an idle rank leaves its core to the runs. Without RS_HAVE_MPI: one rank. */
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,6 @@
 #include "mpi/rs_mpi.h"
 
 #ifdef RS_HAVE_MPI
-#include <limits.h>
 #include <mpi.h>
 
 #include "exp/sweep_wire.h"
@@ -142,7 +142,40 @@ void rs_mpi_stop(struct rs_mpi *m)
     m->active = 0;
 }
 
+void rs_mpi_reexec(char **argv)
+{
+    (void)argv;
+}
+
 #else /* built without MPI: always one rank */
+#include <unistd.h>
+
+/* The number of processes mpirun started, from its environment (0 when not under mpirun). */
+static int launched_size(void)
+{
+    const char *size = getenv("OMPI_COMM_WORLD_SIZE");
+    if (!size)
+        size = getenv("PMI_SIZE");
+    return size ? atoi(size) : 0;
+}
+
+void rs_mpi_reexec(char **argv)
+{
+    if (launched_size() <= 1)
+        return;
+    char path[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (len <= 0)
+        return;
+    path[len] = '\0';
+    char *slash = strrchr(path, '/');
+    static const char sibling[] = "routesim-mpi";
+    if (!slash || (size_t)(slash + 1 - path) + sizeof sibling > sizeof path)
+        return;
+    memcpy(slash + 1, sibling, sizeof sibling);
+    if (access(path, X_OK) == 0)
+        execv(path, argv); /* returns only on failure: then one rank, and the error below */
+}
 
 /* Under mpirun -np P > 1, a build without MPI would run the whole sweep in every process,
  * each writing the same files: refused (printed by the process of rank 0 only). */
@@ -160,9 +193,10 @@ int rs_mpi_start(struct rs_mpi *m, int *argc, char ***argv, struct rs_err *err)
     if (size && atoi(size) > 1) {
         m->rank = rank ? atoi(rank) : 0;
         return rs_err_set(err, RS_EUNSUPPORTED,
-                          "this routesim was built without MPI, so under mpirun -np %d every "
-                          "process would run the whole sweep: rebuild it with Open MPI "
-                          "(scripts/setup.sh installs it) or run it without mpirun",
+                          "this routesim was built without MPI and has no routesim-mpi beside "
+                          "it, so under mpirun -np %d every process would run the whole "
+                          "sweep: rebuild it with Open MPI (scripts/setup.sh installs it) or "
+                          "run it without mpirun",
                           atoi(size));
     }
     return 0;

@@ -14,6 +14,14 @@ struct rs_mpi {
     struct rs_sweep_remote remote; /* rank 0's view of the other ranks (size - 1 workers) */
 };
 
+/* A routesim built without MPI that was started by mpirun -np P > 1 (its environment says
+ * so) replaces itself with routesim-mpi, the same program linked with Open MPI, found next
+ * to the running binary (/proc/self/exe); argv is passed unchanged. Returns only when there
+ * is nothing to do or no routesim-mpi to run (then rs_mpi_start reports the error). The
+ * plain binary links no MPI, so the runs that do not use it skip Open MPI's start-up. In
+ * routesim-mpi itself: a no-op. */
+void rs_mpi_reexec(char **argv);
+
 /* Join the MPI job when the process was started by mpirun (its environment says so) and
  * routesim was built with MPI; otherwise rank 0 of 1. Returns 0 or RS_E... (MPI could not
  * start with the thread support the sweep needs). */

@@ -25,6 +25,9 @@ for f in bin/routesim lib/libroutesim.a lib/libroutesim.so include/routesim/run.
          lib/python3/dist-packages/routesim/__init__.py share/doc/routesim/examples/run_metrics.c; do
   [ -e "$P/$f" ] && ok || fail "not installed: $f"
 done
+if [ -n "${RS_MPIEXEC:-}" ]; then # built with MPI: routesim-mpi beside routesim
+  [ -x "$P/bin/routesim-mpi" ] && ok || fail "not installed: bin/routesim-mpi"
+fi
 for h in assert.h bay_bilardi.h expr.h hugemem.h lcan.h line_reader.h load_factor.h ms_line.h \
          omega.h pruned_butterfly.h sorting_fat_tree.h; do
   [ ! -e "$P/include/routesim/$h" ] && ok || fail "internal header installed: $h"

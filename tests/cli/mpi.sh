@@ -77,4 +77,15 @@ mpi 2 sweep -c missing.ini -o x.csv >/dev/null 2>err
 check "bad input under mpirun: exit status 2" test $? = 2
 check "bad input under mpirun: the error line" grep -q "^routesim: cannot open 'missing.ini'" err
 check "bad input under mpirun: nothing written" test ! -e x.csv
+# `routesim` links no MPI; under mpirun it replaces itself with routesim-mpi beside it (every
+# check above ran `routesim`). Alone, without routesim-mpi, it refuses instead of letting every
+# rank run the whole sweep.
+check "routesim itself links no MPI library" bash -c "! ldd '$RS' | grep -q libmpi"
+mkdir alone && cp "$RS" alone/routesim
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+  timeout 300 "$RS_MPIEXEC" --oversubscribe -np 2 alone/routesim sweep -c grid.ini -o alone.csv \
+  >/dev/null 2>err
+check "routesim without routesim-mpi under mpirun: refused" test $? != 0
+check "routesim without routesim-mpi under mpirun: the reason" grep -q "no routesim-mpi beside it" err
+check "routesim without routesim-mpi under mpirun: nothing written" test ! -e alone.csv
 finish
