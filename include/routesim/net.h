@@ -251,6 +251,13 @@ static inline uint64_t rs_net_channel(const struct rs_net *net, uint32_t node, u
  * ranks for leveled networks). Returns 0 or RS_ENOMEM. */
 int rs_net_write_dot(const struct rs_net *net, struct rs_buf *out);
 
+/* rs_net_write_dot for drawing: the same text, plus on a network with coordinates in one
+ * or two dimensions (RS_CAP_COORDS: meshes, tori, rings, chains) a pinned position per
+ * node, pos="X,Y!" with X = 72 x_0 and Y = 72 x_1 (UNITS: points), for Graphviz's
+ * `neato -n` to draw the grid as a grid. *pinned is set to 1 when positions were written
+ * (draw with neato -n), else 0 (draw with dot). Returns 0 or RS_ENOMEM. */
+int rs_net_write_dot_drawing(const struct rs_net *net, struct rs_buf *out, int *pinned);
+
 /* Bytes rs_net_write_dot would write for net, estimated from its sizes without writing
  * (UNITS: bytes): node, edge and rank lines with the longest of three sampled labels (+2);
  * above the exact size for every topology tested (tests/topo/test_dot.c), within 2x.

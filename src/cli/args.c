@@ -20,7 +20,8 @@ static const struct flag_def flags[] = {
     {"--jobs", CLI_JOBS, 1},      {"-j", CLI_JOBS, 1},         {"--per-run", CLI_PER_RUN, 1},
     {"--resume", CLI_RESUME, 0},  {"--plot", CLI_PLOT, 1},     {"--quick", CLI_QUICK, 0},
     {"--out", CLI_OUTPUT, 1},     {"--dry-run", CLI_DRY_RUN, 0},
-    {"--save-traffic", CLI_SAVE_TRAFFIC, 1}, {"--man", CLI_MAN, 0}, {NULL, 0, 0}};
+    {"--save-traffic", CLI_SAVE_TRAFFIC, 1}, {"--man", CLI_MAN, 0},
+    {"--svg", CLI_SVG, 1},        {"--png", CLI_PNG, 1},       {NULL, 0, 0}};
 
 /* What each option means, for `routesim help`, `routesim CMD --help` and the man pages. */
 const struct cli_flag_help cli_flag_helps[] = {
@@ -42,6 +43,10 @@ const struct cli_flag_help cli_flag_helps[] = {
     {CLI_SAVE_TRAFFIC, "--save-traffic", "FILE",
      "also write the workload built as a traffic_file (one destination per line)"},
     {CLI_MAN, "--man", NULL, "write the manual page (roff) of the topic instead"},
+    {CLI_SVG, "--svg", "FILE",
+     "draw the network with Graphviz into FILE as SVG (grids as grids, levels as ranks; "
+     "refused above picture_limit=NODES, default 2000)"},
+    {CLI_PNG, "--png", "FILE", "the same picture as PNG"},
     {0, NULL, NULL, NULL}};
 
 static const struct flag_def *find_flag(const char *name)
@@ -94,6 +99,12 @@ static int set_flag(struct cli_args *a, unsigned kind, const char *val, struct r
         return 0;
     case CLI_MAN:
         a->man = 1;
+        return 0;
+    case CLI_SVG:
+        a->svg = val;
+        return 0;
+    case CLI_PNG:
+        a->png = val;
         return 0;
     case CLI_PER_RUN:
         a->per_run = val;

@@ -4,6 +4,8 @@
 #ifndef RS_CLI_H
 #define RS_CLI_H
 
+#include <stdint.h>
+
 #include "routesim/error.h"
 #include "routesim/outpath.h"
 #include "routesim/params.h"
@@ -22,7 +24,9 @@ enum cli_flag {
     CLI_QUICK = 256,
     CLI_DRY_RUN = 512,
     CLI_SAVE_TRAFFIC = 1024,
-    CLI_MAN = 2048
+    CLI_MAN = 2048,
+    CLI_SVG = 4096,
+    CLI_PNG = 8192
 };
 
 /* One option's help: its kind, names ("-c, --config"), value placeholder (NULL: none) and
@@ -48,6 +52,8 @@ struct cli_args {
     const char *positional;  /* one bare word (help TOPIC), NULL if none */
     const char *save_traffic; /* --save-traffic FILE (run, analyze), NULL if none */
     int man;                 /* --man (help): roff instead of text */
+    const char *svg;         /* --svg FILE (topo): a picture, NULL if none */
+    const char *png;         /* --png FILE (topo): a picture, NULL if none */
 };
 
 /* Parse argv[0..argc) (after the subcommand name) accepting the flags in allowed and, when
@@ -110,6 +116,14 @@ int cli_cmd_analyze(int argc, char **argv);
 int cli_cmd_list(int argc, char **argv);
 int cli_cmd_help(int argc, char **argv);
 int cli_cmd_topo(int argc, char **argv);
+
+struct rs_net;
+/* Draw net with Graphviz into path ("-" or NULL: standard output) as format ("svg" or
+ * "png"): `neato -n` on grids (pinned positions), `dot` otherwise, written as every output
+ * is (a temporary file renamed over the target). Refused (RS_ERESOURCE, nothing run) above
+ * max_nodes nodes; RS_EIO when Graphviz is missing or fails (its last error line). */
+int cli_picture(const struct rs_net *net, const char *path, const char *format,
+                uint64_t max_nodes, struct rs_err *err);
 int cli_cmd_sweep(int argc, char **argv);
 int cli_cmd_reproduce(int argc, char **argv);
 int cli_cmd_convert(int argc, char **argv);

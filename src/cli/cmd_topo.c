@@ -1,6 +1,7 @@
-/* `routesim topo KEY=VALUE... [--dot]`: build a network and print its size (fat-trees and
- * the sorting fat-tree: one row per level of the fat-tree view), or its Graphviz description
- * (refused over dot_limit bytes, exit 3). */
+/* `routesim topo KEY=VALUE... [--dot] [--svg F] [--png F]`: build a network and print its
+ * size (fat-trees and the sorting fat-tree: one row per level of the fat-tree view), or its
+ * Graphviz description (refused over dot_limit bytes, exit 3), or draw it (picture.c;
+ * refused over picture_limit nodes, exit 3). */
 #include "cli/cli.h"
 #include "routesim/alloc.h"
 #include "routesim/api.h"
@@ -11,6 +12,8 @@
 const struct rs_optdef cli_topo_options[] = {
     {"dot_limit", RS_OPT_STRING, "64M", 0, 0, NULL,
      "with --dot: refuse (exit 3) a description estimated above this many bytes (512M, 4G)"},
+    {"picture_limit", RS_OPT_INT, "2000", 1, UINT32_MAX, NULL,
+     "with --svg/--png: refuse (exit 3) to draw a network of more nodes than this"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 /* With --dot: 0 when the DOT text of net fits dot_limit, else RS_ERESOURCE naming both. */
@@ -38,10 +41,15 @@ int cli_cmd_topo(int argc, char **argv)
     struct rs_net net = {0};
     int rc, status = 0;
     rs_err_clear(&err);
-    rc = cli_parse(argc, argv, CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT | CLI_DOT, 0, &a, &err);
-    struct rs_named_path dest = {"-o", a.output};
+    rc = cli_parse(argc, argv, CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT | CLI_DOT | CLI_SVG | CLI_PNG,
+                   0, &a, &err);
+    int drawing = a.svg || a.png;
+    struct rs_named_path dest[3] = {{"-o", a.output}, {"--svg", a.svg}, {"--png", a.png}};
+    if (!rc && drawing && (a.dot || a.output))
+        rc = rs_err_set(&err, RS_EPARSE, "command line: --svg and --png write the picture; "
+                                         "give them without --dot and -o");
     if (!rc)
-        rc = cli_check_outputs(&a, &dest, 1, &err);
+        rc = cli_check_outputs(&a, dest, 3, &err);
     if (!rc) {
         int i;
         const struct rs_optdef *tables[3] = {rs_net_options, cli_topo_options, NULL};
@@ -49,15 +57,26 @@ int cli_cmd_topo(int argc, char **argv)
             tables[2] = rs_topologies[i]->options;
             rc = rs_params_check_known(&a.params, tables, 3, &err);
         }
-        uint64_t limit; /* dot_limit's syntax, before anything is built */
+        uint64_t limit; /* dot_limit's and picture_limit's syntax, before anything is built */
+        int64_t nodes;
         if (!rc)
             rc = rs_bytes_parse("dot_limit", rs_params_text(&a.params, &cli_topo_options[0]),
                                 &limit, &err);
+        if (!rc)
+            rc = rs_params_int(&a.params, &cli_topo_options[1], &nodes, &err);
     }
     if (!rc)
         rc = rs_net_build(&net, &a.params, &err);
     if (rc) {
         status = cli_fail(&err);
+    } else if (drawing) {
+        int64_t limit = 0; /* checked with the keys below, before the network is built */
+        rc = rs_params_int(&a.params, &cli_topo_options[1], &limit, &err);
+        if (!rc && a.svg)
+            rc = cli_picture(&net, a.svg, "svg", (uint64_t)limit, &err);
+        if (!rc && a.png)
+            rc = cli_picture(&net, a.png, "png", (uint64_t)limit, &err);
+        status = rc ? cli_fail(&err) : 0;
     } else if (a.dot) {
         struct rs_buf out;
         rs_buf_init(&out);

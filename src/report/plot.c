@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/render.h"
 #include "report/plot_theory.h"
 #include "routesim/algo.h"
 #include "routesim/alloc.h"
@@ -732,54 +733,15 @@ static int run_gnuplot(const char *script, const char *tmp, struct rs_err *err)
     }
     char *with_tmp[] = {"gnuplot", "-e", e.data, (char *)script, NULL};
     char *plain[] = {"gnuplot", (char *)script, NULL};
-    int fds[2];
-    if (pipe(fds)) {
-        rs_buf_free(&e);
-        return rs_err_set(err, RS_EIO, "cannot run gnuplot: %s", strerror(errno));
-    }
-    posix_spawn_file_actions_t fa;
-    int bad = posix_spawn_file_actions_init(&fa);
-    bad = bad ? bad : posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
-    bad = bad ? bad : posix_spawn_file_actions_addclose(&fa, fds[0]);
-    bad = bad ? bad : posix_spawn_file_actions_addclose(&fa, fds[1]);
-    pid_t pid;
-    bad = bad ? bad : posix_spawnp(&pid, "gnuplot", &fa, NULL, tmp ? with_tmp : plain, environ);
-    posix_spawn_file_actions_destroy(&fa);
+    int rc = rs__spawn(tmp ? with_tmp : plain, NULL, 0, script, NULL, err);
     rs_buf_free(&e);
-    close(fds[1]);
-    if (bad) {
-        close(fds[0]);
-        return rs_err_set(err, RS_EIO, "cannot run gnuplot: %s", strerror(bad));
-    }
-    char last[400] = "", chunk[4096]; /* the last non-empty line of gnuplot's stderr */
-    size_t len = 0;
-    int line_done = 0;
-    for (ssize_t got; (got = read(fds[0], chunk, sizeof chunk)) != 0;) {
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0)
-            break;
-        for (ssize_t i = 0; i < got; i++) {
-            if (chunk[i] == '\n') {
-                line_done = len > 0;
-                continue;
-            }
-            if (line_done)
-                len = 0, line_done = 0;
-            if (len + 1 < sizeof last)
-                last[len++] = chunk[i];
-            last[len] = '\0';
-        }
-    }
-    close(fds[0]);
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return rs_err_set(err, RS_EIO, "gnuplot failed on %s: %s", script, strerror(errno));
-    if (!WIFEXITED(st) || WEXITSTATUS(st))
-        return rs_err_set(err, RS_EIO, "gnuplot failed on %s (exit status %d)%s%s", script,
-                          WIFEXITED(st) ? WEXITSTATUS(st) : -1, last[0] ? ": " : "", last);
-    return 0;
+    return rc;
+}
+
+/* rs__render_to's maker: gnuplot writes the image to target, or where the script says. */
+static int make_plot(void *script, const char *target, struct rs_err *err)
+{
+    return run_gnuplot(script, target, err);
 }
 
 /* Render script's image to out_path as every output is written (docs/cli.md): a regular
@@ -788,47 +750,7 @@ static int run_gnuplot(const char *script, const char *tmp, struct rs_err *err)
  * whole; a device or FIFO written through. 0 or RS_EIO / RS_EWRITE. */
 static int render(const char *script, const char *out_path, struct rs_err *err)
 {
-    struct rs_out o;
-    int rc = rs_out_resolve(out_path, &o, err);
-    if (rc)
-        return rc;
-    if (o.how != RS_OUT_REPLACE) {
-        rc = run_gnuplot(script, NULL, err);
-        rs_out_free(&o);
-        return rc;
-    }
-    static _Atomic unsigned counter;
-    size_t plen = strlen(o.path);
-    char *tmp = rs_malloc(plen + 64);
-    int fd = -1;
-    for (int attempt = 0; tmp && attempt < 100 && fd < 0; attempt++) {
-        snprintf(tmp, plen + 64, "%s.tmp.%ld.%u", o.path, (long)getpid(), counter++);
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && errno != EEXIST)
-            break;
-    }
-    if (fd < 0) {
-        rc = tmp ? rs_err_set(err, RS_EIO, "cannot write '%s': %s", out_path, strerror(errno))
-                 : rs_err_set(err, RS_ENOMEM, "cannot write '%s': out of memory", out_path);
-        rs_free(tmp);
-        rs_out_free(&o);
-        return rc;
-    }
-    int e = 0; /* owner first: chown clears the set-id bits that fchmod then restores */
-    if (o.exists && geteuid() == 0 && fchown(fd, o.uid, o.gid))
-        e = errno;
-    if (!e && o.exists && fchmod(fd, o.mode))
-        e = errno;
-    close(fd);
-    if (e)
-        rc = rs_err_set(err, RS_EWRITE, "cannot write '%s': %s", out_path, strerror(e));
-    else if (!(rc = run_gnuplot(script, tmp, err)) && rename(tmp, o.path))
-        rc = rs_err_set(err, RS_EWRITE, "cannot write '%s': %s", out_path, strerror(errno));
-    if (rc)
-        unlink(tmp);
-    rs_free(tmp);
-    rs_out_free(&o);
-    return rc;
+    return rs__render_to(out_path, make_plot, (void *)script, err);
 }
 
 int rs_plot_sweep(const struct rs_grid *g, const char *csv_path, const char *out_path,

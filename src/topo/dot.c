@@ -121,7 +121,28 @@ static int write_sorting_fat_tree_dot(const struct rs_net *net, const struct rs_
  * port 1 = cross edge; their channel lines carry [label="s"] / [label="c"].
  * LCANs are drawn bottom-up (rankdir=BT) with one rank for the PEs and one per switch
  * level; their down channels carry [label="d"], their up channels [label="u"]. */
+static int write_dot(const struct rs_net *net, struct rs_buf *out, int pin);
+
+/* Positions for a grid: 1 when net has coordinates in one or two dimensions. */
+static int grid_pinned(const struct rs_net *net)
+{
+    return (net->caps & RS_CAP_COORDS) && net->dims >= 1 && net->dims <= 2 &&
+           !rs__lcan_of(net) && !rs__ftree_of(net) && !rs__sft_of(net) && !rs_dfly_of(net);
+}
+
 int rs_net_write_dot(const struct rs_net *net, struct rs_buf *out)
+{
+    return write_dot(net, out, 0);
+}
+
+int rs_net_write_dot_drawing(const struct rs_net *net, struct rs_buf *out, int *pinned)
+{
+    *pinned = grid_pinned(net);
+    return write_dot(net, out, *pinned);
+}
+
+/* The digraph of rs_net_write_dot; with pin, every node's grid position (pos="X,Y!"). */
+static int write_dot(const struct rs_net *net, struct rs_buf *out, int pin)
 {
     char label[128];
     const struct rs_lcan *lc = rs__lcan_of(net);
@@ -138,7 +159,15 @@ int rs_net_write_dot(const struct rs_net *net, struct rs_buf *out)
                            net->name, lc ? "BT" : "LR");
     for (uint32_t v = 0; v < net->n_nodes && !rc; v++) {
         net->ops->label(net, v, label, sizeof label);
-        rc = rs_buf_printf(out, "  n%u [label=\"%s\"];\n", v, label);
+        if (pin) /* 72 points apart: x_0 across, x_1 up */
+            rc = rs_buf_printf(out, "  n%u [label=\"%s\", pos=\"%u,%u!\"];\n", v, label,
+                               72 * (v % net->k), net->dims > 1 ? 72 * (v / net->k % net->k) : 0);
+        else
+            if (pin) /* 72 points apart: x_0 across, x_1 up */
+            rc = rs_buf_printf(out, "  n%u [label=\"%s\", pos=\"%u,%u!\"];\n", v, label,
+                               72 * (v % net->k), net->dims > 1 ? 72 * (v / net->k % net->k) : 0);
+        else
+            rc = rs_buf_printf(out, "  n%u [label=\"%s\"];\n", v, label);
     }
     for (uint32_t v = 0; v < net->n_nodes && !rc; v++)
         for (uint32_t port = 0; port < net->max_ports && !rc; port++) {
