@@ -12,7 +12,7 @@
 
 const char *const rs_injection_names[] = {"batch", "bernoulli", NULL};
 const char *const rs_sim_type_names[] = {"fixed", "latency", "throughput", NULL};
-const char *const rs_arrivals_names[] = {"per_step", "per_packet", NULL};
+const char *const rs_arrivals_names[] = {"per_step", "per_packet", "on_off", NULL};
 
 const struct rs_optdef rs_openloop_options[] = {RS_OPENLOOP_OPTIONS,
                                                 {NULL, 0, NULL, 0, 0, NULL, NULL}};
@@ -46,6 +46,115 @@ static int runctl_config(struct rs_openloop_cfg *cfg, const struct rs_params *p,
         return rs_err_set(err, RS_ECONSTRAINT,
                           "sample_period=%lld x max_samples=%lld is over %.0f steps", (long long)sp,
                           (long long)ms, RS_OPENLOOP_MAX_PHASE);
+    return 0;
+}
+
+/* The value of the optional double key name into *out, or fallback when absent. */
+static int opt_double_or(const struct rs_params *p, const char *name, double fallback,
+                         double *out, struct rs_err *err)
+{
+    *out = fallback;
+    if (!rs_params_find(p, name))
+        return 0;
+    return rs_opt_double(p, rs_openloop_options, name, out, err);
+}
+
+/* packet_sizes and packet_size_rates into cfg (n_sizes = 0 when absent). */
+static int sizes_config(struct rs_openloop_cfg *cfg, const struct rs_params *p,
+                        struct rs_err *err)
+{
+    const char *text, *rtext = NULL;
+    uint32_t rates[RS_OPENLOOP_MAX_SIZES], nr = 0;
+    double total = 0, run = 0, mean = 0;
+    int rc;
+    if (!rs_params_find(p, "packet_sizes")) {
+        if (rs_params_find(p, "packet_size_rates"))
+            return rs_err_set(err, RS_ECONSTRAINT, "packet_size_rates needs packet_sizes");
+        return 0;
+    }
+    if (rs_params_find(p, "length_max"))
+        return rs_err_set(err, RS_ECONSTRAINT,
+                          "packet_sizes and length_max both give packet lengths: choose one");
+    if ((rc = rs_opt_string(p, rs_openloop_options, "packet_sizes", &text, err)) ||
+        (rc = rs_pattern_int_list(text, "packet_sizes", 1, 65535, RS_OPENLOOP_MAX_SIZES,
+                                  cfg->size, &cfg->n_sizes, err)))
+        return rc;
+    if (rs_params_find(p, "packet_size_rates") &&
+        ((rc = rs_opt_string(p, rs_openloop_options, "packet_size_rates", &rtext, err)) ||
+         (rc = rs_pattern_int_list(rtext, "packet_size_rates", 1, 1000000000,
+                                   RS_OPENLOOP_MAX_SIZES, rates, &nr, err))))
+        return rc;
+    if (rtext && nr != cfg->n_sizes)
+        return rs_err_set(err, RS_ECONSTRAINT,
+                          "packet_size_rates=%s has %u rates for %u packet_sizes", rtext, nr,
+                          cfg->n_sizes);
+    cfg->len_min = cfg->len_max = cfg->size[0];
+    for (uint32_t i = 0; i < cfg->n_sizes; i++) {
+        double w = nr ? (double)rates[i] : 1.0;
+        total += w;
+        mean += w * cfg->size[i];
+        cfg->len_min = cfg->size[i] < cfg->len_min ? cfg->size[i] : cfg->len_min;
+        cfg->len_max = cfg->size[i] > cfg->len_max ? cfg->size[i] : cfg->len_max;
+    }
+    for (uint32_t i = 0; i < cfg->n_sizes; i++) {
+        run += nr ? (double)rates[i] : 1.0;
+        cfg->size_upto[i] = i + 1 == cfg->n_sizes ? UINT64_C(1) << 32
+                                                  : (uint64_t)llround(ldexp(run / total, 32));
+    }
+    cfg->mean_len = mean / total;
+    return 0;
+}
+
+/* arrivals=on_off: BookSim's rule, two of burst_alpha, burst_beta and burst_r1 give the
+ * third through rate = r1 * alpha / (alpha + beta) (rate: packets per step); burst_length L
+ * gives beta = 1/L and, alone, r1 = 1. */
+static int burst_config(struct rs_openloop_cfg *cfg, const struct rs_params *p,
+                        struct rs_err *err)
+{
+    double a, b, r, len, lam = cfg->packet_rate;
+    int rc;
+    if ((rc = opt_double_or(p, "burst_alpha", -1, &a, err)) ||
+        (rc = opt_double_or(p, "burst_beta", -1, &b, err)) ||
+        (rc = opt_double_or(p, "burst_r1", -1, &r, err)) ||
+        (rc = opt_double_or(p, "burst_length", -1, &len, err)))
+        return rc;
+    if (cfg->arrivals != RS_ARRIVALS_ON_OFF) {
+        if (a >= 0 || b >= 0 || r >= 0 || len >= 0)
+            return rs_err_set(err, RS_ECONSTRAINT,
+                              "burst_alpha, burst_beta, burst_r1 and burst_length need "
+                              "arrivals=on_off");
+        return 0;
+    }
+    if (len >= 0) {
+        if (b >= 0)
+            return rs_err_set(err, RS_ECONSTRAINT,
+                              "burst_length and burst_beta both give the on-period: choose one");
+        b = 1.0 / len;
+        if (r < 0 && a < 0)
+            r = 1.0;
+    }
+    if (a < 0 && b < 0 && r < 0)
+        a = b = 0.5; /* BookSim's defaults */
+    if ((a >= 0) + (b >= 0) + (r >= 0) != 2)
+        return rs_err_set(err, RS_ECONSTRAINT,
+                          "arrivals=on_off takes two of burst_alpha, burst_beta and burst_r1 "
+                          "(the third follows from injection_rate)");
+    if (lam > 0) {
+        if (r < 0)
+            r = a > 0 ? lam * (a + b) / a : INFINITY;
+        else if (a < 0)
+            a = r > lam ? b * lam / (r - lam) : INFINITY;
+        else
+            b = a * (r - lam) / lam;
+        if (!(r <= 1.0) || !(a > 0 && a <= 1.0) || !(b >= 0 && b <= 1.0))
+            return rs_err_set(err, RS_ECONSTRAINT,
+                              "arrivals=on_off: %g packets per step needs burst_alpha=%g, "
+                              "burst_beta=%g, burst_r1=%g, outside [0, 1] (alpha > 0)",
+                              lam, a, b, r);
+    }
+    cfg->burst_alpha = a;
+    cfg->burst_beta = b;
+    cfg->burst_r1 = r;
     return 0;
 }
 
@@ -85,7 +194,10 @@ int rs_openloop_config(struct rs_openloop_cfg *cfg, const struct rs_params *p, u
                           "length_max=%lld is below length=%u (0 means every packet has "
                           "`length` flits)",
                           (long long)lmax, length);
-    double mean_len = 0.5 * ((double)cfg->len_min + (double)cfg->len_max);
+    cfg->mean_len = 0.5 * ((double)cfg->len_min + (double)cfg->len_max);
+    if ((rc = sizes_config(cfg, p, err)))
+        return rc;
+    double mean_len = cfg->mean_len;
     /* at most 1 packet per step: rate <= 1 and a packet has at least one flit */
     cfg->packet_rate = cfg->rate_in_flits ? cfg->rate / mean_len : cfg->rate;
     cfg->threshold = (uint64_t)llround(ldexp(cfg->packet_rate, 32));
@@ -94,16 +206,72 @@ int rs_openloop_config(struct rs_openloop_cfg *cfg, const struct rs_params *p, u
     cfg->log_q = cfg->threshold >= (UINT64_C(1) << 32)
                      ? 0.0
                      : log1p(-ldexp((double)cfg->threshold, -32));
-    return 0;
+    return burst_config(cfg, p, err);
 }
 
 /* arrivals=per_packet: the step of packet idx of terminal t, whose predecessor arrived at
  * prev (0 for the first packet): prev plus a geometric gap >= 1 with success probability
  * threshold / 2^32, from one Philox block keyed by (seed, RS_STREAM_OL_GAP, t, idx).
  * UINT32_MAX when that is past every step. */
+/* A uniform double in (0, 1) from two 32-bit words: 53 bits, offset by half a unit. */
+static double unit_of(const uint32_t *w)
+{
+    uint64_t bits = ((uint64_t)w[0] << 21) ^ (uint64_t)(w[1] >> 11);
+    return ldexp((double)bits + 0.5, -53);
+}
+
+/* Steps to the first success (>= 1) of trials with probability q, from u in (0, 1);
+ * infinite when q is 0. */
+static double geometric(double q, double u)
+{
+    if (q >= 1.0)
+        return 1.0;
+    if (q <= 0.0)
+        return INFINITY;
+    return floor(log(u) / log1p(-q)) + 1.0;
+}
+
+/* arrivals=on_off: the step of packet idx of terminal t after its predecessor at prev. An
+ * arrival leaves the chain on, so the gap depends on nothing before it: from the on state,
+ * each step either turns off (beta), or stays on and sends (1-beta) r1, or neither; from
+ * off, the chain turns on after a geometric(alpha) number of steps and sends in that step
+ * with probability r1. Round j of the draws is block (seed, RS_STREAM_OL_BURST, t << 32 |
+ * j, idx); round 0 holds the first packet's starting state (on with the stationary
+ * probability alpha / (alpha + beta)). UINT32_MAX when past every step. */
+static uint32_t onoff_after(const struct rs_openloop *ol, uint32_t t, uint32_t idx,
+                            uint32_t prev)
+{
+    const struct rs_openloop_cfg *c = &ol->cfg;
+    double pos = prev, a = c->burst_alpha, b = c->burst_beta, r = c->burst_r1;
+    double q_on = b + (1.0 - b) * r, send = (1.0 - b) * r / q_on;
+    uint32_t blk[4];
+    int on = 1;
+    if (idx == 0) {
+        rs_rng_block(ol->seed, RS_STREAM_OL_BURST, (uint64_t)t << 32, idx, blk);
+        on = unit_of(blk) * (a + b) < a;
+    }
+    for (uint32_t round = 1; pos < (double)UINT32_MAX && round != 0; round++) {
+        rs_rng_block(ol->seed, RS_STREAM_OL_BURST, (uint64_t)t << 32 | round, idx, blk);
+        if (on) {
+            pos += geometric(q_on, unit_of(blk));
+            if (unit_of(blk + 2) < send)
+                break;
+            on = 0;
+        } else {
+            pos += geometric(a, unit_of(blk));
+            if (unit_of(blk + 2) < r)
+                break;
+            on = 1;
+        }
+    }
+    return pos >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)pos;
+}
+
 static uint32_t gap_after(const struct rs_openloop *ol, uint32_t t, uint32_t idx, uint32_t prev)
 {
     uint32_t blk[4];
+    if (ol->cfg.arrivals == RS_ARRIVALS_ON_OFF)
+        return onoff_after(ol, t, idx, prev);
     if (ol->cfg.log_q == 0.0) /* probability 1: every step */
         return prev + 1;
     rs_rng_block(ol->seed, RS_STREAM_OL_GAP, t, idx, blk);
@@ -123,6 +291,7 @@ void rs_openloop_free(struct rs_openloop *ol)
     rs_free(ol->term);
     rs_free(ol->next);
     rs_free(ol->lat_hist);
+    rs_pattern_free(&ol->pat);
     memset(ol, 0, sizeof *ol);
 }
 
@@ -148,6 +317,8 @@ int rs_openloop_init(struct rs_openloop *ol, const struct rs_openloop_cfg *cfg,
     ol->routing = routing;
     ol->net = net;
     ol->pb = pb;
+    if ((rc = rs_pattern_open(&ol->pat, net, p, seed, err)))
+        return rc;
     uint32_t n = pb->n_terminals;
     ol->tmpl_first = rs_calloc((size_t)n + 1, sizeof *ol->tmpl_first);
     ol->tmpl = rs_malloc((size_t)pb->n_msgs * sizeof *ol->tmpl + 1);
@@ -175,7 +346,7 @@ int rs_openloop_init(struct rs_openloop *ol, const struct rs_openloop_cfg *cfg,
     for (uint32_t t = 0; t < n; t++) {
         ol->term[t].started = 0;
         ol->next[t] = UINT32_MAX;
-        if (cfg->arrivals == RS_ARRIVALS_PER_PACKET && cfg->threshold > 0 &&
+        if (cfg->arrivals != RS_ARRIVALS_PER_STEP && cfg->threshold > 0 &&
             ol->tmpl_first[t + 1] > ol->tmpl_first[t])
             ol->next[t] = gap_after(ol, t, 0, 0);
     }
@@ -206,7 +377,13 @@ int rs_openloop_arrival(const struct rs_openloop *ol, uint32_t t, uint32_t step)
 /* Length of the packet generated by t at gen. */
 static uint32_t packet_length(const struct rs_openloop *ol, uint32_t t, uint32_t gen)
 {
-    uint32_t span = ol->cfg.len_max - ol->cfg.len_min;
+    uint32_t span = ol->cfg.len_max - ol->cfg.len_min, blk[4], i = 0;
+    if (ol->cfg.n_sizes) { /* packet_sizes: the first size whose threshold is above the draw */
+        rs_rng_block(ol->seed, RS_STREAM_OL_LENGTH, t, gen, blk);
+        while (i + 1 < ol->cfg.n_sizes && (uint64_t)blk[0] >= ol->cfg.size_upto[i])
+            i++;
+        return ol->cfg.size[i];
+    }
     if (!span)
         return ol->cfg.len_min;
     return ol->cfg.len_min + rs_rand_below(ol->seed, RS_STREAM_OL_LENGTH, t, gen, span + 1);
@@ -224,7 +401,7 @@ uint32_t rs_openloop_generate(struct rs_openloop *ol, uint32_t step, uint32_t *b
     int win = in_window(ol, step);
     if (ol->cfg.threshold == 0)
         return 0;
-    int per_packet = ol->cfg.arrivals == RS_ARRIVALS_PER_PACKET;
+    int per_packet = ol->cfg.arrivals != RS_ARRIVALS_PER_STEP;
     const uint32_t *next = ol->next;
     for (uint32_t t = 0; t < ol->n_terminals; t++) {
         if (per_packet) {
@@ -276,6 +453,8 @@ void rs_openloop_front(const struct rs_openloop *ol, uint32_t t, struct rs_ol_pa
     pkt->msg = msg;
     pkt->dst = ol->uniform
                    ? rs_rand_below(ol->seed, RS_STREAM_OL_DEST, t, s->front, ol->n_terminals)
+               : ol->pat.n_parts
+                   ? rs_pattern_dst(&ol->pat, ol->net, ol->seed, RS_STREAM_OL_DEST, t, s->front, t)
                : ol->dst_fn ? ol->dst_fn(ol->net, ol->seed, t, s->front)
                             : ol->pb->dst[msg];
     pkt->mid = ol->routing->mid_openloop
@@ -291,7 +470,7 @@ void rs_openloop_start(struct rs_openloop *ol, uint32_t t)
     s->started++;
     if (--s->pending == 0)
         return;
-    if (ol->cfg.arrivals == RS_ARRIVALS_PER_PACKET) { /* packet `started` is the front */
+    if (ol->cfg.arrivals != RS_ARRIVALS_PER_STEP) { /* packet `started` is the front */
         s->front = gap_after(ol, t, s->started, s->front);
         return;
     }
