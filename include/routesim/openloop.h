@@ -17,6 +17,7 @@
 #include "routesim/problem.h"
 #include "routesim/record.h"
 #include "routesim/route.h"
+#include "routesim/trace.h"
 
 enum rs_injection { RS_INJECT_BATCH = 0, RS_INJECT_BERNOULLI = 1 };
 
@@ -146,6 +147,8 @@ struct rs_openloop_cfg {
     uint64_t size_upto[RS_OPENLOOP_MAX_SIZES]; /* cumulative weight thresholds of 2^32 */
     double mean_len;                 /* mean packet length, flits */
     double burst_alpha, burst_beta, burst_r1; /* arrivals=on_off, resolved */
+    const char *trace_file;          /* traffic=trace: the file (in the parameters), else NULL */
+    struct rs_trace_stats trace;     /* traffic=trace: the validating pass's summary */
     double margin;
     /* BookSim's run control (sim_type latency|throughput) */
     enum rs_sim_type sim_type;
@@ -174,6 +177,11 @@ struct rs_ol_terminal {
     uint32_t born;     /* per_packet: packets generated so far (the index of the next) */
 };
 
+/* traffic=trace: a terminal's waiting packets (ring buffer of cap records from head). */
+struct rs_ol_trace_fifo {
+    struct rs_trace_rec *v;
+    uint32_t head, count, cap;
+};
 /* One packet, as the engine needs it. */
 struct rs_ol_packet {
     uint32_t src, dst;
@@ -194,6 +202,12 @@ struct rs_openloop {
     const struct rs_routing_ops *routing;
     const struct rs_net *net;  /* for the routing's open-loop intermediates */
     struct rs_pattern pat;     /* traffic=hotspot|diagonal|asymmetric|mix: per packet */
+    /* traffic=trace: the stream, its next packet (have_next), and per terminal the FIFO of
+       its packets generated and not started (ring buffers, grown on demand) */
+    struct rs_trace tr;
+    struct rs_trace_rec next_rec;
+    int have_next;
+    struct rs_ol_trace_fifo *tq; /* [n_terminals] */
     const struct rs_problem *pb;
     uint32_t *tmpl_first;    /* [n_terminals + 1]: template messages of terminal t are */
     uint32_t *tmpl;          /* tmpl[tmpl_first[t] .. tmpl_first[t+1]) */

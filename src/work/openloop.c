@@ -105,6 +105,36 @@ static int sizes_config(struct rs_openloop_cfg *cfg, const struct rs_params *p,
     return 0;
 }
 
+/* traffic=trace: the file, validated in one pass, gives the packet lengths. */
+static int trace_config(struct rs_openloop_cfg *cfg, const struct rs_params *p,
+                        struct rs_err *err)
+{
+    const struct rs_traffic_ops *tr = rs_traffic_find("trace");
+    int idx, rc, arr = RS_ARRIVALS_PER_PACKET;
+    if ((rc = rs_opt_choice(p, rs_problem_options, "traffic", &idx, err)))
+        return rc;
+    if (rs_traffics[idx] != tr)
+        return 0;
+    if (rs_params_find(p, "arrivals") &&
+        (rc = rs_opt_choice(p, rs_openloop_options, "arrivals", &arr, err)))
+        return rc;
+    if (cfg->n_sizes || rs_params_find(p, "length_max") || arr == RS_ARRIVALS_ON_OFF)
+        return rs_err_set(err, RS_ECONSTRAINT,
+                          "traffic=trace gives the arrivals and the sizes: packet_sizes, "
+                          "length_max and arrivals=on_off do not apply");
+    if (!rs_params_find(p, "trace_file"))
+        return rs_err_set(err, RS_EPARSE, "traffic=trace needs trace_file=FILE");
+    /* the sizes now (the engine sizes its buffers by len_max); the terminals are checked
+       by rs_openloop_init, which knows the network */
+    if ((rc = rs_opt_string(p, tr->options, "trace_file", &cfg->trace_file, err)) ||
+        (rc = rs_trace_scan(cfg->trace_file, UINT32_MAX, &cfg->trace, err)))
+        return rc;
+    cfg->len_min = cfg->trace.size_min;
+    cfg->len_max = cfg->trace.size_max;
+    cfg->mean_len = (double)cfg->trace.flits / (double)cfg->trace.packets;
+    return 0;
+}
+
 /* arrivals=on_off: BookSim's rule, two of burst_alpha, burst_beta and burst_r1 give the
  * third through rate = r1 * alpha / (alpha + beta) (rate: packets per step); burst_length L
  * gives beta = 1/L and, alone, r1 = 1. */
@@ -196,6 +226,8 @@ int rs_openloop_config(struct rs_openloop_cfg *cfg, const struct rs_params *p, u
                           (long long)lmax, length);
     cfg->mean_len = 0.5 * ((double)cfg->len_min + (double)cfg->len_max);
     if ((rc = sizes_config(cfg, p, err)))
+        return rc;
+    if ((rc = trace_config(cfg, p, err)))
         return rc;
     double mean_len = cfg->mean_len;
     /* at most 1 packet per step: rate <= 1 and a packet has at least one flit */
@@ -292,6 +324,10 @@ void rs_openloop_free(struct rs_openloop *ol)
     rs_free(ol->next);
     rs_free(ol->lat_hist);
     rs_pattern_free(&ol->pat);
+    for (uint32_t t = 0; ol->tq && t < ol->n_terminals; t++)
+        rs_free(ol->tq[t].v);
+    rs_free(ol->tq);
+    rs_trace_close(&ol->tr);
     memset(ol, 0, sizeof *ol);
 }
 
@@ -319,6 +355,22 @@ int rs_openloop_init(struct rs_openloop *ol, const struct rs_openloop_cfg *cfg,
     ol->pb = pb;
     if ((rc = rs_pattern_open(&ol->pat, net, p, seed, err)))
         return rc;
+    if (cfg->trace_file) { /* every terminal in range, then the stream and its first line */
+        struct rs_trace_stats st;
+        ol->n_terminals = pb->n_terminals;
+        if ((rc = rs_trace_scan(cfg->trace_file, pb->n_terminals, &st, err)) ||
+            (rc = rs_trace_open(&ol->tr, cfg->trace_file, pb->n_terminals, err)) ||
+            (rc = rs_trace_read(&ol->tr, &ol->next_rec, err)) < 0) {
+            rs_openloop_free(ol);
+            return rc;
+        }
+        ol->have_next = rc == 1;
+        ol->tq = rs_calloc((size_t)pb->n_terminals + 1, sizeof *ol->tq);
+        if (!ol->tq) {
+            rs_openloop_free(ol);
+            return rs_err_set(err, RS_ENOMEM, "out of memory for open-loop injection");
+        }
+    }
     uint32_t n = pb->n_terminals;
     ol->tmpl_first = rs_calloc((size_t)n + 1, sizeof *ol->tmpl_first);
     ol->tmpl = rs_malloc((size_t)pb->n_msgs * sizeof *ol->tmpl + 1);
@@ -394,11 +446,66 @@ static int in_window(const struct rs_openloop *ol, uint32_t step)
     return step > ol->win_lo && step <= ol->win_hi;
 }
 
+/* Count a packet of len flits generated at step in the statistics. */
+static void count_generated(struct rs_openloop *ol, uint32_t step, uint32_t len)
+{
+    if (in_window(ol, step)) {
+        ol->win_packets++;
+        ol->win_flits += len;
+    }
+    if (ol->dyn) { /* BookSim's in-flight flits, for its latency estimate */
+        ol->infl_flits += len;
+        ol->infl_gen_sum += (double)len * (double)step;
+    }
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* traffic=trace: the lines of cycle step join their sources' FIFOs. The file was
+ * validated whole by rs_openloop_init; a read error now (the file changed) ends the trace. */
+static uint32_t generate_trace(struct rs_openloop *ol, uint32_t step, uint32_t *became_pending)
+{
+    uint32_t n_new = 0;
+    struct rs_err err;
+    while (ol->have_next && ol->next_rec.cycle <= step) {
+        struct rs_trace_rec r = ol->next_rec;
+        r.cycle = step; /* its generation step (the driver visits every step) */
+        struct rs_ol_trace_fifo *q = &ol->tq[r.src];
+        if (q->count == q->cap) { /* grow the ring, unrolled to start at 0 */
+            uint32_t cap = q->cap ? 2 * q->cap : 4;
+            struct rs_trace_rec *v = rs_malloc((size_t)cap * sizeof *v);
+            RS_ASSERT(v != NULL); /* generate has no error channel: out of memory aborts */
+            for (uint32_t i = 0; i < q->count; i++)
+                v[i] = q->v[(q->head + i) % q->cap];
+            rs_free(q->v);
+            q->v = v;
+            q->head = 0;
+            q->cap = cap;
+        }
+        q->v[(q->head + q->count++) % q->cap] = r;
+        count_generated(ol, step, r.size);
+        struct rs_ol_terminal *s = &ol->term[r.src];
+        if (s->pending++ == 0) {
+            s->front = step;
+            became_pending[n_new++] = r.src;
+        }
+        ol->have_next = rs_trace_read(&ol->tr, &ol->next_rec, &err) == 1;
+    }
+    qsort(became_pending, n_new, sizeof *became_pending, cmp_u32);
+    return n_new;
+}
+
 uint32_t rs_openloop_generate(struct rs_openloop *ol, uint32_t step, uint32_t *became_pending)
 {
     RS_DASSERT(step >= 1 && step <= rs_openloop_last_step(ol));
     uint32_t n_new = 0, b = (step >> 2) + 1;
     int win = in_window(ol, step);
+    if (ol->tq)
+        return generate_trace(ol, step, became_pending);
     if (ol->cfg.threshold == 0)
         return 0;
     int per_packet = ol->cfg.arrivals != RS_ARRIVALS_PER_STEP;
@@ -423,17 +530,8 @@ uint32_t rs_openloop_generate(struct rs_openloop *ol, uint32_t step, uint32_t *b
             if ((uint64_t)s->blk[step & 3] >= ol->cfg.threshold)
                 continue;
         }
-        if (win || ol->dyn) {
-            uint32_t len = packet_length(ol, t, step);
-            if (win) {
-                ol->win_packets++;
-                ol->win_flits += len;
-            }
-            if (ol->dyn) { /* BookSim's in-flight flits, for its latency estimate */
-                ol->infl_flits += len;
-                ol->infl_gen_sum += (double)len * (double)step;
-            }
-        }
+        if (win || ol->dyn)
+            count_generated(ol, step, packet_length(ol, t, step));
         if (s->pending++ == 0) {
             s->front = step;
             became_pending[n_new++] = t;
@@ -461,6 +559,11 @@ void rs_openloop_front(const struct rs_openloop *ol, uint32_t t, struct rs_ol_pa
                    ? ol->routing->mid_openloop(ol->net, ol->seed, t, s->front)
                    : RS_NONE;
     pkt->length = packet_length(ol, t, s->front);
+    if (ol->tq) { /* traffic=trace: the packet at the head of t's FIFO */
+        const struct rs_ol_trace_fifo *q = &ol->tq[t];
+        pkt->dst = q->v[q->head].dst;
+        pkt->length = q->v[q->head].size;
+    }
 }
 
 void rs_openloop_start(struct rs_openloop *ol, uint32_t t)
@@ -468,6 +571,14 @@ void rs_openloop_start(struct rs_openloop *ol, uint32_t t)
     RS_DASSERT(t < ol->n_terminals && ol->term[t].pending > 0);
     struct rs_ol_terminal *s = &ol->term[t];
     s->started++;
+    if (ol->tq) { /* traffic=trace: pop the head; the next one (if any) is the front */
+        struct rs_ol_trace_fifo *q = &ol->tq[t];
+        q->head = (q->head + 1) % q->cap;
+        q->count--;
+        if (--s->pending)
+            s->front = q->v[q->head].cycle;
+        return;
+    }
     if (--s->pending == 0)
         return;
     if (ol->cfg.arrivals != RS_ARRIVALS_PER_STEP) { /* packet `started` is the front */

@@ -41,7 +41,8 @@
     X(hotspot)                                                                 \
     X(diagonal)                                                                \
     X(asymmetric)                                                              \
-    X(mix)
+    X(mix)                                                                     \
+    X(trace)
 
 #define RS__TRAFFIC_DECL(name) extern const struct rs_traffic_ops rs__traffic_##name;
 RS__TRAFFIC_LIST(RS__TRAFFIC_DECL)
