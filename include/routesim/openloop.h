@@ -204,7 +204,7 @@ struct rs_openloop {
     struct rs_pattern pat;     /* traffic=hotspot|diagonal|asymmetric|mix: per packet */
     /* traffic=trace: the stream, its next packet (have_next), and per terminal the FIFO of
        its packets generated and not started (ring buffers, grown on demand) */
-    struct rs_trace tr;
+    struct rs_trace *tr;
     struct rs_trace_rec next_rec;
     int have_next;
     struct rs_ol_trace_fifo *tq; /* [n_terminals] */

@@ -9,7 +9,6 @@
 #include <stdint.h>
 
 #include "routesim/error.h"
-#include "routesim/line_reader.h"
 
 #define RS_TRACE_MAX_SIZE 65535u /* flits of one packet */
 
@@ -18,13 +17,8 @@ struct rs_trace_rec {
     uint32_t cycle, src, dst, size;
 };
 
-/* The reader: the file, the terminal count, the last cycle and its line (sortedness). */
-struct rs_trace {
-    struct rs__lines lines;
-    uint32_t n;
-    uint32_t last_cycle;
-    uint64_t last_line;
-};
+/* The reader (opaque): the file, the terminal count, the last cycle and its line. */
+struct rs_trace;
 
 /* What a whole pass saw (rs_trace_scan). */
 struct rs_trace_stats {
@@ -33,8 +27,9 @@ struct rs_trace_stats {
     uint32_t first_cycle, last_cycle;
 };
 
-/* Open path for a network of n terminals. Returns 0 or RS_EIO. */
-int rs_trace_open(struct rs_trace *tr, const char *path, uint32_t n, struct rs_err *err);
+/* Open path for a network of n terminals into *out (allocated). Returns 0 or RS_EIO /
+ * RS_ENOMEM (*out is then NULL). */
+int rs_trace_open(struct rs_trace **out, const char *path, uint32_t n, struct rs_err *err);
 
 /* The next packet into *rec: 1, or 0 at the end of the file, or RS_E... with "F:L: ..."
  * naming the field and its range (RS_EPARSE: not four unsigned integers; RS_ECONSTRAINT:
@@ -42,7 +37,7 @@ int rs_trace_open(struct rs_trace *tr, const char *path, uint32_t n, struct rs_e
  * previous line's: unsorted traces are refused). */
 int rs_trace_read(struct rs_trace *tr, struct rs_trace_rec *rec, struct rs_err *err);
 
-/* Close the file; safe after a failed open and on a zeroed struct. */
+/* Close the file and free tr; safe on NULL. */
 void rs_trace_close(struct rs_trace *tr);
 
 /* Validate the whole of path in one pass (constant memory) and summarise it into *st. An

@@ -327,7 +327,7 @@ void rs_openloop_free(struct rs_openloop *ol)
     for (uint32_t t = 0; ol->tq && t < ol->n_terminals; t++)
         rs_free(ol->tq[t].v);
     rs_free(ol->tq);
-    rs_trace_close(&ol->tr);
+    rs_trace_close(ol->tr);
     memset(ol, 0, sizeof *ol);
 }
 
@@ -360,7 +360,7 @@ int rs_openloop_init(struct rs_openloop *ol, const struct rs_openloop_cfg *cfg,
         ol->n_terminals = pb->n_terminals;
         if ((rc = rs_trace_scan(cfg->trace_file, pb->n_terminals, &st, err)) ||
             (rc = rs_trace_open(&ol->tr, cfg->trace_file, pb->n_terminals, err)) ||
-            (rc = rs_trace_read(&ol->tr, &ol->next_rec, err)) < 0) {
+            (rc = rs_trace_read(ol->tr, &ol->next_rec, err)) < 0) {
             rs_openloop_free(ol);
             return rc;
         }
@@ -493,7 +493,7 @@ static uint32_t generate_trace(struct rs_openloop *ol, uint32_t step, uint32_t *
             s->front = step;
             became_pending[n_new++] = r.src;
         }
-        ol->have_next = rs_trace_read(&ol->tr, &ol->next_rec, &err) == 1;
+        ol->have_next = rs_trace_read(ol->tr, &ol->next_rec, &err) == 1;
     }
     qsort(became_pending, n_new, sizeof *became_pending, cmp_u32);
     return n_new;

@@ -4,6 +4,8 @@
  * trace is open-loop by nature and a batch run refuses it. */
 #include <string.h>
 
+#include "routesim/alloc.h"
+#include "routesim/line_reader.h"
 #include "routesim/openloop.h"
 #include "routesim/problem.h"
 #include "routesim/trace.h"
@@ -15,18 +17,36 @@ static const struct rs_optdef trace_options[] = {
     {NULL, 0, NULL, 0, 0, NULL, NULL},
 };
 
-int rs_trace_open(struct rs_trace *tr, const char *path, uint32_t n, struct rs_err *err)
+struct rs_trace {
+    struct rs__lines lines;
+    uint32_t n;
+    uint32_t last_cycle; /* of the last line read, and that line's number */
+    uint64_t last_line;
+};
+
+int rs_trace_open(struct rs_trace **out, const char *path, uint32_t n, struct rs_err *err)
 {
-    memset(tr, 0, sizeof *tr);
+    struct rs_trace *tr = rs_calloc(1, sizeof *tr);
+    int rc;
+    *out = NULL;
+    if (!tr)
+        return rs_err_set(err, RS_ENOMEM, "out of memory for a trace reader");
     tr->n = n;
-    return rs__lines_open(&tr->lines, path, err);
+    if ((rc = rs__lines_open(&tr->lines, path, err))) {
+        rs__lines_close(&tr->lines);
+        rs_free(tr);
+        return rc;
+    }
+    *out = tr;
+    return 0;
 }
 
 void rs_trace_close(struct rs_trace *tr)
 {
-    if (tr->lines.f || tr->lines.buf)
-        rs__lines_close(&tr->lines);
-    memset(tr, 0, sizeof *tr);
+    if (!tr)
+        return;
+    rs__lines_close(&tr->lines);
+    rs_free(tr);
 }
 
 /* Field i of a line (names for messages) with its range. */
@@ -86,13 +106,13 @@ int rs_trace_read(struct rs_trace *tr, struct rs_trace_rec *rec, struct rs_err *
 
 int rs_trace_scan(const char *path, uint32_t n, struct rs_trace_stats *st, struct rs_err *err)
 {
-    struct rs_trace tr;
+    struct rs_trace *tr;
     struct rs_trace_rec r;
     int rc;
     memset(st, 0, sizeof *st);
     if ((rc = rs_trace_open(&tr, path, n, err)))
         return rc;
-    while ((rc = rs_trace_read(&tr, &r, err)) == 1) {
+    while ((rc = rs_trace_read(tr, &r, err)) == 1) {
         if (!st->packets++) {
             st->first_cycle = r.cycle;
             st->size_min = st->size_max = r.size;
@@ -102,7 +122,7 @@ int rs_trace_scan(const char *path, uint32_t n, struct rs_trace_stats *st, struc
         st->size_min = r.size < st->size_min ? r.size : st->size_min;
         st->size_max = r.size > st->size_max ? r.size : st->size_max;
     }
-    rs_trace_close(&tr);
+    rs_trace_close(tr);
     if (!rc && !st->packets)
         rc = rs_err_set(err, RS_ECONSTRAINT, "%s: no packets (a trace needs at least one "
                         "`cycle source destination size` line)", path);
