@@ -13,9 +13,11 @@
 #include "routesim/net.h"
 #include "routesim/options.h"
 #include "routesim/params.h"
+#include "routesim/pattern.h"
 #include "routesim/problem.h"
 #include "routesim/record.h"
 #include "routesim/route.h"
+#include "routesim/trace.h"
 
 enum rs_injection { RS_INJECT_BATCH = 0, RS_INJECT_BERNOULLI = 1 };
 
@@ -26,7 +28,11 @@ extern const char *const rs_injection_names[];
  * every (terminal, step); per_packet draws one geometric gap per packet, keyed by (seed,
  * terminal, packet index). Both give arrivals with probability packet_rate per step,
  * independently; their random streams differ. */
-enum rs_arrivals { RS_ARRIVALS_PER_STEP = 0, RS_ARRIVALS_PER_PACKET = 1 };
+enum rs_arrivals { RS_ARRIVALS_PER_STEP = 0, RS_ARRIVALS_PER_PACKET = 1, RS_ARRIVALS_ON_OFF = 2 };
+/* arrivals=on_off (BookSim's injection_process = on_off): a two-state Markov chain per
+ * terminal, off -> on with probability burst_alpha per step, on -> off with burst_beta, a
+ * packet with probability burst_r1 in every step spent on; the gap after a packet is drawn
+ * from (seed, RS_STREAM_OL_BURST, terminal, packet index) (docs/workloads.md). */
 extern const char *const rs_arrivals_names[];
 
 /* Limits of the phase lengths (steps): the latency histogram has measure + drain + 1
@@ -58,6 +64,22 @@ extern const char *const rs_arrivals_names[];
      "per terminal per step, the sampler before issue 21); different random streams"},         \
     {"length_max", RS_OPT_INT, "0", 0, 65535, NULL,                                           \
      "bernoulli: packet lengths uniform in [length, length_max] flits (0: all `length`)"},   \
+    {"burst_alpha", RS_OPT_DOUBLE, NULL, 0, 1, NULL,                                          \
+     "arrivals=on_off: probability per step of off -> on (BookSim's burst_alpha; give two "    \
+     "of burst_alpha, burst_beta, burst_r1, or burst_length; none: alpha = beta = 0.5)"},      \
+    {"burst_beta", RS_OPT_DOUBLE, NULL, 0, 1, NULL,                                           \
+     "arrivals=on_off: probability per step of on -> off (BookSim's burst_beta)"},            \
+    {"burst_r1", RS_OPT_DOUBLE, NULL, 0, 1, NULL,                                             \
+     "arrivals=on_off: probability of a packet in a step spent on (BookSim's burst_r1)"},     \
+    {"burst_length", RS_OPT_DOUBLE, NULL, 1, 1e9, NULL,                                       \
+     "arrivals=on_off: mean on-period in steps (burst_beta = 1/burst_length; burst_r1 is 1 "   \
+     "unless given: then a burst is that many packets on average)"},                         \
+    {"packet_sizes", RS_OPT_STRING, NULL, 0, 0, NULL,                                         \
+     "bernoulli: packet lengths in flits, comma-separated (BookSim's packet_size = {a,b}); "    \
+     "replaces length and length_max"},                                                       \
+    {"packet_size_rates", RS_OPT_STRING, NULL, 0, 0, NULL,                                    \
+     "packet_sizes: their relative weights, comma-separated positive integers (BookSim's "     \
+     "packet_size_rate; absent: equal)"},                                                     \
     {"saturation_margin", RS_OPT_DOUBLE, "0.01", 0, 1, NULL,                                  \
      "bernoulli: saturated when accepted (+ dropped) < (1 - margin) x offered in the window"}, \
     RS_OPENLOOP_RUNCTL_OPTIONS
@@ -106,6 +128,7 @@ extern const char *const rs_sim_type_names[];
 /* The same entries as a table (NULL-terminated), read by rs_openloop_config. */
 extern const struct rs_optdef rs_openloop_options[];
 
+#define RS_OPENLOOP_MAX_SIZES 16
 /* The resolved options. */
 struct rs_openloop_cfg {
     enum rs_injection process;
@@ -119,6 +142,13 @@ struct rs_openloop_cfg {
     double log_q;           /* per_packet: log(1 - threshold / 2^32) (0 when that is 1) */
     uint32_t warmup, measure, drain; /* steps */
     uint32_t len_min, len_max;       /* flits */
+    uint32_t n_sizes;                /* packet_sizes: 0 (lengths from len_min, len_max) or */
+    uint32_t size[RS_OPENLOOP_MAX_SIZES];      /* the sizes, flits */
+    uint64_t size_upto[RS_OPENLOOP_MAX_SIZES]; /* cumulative weight thresholds of 2^32 */
+    double mean_len;                 /* mean packet length, flits */
+    double burst_alpha, burst_beta, burst_r1; /* arrivals=on_off, resolved */
+    const char *trace_file;          /* traffic=trace: the file (in the parameters), else NULL */
+    struct rs_trace_stats trace;     /* traffic=trace: the validating pass's summary */
     double margin;
     /* BookSim's run control (sim_type latency|throughput) */
     enum rs_sim_type sim_type;
@@ -147,6 +177,11 @@ struct rs_ol_terminal {
     uint32_t born;     /* per_packet: packets generated so far (the index of the next) */
 };
 
+/* traffic=trace: a terminal's waiting packets (ring buffer of cap records from head). */
+struct rs_ol_trace_fifo {
+    struct rs_trace_rec *v;
+    uint32_t head, count, cap;
+};
 /* One packet, as the engine needs it. */
 struct rs_ol_packet {
     uint32_t src, dst;
@@ -166,6 +201,13 @@ struct rs_openloop {
     uint32_t (*dst_fn)(const struct rs_net *net, uint64_t seed, uint32_t src, uint32_t gen);
     const struct rs_routing_ops *routing;
     const struct rs_net *net;  /* for the routing's open-loop intermediates */
+    struct rs_pattern pat;     /* traffic=hotspot|diagonal|asymmetric|mix: per packet */
+    /* traffic=trace: the stream, its next packet (have_next), and per terminal the FIFO of
+       its packets generated and not started (ring buffers, grown on demand) */
+    struct rs_trace *tr;
+    struct rs_trace_rec next_rec;
+    int have_next;
+    struct rs_ol_trace_fifo *tq; /* [n_terminals] */
     const struct rs_problem *pb;
     uint32_t *tmpl_first;    /* [n_terminals + 1]: template messages of terminal t are */
     uint32_t *tmpl;          /* tmpl[tmpl_first[t] .. tmpl_first[t+1]) */

@@ -23,6 +23,11 @@ enum rs_stream_id {
     RS_STREAM_OL_VALIANT = 23, /* open-loop Valiant intermediates; entity = terminal, step = step */
     RS_STREAM_OL_GAP = 24,     /* open-loop arrivals=per_packet: the gap before a packet;
                                   entity = terminal, step = packet index */
+    RS_STREAM_OL_BURST = 25,   /* open-loop arrivals=on_off: the gap before a packet;
+                                  entity = terminal << 32 | draw round, step = packet index */
+    RS_STREAM_PATTERN = 26,    /* traffic=hotspot|diagonal|asymmetric|mix: the part and the
+                                  choice within it; entity = message (batch) or terminal
+                                  (open loop), step = 0 (batch) or generation step */
     RS_STREAM_COLOUR = 30,  /* colour refinement (001 §2.1): entity = message, step = refinement
                                step * 2^24 + draw; ids 31..39 are kept for its later uses */
     RS_STREAM_RANADE = 40,  /* Ranade's first stage: coin of a 2x2 block (entity = row with

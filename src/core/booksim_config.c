@@ -68,7 +68,7 @@ static const struct bs_key bs_keys[] = {
     {"vct", "0", BS_SPECIAL, NULL, NULL, NULL},
     {"num_vcs", "16", BS_MAP, "vcs", NULL, NULL},
     {"vc_buf_size", "8", BS_MAP, "vc_depth", NULL, NULL},
-    {"packet_size", "1", BS_MAP, "length", NULL, NULL},
+    {"packet_size", "1", BS_SPECIAL, NULL, NULL, NULL},
     {"routing_delay", "1", BS_MAP, "routing_delay", NULL, NULL},
     {"vc_alloc_delay", "1", BS_MAP, "vc_alloc_delay", NULL, NULL},
     {"sw_alloc_delay", "1", BS_MAP, "sw_alloc_delay", NULL, NULL},
@@ -137,11 +137,10 @@ static const struct bs_key bs_keys[] = {
     {"class_priority", "0", BS_DEFAULT, NULL, NULL, WHY_CLASS},
     {"perm_seed", "0", BS_DEFAULT, NULL, NULL, "traffic=randperm draws its permutation from "
                                                "seed"},
-    {"packet_size_rate", "1", BS_DEFAULT, NULL, NULL, "packet-size mixes are not available "
-                                                      "(length and length_max give a range)"},
-    {"burst_alpha", "0.5", BS_DEFAULT, NULL, NULL, "injection_process=on_off is not available"},
-    {"burst_beta", "0.5", BS_DEFAULT, NULL, NULL, "injection_process=on_off is not available"},
-    {"burst_r1", "-1.0", BS_DEFAULT, NULL, NULL, "injection_process=on_off is not available"},
+    {"packet_size_rate", "1", BS_SPECIAL, NULL, NULL, NULL},
+    {"burst_alpha", "0.5", BS_SPECIAL, NULL, NULL, NULL},
+    {"burst_beta", "0.5", BS_SPECIAL, NULL, NULL, NULL},
+    {"burst_r1", "-1.0", BS_SPECIAL, NULL, NULL, NULL},
     {"priority", "none", BS_DEFAULT, NULL, NULL, "packets have no priorities"},
     {"batch_size", "1000", BS_DEFAULT, NULL, NULL, "sim_type=batch is not available"},
     {"batch_count", "1", BS_DEFAULT, NULL, NULL, "sim_type=batch is not available"},
@@ -198,7 +197,8 @@ static const struct bs_key bs_keys[] = {
 static const char *const traffic_map[][2] = {
     {"uniform", "uniform"},     {"transpose", "transpose"}, {"bitrev", "bitrev"},
     {"tornado", "tornado"},     {"neighbor", "neighbor"},   {"bitcomp", "bitcomp"},
-    {"shuffle", "shuffle"},     {"randperm", "randperm"},   {NULL, NULL}};
+    {"shuffle", "shuffle"},     {"randperm", "randperm"},   {"diagonal", "diagonal"},
+    {"asymmetric", "asymmetric"}, {"hotspot", "hotspot"},   {NULL, NULL}};
 
 /* BookSim keys routesim calls otherwise: the did-you-mean of a BookSim name given to
  * routesim directly. */
@@ -578,6 +578,74 @@ static int map_special(struct mapper *m)
     return 0;
 }
 
+/* BookSim's hotspot({n1,n2,...},{r1,r2,...}) (the value quoted: traffic =
+ * "hotspot({3,5},{3,1})"): hotspot_nodes and hotspot_rates. */
+static int map_hotspot(struct mapper *m, const char *v, int line)
+{
+    char nodes[BS_MAX_VALUE], rates[BS_MAX_VALUE] = "";
+    const char *a = strchr(v, '{'), *b = a ? strchr(a, '}') : NULL;
+    int rc;
+    if (!strcmp(v, "hotspot"))
+        return 0; /* BookSim: one random hot node; routesim: hotspot_nodes' default */
+    if (!a || !b || strncmp(v, "hotspot({", 9) != 0)
+        return refuse(m, line, "traffic", v, "expected hotspot({NODES}) or "
+                      "hotspot({NODES},{RATES}), quoted");
+    snprintf(nodes, sizeof nodes, "%.*s", (int)(b - a - 1), a + 1);
+    const char *c = strchr(b, '{'), *d = c ? strchr(c, '}') : NULL;
+    if (c && d)
+        snprintf(rates, sizeof rates, "%.*s", (int)(d - c - 1), c + 1);
+    if ((rc = put(m, "hotspot_nodes", nodes, line)))
+        return rc;
+    return rates[0] ? put(m, "hotspot_rates", rates, line) : 0;
+}
+
+/* injection_process = on_off: arrivals=on_off with BookSim's burst_alpha, burst_beta and
+ * burst_r1 (a negative value: derived, as BookSim). */
+static int map_bursts(struct mapper *m)
+{
+    static const char *const keys[] = {"burst_alpha", "burst_beta", "burst_r1"};
+    int line, rc;
+    if ((rc = put(m, "arrivals", "on_off", -1)))
+        return rc;
+    for (int i = 0; i < 3; i++) {
+        const char *v = value_of(m, keys[i], &line);
+        if (strtod(v, NULL) >= 0 && (rc = put(m, keys[i], v, line)))
+            return rc;
+    }
+    return 0;
+}
+
+/* packet_size = {a,b,...} (BookSim's {{a,b,...}} of one class) with packet_size_rate:
+ * packet_sizes and packet_size_rates, the last rate repeated to one per size (BookSim's
+ * rule). A single packet_size is `length` and needs packet_size_rate at its default. */
+static int map_sizes(struct mapper *m)
+{
+    int line, rline, rc;
+    const char *v = value_of(m, "packet_size", &line);
+    const char *r = value_of(m, "packet_size_rate", &rline);
+    if (!strchr(v, ',')) {
+        if (strchr(r, ','))
+            return refuse(m, rline, "packet_size_rate", r, "it needs a list packet_size");
+        return put(m, "length", v, line);
+    }
+    char rates[BS_MAX_VALUE];
+    size_t nv = 1, nr = 1, u;
+    for (const char *c = v; *c; c++)
+        nv += *c == ',';
+    for (const char *c = r; *c; c++)
+        nr += *c == ',';
+    if (nr > nv)
+        return refuse(m, rline, "packet_size_rate", r, "more rates than packet sizes");
+    const char *last = strrchr(r, ',');
+    last = last ? last + 1 : r;
+    u = (size_t)snprintf(rates, sizeof rates, "%s", r);
+    for (size_t i = nr; i < nv && u < sizeof rates; i++)
+        u += (size_t)snprintf(rates + u, sizeof rates - u, ",%s", last);
+    if ((rc = put(m, "packet_sizes", v, line)))
+        return rc;
+    return put(m, "packet_size_rates", rates, rline);
+}
+
 static int map_traffic(struct mapper *m)
 {
     int line, rc;
@@ -586,16 +654,25 @@ static int map_traffic(struct mapper *m)
     for (int i = 0; traffic_map[i][0] && !rs; i++)
         if (!strcmp(traffic_map[i][0], v))
             rs = traffic_map[i][1];
+    if (!strncmp(v, "hotspot(", 8))
+        rs = "hotspot";
     if (!rs)
         return refuse(m, line, "traffic", v, "routesim reads BookSim's uniform, transpose, "
-                      "bitrev, tornado, neighbor, bitcomp, shuffle and randperm");
+                      "bitrev, tornado, neighbor, bitcomp, shuffle, randperm, diagonal, "
+                      "asymmetric and hotspot");
     if ((rc = put(m, "traffic", rs, line)))
         return rc;
+    if (!strcmp(rs, "hotspot") && (rc = map_hotspot(m, v, line)))
+        return rc;
     v = value_of(m, "injection_process", &line);
-    if (strcmp(v, "bernoulli"))
+    if (strcmp(v, "bernoulli") && strcmp(v, "on_off"))
         return refuse(m, line, "injection_process", v, "routesim's open-loop injection is "
-                      "bernoulli");
+                      "bernoulli or on_off");
     if ((rc = put(m, "injection_process", "bernoulli", line)))
+        return rc;
+    if (!strcmp(v, "on_off") && (rc = map_bursts(m)))
+        return rc;
+    if ((rc = map_sizes(m)))
         return rc;
     v = value_of(m, "seed", &line);
     char *end;
@@ -677,7 +754,8 @@ int rs_booksim_parse(struct rs_params *p, const char *text, size_t len, const ch
             rc = unknown(&m, &st);
             break;
         }
-        if (st.is_list && st.n_items != 1) {
+        if (st.is_list && st.n_items != 1 && strcmp(st.key, "packet_size") != 0 &&
+            strcmp(st.key, "packet_size_rate") != 0) {
             rc = rs_err_set(err, RS_EUNSUPPORTED, "%s:%d: BookSim key '%s = {%s}' cannot be "
                             "honoured: a list gives one value per traffic class, and %s",
                             origin, st.line, st.key, st.value, WHY_CLASS);

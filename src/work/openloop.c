@@ -12,7 +12,7 @@
 
 const char *const rs_injection_names[] = {"batch", "bernoulli", NULL};
 const char *const rs_sim_type_names[] = {"fixed", "latency", "throughput", NULL};
-const char *const rs_arrivals_names[] = {"per_step", "per_packet", NULL};
+const char *const rs_arrivals_names[] = {"per_step", "per_packet", "on_off", NULL};
 
 const struct rs_optdef rs_openloop_options[] = {RS_OPENLOOP_OPTIONS,
                                                 {NULL, 0, NULL, 0, 0, NULL, NULL}};
@@ -46,6 +46,145 @@ static int runctl_config(struct rs_openloop_cfg *cfg, const struct rs_params *p,
         return rs_err_set(err, RS_ECONSTRAINT,
                           "sample_period=%lld x max_samples=%lld is over %.0f steps", (long long)sp,
                           (long long)ms, RS_OPENLOOP_MAX_PHASE);
+    return 0;
+}
+
+/* The value of the optional double key name into *out, or fallback when absent. */
+static int opt_double_or(const struct rs_params *p, const char *name, double fallback,
+                         double *out, struct rs_err *err)
+{
+    *out = fallback;
+    if (!rs_params_find(p, name))
+        return 0;
+    return rs_opt_double(p, rs_openloop_options, name, out, err);
+}
+
+/* packet_sizes and packet_size_rates into cfg (n_sizes = 0 when absent). */
+static int sizes_config(struct rs_openloop_cfg *cfg, const struct rs_params *p,
+                        struct rs_err *err)
+{
+    const char *text, *rtext = NULL;
+    uint32_t rates[RS_OPENLOOP_MAX_SIZES], nr = 0;
+    double total = 0, run = 0, mean = 0;
+    int rc;
+    if (!rs_params_find(p, "packet_sizes")) {
+        if (rs_params_find(p, "packet_size_rates"))
+            return rs_err_set(err, RS_ECONSTRAINT, "packet_size_rates needs packet_sizes");
+        return 0;
+    }
+    if (rs_params_find(p, "length_max"))
+        return rs_err_set(err, RS_ECONSTRAINT,
+                          "packet_sizes and length_max both give packet lengths: choose one");
+    if ((rc = rs_opt_string(p, rs_openloop_options, "packet_sizes", &text, err)) ||
+        (rc = rs_pattern_int_list(text, "packet_sizes", 1, 65535, RS_OPENLOOP_MAX_SIZES,
+                                  cfg->size, &cfg->n_sizes, err)))
+        return rc;
+    if (rs_params_find(p, "packet_size_rates") &&
+        ((rc = rs_opt_string(p, rs_openloop_options, "packet_size_rates", &rtext, err)) ||
+         (rc = rs_pattern_int_list(rtext, "packet_size_rates", 1, 1000000000,
+                                   RS_OPENLOOP_MAX_SIZES, rates, &nr, err))))
+        return rc;
+    if (rtext && nr != cfg->n_sizes)
+        return rs_err_set(err, RS_ECONSTRAINT,
+                          "packet_size_rates=%s has %u rates for %u packet_sizes", rtext, nr,
+                          cfg->n_sizes);
+    cfg->len_min = cfg->len_max = cfg->size[0];
+    for (uint32_t i = 0; i < cfg->n_sizes; i++) {
+        double w = nr ? (double)rates[i] : 1.0;
+        total += w;
+        mean += w * cfg->size[i];
+        cfg->len_min = cfg->size[i] < cfg->len_min ? cfg->size[i] : cfg->len_min;
+        cfg->len_max = cfg->size[i] > cfg->len_max ? cfg->size[i] : cfg->len_max;
+    }
+    for (uint32_t i = 0; i < cfg->n_sizes; i++) {
+        run += nr ? (double)rates[i] : 1.0;
+        cfg->size_upto[i] = i + 1 == cfg->n_sizes ? UINT64_C(1) << 32
+                                                  : (uint64_t)llround(ldexp(run / total, 32));
+    }
+    cfg->mean_len = mean / total;
+    return 0;
+}
+
+/* traffic=trace: the file, validated in one pass, gives the packet lengths. */
+static int trace_config(struct rs_openloop_cfg *cfg, const struct rs_params *p,
+                        struct rs_err *err)
+{
+    const struct rs_traffic_ops *tr = rs_traffic_find("trace");
+    int idx, rc, arr = RS_ARRIVALS_PER_PACKET;
+    if ((rc = rs_opt_choice(p, rs_problem_options, "traffic", &idx, err)))
+        return rc;
+    if (rs_traffics[idx] != tr)
+        return 0;
+    if (rs_params_find(p, "arrivals") &&
+        (rc = rs_opt_choice(p, rs_openloop_options, "arrivals", &arr, err)))
+        return rc;
+    if (cfg->n_sizes || rs_params_find(p, "length_max") || arr == RS_ARRIVALS_ON_OFF)
+        return rs_err_set(err, RS_ECONSTRAINT,
+                          "traffic=trace gives the arrivals and the sizes: packet_sizes, "
+                          "length_max and arrivals=on_off do not apply");
+    if (!rs_params_find(p, "trace_file"))
+        return rs_err_set(err, RS_EPARSE, "traffic=trace needs trace_file=FILE");
+    /* the sizes now (the engine sizes its buffers by len_max); the terminals are checked
+       by rs_openloop_init, which knows the network */
+    if ((rc = rs_opt_string(p, tr->options, "trace_file", &cfg->trace_file, err)) ||
+        (rc = rs_trace_scan(cfg->trace_file, UINT32_MAX, &cfg->trace, err)))
+        return rc;
+    cfg->len_min = cfg->trace.size_min;
+    cfg->len_max = cfg->trace.size_max;
+    cfg->mean_len = (double)cfg->trace.flits / (double)cfg->trace.packets;
+    return 0;
+}
+
+/* arrivals=on_off: BookSim's rule, two of burst_alpha, burst_beta and burst_r1 give the
+ * third through rate = r1 * alpha / (alpha + beta) (rate: packets per step); burst_length L
+ * gives beta = 1/L and, alone, r1 = 1. */
+static int burst_config(struct rs_openloop_cfg *cfg, const struct rs_params *p,
+                        struct rs_err *err)
+{
+    double a, b, r, len, lam = cfg->packet_rate;
+    int rc;
+    if ((rc = opt_double_or(p, "burst_alpha", -1, &a, err)) ||
+        (rc = opt_double_or(p, "burst_beta", -1, &b, err)) ||
+        (rc = opt_double_or(p, "burst_r1", -1, &r, err)) ||
+        (rc = opt_double_or(p, "burst_length", -1, &len, err)))
+        return rc;
+    if (cfg->arrivals != RS_ARRIVALS_ON_OFF) {
+        if (a >= 0 || b >= 0 || r >= 0 || len >= 0)
+            return rs_err_set(err, RS_ECONSTRAINT,
+                              "burst_alpha, burst_beta, burst_r1 and burst_length need "
+                              "arrivals=on_off");
+        return 0;
+    }
+    if (len >= 0) {
+        if (b >= 0)
+            return rs_err_set(err, RS_ECONSTRAINT,
+                              "burst_length and burst_beta both give the on-period: choose one");
+        b = 1.0 / len;
+        if (r < 0 && a < 0)
+            r = 1.0;
+    }
+    if (a < 0 && b < 0 && r < 0)
+        a = b = 0.5; /* BookSim's defaults */
+    if ((a >= 0) + (b >= 0) + (r >= 0) != 2)
+        return rs_err_set(err, RS_ECONSTRAINT,
+                          "arrivals=on_off takes two of burst_alpha, burst_beta and burst_r1 "
+                          "(the third follows from injection_rate)");
+    if (lam > 0) {
+        if (r < 0)
+            r = a > 0 ? lam * (a + b) / a : INFINITY;
+        else if (a < 0)
+            a = r > lam ? b * lam / (r - lam) : INFINITY;
+        else
+            b = a * (r - lam) / lam;
+        if (!(r <= 1.0) || !(a > 0 && a <= 1.0) || !(b >= 0 && b <= 1.0))
+            return rs_err_set(err, RS_ECONSTRAINT,
+                              "arrivals=on_off: %g packets per step needs burst_alpha=%g, "
+                              "burst_beta=%g, burst_r1=%g, outside [0, 1] (alpha > 0)",
+                              lam, a, b, r);
+    }
+    cfg->burst_alpha = a;
+    cfg->burst_beta = b;
+    cfg->burst_r1 = r;
     return 0;
 }
 
@@ -85,7 +224,12 @@ int rs_openloop_config(struct rs_openloop_cfg *cfg, const struct rs_params *p, u
                           "length_max=%lld is below length=%u (0 means every packet has "
                           "`length` flits)",
                           (long long)lmax, length);
-    double mean_len = 0.5 * ((double)cfg->len_min + (double)cfg->len_max);
+    cfg->mean_len = 0.5 * ((double)cfg->len_min + (double)cfg->len_max);
+    if ((rc = sizes_config(cfg, p, err)))
+        return rc;
+    if ((rc = trace_config(cfg, p, err)))
+        return rc;
+    double mean_len = cfg->mean_len;
     /* at most 1 packet per step: rate <= 1 and a packet has at least one flit */
     cfg->packet_rate = cfg->rate_in_flits ? cfg->rate / mean_len : cfg->rate;
     cfg->threshold = (uint64_t)llround(ldexp(cfg->packet_rate, 32));
@@ -94,13 +238,67 @@ int rs_openloop_config(struct rs_openloop_cfg *cfg, const struct rs_params *p, u
     cfg->log_q = cfg->threshold >= (UINT64_C(1) << 32)
                      ? 0.0
                      : log1p(-ldexp((double)cfg->threshold, -32));
-    return 0;
+    return burst_config(cfg, p, err);
 }
 
 /* arrivals=per_packet: the step of packet idx of terminal t, whose predecessor arrived at
  * prev (0 for the first packet): prev plus a geometric gap >= 1 with success probability
  * threshold / 2^32, from one Philox block keyed by (seed, RS_STREAM_OL_GAP, t, idx).
  * UINT32_MAX when that is past every step. */
+/* A uniform double in (0, 1) from two 32-bit words: 53 bits, offset by half a unit. */
+static double unit_of(const uint32_t *w)
+{
+    uint64_t bits = ((uint64_t)w[0] << 21) ^ (uint64_t)(w[1] >> 11);
+    return ldexp((double)bits + 0.5, -53);
+}
+
+/* Steps to the first success (>= 1) of trials with probability q, from u in (0, 1);
+ * infinite when q is 0. */
+static double geometric(double q, double u)
+{
+    if (q >= 1.0)
+        return 1.0;
+    if (q <= 0.0)
+        return INFINITY;
+    return floor(log(u) / log1p(-q)) + 1.0;
+}
+
+/* arrivals=on_off: the step of packet idx of terminal t after its predecessor at prev. An
+ * arrival leaves the chain on, so the gap depends on nothing before it: from the on state,
+ * each step either turns off (beta), or stays on and sends (1-beta) r1, or neither; from
+ * off, the chain turns on after a geometric(alpha) number of steps and sends in that step
+ * with probability r1. Round j of the draws is block (seed, RS_STREAM_OL_BURST, t << 32 |
+ * j, idx); round 0 holds the first packet's starting state (on with the stationary
+ * probability alpha / (alpha + beta)). UINT32_MAX when past every step. */
+static uint32_t onoff_after(const struct rs_openloop *ol, uint32_t t, uint32_t idx,
+                            uint32_t prev)
+{
+    const struct rs_openloop_cfg *c = &ol->cfg;
+    double pos = prev, a = c->burst_alpha, b = c->burst_beta, r = c->burst_r1;
+    double q_on = b + (1.0 - b) * r, send = (1.0 - b) * r / q_on;
+    uint32_t blk[4];
+    int on = 1;
+    if (idx == 0) {
+        rs_rng_block(ol->seed, RS_STREAM_OL_BURST, (uint64_t)t << 32, idx, blk);
+        on = unit_of(blk) * (a + b) < a;
+    }
+    for (uint32_t round = 1; pos < (double)UINT32_MAX && round != 0; round++) {
+        rs_rng_block(ol->seed, RS_STREAM_OL_BURST, (uint64_t)t << 32 | round, idx, blk);
+        if (on) {
+            pos += geometric(q_on, unit_of(blk));
+            if (unit_of(blk + 2) < send)
+                break;
+            on = 0;
+        } else {
+            pos += geometric(a, unit_of(blk));
+            if (unit_of(blk + 2) < r)
+                break;
+            on = 1;
+        }
+    }
+    return pos >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)pos;
+}
+
 static uint32_t gap_after(const struct rs_openloop *ol, uint32_t t, uint32_t idx, uint32_t prev)
 {
     uint32_t blk[4];
@@ -116,6 +314,14 @@ static uint32_t gap_after(const struct rs_openloop *ol, uint32_t t, uint32_t idx
     return prev + (uint32_t)gap;
 }
 
+/* The step of packet idx of terminal t after its predecessor at prev, by the sampler. */
+static uint32_t next_after(const struct rs_openloop *ol, uint32_t t, uint32_t idx, uint32_t prev)
+{
+    if (ol->cfg.arrivals == RS_ARRIVALS_ON_OFF)
+        return onoff_after(ol, t, idx, prev);
+    return gap_after(ol, t, idx, prev);
+}
+
 void rs_openloop_free(struct rs_openloop *ol)
 {
     rs_free(ol->tmpl_first);
@@ -123,6 +329,11 @@ void rs_openloop_free(struct rs_openloop *ol)
     rs_free(ol->term);
     rs_free(ol->next);
     rs_free(ol->lat_hist);
+    rs_pattern_free(&ol->pat);
+    for (uint32_t t = 0; ol->tq && t < ol->n_terminals; t++)
+        rs_free(ol->tq[t].v);
+    rs_free(ol->tq);
+    rs_trace_close(ol->tr);
     memset(ol, 0, sizeof *ol);
 }
 
@@ -148,6 +359,24 @@ int rs_openloop_init(struct rs_openloop *ol, const struct rs_openloop_cfg *cfg,
     ol->routing = routing;
     ol->net = net;
     ol->pb = pb;
+    if ((rc = rs_pattern_open(&ol->pat, net, p, seed, err)))
+        return rc;
+    if (cfg->trace_file) { /* every terminal in range, then the stream and its first line */
+        struct rs_trace_stats st;
+        ol->n_terminals = pb->n_terminals;
+        if ((rc = rs_trace_scan(cfg->trace_file, pb->n_terminals, &st, err)) ||
+            (rc = rs_trace_open(&ol->tr, cfg->trace_file, pb->n_terminals, err)) ||
+            (rc = rs_trace_read(ol->tr, &ol->next_rec, err)) < 0) {
+            rs_openloop_free(ol);
+            return rc;
+        }
+        ol->have_next = rc == 1;
+        ol->tq = rs_calloc((size_t)pb->n_terminals + 1, sizeof *ol->tq);
+        if (!ol->tq) {
+            rs_openloop_free(ol);
+            return rs_err_set(err, RS_ENOMEM, "out of memory for open-loop injection");
+        }
+    }
     uint32_t n = pb->n_terminals;
     ol->tmpl_first = rs_calloc((size_t)n + 1, sizeof *ol->tmpl_first);
     ol->tmpl = rs_malloc((size_t)pb->n_msgs * sizeof *ol->tmpl + 1);
@@ -175,9 +404,9 @@ int rs_openloop_init(struct rs_openloop *ol, const struct rs_openloop_cfg *cfg,
     for (uint32_t t = 0; t < n; t++) {
         ol->term[t].started = 0;
         ol->next[t] = UINT32_MAX;
-        if (cfg->arrivals == RS_ARRIVALS_PER_PACKET && cfg->threshold > 0 &&
+        if (cfg->arrivals != RS_ARRIVALS_PER_STEP && cfg->threshold > 0 &&
             ol->tmpl_first[t + 1] > ol->tmpl_first[t])
-            ol->next[t] = gap_after(ol, t, 0, 0);
+            ol->next[t] = next_after(ol, t, 0, 0);
     }
     return 0;
 }
@@ -203,12 +432,24 @@ int rs_openloop_arrival(const struct rs_openloop *ol, uint32_t t, uint32_t step)
     return (uint64_t)blk[step & 3] < ol->cfg.threshold;
 }
 
+/* packet_sizes: the first size whose threshold is above the draw of (t, gen). */
+static uint32_t mixed_length(const struct rs_openloop *ol, uint32_t t, uint32_t gen)
+{
+    uint32_t blk[4], i = 0;
+    rs_rng_block(ol->seed, RS_STREAM_OL_LENGTH, t, gen, blk);
+    while (i + 1 < ol->cfg.n_sizes && (uint64_t)blk[0] >= ol->cfg.size_upto[i])
+        i++;
+    return ol->cfg.size[i];
+}
+
 /* Length of the packet generated by t at gen. */
 static uint32_t packet_length(const struct rs_openloop *ol, uint32_t t, uint32_t gen)
 {
     uint32_t span = ol->cfg.len_max - ol->cfg.len_min;
-    if (!span)
+    if (!span) /* one length (also packet_sizes with a single size) */
         return ol->cfg.len_min;
+    if (ol->cfg.n_sizes)
+        return mixed_length(ol, t, gen);
     return ol->cfg.len_min + rs_rand_below(ol->seed, RS_STREAM_OL_LENGTH, t, gen, span + 1);
 }
 
@@ -217,14 +458,69 @@ static int in_window(const struct rs_openloop *ol, uint32_t step)
     return step > ol->win_lo && step <= ol->win_hi;
 }
 
+/* Count a packet of len flits generated at step in the statistics. */
+static void count_generated(struct rs_openloop *ol, uint32_t step, uint32_t len)
+{
+    if (in_window(ol, step)) {
+        ol->win_packets++;
+        ol->win_flits += len;
+    }
+    if (ol->dyn) { /* BookSim's in-flight flits, for its latency estimate */
+        ol->infl_flits += len;
+        ol->infl_gen_sum += (double)len * (double)step;
+    }
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* traffic=trace: the lines of cycle step join their sources' FIFOs. The file was
+ * validated whole by rs_openloop_init; a read error now (the file changed) ends the trace. */
+static uint32_t generate_trace(struct rs_openloop *ol, uint32_t step, uint32_t *became_pending)
+{
+    uint32_t n_new = 0;
+    struct rs_err err;
+    while (ol->have_next && ol->next_rec.cycle <= step) {
+        struct rs_trace_rec r = ol->next_rec;
+        r.cycle = step; /* its generation step (the driver visits every step) */
+        struct rs_ol_trace_fifo *q = &ol->tq[r.src];
+        if (q->count == q->cap) { /* grow the ring, unrolled to start at 0 */
+            uint32_t cap = q->cap ? 2 * q->cap : 4;
+            struct rs_trace_rec *v = rs_malloc((size_t)cap * sizeof *v);
+            RS_ASSERT(v != NULL); /* generate has no error channel: out of memory aborts */
+            for (uint32_t i = 0; i < q->count; i++)
+                v[i] = q->v[(q->head + i) % q->cap];
+            rs_free(q->v);
+            q->v = v;
+            q->head = 0;
+            q->cap = cap;
+        }
+        q->v[(q->head + q->count++) % q->cap] = r;
+        count_generated(ol, step, r.size);
+        struct rs_ol_terminal *s = &ol->term[r.src];
+        if (s->pending++ == 0) {
+            s->front = step;
+            became_pending[n_new++] = r.src;
+        }
+        ol->have_next = rs_trace_read(ol->tr, &ol->next_rec, &err) == 1;
+    }
+    qsort(became_pending, n_new, sizeof *became_pending, cmp_u32);
+    return n_new;
+}
+
 uint32_t rs_openloop_generate(struct rs_openloop *ol, uint32_t step, uint32_t *became_pending)
 {
     RS_DASSERT(step >= 1 && step <= rs_openloop_last_step(ol));
     uint32_t n_new = 0, b = (step >> 2) + 1;
     int win = in_window(ol, step);
+    if (ol->tq)
+        return generate_trace(ol, step, became_pending);
     if (ol->cfg.threshold == 0)
         return 0;
-    int per_packet = ol->cfg.arrivals == RS_ARRIVALS_PER_PACKET;
+    int per_packet = ol->cfg.arrivals != RS_ARRIVALS_PER_STEP;
     const uint32_t *next = ol->next;
     for (uint32_t t = 0; t < ol->n_terminals; t++) {
         if (per_packet) {
@@ -235,7 +531,7 @@ uint32_t rs_openloop_generate(struct rs_openloop *ol, uint32_t step, uint32_t *b
         }
         struct rs_ol_terminal *s = &ol->term[t];
         if (per_packet) {
-            ol->next[t] = gap_after(ol, t, ++s->born, step);
+            ol->next[t] = next_after(ol, t, ++s->born, step);
         } else {
             if (s->blk_step != b) { /* one Philox block serves four consecutive steps */
                 if (!has_templates(ol, t))
@@ -276,12 +572,19 @@ void rs_openloop_front(const struct rs_openloop *ol, uint32_t t, struct rs_ol_pa
     pkt->msg = msg;
     pkt->dst = ol->uniform
                    ? rs_rand_below(ol->seed, RS_STREAM_OL_DEST, t, s->front, ol->n_terminals)
+               : ol->pat.n_parts
+                   ? rs_pattern_dst(&ol->pat, ol->net, ol->seed, RS_STREAM_OL_DEST, t, s->front, t)
                : ol->dst_fn ? ol->dst_fn(ol->net, ol->seed, t, s->front)
                             : ol->pb->dst[msg];
     pkt->mid = ol->routing->mid_openloop
                    ? ol->routing->mid_openloop(ol->net, ol->seed, t, s->front)
                    : RS_NONE;
     pkt->length = packet_length(ol, t, s->front);
+    if (ol->tq) { /* traffic=trace: the packet at the head of t's FIFO */
+        const struct rs_ol_trace_fifo *q = &ol->tq[t];
+        pkt->dst = q->v[q->head].dst;
+        pkt->length = q->v[q->head].size;
+    }
 }
 
 void rs_openloop_start(struct rs_openloop *ol, uint32_t t)
@@ -289,10 +592,18 @@ void rs_openloop_start(struct rs_openloop *ol, uint32_t t)
     RS_DASSERT(t < ol->n_terminals && ol->term[t].pending > 0);
     struct rs_ol_terminal *s = &ol->term[t];
     s->started++;
+    if (ol->tq) { /* traffic=trace: pop the head; the next one (if any) is the front */
+        struct rs_ol_trace_fifo *q = &ol->tq[t];
+        q->head = (q->head + 1) % q->cap;
+        q->count--;
+        if (--s->pending)
+            s->front = q->v[q->head].cycle;
+        return;
+    }
     if (--s->pending == 0)
         return;
-    if (ol->cfg.arrivals == RS_ARRIVALS_PER_PACKET) { /* packet `started` is the front */
-        s->front = gap_after(ol, t, s->started, s->front);
+    if (ol->cfg.arrivals != RS_ARRIVALS_PER_STEP) { /* packet `started` is the front */
+        s->front = next_after(ol, t, s->started, s->front);
         return;
     }
     uint32_t g = s->front + 1; /* the next arrival is at most the last generated step */

@@ -11,7 +11,8 @@
 
 /* Every traffic, in `routesim list` order. The X-macro yields the registry, the CHOICE
  * list of the `traffic` key and the declarations of the ops structs defined in
- * random.c, digits.c, bitperm.c, linear.c, omega.c, root.c, file.c and paths.c, so that the
+ * random.c, digits.c, bitperm.c, linear.c, omega.c, root.c, file.c, paths.c and pattern_ops.c
+ * (among others), so that the
  * three cannot drift
  * apart; the registry test checks that each ops->name equals its entry here. */
 #define RS__TRAFFIC_LIST(X)                                                    \
@@ -36,7 +37,12 @@
     X(hard_permutation)                                                       \
     X(many_to_one)                                                             \
     X(one_to_many)                                                             \
-    X(group_shift)
+    X(group_shift)                                                             \
+    X(hotspot)                                                                 \
+    X(diagonal)                                                                \
+    X(asymmetric)                                                              \
+    X(mix)                                                                     \
+    X(trace)
 
 #define RS__TRAFFIC_DECL(name) extern const struct rs_traffic_ops rs__traffic_##name;
 RS__TRAFFIC_LIST(RS__TRAFFIC_DECL)

@@ -190,11 +190,23 @@ static void test_errors(void **state)
     expect_error("routing_function = dor;\ntopology = mesh;\nc = 4;\n", RS_EUNSUPPORTED,
                  "f.cfg:3: BookSim key 'c = 4' cannot be honoured: routesim's mesh, torus and "
                  "butterfly have one terminal per router (no concentration)");
-    expect_error("topology = mesh;\nrouting_function = dor;\ntraffic = hotspot;\n",
+    expect_error("topology = mesh;\nrouting_function = dor;\ntraffic = taper64;\n",
                  RS_EUNSUPPORTED,
-                 "f.cfg:3: BookSim key 'traffic = hotspot' cannot be honoured: routesim reads "
-                 "BookSim's uniform, transpose, bitrev, tornado, neighbor, bitcomp, shuffle "
-                 "and randperm");
+                 "f.cfg:3: BookSim key 'traffic = taper64' cannot be honoured: routesim reads "
+                 "BookSim's uniform, transpose, bitrev, tornado, neighbor, bitcomp, shuffle, "
+                 "randperm, diagonal, asymmetric and hotspot");
+    expect_error("topology = mesh;\nrouting_function = dor;\ntraffic = \"hotspot(3)\";\n",
+                 RS_EUNSUPPORTED,
+                 "f.cfg:3: BookSim key 'traffic = hotspot(3)' cannot be honoured: expected "
+                 "hotspot({NODES}) or hotspot({NODES},{RATES}), quoted");
+    expect_error("topology = mesh;\nrouting_function = dor;\ninjection_process = foo;\n",
+                 RS_EUNSUPPORTED,
+                 "f.cfg:3: BookSim key 'injection_process = foo' cannot be honoured: "
+                 "routesim's open-loop injection is bernoulli or on_off");
+    expect_error("topology = mesh;\nrouting_function = dor;\npacket_size_rate = {1,2};\n",
+                 RS_EUNSUPPORTED,
+                 "f.cfg:3: BookSim key 'packet_size_rate = 1,2' cannot be honoured: it needs a "
+                 "list packet_size");
     expect_error("topology = mesh;\n", RS_EUNSUPPORTED,
                  "f.cfg (BookSim's default): BookSim key 'routing_function = none' cannot be "
                  "honoured: BookSim needs a routing_function (none is its default)");
@@ -227,6 +239,41 @@ static void test_errors(void **state)
     expect_error("= 4;\n", RS_EPARSE, "f.cfg:1: expected a key, got '='");
 }
 
+/* Issue 22 item 4: hotspot with its nodes and rates, diagonal, on/off injection with
+ * BookSim's burst defaults (alpha = beta = 0.5, r1 derived), a size mix whose rates repeat
+ * the last one. */
+static void test_traffic_keys(void **state)
+{
+    (void)state;
+    struct rs_params p;
+    struct rs_err err;
+    assert_int_equal(parse(&p, "topology = mesh; routing_function = dor;\n"
+                               "traffic = \"hotspot({3,5},{3,1})\";\n"
+                               "injection_process = on_off;\n"
+                               "packet_size = {1,8,4}; packet_size_rate = {3,1};\n", &err), 0);
+    expect(&p, "traffic", "hotspot", 2);
+    expect(&p, "hotspot_nodes", "3,5", 2);
+    expect(&p, "hotspot_rates", "3,1", 2);
+    expect(&p, "injection_process", "bernoulli", 3);
+    expect(&p, "arrivals", "on_off", -1);
+    expect(&p, "burst_alpha", "0.5", -1);
+    expect(&p, "burst_beta", "0.5", -1);
+    assert_null(rs_params_find(&p, "burst_r1"));
+    expect(&p, "packet_sizes", "1,8,4", 4);
+    expect(&p, "packet_size_rates", "3,1,1", 4);
+    assert_null(rs_params_find(&p, "length"));
+    rs_params_free(&p);
+    assert_int_equal(parse(&p, "topology = mesh; routing_function = dor;\n"
+                               "traffic = diagonal; injection_process = on_off;\n"
+                               "burst_beta = -1; burst_r1 = 0.5;\n", &err), 0);
+    expect(&p, "traffic", "diagonal", 2);
+    expect(&p, "burst_alpha", "0.5", -1);
+    expect(&p, "burst_r1", "0.5", 3);
+    assert_null(rs_params_find(&p, "burst_beta"));
+    expect(&p, "length", "1", -1);
+    rs_params_free(&p);
+}
+
 static void test_detect(void **state)
 {
     (void)state;
@@ -252,6 +299,7 @@ int main(void)
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_fly_and_overrides),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_traffic_keys),
         cmocka_unit_test(test_detect),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,7 @@
 /* Fuzzing harness for every parser of routesim (libFuzzer entry point). The first byte of
  * the input picks the parser: 0 INI file + grid expansion (+ [plot] check and grid size) +
  * typed getters, 1 KEY=VALUE
- * lines, 2 traffic file, 3 CSV table, 4 derived-value expression, 5 graph file (+ a
+ * lines, 2 traffic file and trace file, 3 CSV table, 4 derived-value expression, 5 graph file (+ a
  * fixed paths file, + a run), 6 paths file on a fixed graph (+ analysis and a run).
  * Built with libFuzzer by
  * -DRS_FUZZ=ON (clang); replayed over tests/fuzz/corpus by every `make test` (replay.c). */
@@ -21,6 +21,7 @@
 #include "routesim/run.h"
 #include "routesim/sweep.h"
 #include "routesim/table.h"
+#include "routesim/trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -165,6 +166,10 @@ static void fuzz_traffic_file(const uint8_t *data, size_t size)
         }
         rs_params_free(&p);
     }
+    struct rs_trace_stats st; /* the same bytes as a trace file (traffic=trace) */
+    struct rs_err err;
+    rs_trace_scan(path, 8, &st, &err);
+    rs_trace_scan(path, UINT32_MAX, &st, &err);
 }
 
 /* topology=graph with graph_file and paths_file (one of them fuzzed): build the network,

@@ -44,7 +44,7 @@ static void test_registry_matches_choices(void **state)
         assert_true(ops->generate != NULL || ops->build != NULL);
     }
     assert_null(def->choices[i]);
-    assert_int_equal(i, 22);
+    assert_int_equal(i, 27);
     assert_null(rs_traffic_find("uniformm"));
     assert_null(rs_traffic_find(NULL));
 
@@ -55,8 +55,8 @@ static void test_registry_matches_choices(void **state)
     assert_true(q->min == 1.0 && q->max == 1048576.0);
 }
 
-/* Only bpc, linear, file, subtree_cross, mot_expander, hard_permutation, many_to_one and
- * one_to_many declare extra keys. */
+/* Only bpc, linear, file, subtree_cross, mot_expander, hard_permutation, many_to_one,
+ * one_to_many, hotspot, mix and trace declare extra keys. */
 static void test_extra_keys(void **state)
 {
     for (int i = 0; rs_traffics[i] != NULL; i++) {
@@ -91,6 +91,17 @@ static void test_extra_keys(void **state)
         } else if (strcmp(ops->name, "one_to_many") == 0) {
             assert_int_equal(n, 1);
             assert_string_equal(ops->options[0].name, "packets");
+        } else if (strcmp(ops->name, "trace") == 0) {
+            assert_int_equal(n, 1);
+            assert_string_equal(ops->options[0].name, "trace_file");
+        } else if (strcmp(ops->name, "hotspot") == 0 || strcmp(ops->name, "mix") == 0) {
+            int mix = strcmp(ops->name, "mix") == 0;
+            assert_int_equal(n, 3 + mix);
+            if (mix)
+                assert_string_equal(ops->options[0].name, "mix");
+            assert_string_equal(ops->options[mix].name, "hotspot_nodes");
+            assert_string_equal(ops->options[mix + 1].name, "hotspot_rates");
+            assert_string_equal(ops->options[mix + 2].name, "hotspot_fraction");
         } else {
             assert_int_equal(n, 0);
         }
@@ -242,6 +253,11 @@ static void test_conformance(void **state)
             continue; /* not N x q messages: test_line_traffics */
         if (strcmp(name, "group_shift") == 0)
             continue; /* dragonflies only: tests/topo/test_dragonfly.c */
+        if (strcmp(name, "hotspot") == 0 || strcmp(name, "diagonal") == 0 ||
+            strcmp(name, "asymmetric") == 0 || strcmp(name, "mix") == 0)
+            continue; /* sampled, not permutations: tests/work/test_patterns.c */
+        if (strcmp(name, "trace") == 0)
+            continue; /* open loop only: tests/cli/traffic.sh */
         int random = strcmp(name, "uniform") == 0 || strcmp(name, "randperm") == 0 ||
                      strcmp(name, "qrelation") == 0 || strcmp(name, "root") == 0 ||
                      strcmp(name, "subtree_cross") == 0;
