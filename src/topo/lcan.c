@@ -9,6 +9,7 @@
 #include "routesim/alloc.h"
 #include "routesim/net.h"
 #include "routesim/lcan.h"
+#include "topo/topo_util.h"
 
 #define LCAN_MAX_N 67108864u /* 2^26 PEs */
 #define LCAN_MAX_DU 1024     /* largest d or u */
@@ -60,41 +61,8 @@ struct lcan_spec {
 static int parse_list(const struct rs_params *p, const char *key, uint32_t lo, uint32_t *out,
                       uint32_t *n, struct rs_err *err)
 {
-    const char *text;
-    char where[256];
-    int rc = rs_opt_string(p, lcan_options, key, &text, err);
-    if (rc)
-        return rc;
-    const struct rs_param *par = rs_params_find(p, key);
-    if (par)
-        rs_param_where(par, where, sizeof where);
-    else
-        snprintf(where, sizeof where, "default");
-    *n = 0;
-    const char *c = text;
-    for (;;) {
-        while (*c == ' ' || *c == '\t')
-            c++;
-        char *end;
-        unsigned long v = (*c >= '0' && *c <= '9') ? strtoul(c, &end, 10) : 0;
-        if (!(*c >= '0' && *c <= '9') || v < lo || v > LCAN_MAX_DU || *n == RS_LCAN_MAX_LEVELS)
-            return rs_err_set(err, RS_EINVAL,
-                              "%s: key '%s': expected an integer %u..%u or a list of at most %d "
-                              "of them (4,4,4 or 4/4/4), got '%.60s'",
-                              where, key, lo, LCAN_MAX_DU, RS_LCAN_MAX_LEVELS, text);
-        out[(*n)++] = (uint32_t)v;
-        c = end;
-        while (*c == ' ' || *c == '\t')
-            c++;
-        if (*c == '\0')
-            return 0;
-        if (*c != ',' && *c != '/')
-            return rs_err_set(err, RS_EINVAL,
-                              "%s: key '%s': expected an integer %u..%u or a list of at most %d "
-                              "of them (4,4,4 or 4/4/4), got '%.60s'",
-                              where, key, lo, LCAN_MAX_DU, RS_LCAN_MAX_LEVELS, text);
-        c++;
-    }
+    return rs__topo_read_list(p, lcan_options, key, lo, LCAN_MAX_DU, RS_LCAN_MAX_LEVELS, out, n,
+                              err);
 }
 
 /* Write "4" or "4,4,2" for the first n entries of v (all equal: one value). */

@@ -1,5 +1,6 @@
 /* Helpers shared by the topology files. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "topo/topo_util.h"
 
@@ -30,5 +31,46 @@ void rs__topo_label_row(char *buf, size_t n, uint32_t level, uint32_t row, uint3
     if (len > 0 && (size_t)len + 2 <= n) {
         buf[len++] = '>';
         buf[len] = '\0';
+    }
+}
+
+int rs__topo_read_list(const struct rs_params *p, const struct rs_optdef *table, const char *key,
+                       uint32_t lo, uint32_t hi, uint32_t max_n, uint32_t *out, uint32_t *n,
+                       struct rs_err *err)
+{
+    const char *text;
+    char where[256];
+    int rc = rs_opt_string(p, table, key, &text, err);
+    if (rc)
+        return rc;
+    const struct rs_param *par = rs_params_find(p, key);
+    if (par)
+        rs_param_where(par, where, sizeof where);
+    else
+        snprintf(where, sizeof where, "default");
+    *n = 0;
+    const char *c = text;
+    for (;;) {
+        while (*c == ' ' || *c == '\t')
+            c++;
+        char *end;
+        unsigned long v = (*c >= '0' && *c <= '9') ? strtoul(c, &end, 10) : 0;
+        if (!(*c >= '0' && *c <= '9') || v < lo || v > hi || *n == max_n)
+            return rs_err_set(err, RS_EINVAL,
+                              "%s: key '%s': expected an integer %u..%u or a list of at most %u "
+                              "of them (4,4,4 or 4/4/4), got '%.60s'",
+                              where, key, lo, hi, max_n, text);
+        out[(*n)++] = (uint32_t)v;
+        c = end;
+        while (*c == ' ' || *c == '\t')
+            c++;
+        if (*c == '\0')
+            return 0;
+        if (*c != ',' && *c != '/')
+            return rs_err_set(err, RS_EINVAL,
+                              "%s: key '%s': expected an integer %u..%u or a list of at most %u "
+                              "of them (4,4,4 or 4/4/4), got '%.60s'",
+                              where, key, lo, hi, max_n, text);
+        c++;
     }
 }

@@ -18,6 +18,14 @@ int rs__topo_read_pow2(const struct rs_params *p, const struct rs_optdef *table,
 /* Write "<level,c0c1...c_{bits-1}>" (row bits least significant first) into buf. */
 void rs__topo_label_row(char *buf, size_t n, uint32_t level, uint32_t row, uint32_t bits);
 
+/* Read key of table as an integer lo..hi or a list of at most max_n of them ("4,4,4" or
+ * "4/4/4") into out[0..*n). Returns 0 or RS_EINVAL "WHERE: key 'KEY': expected an integer
+ * LO..HI or a list of at most MAX of them (4,4,4 or 4/4/4), got 'TEXT'" (WHERE: the file and
+ * line or the command line that gave it, or "default"). */
+int rs__topo_read_list(const struct rs_params *p, const struct rs_optdef *table, const char *key,
+                       uint32_t lo, uint32_t hi, uint32_t max_n, uint32_t *out, uint32_t *n,
+                       struct rs_err *err);
+
 /* k^i for a k^i known to fit in 32 bits (the caller checked its range). */
 static inline uint32_t rs__topo_upow(uint32_t k, uint32_t i)
 {

@@ -37,6 +37,8 @@ static const char *const instances[] = {
     "topology=kary_ntree k=2 n=3",
     "topology=kary_ntree k=3 n=2",
     "topology=dragonfly p=1 a=4 h=2 g=5",
+    "topology=hyperx S=3,4 T=2",
+    "topology=flattened_butterfly k=2 n=4",
     NULL};
 
 #define VCS 4

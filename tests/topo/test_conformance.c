@@ -117,6 +117,12 @@ static const struct inst instances[] = {
     {"topology=dragonfly p=1 a=2 h=1", 3, 1, 2, 0, 1, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
     {"topology=dragonfly p=2 a=4 h=2 g=5 arrangement=relative", 5, 2, 4, 0, 2, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
     {"topology=dragonfly p=2 arrangement=circulant", 9, 2, 4, 0, 2, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    /* HyperX with S = k in each of n dimensions and T = l terminals per router; the k-ary
+     * m-flat as the HyperX of n = m-1 dimensions of k routers, T = l = k (c = 0) */
+    {"topology=hyperx S=4,4 T=2", 0, 4, 2, 0, 2, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=hyperx S=3,3,3", 0, 3, 3, 0, 1, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=flattened_butterfly k=4 n=3", 0, 4, 2, 0, 4, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=flattened_butterfly k=2 n=4 c=3", 0, 2, 3, 0, 3, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
     {NULL, 0, 0, 0, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL}};
 
 static uint32_t ilog2(uint32_t x);
@@ -332,6 +338,17 @@ static int expected(const char *name, const struct inst *in, struct expect *e)
         e->diameter = 2 * (in->n - 1);
         return 1;
     }
+    if (!strcmp(name, "hyperx") || !strcmp(name, "flattened_butterfly")) {
+        /* k^n routers, each joined to the k-1 others of each of its n lines; T = l each */
+        uint32_t R = ipow(in->k, in->n);
+        e->levels = 0;
+        e->nodes = R;
+        e->max_ports = in->n * (in->k - 1);
+        e->channels = (uint64_t)R * e->max_ports;
+        e->terminals = R * in->l;
+        e->diameter = in->n;
+        return 1;
+    }
     if (!strcmp(name, "dragonfly")) {
         /* p a g terminals and a g routers; terminal links both ways, a complete graph of a
          * routers per group, a h global channels per group; minimal routes: terminal, local,
@@ -377,6 +394,10 @@ static void expected_degree(const char *name, const struct inst *in, const struc
         } else {
             *out = *inn = (i < n ? 2 : 0) + (i == 0 ? 0 : i % 2 ? 1 : 2);
         }
+        return;
+    }
+    if (!strcmp(name, "hyperx") || !strcmp(name, "flattened_butterfly")) {
+        *out = *inn = in->n * (in->k - 1);
         return;
     }
     if (!strcmp(name, "dragonfly")) { /* a terminal: its router; a router: p + a-1 + h */
@@ -572,7 +593,7 @@ static void test_channels_and_degrees(void **state)
 }
 
 /* Terminals map to distinct existing nodes (the k-ary n-fly: k per first- and last-stage
- * router, BookSim's concentration); labels are distinct and nonempty. */
+ * router, BookSim's concentration; HyperX: T per router); labels are distinct and nonempty. */
 static void test_terminals_and_labels(void **state)
 {
     for (int j = 0; instances[j].kv; j++) {
@@ -582,6 +603,8 @@ static void test_terminals_and_labels(void **state)
         build(&net, &p, instances[j].kv);
         int fly = !strcmp(topo_of(instances[j].kv, name, sizeof name), "kary_nfly");
         uint32_t conc = fly || !strcmp(name, "kary_ntree") ? instances[j].k : 1;
+        if (!strcmp(name, "hyperx") || !strcmp(name, "flattened_butterfly"))
+            conc = instances[j].l; /* T terminals per router */
         uint8_t *src = calloc(net.n_nodes, 1), *dst = calloc(net.n_nodes, 1);
         assert_non_null(src);
         assert_non_null(dst);
@@ -755,7 +778,8 @@ static void test_registry(void **state)
                                         "ring",      "lcan",  "baseline", "swbanyan", "trac",
                                         "cm5",       "graph", "cms_lower_bound", "pruned_butterfly",
                                         "fat_tree", "sorting_fat_tree", "kary_nfly",
-                                        "kary_ntree", "dragonfly", NULL};
+                                        "kary_ntree", "dragonfly", "hyperx",
+                                        "flattened_butterfly", NULL};
     int i = 0;
     for (; order[i]; i++) {
         assert_non_null(rs_topologies[i]);
