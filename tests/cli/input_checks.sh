@@ -72,7 +72,7 @@ check "huge grid: no statistics file" test ! -e big.csv
 # ---- a key of another topology is named as such, with what the chosen one takes
 expect_fail 2 "^routesim: command line: unknown key 'N' for topology=mesh \(it is a key of topology=butterfly\|.*\); mesh takes k, n$" \
   run topology=mesh N=16
-expect_fail 2 "unknown key 'k' for topology=butterfly \(it is a key of topology=mesh\|torus\|chain\|ring\|kary_nfly\|kary_ntree\); butterfly takes N, wrap" \
+expect_fail 2 "unknown key 'k' for topology=butterfly \(it is a key of topology=mesh\|torus\|chain\|ring\|kary_nfly\|kary_ntree\|flattened_butterfly\); butterfly takes N, wrap" \
   run topology=butterfly k=4
 # one grid over two topologies with different size keys: refused naming the line and why
 # (docs/sweeps.md: write it as two sweeps)
