@@ -3,6 +3,8 @@
 #ifndef ROUTESIM_RUN_H
 #define ROUTESIM_RUN_H
 
+#include <stdint.h>
+
 #include "routesim/params.h"
 #include "routesim/record.h"
 
@@ -24,6 +26,23 @@ extern const struct rs_optdef rs_predict_options[];
  * RS_E... with err set; out is then incomplete and must not be written. */
 int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
            size_t deadlock_len, struct rs_err *err);
+
+/* How a front end follows one long run (`routesim run` prints it on a terminal): fn(user,
+ * step, remaining) after every every-th step of the simulation (0: every 4096 steps), with
+ * the step just run (UNITS: the engine's steps) and, in a batch run, the messages neither
+ * delivered nor dropped yet (open loop: 0); a nonzero return stops the run (RS_EINTERRUPTED).
+ * The callback must not touch the run's inputs; it changes nothing in the record. Runs of
+ * self-contained models and the saturation search make no reports. */
+struct rs_run_progress {
+    int (*fn)(void *user, uint32_t step, uint64_t remaining);
+    void *user;
+    uint32_t every;
+};
+
+/* rs_run with progress reports (progress NULL: none, exactly rs_run). */
+int rs_run_followed(const struct rs_params *p, const struct rs_run_progress *progress,
+                    struct rs_record *out, char *deadlock_msg, size_t deadlock_len,
+                    struct rs_err *err);
 
 /* Build net and problem only and fill out with the parameters and the path statistics
  * (congestion, dilation, per-level loads), and with predict=lcan the LCAN recurrence's

@@ -21,7 +21,8 @@ static const struct flag_def flags[] = {
     {"--resume", CLI_RESUME, 0},  {"--plot", CLI_PLOT, 1},     {"--quick", CLI_QUICK, 0},
     {"--out", CLI_OUTPUT, 1},     {"--dry-run", CLI_DRY_RUN, 0},
     {"--save-traffic", CLI_SAVE_TRAFFIC, 1}, {"--man", CLI_MAN, 0},
-    {"--svg", CLI_SVG, 1},        {"--png", CLI_PNG, 1},       {NULL, 0, 0}};
+    {"--svg", CLI_SVG, 1},        {"--png", CLI_PNG, 1},       {"--quiet", CLI_QUIET, 0},
+    {"-q", CLI_QUIET, 0},         {NULL, 0, 0}};
 
 /* What each option means, for `routesim help`, `routesim CMD --help` and the man pages. */
 const struct cli_flag_help cli_flag_helps[] = {
@@ -47,6 +48,8 @@ const struct cli_flag_help cli_flag_helps[] = {
      "draw the network with Graphviz into FILE as SVG (grids as grids, levels as ranks; "
      "refused above picture_limit=NODES, default 2000)"},
     {CLI_PNG, "--png", "FILE", "the same picture as PNG"},
+    {CLI_QUIET, "-q, --quiet", NULL,
+     "no progress line on stderr (shown only when stderr is a terminal)"},
     {0, NULL, NULL, NULL}};
 
 static const struct flag_def *find_flag(const char *name)
@@ -105,6 +108,9 @@ static int set_flag(struct cli_args *a, unsigned kind, const char *val, struct r
         return 0;
     case CLI_PNG:
         a->png = val;
+        return 0;
+    case CLI_QUIET:
+        a->quiet = 1;
         return 0;
     case CLI_PER_RUN:
         a->per_run = val;

@@ -5,6 +5,7 @@
 #define RS_CLI_H
 
 #include <stdint.h>
+#include <time.h>
 
 #include "routesim/error.h"
 #include "routesim/outpath.h"
@@ -26,7 +27,8 @@ enum cli_flag {
     CLI_SAVE_TRAFFIC = 1024,
     CLI_MAN = 2048,
     CLI_SVG = 4096,
-    CLI_PNG = 8192
+    CLI_PNG = 8192,
+    CLI_QUIET = 16384
 };
 
 /* One option's help: its kind, names ("-c, --config"), value placeholder (NULL: none) and
@@ -54,6 +56,7 @@ struct cli_args {
     int man;                 /* --man (help): roff instead of text */
     const char *svg;         /* --svg FILE (topo): a picture, NULL if none */
     const char *png;         /* --png FILE (topo): a picture, NULL if none */
+    int quiet;               /* --quiet: no progress on stderr */
 };
 
 /* Parse argv[0..argc) (after the subcommand name) accepting the flags in allowed and, when
@@ -116,6 +119,20 @@ int cli_cmd_analyze(int argc, char **argv);
 int cli_cmd_list(int argc, char **argv);
 int cli_cmd_help(int argc, char **argv);
 int cli_cmd_topo(int argc, char **argv);
+
+/* Progress of one run on a terminal (progress.c): the driver's callback for
+ * rs_run_followed (user: a struct cli_run_progress set up by cli_run_progress_init), the
+ * line cleared by cli_run_progress_end. cli_seconds_since: seconds since t0 (monotonic). */
+struct cli_run_progress {
+    struct timespec start;
+    double next_show;         /* seconds after start of the next redraw */
+    uint64_t first_remaining; /* messages left at the first report (batch runs) */
+    int shown;
+};
+double cli_seconds_since(const struct timespec *t0);
+void cli_run_progress_init(struct cli_run_progress *pr);
+int cli_run_progress(void *user, uint32_t step, uint64_t remaining);
+void cli_run_progress_end(const struct cli_run_progress *pr);
 
 struct rs_net;
 /* Draw net with Graphviz into path ("-" or NULL: standard output) as format ("svg" or

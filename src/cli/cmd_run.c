@@ -1,7 +1,9 @@
-/* `routesim run` (simulate one parameter set) and `routesim analyze` (congestion,
- * dilation and per-level load without simulating); both can save the workload they built
- * (--save-traffic FILE) as a traffic_file. */
+/* `routesim run` (simulate one parameter set; a progress line on stderr when it is a
+ * terminal, unless --quiet) and `routesim analyze` (congestion, dilation and per-level load
+ * without simulating); both can save the workload they built (--save-traffic FILE) as a
+ * traffic_file. */
 #include <stdio.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "routesim/metrics.h"
@@ -16,14 +18,23 @@ static int run_or_analyze(int argc, char **argv, int simulate)
     int status = 0;
     rs_err_clear(&err);
     rs_record_init(&rec);
-    int rc = cli_parse(argc, argv, CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT | CLI_SAVE_TRAFFIC, 0,
+    int rc = cli_parse(argc, argv,
+                       CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT | CLI_SAVE_TRAFFIC |
+                           (simulate ? CLI_QUIET : 0u),
+                       0,
                        &a, &err);
+    struct cli_run_progress pr;
+    cli_run_progress_init(&pr);
+    struct rs_run_progress follow = {cli_run_progress, &pr, 16}; /* a clock read per 16 steps */
+    int show = simulate && !a.quiet && isatty(2);
     struct rs_named_path out[2] = {{"-o", a.output}, {"--save-traffic", a.save_traffic}};
     if (!rc)
         rc = cli_check_outputs(&a, out, 2, &err);
     if (!rc)
-        rc = simulate ? rs_run(&a.params, &rec, deadlock, sizeof deadlock, &err)
+        rc = simulate ? rs_run_followed(&a.params, show ? &follow : NULL, &rec, deadlock,
+                                        sizeof deadlock, &err)
                       : rs_analyze(&a.params, &rec, &err);
+    cli_run_progress_end(&pr);
     if (!rc && a.save_traffic) /* after the run: its errors come first, as for -o */
         rc = rs_traffic_save(&a.params, simulate, a.save_traffic, &err);
     if (rc) {

@@ -54,18 +54,11 @@ struct progress {
     int shown;
 };
 
-static double seconds_since(const struct timespec *t0)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
-}
-
 /* "points 12/40, 3.2 s elapsed, about 7.5 s left" on one refreshed stderr line. */
 static void show_progress(void *ctx, uint64_t done, uint64_t total)
 {
     struct progress *pr = ctx;
-    double el = seconds_since(&pr->start);
+    double el = cli_seconds_since(&pr->start);
     double left = done ? el * (double)(total - done) / (double)done : 0;
     fprintf(stderr, "\rroutesim: points %llu/%llu, %.1f s elapsed, about %.1f s left   ",
             (unsigned long long)done, (unsigned long long)total, el, left);
@@ -162,7 +155,9 @@ static int sweep_main(int argc, char **argv, const struct rs_sweep_remote *remot
     memset(&g, 0, sizeof g);
     int rc = take_shard(&argc, argv, &shard_i, &shard_n, &err);
     rc = rc ? rc : cli_parse(argc, argv,
-                       CLI_CONFIG | CLI_OUTPUT | CLI_JOBS | CLI_PER_RUN | CLI_RESUME | CLI_PLOT, 0,
+                       CLI_CONFIG | CLI_OUTPUT | CLI_JOBS | CLI_PER_RUN | CLI_RESUME | CLI_PLOT |
+                           CLI_QUIET,
+                       0,
                        &a, &err);
     if (!rc && !a.config)
         rc = rs_err_set(&err, RS_EPARSE, "command line: sweep needs -c FILE.ini");
@@ -205,7 +200,7 @@ static int sweep_main(int argc, char **argv, const struct rs_sweep_remote *remot
     sigaction(SIGTERM, &sa, NULL);
     clock_gettime(CLOCK_MONOTONIC, &pr.start);
     struct rs_sweep_opts o = {out,      a.per_run,    a.jobs,
-                              a.resume, &stop_requested, isatty(2) ? show_progress : NULL,
+                              a.resume, &stop_requested, isatty(2) && !a.quiet ? show_progress : NULL,
                               &pr,      &writing_rows, halt_now,
                               remote,   0,            0};
     if (shard_n) { /* the shard_i-th of shard_n contiguous parts, in grid order */

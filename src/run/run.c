@@ -539,6 +539,13 @@ static int record_load_factors(struct rs_record *out, const struct prepared *x, 
 int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
            size_t deadlock_len, struct rs_err *err)
 {
+    return rs_run_followed(p, NULL, out, deadlock_msg, deadlock_len, err);
+}
+
+int rs_run_followed(const struct rs_params *p, const struct rs_run_progress *progress,
+                    struct rs_record *out, char *deadlock_msg, size_t deadlock_len,
+                    struct rs_err *err)
+{
     struct prepared x;
     struct rs_path_stats ps;
     const struct rs_algo_ops *model = model_algo(p);
@@ -555,6 +562,11 @@ int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
                                  /* greedy runs the engine on the run's own message set;
                                     other algorithms may run it on others (sub-problems) */
                                  .paths = !strcmp(x.sel.algo->name, "greedy") ? &counted : NULL};
+    if (progress) {
+        in.progress = progress->fn;
+        in.progress_user = progress->user;
+        in.progress_every = progress->every;
+    }
     enum rs_injection inj = RS_INJECT_BATCH;
     RS_ASSERT(x.sel.algo->run != NULL); /* every algorithm without a model op has one */
     rc = x.sel.algo->run(&in, x.sel.algo->timed ? NULL : x.sel.engine, out, deadlock_msg,
