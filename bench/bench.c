@@ -1,6 +1,6 @@
 /* Benchmark driver (`make bench`, never part of the tests): runs one standard case of an
  * engine (store-and-forward cases a-e, flit cases f-j) or algorithm (wave k-l, ms_chain m-n,
- * ms_mesh o, bay_bilardi p-q; dragonfly flit cases dfly_min, dfly_ugal) several times and prints steps/s, packet-hops/s, flit-hops/s
+ * ms_mesh o, bay_bilardi p-q; dragonfly flit cases dfly_min, dfly_ugal; HyperX hyperx) several times and prints steps/s, packet-hops/s, flit-hops/s
  * or messages/s of bit-serial algorithms (engine time only, median of the repetitions), the
  * set-up time and the process's peak RSS. One case per process, so that peak RSS belongs to
  * that case. */
@@ -83,6 +83,9 @@ static const struct bench_case cases[] = {
                   "vc_depth=8 length=4 routing=ugal_l "
                   "injection_process=bernoulli injection_rate=0.1 injection_rate_uses_flits=1 "
                   "warmup_steps=10000 measure_steps=30000", 3},
+    {"hyperx", "topology=hyperx S=8,8 T=1 traffic=uniform switching=wormhole vcs=2 vc_depth=4 "
+               "length=4 injection_process=bernoulli injection_rate=0.1 "
+               "injection_rate_uses_flits=1 warmup_steps=10000 measure_steps=30000", 3},
     {NULL, NULL, 0}};
 
 static double now(void)

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # `make bench`, MPI part: wall time of one sweep (48 runs of store-and-forward on 2^12- and
 # 2^13-input butterflies) run serially (--jobs 1), under `mpirun -np 1` and `mpirun -np 2` on
-# localhost, each checked to give the serial bytes. Skipped when routesim has no MPI.
+# localhost, each checked to give the serial bytes. Skipped when the build made no
+# routesim-mpi beside routesim (routesim under mpirun replaces itself with it).
 set -eu
 rs=$(realpath "${1:-build}/routesim")
 mpiexec=$(command -v mpirun || true)
-if [ -z "$mpiexec" ] || ! grep -q "MPI_Init_thread" "$rs" 2>/dev/null; then
+if [ -z "$mpiexec" ] || ! grep -q "MPI_Init_thread" "$(dirname "$rs")/routesim-mpi" 2>/dev/null; then
   echo "MPI sweep: skipped (routesim built without MPI, or no mpirun)"
   exit 0
 fi
