@@ -8,7 +8,7 @@ CMAKE_FLAGS := -DRS_WERROR=$(if $(filter 1,$(WERROR)),ON,OFF)
 
 PREFIX ?= /usr/local
 
-.PHONY: all setup build run test bench sanitize clean install
+.PHONY: all setup build run test bench bench-large sanitize clean install
 
 all: build
 
@@ -32,6 +32,10 @@ install: build
 
 bench: build
 	@bash bench/run.sh $(BUILD)
+
+# 2^24 and 2^26 inputs, store-and-forward (not part of `make test`; minutes and GiB)
+bench-large: build
+	@bash bench/large.sh $(BUILD)
 
 sanitize: setup
 	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DRS_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
