@@ -134,6 +134,25 @@ static inline double rs_test_double(const struct rs_record *rec, const char *nam
     return f->d;
 }
 
+/* Deadlock freedom under saturation: run "RUN COMMON" for every RUN of runs (NULL-ended),
+ * COMMON the open-loop load shared by the topology tests (uniform, 4-flit packets, offered
+ * 0.9 flits/terminal/step, 500 + 2,000 steps, no drain, the per-step checker on); each must
+ * end without deadlock having delivered more than 100 packets. */
+static inline void rs_test_no_deadlock_saturated(const char *const *runs)
+{
+    for (int i = 0; runs[i]; i++) {
+        char kv[512];
+        struct rs_record r;
+        snprintf(kv, sizeof kv, "%s traffic=uniform length=4 injection_process=bernoulli "
+                 "injection_rate=0.9 injection_rate_uses_flits=1 warmup_steps=500 "
+                 "measure_steps=2000 drain_steps=0 check=1", runs[i]);
+        rs_test_run(kv, &r);
+        assert_int_equal(rs_test_int(&r, "deadlock"), 0);
+        assert_true(rs_test_int(&r, "delivered") > 100);
+        rs_record_free(&r);
+    }
+}
+
 /* Run kv and write its record as CSV (header and row) into out (initialised here; the
  * caller frees it): the bytes that determinism tests compare. */
 static inline void rs_test_csv(const char *kv, struct rs_buf *out)

@@ -194,42 +194,32 @@ static int hx_valiant_ok(const struct rs_net *net, struct rs_err *err)
     return 0;
 }
 
-const struct rs_topo_ops rs_topo_hyperx = {
-    .name = "hyperx",
-    .summary = "HyperX: routers on an S_0 x ... x S_{L-1} lattice, all-to-all in each "
-               "dimension, T terminals per router, dimension-order routing",
-    .options = hyperx_options,
-    .caps = 0,
-    .build = hyperx_build,
-    .destroy = hx_destroy,
-    .neighbor = hx_neighbor,
-    .src_node = hx_src_node,
-    .dst_node = hx_src_node,
-    .level = hx_level,
-    .label = hx_label,
-    .route = hx_route,
-    .valiant_ok = hx_valiant_ok,
-    .valiant_via_terminal = 1,
-    .path_length = hx_path_length,
-    .distance = hx_distance,
-};
+/* The two entries differ in name, summary, keys and build only. */
+#define HX_OPS(NAME, SUMMARY, OPTIONS, BUILD)                                                 \
+    const struct rs_topo_ops rs_topo_##NAME = {                                               \
+        .name = #NAME,                                                                        \
+        .summary = SUMMARY,                                                                   \
+        .options = OPTIONS,                                                                   \
+        .caps = 0,                                                                            \
+        .build = BUILD,                                                                       \
+        .destroy = hx_destroy,                                                                \
+        .neighbor = hx_neighbor,                                                              \
+        .src_node = hx_src_node,                                                              \
+        .dst_node = hx_src_node,                                                              \
+        .level = hx_level,                                                                    \
+        .label = hx_label,                                                                    \
+        .route = hx_route,                                                                    \
+        .valiant_ok = hx_valiant_ok,                                                          \
+        .valiant_via_terminal = 1,                                                            \
+        .path_length = hx_path_length,                                                        \
+        .distance = hx_distance,                                                              \
+    };
 
-const struct rs_topo_ops rs_topo_flattened_butterfly = {
-    .name = "flattened_butterfly",
-    .summary = "k-ary n-flat (flattened butterfly): the HyperX of n-1 dimensions of k routers "
-               "with k terminals each, dimension-order routing",
-    .options = fbfly_options,
-    .caps = 0,
-    .build = fbfly_build,
-    .destroy = hx_destroy,
-    .neighbor = hx_neighbor,
-    .src_node = hx_src_node,
-    .dst_node = hx_src_node,
-    .level = hx_level,
-    .label = hx_label,
-    .route = hx_route,
-    .valiant_ok = hx_valiant_ok,
-    .valiant_via_terminal = 1,
-    .path_length = hx_path_length,
-    .distance = hx_distance,
-};
+HX_OPS(hyperx,
+       "HyperX: routers on an S_0 x ... x S_{L-1} lattice, all-to-all in each dimension, T "
+       "terminals per router, dimension-order routing",
+       hyperx_options, hyperx_build)
+HX_OPS(flattened_butterfly,
+       "k-ary n-flat (flattened butterfly): the HyperX of n-1 dimensions of k routers with k "
+       "terminals each, dimension-order routing",
+       fbfly_options, fbfly_build)

@@ -117,17 +117,7 @@ static void test_no_deadlock_saturated(void **state)
         "topology=hyperx S=3,3 T=2 routing=valiant switching=wormhole vcs=2 router=iq",
         "topology=flattened_butterfly k=2 n=4 switching=virtual_cut_through vcs=2 router=iq",
         NULL};
-    for (int i = 0; runs[i]; i++) {
-        char kv[512];
-        struct rs_record r;
-        snprintf(kv, sizeof kv, "%s traffic=uniform length=4 injection_process=bernoulli "
-                 "injection_rate=0.9 injection_rate_uses_flits=1 warmup_steps=500 "
-                 "measure_steps=2000 drain_steps=0 check=1", runs[i]);
-        rs_test_run(kv, &r);
-        assert_int_equal(rs_test_int(&r, "deadlock"), 0);
-        assert_true(rs_test_int(&r, "delivered") > 100);
-        rs_record_free(&r);
-    }
+    rs_test_no_deadlock_saturated(runs);
 }
 
 int main(void)

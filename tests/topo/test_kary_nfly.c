@@ -223,17 +223,7 @@ static void test_no_deadlock_saturated(void **state)
         "topology=kary_nfly k=2 n=4 wrap=1 routing=valiant vc_classes=dateline "
         "switching=wormhole vcs=4 router=iq",
         NULL};
-    for (int i = 0; runs[i]; i++) {
-        char kv[512];
-        struct rs_record r;
-        snprintf(kv, sizeof kv, "%s traffic=uniform length=4 injection_process=bernoulli "
-                 "injection_rate=0.9 injection_rate_uses_flits=1 warmup_steps=500 "
-                 "measure_steps=2000 drain_steps=0 check=1", runs[i]);
-        rs_test_run(kv, &r);
-        assert_int_equal(rs_test_int(&r, "deadlock"), 0);
-        assert_true(rs_test_int(&r, "delivered") > 100);
-        rs_record_free(&r);
-    }
+    rs_test_no_deadlock_saturated(runs);
 }
 
 int main(void)

@@ -140,23 +140,16 @@ static void test_nca_adaptive(void **state)
  * again at mid) with its second leg in its own class. */
 static void test_no_deadlock_saturated(void **state)
 {
-    const char *const runs[] = {
-        "vcs=1 router=simple", "vcs=1 router=iq", "vcs=1 routing=nca_adaptive",
-        "vcs=2 routing=nca_adaptive",
-        "vcs=4 routing=valiant vc_classes=dateline router=simple",
-        "vcs=4 routing=valiant vc_classes=dateline router=iq", NULL};
-    for (int i = 0; runs[i]; i++) {
-        char kv[512];
-        struct rs_record r;
-        snprintf(kv, sizeof kv, "topology=kary_ntree k=2 n=4 switching=wormhole %s "
-                 "traffic=uniform length=4 injection_process=bernoulli injection_rate=0.9 "
-                 "injection_rate_uses_flits=1 warmup_steps=500 measure_steps=2000 "
-                 "drain_steps=0 check=1", runs[i]);
-        rs_test_run(kv, &r);
-        assert_int_equal(rs_test_int(&r, "deadlock"), 0);
-        assert_true(rs_test_int(&r, "delivered") > 100);
-        rs_record_free(&r);
-    }
+#define NTREE "topology=kary_ntree k=2 n=4 switching=wormhole "
+    const char *const runs[] = {NTREE "vcs=1 router=simple",
+                                NTREE "vcs=1 router=iq",
+                                NTREE "vcs=1 routing=nca_adaptive",
+                                NTREE "vcs=2 routing=nca_adaptive",
+                                NTREE "vcs=4 routing=valiant vc_classes=dateline router=simple",
+                                NTREE "vcs=4 routing=valiant vc_classes=dateline router=iq",
+                                NULL};
+#undef NTREE
+    rs_test_no_deadlock_saturated(runs);
 }
 
 int main(void)
