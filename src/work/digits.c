@@ -74,7 +74,8 @@ static int identity_generate(const struct rs_net *net, const struct rs_params *p
     return 0;
 }
 
-/* transpose: destination digit i = source digit (i + n/2) mod n; n must be even. */
+/* transpose: destination digit i = source digit (i + n/2) mod n when n is even; else, when
+ * N = 2^b with b even, the two halves of the address bits swapped (BookSim's rule). */
 static int transpose_generate(const struct rs_net *net, const struct rs_params *p,
                               uint64_t seed, uint32_t per_input, uint32_t *dst,
                               struct rs_err *err)
@@ -82,11 +83,26 @@ static int transpose_generate(const struct rs_net *net, const struct rs_params *
     int rc = check_shape(net, "transpose", err);
     if (rc != 0)
         return rc;
-    if (net->shape_n % 2 != 0)
+    if (net->shape_n % 2 == 0) {
+        fill_digit_map(net, MAP_TRANSPOSE, per_input, dst);
+        return 0;
+    }
+    /* An odd digit count: BookSim's transpose swaps the halves of the address's bits, which
+     * is the digit swap whenever both exist (k a power of two, n even). */
+    uint32_t bits = 0, N = net->n_terminals;
+    while (bits < 32 && (UINT64_C(1) << bits) < N)
+        bits++;
+    if ((UINT64_C(1) << bits) != N || bits % 2 != 0)
         return rs_err_set(err, RS_ECONSTRAINT,
-                          "traffic=transpose needs an even number of address digits (got %u)",
-                          net->shape_n);
-    fill_digit_map(net, MAP_TRANSPOSE, per_input, dst);
+                          "traffic=transpose needs an even number of address digits or of "
+                          "address bits (got %u digits of base %u, N=%u)",
+                          net->shape_n, net->shape_k, N);
+    uint32_t half = bits / 2, mask = (UINT32_C(1) << half) - 1;
+    for (uint32_t s = 0; s < N; s++) {
+        uint32_t d = ((s & mask) << half) | (s >> half);
+        for (uint32_t j = 0; j < per_input; j++)
+            dst[(uint64_t)s * per_input + j] = d;
+    }
     return 0;
 }
 

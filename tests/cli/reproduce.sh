@@ -126,8 +126,8 @@ expect_ok '^bay-bilardi \(quick\): [0-9]+ experiments, [0-9]+ points, [0-9]+ run
 expect_ok '^scherson-chien \(quick\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid' reproduce scherson-chien --dry-run --quick
 expect_ok '^makedon-symvonis \(full\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid' reproduce makedon-symvonis --dry-run
 expect_ok '^makedon-symvonis \(quick\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid' reproduce makedon-symvonis --dry-run --quick
-expect_ok '^openloop \(quick\): 14 experiments, 120 points, 440 runs, 25 claims: valid' reproduce openloop --dry-run --quick
-expect_ok '^openloop \(full\): 14 experiments, 480 points, 2240 runs, 25 claims: valid' reproduce openloop --dry-run
+expect_ok '^openloop \(quick\): 18 experiments, 144 points, 528 runs, 33 claims: valid' reproduce openloop --dry-run --quick
+expect_ok '^openloop \(full\): 18 experiments, 576 points, 2688 runs, 33 claims: valid' reproduce openloop --dry-run
 expect_ok '^dragonfly \(full\): 4 experiments, 124 points, 372 runs, 6 claims: valid' reproduce dragonfly --dry-run
 expect_ok '^dragonfly \(quick\): 4 experiments, [0-9]+ points, [0-9]+ runs, 6 claims: valid' reproduce dragonfly --dry-run --quick
 # One reproduction per paper: a former name is an error naming the reproduction that holds it.
@@ -138,7 +138,7 @@ mkdir -p "$TMP/dry/fixture"
 cp "$RS_TEST_DATA"/repro/fixture/*.ini "$TMP/dry/fixture/"
 printf 'topology = butterfly\nN = 2^4..2^5\ntraffic = transpose\nruns = 2\n[quick]\nN = 16\n[plot]\nx = N\n' >"$TMP/dry/fixture/odd.ini"
 RS_EXPERIMENTS="$TMP/dry" expect_ok 'fixture \(quick\): 4 experiments' reproduce fixture --dry-run --quick
-RS_EXPERIMENTS="$TMP/dry" expect_fail 2 'traffic=transpose needs an even number of address digits \(got 5\)' reproduce fixture --dry-run
+RS_EXPERIMENTS="$TMP/dry" expect_fail 2 'traffic=transpose needs an even number of address digits or of address bits \(got 5 digits of base 2, N=32\)' reproduce fixture --dry-run
 rm "$TMP/dry/fixture/odd.ini"
 cp "$TMP/dry/fixture/claims.ini" "$TMP/claims.ini"
 printf '[claim.x]\nkind = range\nexperiment = exact\nhi = many\n' >>"$TMP/dry/fixture/claims.ini"

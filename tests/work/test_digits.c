@@ -76,11 +76,28 @@ static void test_transpose_higher(void **state)
 static void test_transpose_odd(void **state)
 {
     expect_error("topology=butterfly N=8 traffic=transpose", RS_ECONSTRAINT,
-                 "traffic=transpose needs an even number of address digits (got 3)");
+                 "traffic=transpose needs an even number of address digits or of address bits "
+                 "(got 3 digits of base 2, N=8)");
     expect_error("topology=ring k=8 traffic=transpose", RS_ECONSTRAINT,
-                 "traffic=transpose needs an even number of address digits (got 1)");
-    expect_error("topology=mesh k=4 n=3 traffic=transpose", RS_ECONSTRAINT,
-                 "traffic=transpose needs an even number of address digits (got 3)");
+                 "traffic=transpose needs an even number of address digits or of address bits "
+                 "(got 1 digits of base 8, N=8)");
+    expect_error("topology=mesh k=3 n=3 traffic=transpose", RS_ECONSTRAINT,
+                 "traffic=transpose needs an even number of address digits or of address bits "
+                 "(got 3 digits of base 3, N=27)");
+}
+
+/* An odd digit count with N = 2^b, b even: BookSim's bit transpose, the halves of the b
+ * bits swapped. 4-ary 3-fly (N = 64, 6 bits): 1 = 000001 -> 001000 = 8, 5 = 000101 ->
+ * 101000 = 40, 8 -> 1, 63 -> 63; a 4x4x4 mesh reads its 64 addresses the same way. */
+static void test_transpose_bits(void **state)
+{
+    assert_int_equal(image("topology=kary_nfly k=4 n=3 traffic=transpose", 1), 8);
+    assert_int_equal(image("topology=kary_nfly k=4 n=3 traffic=transpose", 5), 40);
+    assert_int_equal(image("topology=kary_nfly k=4 n=3 traffic=transpose", 8), 1);
+    assert_int_equal(image("topology=kary_nfly k=4 n=3 traffic=transpose", 63), 63);
+    assert_int_equal(image("topology=mesh k=4 n=3 traffic=transpose", 1), 8);
+    /* where digits and bits both apply they agree: 8x8 mesh (1,2) = 17 -> (2,1) = 10 */
+    assert_int_equal(image("topology=mesh k=8 n=2 traffic=transpose", 17), 10);
 }
 
 /* Tornado on a ring k=8 adds ceil(8/2) - 1 = 3: x -> x+3 mod 8 (5 -> 0, 7 -> 2). */
@@ -202,6 +219,7 @@ int main(void)
         cmocka_unit_test(test_transpose_butterfly),
         cmocka_unit_test(test_transpose_higher),
         cmocka_unit_test(test_transpose_odd),
+        cmocka_unit_test(test_transpose_bits),
         cmocka_unit_test(test_tornado_ring),
         cmocka_unit_test(test_tornado_mesh),
         cmocka_unit_test(test_neighbor),
