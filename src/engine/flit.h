@@ -200,6 +200,7 @@ struct flit {
     struct flit_acc sacc;   /* the counters of the step being run (serial code) */
     int iq_router;          /* router=iq: the network is BookSim's input-queued router */
     struct iq *iq;          /* its state (iq.c), NULL for router=simple */
+    struct rs_events *ev;   /* the event log (docs/events.md), NULL when none */
 };
 
 /* Worms in the network (act's entries that are not RS_NONE). */

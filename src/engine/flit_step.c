@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/flit.h"
+#include "core/events_hook.h"
 
 #include <omp.h>
 
@@ -142,6 +143,8 @@ FLIT_HOT int move_header_p(struct flit *f, struct flit_thr *th, uint32_t m, stru
     w->held = 0;
     w->t_move = t;
     xv->t_arr = t;
+    RS_EVENT(f->ev, h == RS_NONE ? RS_EV_INJECTED : RS_EV_HOP, t, w->msg, (uint32_t)(c / f->P),
+             (uint32_t)(c % f->P), x % f->B);
     if (!adapt && w->path != RS_NONE) { /* the cached route (flit_route.c), inline */
         const struct flit_hop *hp = &f->hop[w->path + w->hops];
         w->next_chan = hp->chan;
@@ -320,6 +323,8 @@ FLIT_HOT int step_worms_p(struct flit *f, struct flit_thr *th, struct rs_err *er
             return rc;
         if (r < 0) {
             f->sacc.blocked++;
+            RS_EVENT(f->ev, RS_EV_BLOCKED, f->step, f->w[m].msg, f->w[m].next_chan / f->P,
+                     f->w[m].next_chan % f->P, RS_EV_NONE);
             f->w[m].held = f->collapse;
             f->w[m].t_block = f->step;
             if (f->discard) {
@@ -547,6 +552,8 @@ int rs__flit_step(struct flit *f, struct rs_err *err)
                 }
                 if (r < 0) {
                     f->sacc.blocked++;
+                    RS_EVENT(f->ev, RS_EV_BLOCKED, f->step, f->w[m].msg,
+                             f->w[m].next_chan / f->P, f->w[m].next_chan % f->P, RS_EV_NONE);
                     if (f->discard) {
                         f->front[t] = RS_NONE;
                         rs__flit_front_left(f, t);
