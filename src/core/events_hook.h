@@ -25,4 +25,11 @@ void rs__events_put(struct rs_events *ev, enum rs_event_kind kind, uint32_t step
             rs__events_put((ev), (kind), (step), (packet), (node), (port), (vc));              \
     } while (0)
 
+/* RS_EVENT when cond also holds (cond is evaluated only with a log open). */
+#define RS_EVENT_IF(ev, cond, kind, step, packet, node, port, vc)                              \
+    do {                                                                                       \
+        if (__builtin_expect((ev) != 0, 0) && (cond))                                          \
+            rs__events_put((ev), (kind), (step), (packet), (node), (port), (vc));              \
+    } while (0)
+
 #endif

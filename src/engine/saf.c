@@ -750,7 +750,8 @@ static uint32_t inject_output(struct saf *s)
             s->own[t] = RS_NONE;
             s->refill[s->n_refill++] = t;
         }
-        RS_EVENT(s->ev, RS_EV_INJECTED, s->step, m, s->src_node[t], RS_EV_NONE, RS_EV_NONE);
+        RS_EVENT_IF(s->ev, !s->pkt[m].hops, RS_EV_INJECTED, s->step, m, s->src_node[t],
+                    RS_EV_NONE, RS_EV_NONE); /* not again at a Valiant intermediate */
         s->pkt[m].entered = s->step;
         s->where[m] = SAF_IN_QUEUE;
         queue_push(s->pkt, &s->q[own], m);
