@@ -95,14 +95,28 @@ uint32_t rs__flit_adaptive_pick(struct flit *f, uint32_t m, int shared)
     return RS_NONE;
 }
 
+/* ---- the event log (docs/events.md) ------------------------------------------------------ */
+
+void rs__flit_event_hop(const struct flit *f, uint32_t m)
+{
+    const struct flit_worm *w = &f->w[m];
+    uint32_t chan = w->head / f->B; /* VC id = channel * B + v, channel = node * P + port */
+    rs__events_put(f->ev, w->hops == 1 ? RS_EV_INJECTED : RS_EV_HOP, f->step, w->msg,
+                   chan / f->P, chan % f->P, w->head % f->B);
+}
+
+void rs__flit_event_blocked(const struct flit *f, uint32_t m)
+{
+    const struct flit_worm *w = &f->w[m];
+    rs__events_put(f->ev, RS_EV_BLOCKED, f->step, w->msg, w->next_chan / f->P,
+                   w->next_chan % f->P, RS_EV_NONE);
+}
+
 /* ---- worm slots and sources ------------------------------------------------------------ */
 
 void rs__flit_finish(struct flit *f, uint32_t m, int delivered)
 {
     struct flit_worm *w = &f->w[m];
-    RS_EVENT(f->ev, delivered ? RS_EV_DELIVERED : RS_EV_DROPPED, f->step, w->msg,
-             w->next_chan == RS_NONE ? w->next_node : (uint32_t)(w->next_chan / f->P),
-             RS_EV_NONE, RS_EV_NONE);
     if (!delivered) { /* discard: remove its flits, release its VCs */
         uint32_t x = w->head;
         for (uint32_t k = 0; k < w->span; k++) {
@@ -123,7 +137,10 @@ void rs__flit_finish(struct flit *f, uint32_t m, int delivered)
     f->last_event = f->step;
     if (f->ol) {
         rs_openloop_finish(f->ol, w->gen, w->len, f->step, delivered);
-    } else {
+    } else { /* the event log is batch runs' only (its node: where the header is) */
+        RS_EVENT(f->ev, delivered ? RS_EV_DELIVERED : RS_EV_DROPPED, f->step, w->msg,
+                 w->next_chan == RS_NONE ? w->next_node : (uint32_t)(w->next_chan / f->P),
+                 RS_EV_NONE, RS_EV_NONE);
         f->finish[w->msg] = f->step;
         f->fate[w->msg] = delivered ? RS_FATE_DELIVERED : RS_FATE_DROPPED;
         f->remaining--;

@@ -241,6 +241,12 @@ int rs__flit_collect(void *st, struct rs_driver *d, struct rs_result *res, int d
         RS_M_STEPS, RS_M_DEADLOCK
 void rs__flit_free(void *st);
 
+/* The event log (f->ev set; docs/events.md), out of the step's line: worm m's header just
+ * crossed into VC w->head (its hops counted): an injected record when it left its source,
+ * then a hop record; worm m's header wanted to move this step and could not. */
+void rs__flit_event_hop(const struct flit *f, uint32_t m) __attribute__((cold));
+void rs__flit_event_blocked(const struct flit *f, uint32_t m) __attribute__((cold));
+
 /* Run one flit step (f->step already advanced): every move of the step. Returns 0 or
  * RS_E... (only RS_EINVARIANT for an impossible route). */
 int rs__flit_step(struct flit *f, struct rs_err *err);

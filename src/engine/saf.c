@@ -590,6 +590,7 @@ static int record_latency(struct saf *s, uint32_t step)
 static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
 {
     const uint32_t *release = ol ? NULL : s->drv->release; /* latencies count from it */
+    struct rs_events *const ev = ol ? NULL : s->ev; /* the event log (batch runs) */
     for (uint64_t i = 0; i < s->n_moves; i++) {
         const struct saf_move *mv = &s->moves[i];
         if (i + SAF_PF_PKT < s->n_moves) {
@@ -638,7 +639,7 @@ static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
                 __builtin_prefetch(&s->pkt[s->q[ahead->to].tail], 1);
         }
         if (mv->to == SAF_DROP_TO) {
-            RS_EVENT(s->ev, RS_EV_DROPPED, s->step, m, mv->node, RS_EV_NONE, RS_EV_NONE);
+            RS_EVENT(ev, RS_EV_DROPPED, s->step, m, mv->node, RS_EV_NONE, RS_EV_NONE);
             s->where[m] = SAF_DROPPED;
             s->dropped++;
             s->remaining--;
@@ -649,13 +650,13 @@ static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
         }
         if (!ol && s->load) /* the channel it crosses: out of mv->node by p->port */
             s->load[(uint64_t)mv->node * s->P + p->port]++;
-        RS_EVENT(s->ev, (mv->from & SAF_SRC_BIT) && !p->hops ? RS_EV_INJECTED : RS_EV_HOP,
+        RS_EVENT(ev, (mv->from & SAF_SRC_BIT) && !p->hops ? RS_EV_INJECTED : RS_EV_HOP,
                  s->step, m, mv->node, p->port, RS_EV_NONE);
         p->hops++;
         p->rem--;
         s->hops++;
         if (mv->to == SAF_DELIVER) {
-            RS_EVENT(s->ev, RS_EV_DELIVERED, s->step, m,
+            RS_EVENT(ev, RS_EV_DELIVERED, s->step, m,
                      s->net->ops->neighbor(s->net, mv->node, p->port, NULL), RS_EV_NONE,
                      RS_EV_NONE);
             s->where[m] = SAF_DELIVERED;

@@ -101,6 +101,16 @@ check "saf: some blocked episodes" test "$(count blocked "$TMP/a.csv")" -gt 0
 check "saf: latency_max from the log" test "$(lat "$TMP/a.csv")" = "$(metric latency_max "$TMP/a.out")"
 "$RS" run "${SAF[@]}" --format csv -o "$TMP/a2.out" --events "$TMP/a2.csv"
 check "saf: the same log twice" cmp -s "$TMP/a.csv" "$TMP/a2.csv"
+# Valiant through a terminal with output queues: one injected record a packet, not a second
+# one when it leaves its intermediate's store
+"$RS" run topology=torus k=4 n=2 routing=valiant queue_size=2 queue_at=output traffic=uniform \
+  per_input=4 --format csv -o "$TMP/vt.out" --events "$TMP/vt.csv"
+check "valiant, output queues: injected = messages" test "$(count injected "$TMP/vt.csv")" = 64
+check "valiant, output queues: hop records = hops" \
+  test "$(count hop "$TMP/vt.csv")" = "$(metric hops "$TMP/vt.out")"
+# --events - with -o FILE: the log on standard output
+"$RS" run "${LINE3[@]}" switching=wormhole vcs=1 length=2 -o "$TMP/w2.out" --events - >"$TMP/w2.csv"
+check "--events - -o FILE: the log on standard output" cmp -s "$TMP/w.want" "$TMP/w2.csv"
 DROP=(topology=butterfly N=64 traffic=uniform per_input=8 queue_size=1 on_full=drop)
 "$RS" run "${DROP[@]}" --format csv -o "$TMP/d.out" --events "$TMP/d.csv"
 check "saf drop: dropped records = dropped" \
