@@ -39,7 +39,7 @@ struct rs_run_progress {
     uint32_t every;
     /* NULL, or the per-packet event log the run appends to (include/routesim/events.h,
      * docs/events.md): batch runs of algorithm=greedy on switching=store_forward (batch) and
-     * the flit engines with router=simple and threads=1; others are refused
+     * the flit engines (router=simple with threads=1, or router=iq); others refused
      * (RS_EUNSUPPORTED). The record is the same with and without it. */
     struct rs_events *events;
 };

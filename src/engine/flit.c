@@ -630,11 +630,10 @@ int rs__flit_init(void *st, struct rs_driver *d, enum flit_mode mode,
 {
     struct flit *f = st;
     int rc = flit_init(f, d, mode, options, err);
-    if (!rc && d->in->events && (f->iq_router || f->threads > 1 || f->ol))
-        return rs_err_set(err, RS_EUNSUPPORTED, "--events: %s is not covered (router=simple "
-                          "with threads=1 in batch runs is)",
-                          f->iq_router ? "router=iq" : f->ol ? "open-loop injection"
-                                                          : "threads > 1");
+    if (!rc && d->in->events && ((f->threads > 1 && !f->iq_router) || f->ol))
+        return rs_err_set(err, RS_EUNSUPPORTED, "--events: %s is not covered (batch runs with "
+                          "threads=1 or router=iq are)",
+                          f->ol ? "open-loop injection" : "threads > 1");
     if (!rc && f->iq_router)
         rc = rs__iq_init(f, d->in->params, options, err);
     if (rc)

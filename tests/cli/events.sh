@@ -131,6 +131,19 @@ b=$(count blocked "$TMP/f.csv") bh=$(metric blocked_header_steps "$TMP/f.out")
 check "flit: 0 < blocked episodes <= blocked header steps ($b, $bh)" test "$b" -gt 0 -a "$b" -le "$bh"
 "$RS" run "${FLIT[@]}" --events "$TMP/f2.csv" >/dev/null
 check "flit: the same log twice" cmp -s "$TMP/f.csv" "$TMP/f2.csv"
+# router=iq: hop records = the routes' hops, delivered, latency (cycles) from the log
+"$RS" run "${FLIT[@]}" router=iq --format csv -o "$TMP/q.out" --events "$TMP/q.csv"
+"$RS" run "${FLIT[@]}" router=iq --format csv -o "$TMP/q0.out"
+check "iq: the record is the same without --events" cmp -s "$TMP/q.out" "$TMP/q0.out"
+check "iq: hop records = total_hops of the routes" \
+  test "$(count hop "$TMP/q.csv")" = "$(metric total_hops "$TMP/f.an")"
+check "iq: injected = delivered records = messages" \
+  test "$(count injected "$TMP/q.csv")/$(count delivered "$TMP/q.csv")" = 144/144
+check "iq: latency_max from the log" test "$(lat "$TMP/q.csv")" = "$(metric latency_max "$TMP/q.out")"
+b=$(count blocked "$TMP/q.csv") bh=$(metric blocked_header_steps "$TMP/q.out")
+check "iq: blocked episodes <= blocked header steps ($b, $bh)" test "$b" -le "$bh"
+"$RS" run "${FLIT[@]}" router=iq threads=2 --events "$TMP/q2.csv" >/dev/null
+check "iq: the same log with threads=2" cmp -s "$TMP/q.csv" "$TMP/q2.csv"
 # length=1: a hop record per flit hop
 "$RS" run topology=mesh k=6 n=2 traffic=uniform per_input=4 switching=virtual_cut_through \
   length=1 --format csv -o "$TMP/v.out" --events "$TMP/v.csv"
@@ -181,8 +194,6 @@ check "size guard, binary: the same log" cmp -s <("$RS" events "$TMP/g.bin") "$T
 # ---- refused (exit 2)
 expect_fail 2 "^routesim: --events: switching=circuit is not covered" \
   run topology=butterfly N=8 switching=circuit --events "$TMP/e.csv"
-expect_fail 2 "^routesim: --events: router=iq is not covered" \
-  run topology=mesh k=3 n=2 switching=wormhole router=iq --events "$TMP/e.csv"
 expect_fail 2 "^routesim: --events: threads > 1 is not covered" \
   run topology=mesh k=3 n=2 switching=wormhole threads=2 --events "$TMP/e.csv"
 expect_fail 2 "^routesim: --events: open-loop injection is not covered" \
