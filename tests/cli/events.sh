@@ -154,6 +154,16 @@ check "flit length 1: hop records = flit_hops" \
 check "flit discard: dropped records = dropped" \
   test "$(count dropped "$TMP/x.csv")" = "$(metric dropped "$TMP/x.out")"
 
+# a deadlock (a 4-ring without datelines, 8-flit worms): exit 1, the log written, every
+# message's last record its blocked episode
+printf '2\n3\n0\n1\n' >"$TMP/ring.txt"
+"$RS" run topology=torus k=4 n=1 traffic=file file_kind=any traffic_file="$TMP/ring.txt" \
+  switching=wormhole vcs=1 length=8 vc_classes=none --events "$TMP/dl.csv" >/dev/null 2>&1
+check "deadlock: exit 1" test $? = 1
+check "deadlock: the log ends with four blocked records" \
+  test "$(tail -4 "$TMP/dl.csv" | cut -d, -f2 | sort -u)" = blocked
+check "deadlock: no delivered record" test "$(count delivered "$TMP/dl.csv")" = 0
+
 # ---- binary log and the converter
 "$RS" run "${FLIT[@]}" --events "$TMP/f.bin" >/dev/null
 check "binary: 16 bytes a record after a 16-byte header" \
