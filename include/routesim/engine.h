@@ -83,6 +83,10 @@ struct rs_engine_input {
      * sets filled = 1 only when the values are exact (store_forward batch runs without a
      * plan in which every message was delivered); otherwise it leaves *paths alone. */
     struct rs_engine_paths *paths;
+    /* NULL, or the run's per-packet event log (include/routesim/events.h), which the engine
+     * appends to through RS_EVENT (src/core/events_hook.h); an engine that does not write
+     * it refuses it at set-up (RS_EUNSUPPORTED) */
+    struct rs_events *events;
 };
 
 /* Congestion and dilation counted by an engine (rs_engine_input.paths). */

@@ -34,9 +34,14 @@ int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
  * The callback must not touch the run's inputs; it changes nothing in the record. Runs of
  * self-contained models and the saturation search make no reports. */
 struct rs_run_progress {
-    int (*fn)(void *user, uint32_t step, uint64_t remaining);
+    int (*fn)(void *user, uint32_t step, uint64_t remaining); /* NULL: no reports */
     void *user;
     uint32_t every;
+    /* NULL, or the per-packet event log the run appends to (include/routesim/events.h,
+     * docs/events.md): batch runs of algorithm=greedy on switching=store_forward (batch) and
+     * the flit engines (router=simple with threads=1, or router=iq); others refused
+     * (RS_EUNSUPPORTED). The record is the same with and without it. */
+    struct rs_events *events;
 };
 
 /* rs_run with progress reports (progress NULL: none, exactly rs_run). */

@@ -22,7 +22,10 @@ static const struct flag_def flags[] = {
     {"--out", CLI_OUTPUT, 1},     {"--dry-run", CLI_DRY_RUN, 0},
     {"--save-traffic", CLI_SAVE_TRAFFIC, 1}, {"--man", CLI_MAN, 0},
     {"--svg", CLI_SVG, 1},        {"--png", CLI_PNG, 1},       {"--quiet", CLI_QUIET, 0},
-    {"-q", CLI_QUIET, 0},         {NULL, 0, 0}};
+    {"-q", CLI_QUIET, 0},         {"--events", CLI_EVENTS, 1},
+    {"--events-max", CLI_EVENTS_MAX, 1},   {"--events-packets", CLI_EVENTS_PACKETS, 1},
+    {"--events-nodes", CLI_EVENTS_NODES, 1}, {"--events-steps", CLI_EVENTS_STEPS, 1},
+    {NULL, 0, 0}};
 
 /* What each option means, for `routesim help`, `routesim CMD --help` and the man pages. */
 const struct cli_flag_help cli_flag_helps[] = {
@@ -50,6 +53,16 @@ const struct cli_flag_help cli_flag_helps[] = {
     {CLI_PNG, "--png", "FILE", "the same picture as PNG"},
     {CLI_QUIET, "-q, --quiet", NULL,
      "no progress line on stderr (shown only when stderr is a terminal)"},
+    {CLI_EVENTS, "--events", "FILE",
+     "also write the per-packet event log (generated, injected, hop, blocked, delivered, "
+     "dropped; docs/events.md): binary when FILE ends in .bin, else CSV"},
+    {CLI_EVENTS_MAX, "--events-max", "N",
+     "keep at most N event records (default 4194304, at most 268435456); a truncated "
+     "record ends a longer log"},
+    {CLI_EVENTS_PACKETS, "--events-packets", "LIST",
+     "log only these packets (message ids: 3,10-20)"},
+    {CLI_EVENTS_NODES, "--events-nodes", "LIST", "log only events at these nodes (3,10-20)"},
+    {CLI_EVENTS_STEPS, "--events-steps", "LIST", "log only events of these steps (0-100)"},
     {0, NULL, NULL, NULL}};
 
 static const struct flag_def *find_flag(const char *name)
@@ -114,6 +127,21 @@ static int set_flag(struct cli_args *a, unsigned kind, const char *val, struct r
         return 0;
     case CLI_PER_RUN:
         a->per_run = val;
+        return 0;
+    case CLI_EVENTS:
+        a->events = val;
+        return 0;
+    case CLI_EVENTS_MAX:
+        a->events_max = val;
+        return 0;
+    case CLI_EVENTS_PACKETS:
+        a->events_packets = val;
+        return 0;
+    case CLI_EVENTS_NODES:
+        a->events_nodes = val;
+        return 0;
+    case CLI_EVENTS_STEPS:
+        a->events_steps = val;
         return 0;
     case CLI_PLOT:
         a->plot = val;

@@ -28,7 +28,12 @@ enum cli_flag {
     CLI_MAN = 2048,
     CLI_SVG = 4096,
     CLI_PNG = 8192,
-    CLI_QUIET = 16384
+    CLI_QUIET = 16384,
+    CLI_EVENTS = 1u << 15,         /* --events FILE (run) */
+    CLI_EVENTS_MAX = 1u << 16,     /* --events-max N */
+    CLI_EVENTS_PACKETS = 1u << 17, /* --events-packets LIST */
+    CLI_EVENTS_NODES = 1u << 18,   /* --events-nodes LIST */
+    CLI_EVENTS_STEPS = 1u << 19    /* --events-steps LIST */
 };
 
 /* One option's help: its kind, names ("-c, --config"), value placeholder (NULL: none) and
@@ -57,6 +62,8 @@ struct cli_args {
     const char *svg;         /* --svg FILE (topo): a picture, NULL if none */
     const char *png;         /* --png FILE (topo): a picture, NULL if none */
     int quiet;               /* --quiet: no progress on stderr */
+    const char *events;      /* --events FILE (run): the per-packet event log, NULL if none */
+    const char *events_max, *events_packets, *events_nodes, *events_steps; /* its options */
 };
 
 /* Parse argv[0..argc) (after the subcommand name) accepting the flags in allowed and, when
@@ -119,6 +126,15 @@ int cli_cmd_analyze(int argc, char **argv);
 int cli_cmd_list(int argc, char **argv);
 int cli_cmd_help(int argc, char **argv);
 int cli_cmd_topo(int argc, char **argv);
+int cli_cmd_events(int argc, char **argv);
+
+struct rs_events;
+/* The event log a's --events options ask for (cmd_events.c): *ev NULL without --events.
+ * Returns 0 or RS_E... with err set (bad options: exit 2). */
+int cli_events_open(const struct cli_args *a, struct rs_events **ev, struct rs_err *err);
+/* Write ev to a->events (binary when the name ends in .bin, else CSV) and print a notice
+ * when the size guard truncated it. Returns 0 or RS_E... with err set. */
+int cli_events_write(const struct cli_args *a, const struct rs_events *ev, struct rs_err *err);
 
 /* Progress of one run on a terminal (progress.c): the driver's callback for
  * rs_run_followed (user: a struct cli_run_progress set up by cli_run_progress_init), the

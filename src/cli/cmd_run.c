@@ -1,11 +1,12 @@
 /* `routesim run` (simulate one parameter set; a progress line on stderr when it is a
  * terminal, unless --quiet) and `routesim analyze` (congestion, dilation and per-level load
  * without simulating); both can save the workload they built (--save-traffic FILE) as a
- * traffic_file. */
+ * traffic_file; run can also write the per-packet event log (--events FILE, cmd_events.c). */
 #include <stdio.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "routesim/events.h"
 #include "routesim/metrics.h"
 #include "routesim/run.h"
 
@@ -20,21 +21,35 @@ static int run_or_analyze(int argc, char **argv, int simulate)
     rs_record_init(&rec);
     int rc = cli_parse(argc, argv,
                        CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT | CLI_SAVE_TRAFFIC |
-                           (simulate ? CLI_QUIET : 0u),
+                           (simulate ? CLI_QUIET | CLI_EVENTS | CLI_EVENTS_MAX |
+                                           CLI_EVENTS_PACKETS | CLI_EVENTS_NODES |
+                                           CLI_EVENTS_STEPS
+                                     : 0u),
                        0,
                        &a, &err);
     struct cli_run_progress pr;
     cli_run_progress_init(&pr);
-    struct rs_run_progress follow = {cli_run_progress, &pr, 16}; /* a clock read per 16 steps */
     int show = simulate && !a.quiet && isatty(2);
-    struct rs_named_path out[2] = {{"-o", a.output}, {"--save-traffic", a.save_traffic}};
+    struct rs_events *ev = NULL;
+    struct rs_run_progress follow = {show ? cli_run_progress : NULL, &pr, 16, /* a clock read
+                                                                                per 16 steps */
+                                     NULL};
+    struct rs_named_path out[3] = {{"-o", a.output},
+                                   {"--save-traffic", a.save_traffic},
+                                   {"--events", a.events}};
     if (!rc)
-        rc = cli_check_outputs(&a, out, 2, &err);
+        rc = cli_check_outputs(&a, out, 3, &err);
     if (!rc)
-        rc = simulate ? rs_run_followed(&a.params, show ? &follow : NULL, &rec, deadlock,
+        rc = cli_events_open(&a, &ev, &err);
+    follow.events = ev;
+    if (!rc)
+        rc = simulate ? rs_run_followed(&a.params, show || ev ? &follow : NULL, &rec, deadlock,
                                         sizeof deadlock, &err)
                       : rs_analyze(&a.params, &rec, &err);
     cli_run_progress_end(&pr);
+    if (!rc && ev) /* before the record: a log that cannot be written fails the run */
+        rc = cli_events_write(&a, ev, &err);
+    rs_events_free(ev);
     if (!rc && a.save_traffic) /* after the run: its errors come first, as for -o */
         rc = rs_traffic_save(&a.params, simulate, a.save_traffic, &err);
     if (rc) {

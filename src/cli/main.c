@@ -7,9 +7,11 @@
 #include "routesim/version.h"
 
 const struct cli_command cli_commands[] = {
-    {"run", "KEY=VALUE... [-c FILE] [--format F] [-o FILE] [--save-traffic FILE] [--quiet]",
+    {"run", "KEY=VALUE... [-c FILE] [--format F] [-o FILE] [--save-traffic FILE] [--quiet] [--events FILE]",
      "simulate one parameter set and print its metrics",
-     CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT | CLI_SAVE_TRAFFIC | CLI_QUIET, cli_cmd_run},
+     CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT | CLI_SAVE_TRAFFIC | CLI_QUIET | CLI_EVENTS |
+         CLI_EVENTS_MAX | CLI_EVENTS_PACKETS | CLI_EVENTS_NODES | CLI_EVENTS_STEPS,
+     cli_cmd_run},
     {"analyze", "KEY=VALUE... [-c FILE] [--format F] [-o FILE] [--save-traffic FILE]",
      "congestion, dilation and per-level load without simulating",
      CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT | CLI_SAVE_TRAFFIC, cli_cmd_analyze},
@@ -28,6 +30,8 @@ const struct cli_command cli_commands[] = {
      CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT | CLI_DOT | CLI_SVG | CLI_PNG, cli_cmd_topo},
     {"convert", "FILE [KEY=VALUE...] [-o FILE]", "print a configuration file (BookSim's too) as routesim INI",
      CLI_OUTPUT, cli_cmd_convert},
+    {"events", "FILE.bin [-o FILE]",
+     "print a binary event log (run --events FILE.bin) as CSV", CLI_OUTPUT, cli_cmd_events},
     {"saturate", "KEY=VALUE... [-c FILE] [--format F] [-o FILE] (keys: routesim help saturate)", "find the saturation throughput by bisection on the offered load",
      CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT, cli_cmd_saturate},
     {"list", "[metrics|keys]",

@@ -4,6 +4,7 @@
  * driver.c). The model: docs/model-flit.md. */
 #include "engine/flit.h"
 #include "engine/iq.h"
+#include "core/events_hook.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -94,6 +95,23 @@ uint32_t rs__flit_adaptive_pick(struct flit *f, uint32_t m, int shared)
     return RS_NONE;
 }
 
+/* ---- the event log (docs/events.md) ------------------------------------------------------ */
+
+void rs__flit_event_hop(const struct flit *f, uint32_t m)
+{
+    const struct flit_worm *w = &f->w[m];
+    uint32_t chan = w->head / f->B; /* VC id = channel * B + v, channel = node * P + port */
+    rs__events_put(f->ev, w->hops == 1 ? RS_EV_INJECTED : RS_EV_HOP, f->step, w->msg,
+                   chan / f->P, chan % f->P, w->head % f->B);
+}
+
+void rs__flit_event_blocked(const struct flit *f, uint32_t m)
+{
+    const struct flit_worm *w = &f->w[m];
+    rs__events_put(f->ev, RS_EV_BLOCKED, f->step, w->msg, w->next_chan / f->P,
+                   w->next_chan % f->P, RS_EV_NONE);
+}
+
 /* ---- worm slots and sources ------------------------------------------------------------ */
 
 void rs__flit_finish(struct flit *f, uint32_t m, int delivered)
@@ -119,7 +137,10 @@ void rs__flit_finish(struct flit *f, uint32_t m, int delivered)
     f->last_event = f->step;
     if (f->ol) {
         rs_openloop_finish(f->ol, w->gen, w->len, f->step, delivered);
-    } else {
+    } else { /* the event log is batch runs' only (its node: where the header is) */
+        RS_EVENT(f->ev, delivered ? RS_EV_DELIVERED : RS_EV_DROPPED, f->step, w->msg,
+                 w->next_chan == RS_NONE ? w->next_node : (uint32_t)(w->next_chan / f->P),
+                 RS_EV_NONE, RS_EV_NONE);
         f->finish[w->msg] = f->step;
         f->fate[w->msg] = delivered ? RS_FATE_DELIVERED : RS_FATE_DROPPED;
         f->remaining--;
@@ -301,6 +322,7 @@ static void take_released(struct flit *f, uint32_t step)
     uint32_t n = rs_driver_released(f->drv, step, &r);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t m = rs_released_id(&r, i), t = rs_problem_src(f->pb, m);
+        RS_EVENT(f->ev, RS_EV_GENERATED, step, m, f->src_node[t], RS_EV_NONE, RS_EV_NONE);
         f->by_src[f->src_end[t]++] = m;
     }
 }
@@ -528,6 +550,7 @@ static int flit_init(struct flit *f, struct rs_driver *d, enum flit_mode mode,
     f->remaining = pb->n_msgs;
     if ((rc = group_sources(f, err)))
         return rc;
+    f->ev = d->in->events; /* refused by rs__flit_init where not covered */
     take_released(f, 0);
     for (uint32_t t = 0; t < f->n_src; t++) { /* fronts of the messages released at 0 */
         rs__flit_make_front(f, t);
@@ -607,6 +630,10 @@ int rs__flit_init(void *st, struct rs_driver *d, enum flit_mode mode,
 {
     struct flit *f = st;
     int rc = flit_init(f, d, mode, options, err);
+    if (!rc && d->in->events && ((f->threads > 1 && !f->iq_router) || f->ol))
+        return rs_err_set(err, RS_EUNSUPPORTED, "--events: %s is not covered (batch runs with "
+                          "threads=1 or router=iq are)",
+                          f->ol ? "open-loop injection" : "threads > 1");
     if (!rc && f->iq_router)
         rc = rs__iq_init(f, d->in->params, options, err);
     if (rc)

@@ -200,6 +200,7 @@ struct flit {
     struct flit_acc sacc;   /* the counters of the step being run (serial code) */
     int iq_router;          /* router=iq: the network is BookSim's input-queued router */
     struct iq *iq;          /* its state (iq.c), NULL for router=simple */
+    struct rs_events *ev;   /* the event log (docs/events.md), NULL when none */
 };
 
 /* Worms in the network (act's entries that are not RS_NONE). */
@@ -239,6 +240,12 @@ int rs__flit_collect(void *st, struct rs_driver *d, struct rs_result *res, int d
     RS_OPENLOOP_COLUMNS, RS_M_FLIT_HOPS, RS_M_BLOCKED_HEADER_STEPS, RS_M_MAX_BUFFER,           \
         RS_M_STEPS, RS_M_DEADLOCK
 void rs__flit_free(void *st);
+
+/* The event log (f->ev set; docs/events.md), out of the step's line: worm m's header just
+ * crossed into VC w->head (its hops counted): an injected record when it left its source,
+ * then a hop record; worm m's header wanted to move this step and could not. */
+void rs__flit_event_hop(const struct flit *f, uint32_t m) __attribute__((cold));
+void rs__flit_event_blocked(const struct flit *f, uint32_t m) __attribute__((cold));
 
 /* Run one flit step (f->step already advanced): every move of the step. Returns 0 or
  * RS_E... (only RS_EINVARIANT for an impossible route). */

@@ -12,10 +12,11 @@
 
 #include "routesim/alloc.h"
 
-/* The step's hot functions take part (cut_through_partial), shared (link=shared) and adapt
- * (an adaptive routing) as arguments and are always inlined, so that rs__flit_step can
- * instantiate them for the combinations it uses with those tests folded away (same
- * decisions either way). */
+/* The step's hot functions take part (cut_through_partial), shared (link=shared), adapt
+ * (an adaptive routing) and ev (the event log is open) as arguments and are always inlined,
+ * so that rs__flit_step can instantiate them for the combinations it uses with those tests
+ * folded away (same decisions either way; with the log, one copy tests the others at run
+ * time, and the copies without it carry no hook). */
 #define FLIT_HOT static inline __attribute__((always_inline))
 
 FLIT_HOT uint32_t count_p(const struct flit *f, uint32_t m, uint32_t x, int part)
@@ -78,7 +79,7 @@ FLIT_HOT void tail_moved(struct flit *f, struct flit_thr *th, uint32_t m, uint32
  * want to (delivered, or a store-and-forward message not yet entirely stored), -1 when it
  * wanted to and could not (a blocked header step). */
 FLIT_HOT int move_header_p(struct flit *f, struct flit_thr *th, uint32_t m, struct rs_err *err,
-                           int *rc, int part, int shared, int adapt, int par)
+                           int *rc, int part, int shared, int adapt, int par, int ev)
 {
     struct flit_acc *a = par ? &th->acc : &f->sacc;
     struct flit_worm *w = &f->w[m];
@@ -142,6 +143,8 @@ FLIT_HOT int move_header_p(struct flit *f, struct flit_thr *th, uint32_t m, stru
     w->held = 0;
     w->t_move = t;
     xv->t_arr = t;
+    if (ev) /* the event log: its injected and hop records */
+        rs__flit_event_hop(f, m);
     if (!adapt && w->path != RS_NONE) { /* the cached route (flit_route.c), inline */
         const struct flit_hop *hp = &f->hop[w->path + w->hops];
         w->next_chan = hp->chan;
@@ -308,18 +311,20 @@ static void merge_born(struct flit *f)
 /* The worms in the network, oldest first: header, then body. Sets *any_done when one
  * finished or was discarded. */
 FLIT_HOT int step_worms_p(struct flit *f, struct flit_thr *th, struct rs_err *err, int *any_done,
-                          int part, int shared, int adapt)
+                          int part, int shared, int adapt, int ev)
 {
     int rc = 0;
     for (uint32_t i = 0; i < f->n_act; i++) {
         uint32_t m = f->act[i];
         if (m == RS_NONE) /* finished in an earlier step */
             continue;
-        int r = move_header_p(f, th, m, err, &rc, part, shared, adapt, 0);
+        int r = move_header_p(f, th, m, err, &rc, part, shared, adapt, 0, ev);
         if (rc)
             return rc;
         if (r < 0) {
             f->sacc.blocked++;
+            if (ev)
+                rs__flit_event_blocked(f, m);
             f->w[m].held = f->collapse;
             f->w[m].t_block = f->step;
             if (f->discard) {
@@ -407,7 +412,7 @@ static void par_worms(struct flit *f, uint32_t j)
             continue;
         uint32_t m = f->act[i];
         int rc = 0;
-        int r = move_header_p(f, th, m, &th->err, &rc, 0, 0, 0, 1);
+        int r = move_header_p(f, th, m, &th->err, &rc, 0, 0, 0, 1, 0); /* no log: threads=1 */
         if (rc) {
             th->rc = rc;
             th->err_at = i;
@@ -504,7 +509,7 @@ static int move_header(struct flit *f, struct flit_thr *th, uint32_t m, struct r
                        int *rc)
 {
     return move_header_p(f, th, m, err, rc, f->mode == FLIT_PARTIAL, f->link == FLIT_SHARED,
-                         f->adaptive, 0);
+                         f->adaptive, 0, f->ev != NULL);
 }
 
 int rs__flit_step(struct flit *f, struct rs_err *err)
@@ -517,15 +522,18 @@ int rs__flit_step(struct flit *f, struct rs_err *err)
     f->n_born = 0;
     if (f->par && f->n_act)
         rc = step_worms_par(f, &f->sacc, err, &any_done);
+    else if (f->ev) /* the event log: one copy with its hooks, the others without */
+        rc = step_worms_p(f, NULL, err, &any_done, f->mode == FLIT_PARTIAL, f->link == FLIT_SHARED,
+                          f->adaptive, 1);
     else if (f->adaptive) /* never with cut_through_partial (flit.c refuses it) */
-        rc = f->link == FLIT_SHARED ? step_worms_p(f, NULL, err, &any_done, 0, 1, 1)
-                                    : step_worms_p(f, NULL, err, &any_done, 0, 0, 1);
+        rc = f->link == FLIT_SHARED ? step_worms_p(f, NULL, err, &any_done, 0, 1, 1, 0)
+                                    : step_worms_p(f, NULL, err, &any_done, 0, 0, 1, 0);
     else if (f->mode == FLIT_PARTIAL)
-        rc = f->link == FLIT_SHARED ? step_worms_p(f, NULL, err, &any_done, 1, 1, 0)
-                                    : step_worms_p(f, NULL, err, &any_done, 1, 0, 0);
+        rc = f->link == FLIT_SHARED ? step_worms_p(f, NULL, err, &any_done, 1, 1, 0, 0)
+                                    : step_worms_p(f, NULL, err, &any_done, 1, 0, 0, 0);
     else
-        rc = f->link == FLIT_SHARED ? step_worms_p(f, NULL, err, &any_done, 0, 1, 0)
-                                    : step_worms_p(f, NULL, err, &any_done, 0, 0, 0);
+        rc = f->link == FLIT_SHARED ? step_worms_p(f, NULL, err, &any_done, 0, 1, 0, 0)
+                                    : step_worms_p(f, NULL, err, &any_done, 0, 0, 0, 0);
     if (!rc) {
         for (uint32_t i = 0; i < f->n_pend; i++) { /* then the sources, by terminal */
             uint32_t t = f->pend[i], m;
@@ -547,6 +555,8 @@ int rs__flit_step(struct flit *f, struct rs_err *err)
                 }
                 if (r < 0) {
                     f->sacc.blocked++;
+                    if (__builtin_expect(f->ev != NULL, 0))
+                        rs__flit_event_blocked(f, m);
                     if (f->discard) {
                         f->front[t] = RS_NONE;
                         rs__flit_front_left(f, t);

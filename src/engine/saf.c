@@ -6,6 +6,7 @@
  * use the same step. */
 #include "engine/saf.h"
 #include "engine/estimate_util.h"
+#include "core/events_hook.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -318,6 +319,7 @@ decide_node_p(struct saf *s, uint32_t v, enum saf_queue_at at, enum saf_protocol
         uint32_t port = at == SAF_AT_OUTPUT ? i : s->pkt[m].port;
         int movable = has_room_at(s, s->pkt[m].tq, at);
         if (!movable && s->on_full == SAF_BLOCK) {
+            RS_EVENT(s->ev, RS_EV_BLOCKED, s->step, m, v, port, RS_EV_NONE);
             if (s->waiter) /* woken when that queue next loses a packet */
                 s->waiter[s->pkt[m].tq] = v + 1;
             continue;
@@ -341,8 +343,10 @@ decide_node_p(struct saf *s, uint32_t v, enum saf_queue_at at, enum saf_protocol
             add_move_p(s, m, wfrom[port], tq, v, defer);
         else if (s->on_full == SAF_DROP)
             add_move(s, m, wfrom[port], SAF_DROP_TO, v);
-        else
+        else { /* an earlier port took the room: blocked */
+            RS_EVENT(s->ev, RS_EV_BLOCKED, s->step, m, v, port, RS_EV_NONE);
             continue;
+        }
         used |= 1u << port;
     }
     return used;
@@ -375,8 +379,11 @@ decide_source_p(struct saf *s, uint32_t t, uint32_t used, int defer)
         return; /* the switch's own departure on that port wakes it next step */
     if (has_room(s, s->pkt[m].tq))
         add_move_p(s, m, SAF_SRC_BIT | t, s->pkt[m].tq, v, defer);
-    else if (s->waiter)
-        s->waiter[s->pkt[m].tq] = v + 1;
+    else {
+        RS_EVENT(s->ev, RS_EV_BLOCKED, s->step, m, v, port, RS_EV_NONE);
+        if (s->waiter)
+            s->waiter[s->pkt[m].tq] = v + 1;
+    }
 }
 
 static void decide_source(struct saf *s, uint32_t t, uint32_t used)
@@ -583,6 +590,7 @@ static int record_latency(struct saf *s, uint32_t step)
 static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
 {
     const uint32_t *release = ol ? NULL : s->drv->release; /* latencies count from it */
+    struct rs_events *const ev = ol ? NULL : s->ev; /* the event log (batch runs) */
     for (uint64_t i = 0; i < s->n_moves; i++) {
         const struct saf_move *mv = &s->moves[i];
         if (i + SAF_PF_PKT < s->n_moves) {
@@ -631,6 +639,7 @@ static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
                 __builtin_prefetch(&s->pkt[s->q[ahead->to].tail], 1);
         }
         if (mv->to == SAF_DROP_TO) {
+            RS_EVENT(ev, RS_EV_DROPPED, s->step, m, mv->node, RS_EV_NONE, RS_EV_NONE);
             s->where[m] = SAF_DROPPED;
             s->dropped++;
             s->remaining--;
@@ -641,10 +650,15 @@ static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
         }
         if (!ol && s->load) /* the channel it crosses: out of mv->node by p->port */
             s->load[(uint64_t)mv->node * s->P + p->port]++;
+        RS_EVENT(ev, (mv->from & SAF_SRC_BIT) && !p->hops ? RS_EV_INJECTED : RS_EV_HOP,
+                 s->step, m, mv->node, p->port, RS_EV_NONE);
         p->hops++;
         p->rem--;
         s->hops++;
         if (mv->to == SAF_DELIVER) {
+            RS_EVENT(ev, RS_EV_DELIVERED, s->step, m,
+                     s->net->ops->neighbor(s->net, mv->node, p->port, NULL), RS_EV_NONE,
+                     RS_EV_NONE);
             s->where[m] = SAF_DELIVERED;
             s->delivered++;
             s->remaining--;
@@ -725,8 +739,11 @@ static uint32_t inject_output(struct saf *s)
         uint32_t m = queue_select(s, &s->src[t], s->srcsel ? &s->srcsel[t] : NULL,
                                   s->n_queues + t);
         uint64_t own = (uint64_t)s->src_node[t] * s->P + s->pkt[m].port;
-        if (s->cap && s->q[own].count >= s->cap)
+        if (s->cap && s->q[own].count >= s->cap) {
+            RS_EVENT(s->ev, RS_EV_BLOCKED, s->step, m, s->src_node[t], s->pkt[m].port,
+                     RS_EV_NONE);
             continue;
+        }
         queue_unlink(s->pkt, &s->src[t], m);
         if (s->srcsel)
             s->srcsel[t] = 0;
@@ -734,6 +751,8 @@ static uint32_t inject_output(struct saf *s)
             s->own[t] = RS_NONE;
             s->refill[s->n_refill++] = t;
         }
+        RS_EVENT_IF(s->ev, !s->pkt[m].hops, RS_EV_INJECTED, s->step, m, s->src_node[t],
+                    RS_EV_NONE, RS_EV_NONE); /* not again at a Valiant intermediate */
         s->pkt[m].entered = s->step;
         s->where[m] = SAF_IN_QUEUE;
         queue_push(s->pkt, &s->q[own], m);
@@ -1002,7 +1021,9 @@ static int take_released(struct saf *s, uint32_t step)
     for (uint32_t i = 0; i < n; i++) {
         uint32_t m = rs_released_id(&r, i), t = msg_src(s, m);
         struct saf_pkt *p = &s->pkt[m];
+        RS_EVENT(s->ev, RS_EV_GENERATED, step, m, s->src_node[t], RS_EV_NONE, RS_EV_NONE);
         if (p->rem == 0) { /* already at its destination */
+            RS_EVENT(s->ev, RS_EV_DELIVERED, step, m, s->src_node[t], RS_EV_NONE, RS_EV_NONE);
             s->where[m] = SAF_DELIVERED;
             s->delivered++;
             s->remaining--;
@@ -1085,6 +1106,7 @@ static int saf_init(struct saf *s, struct rs_driver *d, struct rs_err *err)
         s->where[m] = SAF_UNRELEASED;
     }
     s->drv = d;
+    s->ev = in->events;
     s->remaining = s->unreleased = pb->n_msgs;
     if (take_released(s, 0))
         return rs_err_set(err, RS_ENOMEM, "out of memory");

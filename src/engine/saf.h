@@ -144,6 +144,7 @@ struct saf {
     uint32_t *load;        /* [n_nodes * P] */
     uint32_t dilation;
     struct rs_lat_hist lat; /* delivered per latency (delivery step - release step) */
+    struct rs_events *ev;   /* batch runs: the event log (docs/events.md), NULL when none */
 
     /* open loop only (NULL / 0 in batch runs; saf_openloop.c): the injection process, the
      * pool's free slots and what each slot's packet is (the route state and the ties of

@@ -11,6 +11,7 @@
 #include "routesim/assert.h"
 #include "routesim/channel_load.h"
 #include "routesim/engine.h"
+#include "core/events_hook.h"
 #include "routesim/load_factor.h"
 #include "routesim/openloop.h"
 #include "routesim/saturate.h"
@@ -536,6 +537,30 @@ static int record_load_factors(struct rs_record *out, const struct prepared *x, 
     return e ? rs_err_set(err, RS_ENOMEM, "out of memory for the result record") : 0;
 }
 
+/* The event log (docs/events.md) covers batch runs of algorithm=greedy on store_forward and
+ * the flit engines (each engine refuses the rest of its own configurations at set-up).
+ * Returns 0 with the log sized for the message set, or RS_EUNSUPPORTED / RS_ENOMEM. */
+static int events_admit(const struct prepared *x, struct rs_events *ev, struct rs_err *err)
+{
+    enum rs_injection inj = RS_INJECT_BATCH;
+    int rc;
+    if (strcmp(x->sel.algo->name, "greedy"))
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "--events: only algorithm=greedy is covered, not algorithm=%s",
+                          x->sel.algo->name);
+    if (x->sel.algo->timed || !strcmp(x->sel.engine->name, "circuit"))
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "--events: switching=%s is not covered (store_forward and the flit "
+                          "engines are)",
+                          x->sel.engine->name);
+    if (x->sel.engine->openloop && (rc = rs_openloop_process(&x->params, &inj, err)))
+        return rc;
+    if (inj != RS_INJECT_BATCH)
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "--events: open-loop injection is not covered (batch runs are)");
+    return rs__events_start(ev, x->pb.n_msgs, err);
+}
+
 int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
            size_t deadlock_len, struct rs_err *err)
 {
@@ -549,6 +574,10 @@ int rs_run_followed(const struct rs_params *p, const struct rs_run_progress *pro
     struct prepared x;
     struct rs_path_stats ps;
     const struct rs_algo_ops *model = model_algo(p);
+    struct rs_events *events = progress ? progress->events : NULL;
+    if (events && (rs_params_find(p, "search") || model))
+        return rs_err_set(err, RS_EUNSUPPORTED, "--events: %s has no per-packet events",
+                          model ? "a self-contained model" : "the saturation search");
     if (rs_params_find(p, "search")) /* the saturation search: many runs (saturate.h) */
         return rs_saturate_run(p, out, err);
     if (model)
@@ -556,6 +585,10 @@ int rs_run_followed(const struct rs_params *p, const struct rs_run_progress *pro
     int rc = prepare(&x, p, 1, out, err);
     if (rc)
         return rc;
+    if (events && (rc = events_admit(&x, events, err))) {
+        prepared_free(&x);
+        return rc;
+    }
     struct rs_engine_paths counted = {0};
     struct rs_engine_input in = {.net = &x.net, .pb = &x.pb, .params = &x.params,
                                  .routing = x.routing, .seed = x.seed, .check = x.check,
@@ -566,6 +599,7 @@ int rs_run_followed(const struct rs_params *p, const struct rs_run_progress *pro
         in.progress = progress->fn;
         in.progress_user = progress->user;
         in.progress_every = progress->every;
+        in.events = progress->events;
     }
     enum rs_injection inj = RS_INJECT_BATCH;
     RS_ASSERT(x.sel.algo->run != NULL); /* every algorithm without a model op has one */
