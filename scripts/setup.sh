@@ -3,10 +3,11 @@
 # As root it runs apt-get; otherwise it prints the exact apt-get line and exits with status 2.
 # Open MPI (openmpi-bin, libopenmpi-dev) is installed too: CMake builds the MPI sweep
 # distribution when it finds it (docs/sweeps.md); the build works without it. Graphviz
-# (graphviz: the `dot` and `neato` programs) draws `topo --svg/--png` pictures (docs/cli.md).
+# (graphviz: the `dot` and `neato` programs) draws `topo --svg/--png` pictures (docs/cli.md);
+# headless Chromium loads the browser view of a run (`run --trace`) in tests/cli/trace.sh.
 set -eu
 pkgs="gcc make cmake pkg-config librandom123-dev libgsl-dev libinih-dev libcmocka-dev gnuplot-nox python3 groff-base man-db"
-pkgs="$pkgs openmpi-bin libopenmpi-dev graphviz"
+pkgs="$pkgs openmpi-bin libopenmpi-dev graphviz chromium"
 missing=""
 for p in $pkgs; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -25,6 +25,7 @@ static const struct flag_def flags[] = {
     {"-q", CLI_QUIET, 0},         {"--events", CLI_EVENTS, 1},
     {"--events-max", CLI_EVENTS_MAX, 1},   {"--events-packets", CLI_EVENTS_PACKETS, 1},
     {"--events-nodes", CLI_EVENTS_NODES, 1}, {"--events-steps", CLI_EVENTS_STEPS, 1},
+    {"--trace", CLI_TRACE, 1},    {"--trace-limit", CLI_TRACE_LIMIT, 1},
     {NULL, 0, 0}};
 
 /* What each option means, for `routesim help`, `routesim CMD --help` and the man pages. */
@@ -63,6 +64,11 @@ const struct cli_flag_help cli_flag_helps[] = {
      "log only these packets (message ids: 3,10-20)"},
     {CLI_EVENTS_NODES, "--events-nodes", "LIST", "log only events at these nodes (3,10-20)"},
     {CLI_EVENTS_STEPS, "--events-steps", "LIST", "log only events of these steps (0-100)"},
+    {CLI_TRACE, "--trace", "FILE.html",
+     "also write a browser view of the run: one self-contained HTML page that replays the "
+     "event log on the network's picture (docs/trace.md; Graphviz draws the network)"},
+    {CLI_TRACE_LIMIT, "--trace-limit", "NODES",
+     "refuse --trace on a network of more nodes than this (default 500)"},
     {0, NULL, NULL, NULL}};
 
 static const struct flag_def *find_flag(const char *name)
@@ -142,6 +148,12 @@ static int set_flag(struct cli_args *a, unsigned kind, const char *val, struct r
         return 0;
     case CLI_EVENTS_STEPS:
         a->events_steps = val;
+        return 0;
+    case CLI_TRACE:
+        a->trace = val;
+        return 0;
+    case CLI_TRACE_LIMIT:
+        a->trace_limit = val;
         return 0;
     case CLI_PLOT:
         a->plot = val;

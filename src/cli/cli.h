@@ -33,7 +33,9 @@ enum cli_flag {
     CLI_EVENTS_MAX = 1u << 16,     /* --events-max N */
     CLI_EVENTS_PACKETS = 1u << 17, /* --events-packets LIST */
     CLI_EVENTS_NODES = 1u << 18,   /* --events-nodes LIST */
-    CLI_EVENTS_STEPS = 1u << 19    /* --events-steps LIST */
+    CLI_EVENTS_STEPS = 1u << 19,   /* --events-steps LIST */
+    CLI_TRACE = 1u << 20,          /* --trace F.html (run): the browser view */
+    CLI_TRACE_LIMIT = 1u << 21     /* --trace-limit NODES */
 };
 
 /* One option's help: its kind, names ("-c, --config"), value placeholder (NULL: none) and
@@ -64,6 +66,8 @@ struct cli_args {
     int quiet;               /* --quiet: no progress on stderr */
     const char *events;      /* --events FILE (run): the per-packet event log, NULL if none */
     const char *events_max, *events_packets, *events_nodes, *events_steps; /* its options */
+    const char *trace;       /* --trace F.html (run): the browser view, NULL if none */
+    const char *trace_limit; /* --trace-limit NODES, NULL: the default */
 };
 
 /* Parse argv[0..argc) (after the subcommand name) accepting the flags in allowed and, when
@@ -129,9 +133,25 @@ int cli_cmd_topo(int argc, char **argv);
 int cli_cmd_events(int argc, char **argv);
 
 struct rs_events;
-/* The event log a's --events options ask for (cmd_events.c): *ev NULL without --events.
+/* The event log a's --events options ask for (cmd_events.c): *ev NULL without --events and
+ * --trace (whose view replays the log; the --events-* filters apply to it too).
  * Returns 0 or RS_E... with err set (bad options: exit 2). */
 int cli_events_open(const struct cli_args *a, struct rs_events **ev, struct rs_err *err);
+
+struct rs_record;
+struct rs_net;
+/* The browser view (trace_html.c, docs/trace.md). cli_trace_check: 0 when net has at most
+ * max_nodes nodes, else RS_ERESOURCE naming --trace-limit (checked before the run).
+ * cli_trace_html: write the page of a finished run to path (atomically, as every output):
+ * net drawn by Graphviz as `topo --svg` draws it, ev's records (NULL: none), rec's metrics,
+ * the deadlock line (NULL or "" if none) and its cycle as n_cycle channels (tail node,
+ * head node), NULL if unknown. Returns 0, RS_EIO (Graphviz missing or failing), RS_ENOMEM
+ * or a write error. */
+int cli_trace_check(const struct rs_net *net, uint64_t max_nodes, struct rs_err *err);
+int cli_trace_html(const struct rs_net *net, const struct rs_events *ev,
+                   const struct rs_record *rec, const char *deadlock,
+                   const uint32_t (*cycle)[2], size_t n_cycle, const char *path,
+                   struct rs_err *err);
 /* Write ev to a->events (binary when the name ends in .bin, else CSV) and print a notice
  * when the size guard truncated it. Returns 0 or RS_E... with err set. */
 int cli_events_write(const struct cli_args *a, const struct rs_events *ev, struct rs_err *err);

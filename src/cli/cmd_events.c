@@ -23,14 +23,14 @@ int cli_events_open(const struct cli_args *a, struct rs_events **ev, struct rs_e
     const char *opt[4] = {a->events_max, a->events_packets, a->events_nodes, a->events_steps};
     static const char *const names[4] = {"--events-max", "--events-packets", "--events-nodes",
                                          "--events-steps"};
-    if (!a->events) {
+    if (!a->events && !a->trace) {
         for (int i = 0; i < 4; i++)
             if (opt[i])
                 return rs_err_set(err, RS_EPARSE, "command line: %s needs --events FILE",
                                   names[i]);
         return 0;
     }
-    if (!strcmp(a->events, "-") && (!a->output || !strcmp(a->output, "-")))
+    if (a->events && !strcmp(a->events, "-") && (!a->output || !strcmp(a->output, "-")))
         return rs_err_set(err, RS_EINVAL,
                           "command line: --events -: standard output carries the run's "
                           "result (give -o FILE, or --events FILE)");
