@@ -35,6 +35,17 @@ struct rs_routing_ops {
     /* RS_CAP_... the network must have (rs_route_check refuses others, naming the
      * registered topologies that declare them). */
     uint32_t needs;
+    /* Keys of this routing (NULL-terminated; NULL: none), validated and recorded only in runs
+     * that choose it, so that other runs keep their columns. */
+    const struct rs_optdef *options;
+    /* Per-network set-up, once per run after check (rs_route_prepare): build what the routing
+     * reads on every hop (tables) from net and p (its options; p may be NULL: defaults) into
+     * *priv, which next_port reads as net->route_priv and release frees (with rs_net_free).
+     * Returns 0, or RS_E... with one line (a network it cannot route: RS_EUNSUPPORTED; too
+     * large for its tables: RS_ERESOURCE). NULL: nothing to prepare. */
+    int (*prepare)(const struct rs_net *net, const struct rs_params *p, void **priv,
+                   struct rs_err *err);
+    void (*release)(void *priv);
     /* Further refusal of an instance (RS_EUNSUPPORTED with one line), after needs; NULL:
      * none. */
     int (*check)(const struct rs_net *net, struct rs_err *err);
@@ -118,6 +129,15 @@ uint32_t rs_route_mid_for(const struct rs_net *net, const struct rs_routing_ops 
  * topology: capabilities routing->needs lacks, then routing->check. */
 int rs_route_check(const struct rs_net *net, const struct rs_routing_ops *routing,
                    struct rs_err *err);
+
+/* Make net ready for runs under routing with seed seed (every run calls it once, after
+ * rs_route_check and before any route is taken): net->seed = seed, then routing->prepare
+ * (p: the run's parameters, for the routing's options; NULL: defaults) into
+ * net->route_priv, freed by rs_net_free. A net is prepared for one routing: call it at
+ * most once per built net. Returns 0 or the prepare step's RS_E... (net->route_priv then
+ * NULL). */
+int rs_route_prepare(struct rs_net *net, const struct rs_routing_ops *routing,
+                     const struct rs_params *p, uint64_t seed, struct rs_err *err);
 
 /* 0 when routing fixes every path before the packet moves (it is not adaptive); else
  * RS_EUNSUPPORTED "routing=NAME is adaptive (...); WHO needs fixed paths (adaptive routing

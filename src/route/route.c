@@ -41,6 +41,26 @@ int rs_route_check(const struct rs_net *net, const struct rs_routing_ops *routin
     return routing->check ? routing->check(net, err) : 0;
 }
 
+int rs_route_prepare(struct rs_net *net, const struct rs_routing_ops *routing,
+                     const struct rs_params *p, uint64_t seed, struct rs_err *err)
+{
+    RS_ASSERT(net != NULL && routing != NULL);
+    RS_ASSERT(!net->route_priv && !net->route_free); /* once per built net */
+    net->seed = seed;
+    if (!routing->prepare)
+        return 0;
+    RS_ASSERT(routing->release != NULL);
+    void *priv = NULL;
+    int rc = routing->prepare(net, p, &priv, err);
+    if (rc) {
+        RS_ASSERT(priv == NULL);
+        return rc;
+    }
+    net->route_priv = priv;
+    net->route_free = routing->release;
+    return 0;
+}
+
 int rs_route_need_fixed(const struct rs_routing_ops *routing, const char *who,
                         struct rs_err *err)
 {
