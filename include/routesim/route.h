@@ -49,14 +49,17 @@ struct rs_routing_ops {
     /* Further refusal of an instance (RS_EUNSUPPORTED with one line), after needs; NULL:
      * none. */
     int (*check)(const struct rs_net *net, struct rs_err *err);
-    /* Intermediate terminal (rs_route_state.mid) of message msg_id from terminal src in a
-     * static problem, a pure function of its arguments; NULL: none (RS_NONE). */
-    uint32_t (*mid)(const struct rs_net *net, uint64_t seed, uint64_t msg_id, uint32_t src);
-    /* The same for open-loop packets: the packet of terminal src generated at step gen;
-     * NULL with mid NULL: none. With mid set, NULL means open loop is refused with
+    /* Intermediate terminal (rs_route_state.mid) of message msg_id from terminal src to
+     * terminal dst in a static problem, a pure function of its arguments (ROMM draws it
+     * inside the minimal quadrant of src and dst; Valiant ignores dst); NULL: none
+     * (RS_NONE). */
+    uint32_t (*mid)(const struct rs_net *net, uint64_t seed, uint64_t msg_id, uint32_t src,
+                    uint32_t dst);
+    /* The same for open-loop packets: the packet of terminal src to dst generated at step
+     * gen; NULL with mid NULL: none. With mid set, NULL means open loop is refused with
      * "routing=NAME " followed by no_openloop. */
     uint32_t (*mid_openloop)(const struct rs_net *net, uint64_t seed, uint32_t src,
-                             uint32_t gen);
+                             uint32_t dst, uint32_t gen);
     const char *no_openloop;
     /* Oblivious routings that are not the topology's route (routing=yx): the out-port a
      * packet at node takes next toward the target of its leg, or RS_ROUTE_DONE at it. st
@@ -92,13 +95,14 @@ extern const char *const rs_routing_names[];
 /* The registered routings, for callers that need one by name in code (tests, algorithms
  * that require direct routing). */
 extern const struct rs_routing_ops rs_routing_direct, rs_routing_yx, rs_routing_valiant,
-    rs_routing_ranade, rs_routing_min_adaptive, rs_routing_nca_adaptive;
+    rs_routing_ranade, rs_routing_min_adaptive, rs_routing_nca_adaptive, rs_routing_romm;
 #define RS_ROUTING_DIRECT (&rs_routing_direct)
 #define RS_ROUTING_YX (&rs_routing_yx)
 #define RS_ROUTING_VALIANT (&rs_routing_valiant)
 #define RS_ROUTING_RANADE (&rs_routing_ranade)
 #define RS_ROUTING_MIN_ADAPTIVE (&rs_routing_min_adaptive)
 #define RS_ROUTING_NCA_ADAPTIVE (&rs_routing_nca_adaptive)
+#define RS_ROUTING_ROMM (&rs_routing_romm)
 
 /* Routing named name, or NULL. */
 const struct rs_routing_ops *rs_routing_find(const char *name);
@@ -120,10 +124,11 @@ static inline int rs_route_is_adaptive(const struct rs_routing_ops *routing)
  * RS_STREAM_VALIANT, msg_id, step 0), so it depends on nothing but the seed and the id. */
 uint32_t rs_route_uniform_mid(uint64_t seed, uint64_t msg_id, uint32_t n_terminals);
 
-/* Intermediate of message msg_id from source terminal src under routing, as every engine
- * and the analysis use it: RS_NONE when routing has none (routing->mid NULL). */
+/* Intermediate of message msg_id from source terminal src to terminal dst under routing,
+ * as every engine and the analysis use it: RS_NONE when routing has none (routing->mid
+ * NULL). */
 uint32_t rs_route_mid_for(const struct rs_net *net, const struct rs_routing_ops *routing,
-                          uint64_t seed, uint64_t msg_id, uint32_t src);
+                          uint64_t seed, uint64_t msg_id, uint32_t src, uint32_t dst);
 
 /* 0 when routing is possible on net; otherwise RS_EUNSUPPORTED with one line naming the
  * topology: capabilities routing->needs lacks, then routing->check. */

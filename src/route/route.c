@@ -14,12 +14,12 @@ uint32_t rs_route_uniform_mid(uint64_t seed, uint64_t msg_id, uint32_t n_termina
 }
 
 uint32_t rs_route_mid_for(const struct rs_net *net, const struct rs_routing_ops *routing,
-                          uint64_t seed, uint64_t msg_id, uint32_t src)
+                          uint64_t seed, uint64_t msg_id, uint32_t src, uint32_t dst)
 {
-    RS_DASSERT(src < net->n_terminals);
+    RS_DASSERT(src < net->n_terminals && dst < net->n_terminals);
     if (!routing->mid)
         return RS_NONE;
-    uint32_t mid = routing->mid(net, seed, msg_id, src);
+    uint32_t mid = routing->mid(net, seed, msg_id, src, dst);
     RS_DASSERT(mid == RS_NONE || mid < net->n_terminals || !net->ops->valiant_via_terminal);
     return mid;
 }

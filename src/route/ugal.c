@@ -29,15 +29,18 @@ static uint32_t ugal_range(const struct rs_net *net)
     return d->g > 2 ? (d->g - 2) * d->a * d->p : 1;
 }
 
-static uint32_t ugal_mid(const struct rs_net *net, uint64_t seed, uint64_t msg_id, uint32_t src)
+static uint32_t ugal_mid(const struct rs_net *net, uint64_t seed, uint64_t msg_id, uint32_t src,
+                         uint32_t dst)
 {
     (void)src;
+    (void)dst;
     return rs_rand_below(seed, RS_STREAM_VALIANT, msg_id, 0, ugal_range(net));
 }
 
 static uint32_t ugal_mid_openloop(const struct rs_net *net, uint64_t seed, uint32_t src,
-                                  uint32_t gen)
+                                  uint32_t dst, uint32_t gen)
 {
+    (void)dst;
     return rs_rand_below(seed, RS_STREAM_OL_VALIANT, src, gen, ugal_range(net));
 }
 

@@ -187,7 +187,7 @@ static void check_oblivious(const struct rs_net *net, const struct rs_routing_op
     for (uint32_t s = 0; s < N; s++)
         for (uint32_t t = 0; t < N; t++) {
             uint64_t id = (uint64_t)s * N + t;
-            struct rs_route_state st = {s, t, rs_route_mid_for(net, r, 5, id, s), 0,
+            struct rs_route_state st = {s, t, rs_route_mid_for(net, r, 5, id, s, t), 0,
                                         (uint32_t)id};
             uint32_t end = RS_NONE;
             int64_t len = rs_route_walk(net, r, &st, NULL, 0, max_hops, &end);
@@ -334,7 +334,7 @@ static void check_dragonfly(const struct rs_net *net, const struct rs_routing_op
         for (uint32_t t = 0; t < N; t++)
             for (uint32_t m = 0; m < 8; m++)
                 for (int with_state = 0; with_state < 2; with_state++) {
-                    struct rs_route_state st = {s, t, r->mid(net, 7, s * N + t + m * N * N, s),
+                    struct rs_route_state st = {s, t, r->mid(net, 7, s * N + t + m * N * N, s, t),
                                                 0, 0};
                     uint32_t node = net->ops->src_node(net, s), cls = 0;
                     for (;;) {
