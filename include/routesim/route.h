@@ -95,7 +95,8 @@ extern const char *const rs_routing_names[];
 /* The registered routings, for callers that need one by name in code (tests, algorithms
  * that require direct routing). */
 extern const struct rs_routing_ops rs_routing_direct, rs_routing_yx, rs_routing_valiant,
-    rs_routing_ranade, rs_routing_min_adaptive, rs_routing_nca_adaptive, rs_routing_romm;
+    rs_routing_ranade, rs_routing_min_adaptive, rs_routing_nca_adaptive, rs_routing_romm,
+    rs_routing_updown;
 #define RS_ROUTING_DIRECT (&rs_routing_direct)
 #define RS_ROUTING_YX (&rs_routing_yx)
 #define RS_ROUTING_VALIANT (&rs_routing_valiant)
@@ -103,6 +104,7 @@ extern const struct rs_routing_ops rs_routing_direct, rs_routing_yx, rs_routing_
 #define RS_ROUTING_MIN_ADAPTIVE (&rs_routing_min_adaptive)
 #define RS_ROUTING_NCA_ADAPTIVE (&rs_routing_nca_adaptive)
 #define RS_ROUTING_ROMM (&rs_routing_romm)
+#define RS_ROUTING_UPDOWN (&rs_routing_updown)
 
 /* Routing named name, or NULL. */
 const struct rs_routing_ops *rs_routing_find(const char *name);
