@@ -299,8 +299,8 @@ static uint32_t updown_next_port(const struct rs_net *net, uint32_t node,
 
 const struct rs_routing_ops rs_routing_updown = {
     .name = "updown",
-    .summary = "up*/down* on any graph: shortest legal route, ranks by BFS from updown_root, "
-               "one VC class",
+    .summary = "up*/down* on any topology where every pair has a legal route: shortest legal "
+               "route, ranks by BFS from updown_root, one VC class",
     .options = updown_options,
     .check = updown_check,
     .prepare = updown_prepare,
