@@ -104,6 +104,13 @@ struct rs_net {
     /* Explicit message paths the topology carries (msg_paths.h), or NULL; when set, routes
      * follow them by message id and only traffic=paths can be used. Owned via priv. */
     const struct rs_msg_paths *paths;
+    /* Set when a run starts (rs_route_prepare, route.h; zero in a network built alone): the
+     * run's seed, for routes that draw per packet (kary_ntree's up-ports); the routing's
+     * per-network tables (rs_routing_ops.prepare; NULL when it has none), read by its
+     * next_port through net, and what frees them (rs_net_free calls it). */
+    uint64_t seed;
+    void *route_priv;
+    void (*route_free)(void *priv);
 };
 
 struct rs_topo_ops {

@@ -40,8 +40,11 @@ enum rs_stream_id {
     RS_STREAM_MATCHING = 60, /* off-line LCAN router: random walks of a perfect matching; entity = level */
     RS_STREAM_MS_COLOUR = 70, /* algorithm=ms_mesh/ms_torus colouring C / random: entity = snake */
     RS_STREAM_FSORT_KEYS = 71, /* algorithm=flexible_sort keys=random: entity = 0, step = 0 */
-    RS_STREAM_NCA_UP = 80,  /* topology=kary_ntree up-ports: seed = source terminal, entity =
-                             * message, step = level (+ n in Valiant's second leg) */
+    RS_STREAM_NCA_UP = 80,  /* topology=kary_ntree up-ports: entity = message << 32 | source,
+                             * step = leg target << 6 | level (+ n in Valiant's second leg) */
+    RS_STREAM_ROMM = 81,    /* routing=romm intermediates: entity = message, step = 0, one draw
+                             * per dimension */
+    RS_STREAM_OL_ROMM = 82, /* the same in open loop: entity = terminal, step = generation step */
     RS_STREAM_TEST = 99     /* tests only */
 };
 

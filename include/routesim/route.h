@@ -35,17 +35,31 @@ struct rs_routing_ops {
     /* RS_CAP_... the network must have (rs_route_check refuses others, naming the
      * registered topologies that declare them). */
     uint32_t needs;
+    /* Keys of this routing (NULL-terminated; NULL: none), validated and recorded only in runs
+     * that choose it, so that other runs keep their columns. */
+    const struct rs_optdef *options;
+    /* Per-network set-up, once per run after check (rs_route_prepare): build what the routing
+     * reads on every hop (tables) from net and p (its options; p may be NULL: defaults) into
+     * *priv, which next_port reads as net->route_priv and release frees (with rs_net_free).
+     * Returns 0, or RS_E... with one line (a network it cannot route: RS_EUNSUPPORTED; too
+     * large for its tables: RS_ERESOURCE). NULL: nothing to prepare. */
+    int (*prepare)(const struct rs_net *net, const struct rs_params *p, void **priv,
+                   struct rs_err *err);
+    void (*release)(void *priv);
     /* Further refusal of an instance (RS_EUNSUPPORTED with one line), after needs; NULL:
      * none. */
     int (*check)(const struct rs_net *net, struct rs_err *err);
-    /* Intermediate terminal (rs_route_state.mid) of message msg_id from terminal src in a
-     * static problem, a pure function of its arguments; NULL: none (RS_NONE). */
-    uint32_t (*mid)(const struct rs_net *net, uint64_t seed, uint64_t msg_id, uint32_t src);
-    /* The same for open-loop packets: the packet of terminal src generated at step gen;
-     * NULL with mid NULL: none. With mid set, NULL means open loop is refused with
+    /* Intermediate terminal (rs_route_state.mid) of message msg_id from terminal src to
+     * terminal dst in a static problem, a pure function of its arguments (ROMM draws it
+     * inside the minimal quadrant of src and dst; Valiant ignores dst); NULL: none
+     * (RS_NONE). */
+    uint32_t (*mid)(const struct rs_net *net, uint64_t seed, uint64_t msg_id, uint32_t src,
+                    uint32_t dst);
+    /* The same for open-loop packets: the packet of terminal src to dst generated at step
+     * gen; NULL with mid NULL: none. With mid set, NULL means open loop is refused with
      * "routing=NAME " followed by no_openloop. */
     uint32_t (*mid_openloop)(const struct rs_net *net, uint64_t seed, uint32_t src,
-                             uint32_t gen);
+                             uint32_t dst, uint32_t gen);
     const char *no_openloop;
     /* Oblivious routings that are not the topology's route (routing=yx): the out-port a
      * packet at node takes next toward the target of its leg, or RS_ROUTE_DONE at it. st
@@ -81,13 +95,16 @@ extern const char *const rs_routing_names[];
 /* The registered routings, for callers that need one by name in code (tests, algorithms
  * that require direct routing). */
 extern const struct rs_routing_ops rs_routing_direct, rs_routing_yx, rs_routing_valiant,
-    rs_routing_ranade, rs_routing_min_adaptive, rs_routing_nca_adaptive;
+    rs_routing_ranade, rs_routing_min_adaptive, rs_routing_nca_adaptive, rs_routing_romm,
+    rs_routing_updown;
 #define RS_ROUTING_DIRECT (&rs_routing_direct)
 #define RS_ROUTING_YX (&rs_routing_yx)
 #define RS_ROUTING_VALIANT (&rs_routing_valiant)
 #define RS_ROUTING_RANADE (&rs_routing_ranade)
 #define RS_ROUTING_MIN_ADAPTIVE (&rs_routing_min_adaptive)
 #define RS_ROUTING_NCA_ADAPTIVE (&rs_routing_nca_adaptive)
+#define RS_ROUTING_ROMM (&rs_routing_romm)
+#define RS_ROUTING_UPDOWN (&rs_routing_updown)
 
 /* Routing named name, or NULL. */
 const struct rs_routing_ops *rs_routing_find(const char *name);
@@ -109,15 +126,25 @@ static inline int rs_route_is_adaptive(const struct rs_routing_ops *routing)
  * RS_STREAM_VALIANT, msg_id, step 0), so it depends on nothing but the seed and the id. */
 uint32_t rs_route_uniform_mid(uint64_t seed, uint64_t msg_id, uint32_t n_terminals);
 
-/* Intermediate of message msg_id from source terminal src under routing, as every engine
- * and the analysis use it: RS_NONE when routing has none (routing->mid NULL). */
+/* Intermediate of message msg_id from source terminal src to terminal dst under routing,
+ * as every engine and the analysis use it: RS_NONE when routing has none (routing->mid
+ * NULL). */
 uint32_t rs_route_mid_for(const struct rs_net *net, const struct rs_routing_ops *routing,
-                          uint64_t seed, uint64_t msg_id, uint32_t src);
+                          uint64_t seed, uint64_t msg_id, uint32_t src, uint32_t dst);
 
 /* 0 when routing is possible on net; otherwise RS_EUNSUPPORTED with one line naming the
  * topology: capabilities routing->needs lacks, then routing->check. */
 int rs_route_check(const struct rs_net *net, const struct rs_routing_ops *routing,
                    struct rs_err *err);
+
+/* Make net ready for runs under routing with seed seed (every run calls it once, after
+ * rs_route_check and before any route is taken): net->seed = seed, then routing->prepare
+ * (p: the run's parameters, for the routing's options; NULL: defaults) into
+ * net->route_priv, freed by rs_net_free. A net is prepared for one routing: call it at
+ * most once per built net. Returns 0 or the prepare step's RS_E... (net->route_priv then
+ * NULL). */
+int rs_route_prepare(struct rs_net *net, const struct rs_routing_ops *routing,
+                     const struct rs_params *p, uint64_t seed, struct rs_err *err);
 
 /* 0 when routing fixes every path before the packet moves (it is not adaptive); else
  * RS_EUNSUPPORTED "routing=NAME is adaptive (...); WHO needs fixed paths (adaptive routing

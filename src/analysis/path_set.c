@@ -19,7 +19,7 @@ static void route_state(struct rs_route_state *st, const struct rs_net *net,
 {
     st->src = rs_problem_src(pb, m);
     st->dst = pb->dst[m];
-    st->mid = rs_route_mid_for(net, routing, seed, m, st->src);
+    st->mid = rs_route_mid_for(net, routing, seed, m, st->src, st->dst);
     st->hops = 0;
     st->msg = (uint32_t)m;
 }

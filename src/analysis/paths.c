@@ -32,8 +32,9 @@ int rs_path_stats_compute(struct rs_path_stats *st, const struct rs_net *net,
     }
     for (uint64_t m = 0; m < pb->n_msgs; m++) {
         uint32_t src = rs_problem_src(pb, m);
-        struct rs_route_state rst = {src, pb->dst[m], rs_route_mid_for(net, routing, seed, m, src),
-                                     0, (uint32_t)m};
+        struct rs_route_state rst = {
+            src, pb->dst[m], rs_route_mid_for(net, routing, seed, m, src, pb->dst[m]), 0,
+            (uint32_t)m};
         int64_t len = rs_route_walk(net, routing, &rst, path, path_cap, max_hops, NULL);
         if (len > (int64_t)path_cap) { /* longer than the buffer: grow and redo */
             uint64_t *np = rs_realloc(path, (size_t)len * sizeof *np);

@@ -67,7 +67,7 @@ int cli_command_help(const struct cli_command *c)
 }
 
 /* routing=NAME: its summary, the topologies it runs on, whether it is adaptive and whether
- * it runs open loop (routing functions have no keys of their own). */
+ * it runs open loop, then its keys (routing=updown's root). */
 static int routing_help(struct rs_buf *out, const struct rs_routing_ops *r)
 {
     char on[256] = "every topology";
@@ -84,9 +84,12 @@ static int routing_help(struct rs_buf *out, const struct rs_routing_ops *r)
                          rs_route_is_adaptive(r) ? "adaptive (chosen per hop from the "
                                                    "start-of-step state; wormhole and "
                                                    "virtual_cut_through only)"
-                         : r->mid ? "oblivious, through a random intermediate terminal"
-                                  : "oblivious (the topology's own route)",
-                         open);
+                         : r->mid       ? "oblivious, through a random intermediate terminal"
+                         : r->next_port ? "oblivious (its own route, fixed before the packet "
+                                          "moves)"
+                                        : "oblivious (the topology's own route)",
+                         open) ||
+           rs_optdef_format(out, r->options, 2);
 }
 
 struct name_list {

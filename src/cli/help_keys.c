@@ -1,6 +1,6 @@
 /* `routesim help KEY` and the KEYS section of routesim(1): every key of every option table
  * (the network, workload, run, predictor, saturate and topo tables, and each topology's,
- * workload's, switching model's and algorithm's), found by name, with its declarations
+ * workload's, switching model's, algorithm's and routing function's), found by name, with its declarations
  * grouped (a key several modules declare alike is shown once, naming them all). */
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +11,7 @@
 #include "routesim/engine.h"
 #include "routesim/net.h"
 #include "routesim/problem.h"
+#include "routesim/route.h"
 #include "routesim/run.h"
 #include "routesim/saturate.h"
 
@@ -36,6 +37,10 @@ static size_t key_sources(struct cli_key_source *v)
     for (int i = 0; rs_algos[i] && n < MAX_SOURCES; i++)
         v[n++] = (struct cli_key_source){rs_algos[i]->options, "algorithm", rs_algos[i]->name,
                                          "run"};
+    for (int i = 0; rs_routings[i] && n < MAX_SOURCES; i++)
+        if (rs_routings[i]->options)
+            v[n++] = (struct cli_key_source){rs_routings[i]->options, "routing",
+                                             rs_routings[i]->name, "run"};
     if (n < MAX_SOURCES)
         v[n++] = (struct cli_key_source){rs_saturate_options, "command", "saturate", "saturate"};
     if (n < MAX_SOURCES)

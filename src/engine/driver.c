@@ -156,7 +156,7 @@ static int setup_schedule(struct rs_driver *d, struct rs_err *err)
             return rs_err_set(err, RS_ENOMEM, "out of memory for the intermediates");
         for (uint64_t m = 0; m < pb->n_msgs; m++)
             d->mid_own[m] = rs_route_mid_for(in->net, in->routing, in->seed, m,
-                                             rs_problem_src(pb, m));
+                                             rs_problem_src(pb, m), pb->dst[m]);
         d->mid = d->mid_own;
     }
     return 0;

@@ -13,9 +13,10 @@ static int ranade_check(const struct rs_net *net, struct rs_err *err)
 }
 
 static uint32_t ranade_mid(const struct rs_net *net, uint64_t seed, uint64_t msg_id,
-                           uint32_t src)
+                           uint32_t src, uint32_t dst)
 {
     (void)msg_id;
+    (void)dst;
     return net->ops->ranade_mid(net, seed, src);
 }
 

@@ -14,12 +14,12 @@ uint32_t rs_route_uniform_mid(uint64_t seed, uint64_t msg_id, uint32_t n_termina
 }
 
 uint32_t rs_route_mid_for(const struct rs_net *net, const struct rs_routing_ops *routing,
-                          uint64_t seed, uint64_t msg_id, uint32_t src)
+                          uint64_t seed, uint64_t msg_id, uint32_t src, uint32_t dst)
 {
-    RS_DASSERT(src < net->n_terminals);
+    RS_DASSERT(src < net->n_terminals && dst < net->n_terminals);
     if (!routing->mid)
         return RS_NONE;
-    uint32_t mid = routing->mid(net, seed, msg_id, src);
+    uint32_t mid = routing->mid(net, seed, msg_id, src, dst);
     RS_DASSERT(mid == RS_NONE || mid < net->n_terminals || !net->ops->valiant_via_terminal);
     return mid;
 }
@@ -39,6 +39,26 @@ int rs_route_check(const struct rs_net *net, const struct rs_routing_ops *routin
                           net->name);
     }
     return routing->check ? routing->check(net, err) : 0;
+}
+
+int rs_route_prepare(struct rs_net *net, const struct rs_routing_ops *routing,
+                     const struct rs_params *p, uint64_t seed, struct rs_err *err)
+{
+    RS_ASSERT(net != NULL && routing != NULL);
+    RS_ASSERT(!net->route_priv && !net->route_free); /* once per built net */
+    net->seed = seed;
+    if (!routing->prepare)
+        return 0;
+    RS_ASSERT(routing->release != NULL);
+    void *priv = NULL;
+    int rc = routing->prepare(net, p, &priv, err);
+    if (rc) {
+        RS_ASSERT(priv == NULL);
+        return rc;
+    }
+    net->route_priv = priv;
+    net->route_free = routing->release;
+    return 0;
 }
 
 int rs_route_need_fixed(const struct rs_routing_ops *routing, const char *who,

@@ -6,7 +6,9 @@
  * UGAL-L the occupancy of the first channel's VCs, UGAL-G that plus the occupancy of the
  * path's global channel in the source group. VC classes by hop type (Kim et al.): class 0 in
  * the source group, 1 in the intermediate group, 2 for the local hop in the destination
- * group; docs/routing.md. */
+ * group. routing=par is progressive adaptive routing (Jiang, Kim, Dally 2009): UGAL-L at
+ * the source router, re-decided once at the router of the minimal global link, with a fourth
+ * VC class for the extra local hop; docs/routing.md. */
 #include "routesim/assert.h"
 #include "routesim/dragonfly.h"
 #include "routesim/rng.h"
@@ -29,15 +31,18 @@ static uint32_t ugal_range(const struct rs_net *net)
     return d->g > 2 ? (d->g - 2) * d->a * d->p : 1;
 }
 
-static uint32_t ugal_mid(const struct rs_net *net, uint64_t seed, uint64_t msg_id, uint32_t src)
+static uint32_t ugal_mid(const struct rs_net *net, uint64_t seed, uint64_t msg_id, uint32_t src,
+                         uint32_t dst)
 {
     (void)src;
+    (void)dst;
     return rs_rand_below(seed, RS_STREAM_VALIANT, msg_id, 0, ugal_range(net));
 }
 
 static uint32_t ugal_mid_openloop(const struct rs_net *net, uint64_t seed, uint32_t src,
-                                  uint32_t gen)
+                                  uint32_t dst, uint32_t gen)
 {
+    (void)dst;
     return rs_rand_below(seed, RS_STREAM_OL_VALIANT, src, gen, ugal_range(net));
 }
 
@@ -165,6 +170,88 @@ static uint32_t ugal_g_choose(const struct rs_net *net, uint32_t node,
     return ugal_choose(net, node, st, view, out, 1);
 }
 
+static int par_check_vcs(const struct rs_net *net, uint32_t vcs, struct rs_err *err)
+{
+    if (vcs >= 4)
+        return 0;
+    return rs_err_set(err, RS_ECONSTRAINT,
+                      "routing=par needs vcs >= 4 on topology=%s (one VC class per hop type: "
+                      "source group, the re-routed local hop, intermediate group, destination "
+                      "group; got vcs=%u)",
+                      net->name, vcs);
+}
+
+/* Progressive adaptive routing (PAR; Jiang, Kim and Dally, ISCA 2009), the variant of
+ * docs/routing.md: at the source router UGAL-L's decision; a packet that took a local hop
+ * toward the router of its minimal global link decides once more there, between that
+ * global link and Valiant's path through the same intermediate group, each weighed as
+ * UGAL-L does (first channel's occupancy x channels left); once non-minimal it stays so. VC
+ * classes (vcs/4 VCs each): 0 in the source group up to the re-decision, 1 for the
+ * re-routed local hop and the global link after it, 2 in the intermediate group, 3 for the
+ * local hop in the destination group. With no per-packet state beyond mid, the router
+ * reached tells the past: in the source group, hops = 2 at a router that holds the minimal
+ * link but not the non-minimal one is the re-decision point, hops = 3 is a re-routed
+ * packet. */
+static uint32_t par_choose(const struct rs_net *net, uint32_t node, const struct rs_route_state *st,
+                           const struct rs_route_view *view, struct rs_route_choice *out)
+{
+    const struct rs_dfly *d = rs_dfly_of(net);
+    RS_DASSERT(d != NULL && view != NULL && view->vcs >= 4);
+    uint32_t per = view->vcs / 4;
+    if (node < d->N) { /* at a terminal: its one channel, any VC */
+        if (node == st->dst)
+            return 0;
+        out[0] = (struct rs_route_choice){0, 0, view->vcs};
+        return 1;
+    }
+    uint32_t G = rs_dfly_group(d, node), Gs = rs_dfly_term_group(d, st->src),
+             Gd = rs_dfly_term_group(d, st->dst), lane = st->src % d->par;
+    if (G == Gd) {
+        uint32_t port = rs_dfly_port_to_term(d, node, st->dst);
+        out[0] = port < d->p ? (struct rs_route_choice){port, 0, view->vcs}
+                             : (struct rs_route_choice){port, 3 * per, 4 * per};
+        return 1;
+    }
+    if (G != Gs) { /* in the intermediate group: minimal to the destination group */
+        out[0] = (struct rs_route_choice){rs_dfly_port_to_group(d, node, Gd, lane), 2 * per,
+                                          3 * per};
+        return 1;
+    }
+    uint32_t Gi = ugal_group(d, st);
+    uint32_t pm = rs_dfly_port_to_group(d, node, Gd, lane);
+    uint32_t pn = Gi == RS_NONE ? pm : rs_dfly_port_to_group(d, node, Gi, lane);
+    if (pn == pm) {
+        out[0] = (struct rs_route_choice){pm, 0, per};
+        return 1;
+    }
+    int here_min = pm >= rs_dfly_gport0(d), here_nm = pn >= rs_dfly_gport0(d);
+    if (st->hops >= 3 || (st->hops == 2 && here_nm && !here_min)) {
+        /* re-routed (hops 3: at the router of the non-minimal link, class 1), or Valiant
+         * from the source router (class 0) */
+        out[0] = (struct rs_route_choice){pn, st->hops >= 3 ? per : 0, st->hops >= 3 ? 2 * per : per};
+        return 1;
+    }
+    uint32_t port = pm, lo = 0;
+    if (view->free_slots) {
+        uint32_t hm, hn, qm, qn;
+        if (st->hops <= 1 || here_nm) { /* UGAL-L's decision (both links here: as at the source) */
+            qm = path_cost(net, d, node, Gd, lane, st->dst, view, 0, &hm);
+            qn = path_cost(net, d, node, Gi, lane, st->dst, view, 0, &hn);
+        } else { /* the re-decision: the minimal global link against the class-1 local hop */
+            path_cost(net, d, node, Gd, lane, st->dst, view, 0, &hm);
+            path_cost(net, d, node, Gi, lane, st->dst, view, 0, &hn);
+            qm = occupancy(view, node, pm, 0, per);
+            qn = occupancy(view, node, pn, per, 2 * per);
+        }
+        if ((double)qm * hm > (double)qn * hn + d->ugal_threshold) {
+            port = pn;
+            lo = st->hops <= 1 || here_nm ? 0 : per;
+        }
+    }
+    out[0] = (struct rs_route_choice){port, lo, lo + per};
+    return 1;
+}
+
 const struct rs_routing_ops rs_routing_ugal_l = {
     .name = "ugal_l",
     .summary = "dragonfly UGAL-L (Singh 2005): minimal or Valiant by first-channel occupancy x "
@@ -185,4 +272,16 @@ const struct rs_routing_ops rs_routing_ugal_g = {
     .mid_openloop = ugal_mid_openloop,
     .choose = ugal_g_choose,
     .check_vcs = ugal_check_vcs,
+};
+
+const struct rs_routing_ops rs_routing_par = {
+    .name = "par",
+    .summary = "dragonfly progressive adaptive routing (Jiang, Kim, Dally 2009): UGAL-L at the "
+               "source router, re-decided once at the minimal global link's router; flit "
+               "engines, vcs >= 4",
+    .needs = RS_CAP_DRAGONFLY,
+    .mid = ugal_mid,
+    .mid_openloop = ugal_mid_openloop,
+    .choose = par_choose,
+    .check_vcs = par_check_vcs,
 };

@@ -10,16 +10,18 @@ static int valiant_check(const struct rs_net *net, struct rs_err *err)
 
 /* Per message id, step 0 of the Valiant stream: independent of source and visiting order. */
 static uint32_t valiant_mid(const struct rs_net *net, uint64_t seed, uint64_t msg_id,
-                            uint32_t src)
+                            uint32_t src, uint32_t dst)
 {
     (void)src;
+    (void)dst;
     return rs_route_uniform_mid(seed, msg_id, net->n_terminals);
 }
 
 /* Open loop: per (terminal, generation step), from its own stream. */
 static uint32_t valiant_mid_openloop(const struct rs_net *net, uint64_t seed, uint32_t src,
-                                     uint32_t gen)
+                                     uint32_t dst, uint32_t gen)
 {
+    (void)dst;
     return rs_rand_below(seed, RS_STREAM_OL_VALIANT, src, gen, net->n_terminals);
 }
 

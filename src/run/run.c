@@ -61,6 +61,7 @@ struct selection {
     const struct rs_traffic_ops *traffic;
     const struct rs_engine_ops *engine;
     const struct rs_algo_ops *algo;
+    const struct rs_routing_ops *routing;
     const struct rs_optdef *tables[10];
     int ntables;
 };
@@ -75,7 +76,7 @@ struct selection {
         }
 
 /* After an unknown-key error: when the first unknown key belongs to another topology,
- * traffic, engine or algorithm, say so and what the chosen one takes (even if the key
+ * traffic, engine, algorithm or routing, say so and what the chosen one takes (even if the key
  * also looks like a typo of one of those), e.g. "command line: unknown key 'N' for
  * topology=mesh (it is a key of topology=butterfly|...); mesh takes k, n" (a
  * topology's keys are named after the parenthesis).
@@ -116,6 +117,12 @@ static void foreign_key(const struct rs_params *p, const struct selection *sel,
         own = sel->algo->options;
         RS__OWNERS(rs_algos, q->key, owners, sizeof owners, count)
     }
+    if (!count) {
+        kind = "routing";
+        chosen = sel->routing->name;
+        own = sel->routing->options;
+        RS__OWNERS(rs_routings, q->key, owners, sizeof owners, count)
+    }
     /* a key another module declares is named as such, even when it also looks like a typo
      * of a key of the chosen modules (N on topology=mesh is not a misspelt n) */
     if (!count)
@@ -154,6 +161,11 @@ static int select_modules(const struct rs_params *p, struct selection *sel, int 
     if ((rc = rs_opt_choice(p, rs_run_options, "algorithm", &i, err)))
         return rc;
     sel->algo = rs_algos[i];
+    if ((rc = rs_opt_choice(p, rs_run_options, "routing", &i, err)))
+        return rc;
+    sel->routing = rs_routings[i];
+    if (sel->routing->options) /* a routing's keys: in its runs only */
+        sel->tables[sel->ntables++] = sel->routing->options;
     if (with_engine) {
         /* an algorithm that fixes its model selects it when switching= is not given */
         const char *fixed = rs_algo_fixed_switching(sel->algo);
@@ -447,7 +459,8 @@ static int prepare_steps(struct prepared *x, const struct rs_params *user, int w
         size_t used = strlen(err->msg);
         snprintf(err->msg + used, sizeof err->msg - used, " (%s)", note);
     }
-    if (rc || (rc = rs_route_check(&x->net, x->routing, err)))
+    if (rc || (rc = rs_route_check(&x->net, x->routing, err)) ||
+        (rc = rs_route_prepare(&x->net, x->routing, p, x->seed, err)))
         return rc;
     /* the memory estimate, before the workload and the engine allocate (a workload sized
      * by its file is estimated once built; one of 2^32 messages or more is bad input, which

@@ -136,8 +136,12 @@ static int below(const struct rs_net *net, uint32_t l, uint32_t w, uint32_t t)
 }
 
 /* Nearest common ancestor: down port t_l when the switch reaches the leg's target t (the
- * leaf delivers), else up on port k + j, j uniform from Philox keyed by (source, message,
- * level; + n in Valiant's second leg): oblivious, fixed per packet. */
+ * leaf delivers), else up on port k + j, j uniform from Philox keyed by the run seed
+ * (net->seed, rs_route_prepare) and the packet as the route state names it: entity
+ * (message << 32 | source), step (the leg's target << 6 | level, + n in Valiant's second leg).
+ * Oblivious, fixed per packet; a message id is one packet in a static problem, while in open
+ * loop the packets of one terminal share their template message, so those with the same
+ * destination share their up-ports. */
 static uint32_t ktree_route(const struct rs_net *net, uint32_t node, const struct rs_route_state *st)
 {
     uint32_t R = per_level(net), l = node / R, w = node % R, target = st->dst, leg = 0;
@@ -150,7 +154,9 @@ static uint32_t ktree_route(const struct rs_net *net, uint32_t node, const struc
     if (below(net, l, w, target))
         return l + 1 == net->dims ? RS_ROUTE_DONE
                                   : target / rs__topo_upow(net->k, net->dims - 1 - l) % net->k;
-    return net->k + rs_rand_below(st->src, RS_STREAM_NCA_UP, st->msg, leg + l, net->k);
+    return net->k + rs_rand_below(net->seed, RS_STREAM_NCA_UP,
+                                  (uint64_t)st->msg << 32 | st->src,
+                                  target << 6 | (leg + l), net->k);
 }
 
 static uint32_t ktree_path_length(const struct rs_net *net, const struct rs_route_state *st)

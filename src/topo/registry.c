@@ -86,6 +86,8 @@ int rs_net_build(struct rs_net *net, const struct rs_params *p, struct rs_err *e
 void rs_net_free(struct rs_net *net)
 {
     RS_ASSERT(net != NULL);
+    if (net->route_free) /* the routing's tables (rs_route_prepare) */
+        net->route_free(net->route_priv);
     if (net->ops && net->ops->destroy)
         net->ops->destroy(net);
     memset(net, 0, sizeof *net);

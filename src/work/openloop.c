@@ -576,15 +576,15 @@ void rs_openloop_front(const struct rs_openloop *ol, uint32_t t, struct rs_ol_pa
                    ? rs_pattern_dst(&ol->pat, ol->net, ol->seed, RS_STREAM_OL_DEST, t, s->front, t)
                : ol->dst_fn ? ol->dst_fn(ol->net, ol->seed, t, s->front)
                             : ol->pb->dst[msg];
-    pkt->mid = ol->routing->mid_openloop
-                   ? ol->routing->mid_openloop(ol->net, ol->seed, t, s->front)
-                   : RS_NONE;
     pkt->length = packet_length(ol, t, s->front);
     if (ol->tq) { /* traffic=trace: the packet at the head of t's FIFO */
         const struct rs_ol_trace_fifo *q = &ol->tq[t];
         pkt->dst = q->v[q->head].dst;
         pkt->length = q->v[q->head].size;
     }
+    pkt->mid = ol->routing->mid_openloop /* after dst: ROMM's depends on it */
+                   ? ol->routing->mid_openloop(ol->net, ol->seed, t, pkt->dst, s->front)
+                   : RS_NONE;
 }
 
 void rs_openloop_start(struct rs_openloop *ol, uint32_t t)

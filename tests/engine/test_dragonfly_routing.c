@@ -1,8 +1,9 @@
 /* Routing on the dragonfly: UGAL's choice by hand on p=1 a=2 h=1 (a full minimal channel
- * sends the packet over its Valiant path; UGAL-G also sees the global channel), UGAL taking
- * non-minimal paths under group_shift in the flit engine, no deadlock under saturation for
- * minimal, Valiant (vc_classes=dateline, both router models) and UGAL-L/G (their own classes)
- * while minimal without classes deadlocks, and store-and-forward runs of the oblivious ones. */
+ * sends the packet over its Valiant path; UGAL-G also sees the global channel), PAR's
+ * re-decision by hand, UGAL and PAR taking non-minimal paths under group_shift in the flit
+ * engine, no deadlock under saturation for minimal, Valiant (vc_classes=dateline, both router
+ * models), UGAL-L/G and PAR (their own classes) while minimal without classes deadlocks, and
+ * store-and-forward runs of the oblivious ones. */
 #include "rs_test.h"
 
 #include "routesim/dragonfly.h"
@@ -96,6 +97,58 @@ static void test_ugal_by_hand(void **state)
 /* group_shift at 0.3 flits per terminal per step, above minimal's 1/(a p) = 1/8: UGAL takes
  * longer paths (more flit-hops per delivered flit than minimal's at most 5) and accepts what
  * is offered, minimal saturates at 1/8. */
+/* PAR (4 classes, one VC each) on the same network, terminal 0 -> 5: at the source router
+ * r0.0 (hops 1) UGAL-L's decision; at r0.1 (node 7, hops 2), the router of the minimal global
+ * link, the re-decision: its global port 2 (class 0) unless that channel is fuller, x the
+ * channels left, than the local hop back to r0.0 (port 1, class 1), from which the packet,
+ * now at hops 3, takes r0.0's global link to group 1 in class 1. */
+static struct rs_route_choice par_choose(const struct rs_net *net, uint32_t node, uint32_t hops,
+                                         const struct fake *f)
+{
+    const struct rs_routing_ops *r = rs_routing_find("par");
+    assert_non_null(r);
+    struct rs_route_view view = {f, 4, 4, f ? fake_free : NULL};
+    struct rs_route_choice out[RS_ROUTE_MAX_CHOICES];
+    struct rs_route_state st = {0, 5, 0, hops, 0};
+    assert_int_equal(r->choose(net, node, &st, &view, out), 1);
+    return out[0];
+}
+
+static void test_par_by_hand(void **state)
+{
+    struct rs_net net;
+    rs_test_net(&net, "topology=dragonfly p=1 a=2 h=1");
+    struct fake empty = {{0}, 0}, min_full = {{6 * 8 + 1}, 1}, global_full = {{7 * 8 + 2}, 1};
+    struct rs_route_choice c;
+    c = par_choose(&net, 6, 1, &empty); /* at the source: minimal, class 0 */
+    assert_int_equal(c.port, 1);
+    assert_int_equal(c.vc_lo, 0);
+    assert_int_equal(c.vc_hi, 1);
+    c = par_choose(&net, 6, 1, &min_full); /* UGAL-L: Valiant's global port, class 0 */
+    assert_int_equal(c.port, 2);
+    assert_int_equal(c.vc_lo, 0);
+    c = par_choose(&net, 7, 2, &empty); /* the re-decision, nothing queued: minimal */
+    assert_int_equal(c.port, 2);
+    assert_int_equal(c.vc_lo, 0);
+    assert_int_equal(c.vc_hi, 1);
+    c = par_choose(&net, 7, 2, &global_full); /* its global channel full: back to r0.0 */
+    assert_int_equal(c.port, 1);
+    assert_int_equal(c.vc_lo, 1);
+    assert_int_equal(c.vc_hi, 2);
+    c = par_choose(&net, 6, 3, &empty); /* re-routed: r0.0's link to group 1, class 1 */
+    assert_int_equal(c.port, 2);
+    assert_int_equal(c.vc_lo, 1);
+    assert_int_equal(c.vc_hi, 2);
+    /* UGAL-L at the source does not see r0.1's global channel; PAR re-decides there */
+    c = par_choose(&net, 6, 1, &global_full);
+    assert_int_equal(c.port, 1);
+    c = par_choose(&net, 11, 5, &empty); /* in the destination group: eject, any VC */
+    assert_int_equal(c.port, 0);
+    assert_int_equal(c.vc_lo, 0);
+    assert_int_equal(c.vc_hi, 4);
+    rs_net_free(&net);
+}
+
 static void test_ugal_goes_non_minimal(void **state)
 {
     const char *base = "topology=dragonfly p=2 switching=wormhole link=shared vcs=6 vc_depth=8 "
@@ -107,9 +160,9 @@ static void test_ugal_goes_non_minimal(void **state)
     double min_acc = rs_test_double(&r, "accepted");
     assert_true(min_acc <= 0.126 && min_acc > 0.12);
     rs_record_free(&r);
-    static const char *const ugal[] = {"ugal_l", "ugal_g"};
-    for (int i = 0; i < 2; i++) {
-        snprintf(kv, sizeof kv, "%s routing=%s", base, ugal[i]);
+    static const char *const ugal[] = {"ugal_l", "ugal_g", "par"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(kv, sizeof kv, "%s routing=%s%s", base, ugal[i], i == 2 ? " vcs=8" : "");
         rs_test_run(kv, &r);
         double acc = rs_test_double(&r, "accepted");
         if (!(acc > 0.29) || rs_test_int(&r, "saturated") != 0)
@@ -149,6 +202,8 @@ static void test_no_deadlock_under_saturation(void **state)
         "switching=wormhole routing=ugal_l vcs=3 vc_depth=1",
         "switching=wormhole routing=ugal_g vcs=3 vc_depth=2",
         "switching=virtual_cut_through routing=ugal_l vcs=3",
+        "switching=wormhole routing=par vcs=4 vc_depth=1",
+        "switching=virtual_cut_through routing=par vcs=4",
         "switching=wormhole router=iq routing=direct vc_classes=dateline vcs=2 vc_depth=2",
         "switching=wormhole router=iq routing=valiant vc_classes=dateline vcs=4 vc_depth=2",
         NULL};
@@ -194,6 +249,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ugal_by_hand),
+        cmocka_unit_test(test_par_by_hand),
         cmocka_unit_test(test_ugal_goes_non_minimal),
         cmocka_unit_test(test_no_deadlock_under_saturation),
         cmocka_unit_test(test_store_forward),

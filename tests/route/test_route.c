@@ -12,15 +12,16 @@
 static void test_names(void **state)
 {
     static const char *const want[] = {"direct", "yx", "valiant", "ranade", "min_adaptive",
-                                       "nca_adaptive", "ugal_l", "ugal_g", NULL};
+                                       "nca_adaptive", "ugal_l", "ugal_g", "par", "romm",
+                                       "updown", NULL};
     for (int i = 0; want[i]; i++) {
         assert_non_null(rs_routings[i]);
         assert_string_equal(rs_routing_names[i], want[i]);
         assert_string_equal(rs_routings[i]->name, want[i]);
         assert_ptr_equal(rs_routing_find(want[i]), rs_routings[i]);
     }
-    assert_null(rs_routings[8]);
-    assert_null(rs_routing_names[8]);
+    assert_null(rs_routings[11]);
+    assert_null(rs_routing_names[11]);
     assert_null(rs_routing_find("dor"));
     assert_ptr_equal(rs_routing_find("direct"), RS_ROUTING_DIRECT);
     assert_true(rs_route_is_direct(RS_ROUTING_DIRECT));
@@ -30,6 +31,10 @@ static void test_names(void **state)
     assert_true(rs_route_is_adaptive(RS_ROUTING_MIN_ADAPTIVE));
     assert_true(rs_route_is_adaptive(RS_ROUTING_NCA_ADAPTIVE));
     assert_false(rs_route_is_adaptive(RS_ROUTING_RANADE));
+    assert_false(rs_route_is_direct(RS_ROUTING_ROMM));
+    assert_false(rs_route_is_adaptive(RS_ROUTING_ROMM));
+    assert_false(rs_route_is_direct(RS_ROUTING_UPDOWN));
+    assert_false(rs_route_is_adaptive(RS_ROUTING_UPDOWN));
 }
 
 static void test_mid(void **state)
@@ -65,11 +70,11 @@ static void test_mid_for(void **state)
     rs_test_net(&bf, "topology=butterfly N=16 wrap=1");
     rs_test_net(&bn, "topology=benes N=16");
     for (uint64_t id = 0; id < 64; id++) {
-        uint32_t src = (uint32_t)(id / 4);
-        assert_int_equal(rs_route_mid_for(&bf, RS_ROUTING_DIRECT, 7, id, src), RS_NONE);
-        assert_int_equal(rs_route_mid_for(&bf, RS_ROUTING_VALIANT, 7, id, src),
+        uint32_t src = (uint32_t)(id / 4), dst = (src + 3) % 16; /* dst: ignored by these */
+        assert_int_equal(rs_route_mid_for(&bf, RS_ROUTING_DIRECT, 7, id, src, dst), RS_NONE);
+        assert_int_equal(rs_route_mid_for(&bf, RS_ROUTING_VALIANT, 7, id, src, dst),
                          rs_route_uniform_mid(7, id, 16));
-        assert_int_equal(rs_route_mid_for(&bn, RS_ROUTING_RANADE, 7, id, src),
+        assert_int_equal(rs_route_mid_for(&bn, RS_ROUTING_RANADE, 7, id, src, dst),
                          bn.ops->ranade_mid(&bn, 7, src));
     }
     assert_int_equal(rs_route_check(&bn, RS_ROUTING_RANADE, &err), 0);

@@ -3,7 +3,9 @@
  * refused exactly where a capability it needs is missing (or its own check says so);
  * oblivious routings arrive at the destination by valid channels in the claimed number of
  * hops; adaptive ones offer only productive ports, valid VC ranges, the escape choice last,
- * ordered by free slots (ties by port id), and every walk along their choices is minimal. */
+ * ordered by free slots (ties by port id), and every walk along their choices is minimal;
+ * up*-down* routes are legal (never up after down) and as short as the shortest legal route
+ * a search of its own finds. */
 #include "rs_test.h"
 
 #include "routesim/lcan.h"
@@ -187,7 +189,7 @@ static void check_oblivious(const struct rs_net *net, const struct rs_routing_op
     for (uint32_t s = 0; s < N; s++)
         for (uint32_t t = 0; t < N; t++) {
             uint64_t id = (uint64_t)s * N + t;
-            struct rs_route_state st = {s, t, rs_route_mid_for(net, r, 5, id, s), 0,
+            struct rs_route_state st = {s, t, rs_route_mid_for(net, r, 5, id, s, t), 0,
                                         (uint32_t)id};
             uint32_t end = RS_NONE;
             int64_t len = rs_route_walk(net, r, &st, NULL, 0, max_hops, &end);
@@ -197,7 +199,8 @@ static void check_oblivious(const struct rs_net *net, const struct rs_routing_op
                 fail();
             }
             assert_int_equal(len, rs_route_length(net, r, &st, max_hops));
-            if (net->caps & RS_CAP_COORDS) { /* dimension order is minimal per leg */
+            /* dimension order is minimal per leg (updown is not: check_updown) */
+            if ((net->caps & RS_CAP_COORDS) && r != RS_ROUTING_UPDOWN) {
                 const struct rs_topo_ops *o = net->ops;
                 uint32_t want = st.mid == RS_NONE
                                     ? o->distance(net, s, t)
@@ -205,6 +208,78 @@ static void check_oblivious(const struct rs_net *net, const struct rs_routing_op
                 assert_int_equal(len, want);
             }
         }
+}
+
+/* routing=updown (net prepared with root 0): a rank of its own (BFS levels from node 0 over
+ * channels taken either way, then ids), and for every pair a breadth-first search over
+ * (node, gone down) states for the shortest legal route; the routing's walk is legal (no up
+ * channel after a down one) and exactly that long. */
+static void check_updown(const struct rs_net *net, const struct rs_routing_ops *r)
+{
+    uint32_t n = net->n_nodes, N = net->n_terminals, max_hops = 4 * n + 16;
+    uint32_t *level = malloc(n * sizeof *level), *q = malloc(2 * n * sizeof *q);
+    uint32_t *dist = malloc(2 * n * sizeof *dist);
+    uint64_t *chans = malloc(max_hops * sizeof *chans);
+    assert_true(level && q && dist && chans);
+    for (uint32_t v = 0; v < n; v++)
+        level[v] = RS_NONE;
+    uint32_t head = 0, tail = 0;
+    level[0] = 0;
+    q[tail++] = 0;
+    while (head < tail) { /* undirected BFS: O(n^2 P) scan for in-channels, small nets */
+        uint32_t u = q[head++];
+        for (uint32_t v = 0; v < n; v++)
+            for (uint32_t p = 0; p < net->max_ports; p++)
+                if (level[v] == RS_NONE && (net->ops->neighbor(net, u, p, NULL) == v ||
+                                            net->ops->neighbor(net, v, p, NULL) == u)) {
+                    level[v] = level[u] + 1;
+                    q[tail++] = v;
+                }
+    }
+#define RANK_BELOW(a, b) (level[a] != level[b] ? level[a] < level[b] : (a) < (b))
+    for (uint32_t s = 0; s < N; s++)
+        for (uint32_t t = 0; t < N; t++) {
+            uint32_t from = net->ops->src_node(net, s), to = net->ops->dst_node(net, t);
+            for (uint32_t i = 0; i < 2 * n; i++)
+                dist[i] = RS_NONE;
+            head = tail = 0;
+            dist[2 * from] = 0;
+            q[tail++] = 2 * from;
+            while (head < tail) {
+                uint32_t x = q[head++], u = x / 2, down = x % 2;
+                for (uint32_t p = 0; p < net->max_ports; p++) {
+                    uint32_t v = net->ops->neighbor(net, u, p, NULL);
+                    if (v == RS_NONE || v == u)
+                        continue;
+                    uint32_t is_down = !RANK_BELOW(v, u), y = 2 * v + (down | is_down);
+                    if ((down && !is_down) || dist[y] != RS_NONE)
+                        continue;
+                    dist[y] = dist[x] + 1;
+                    q[tail++] = y;
+                }
+            }
+            uint32_t want = dist[2 * to] < dist[2 * to + 1] ? dist[2 * to] : dist[2 * to + 1];
+            assert_int_not_equal(want, RS_NONE); /* prepare refuses unroutable networks */
+            struct rs_route_state st = {s, t, RS_NONE, 0, 0};
+            uint32_t end = RS_NONE;
+            int64_t len = rs_route_walk(net, r, &st, chans, max_hops, max_hops, &end);
+            assert_int_equal(end, to);
+            assert_int_equal(len, want);
+            int gone_down = 0;
+            for (int64_t h = 0; h < len; h++) {
+                uint32_t u = (uint32_t)(chans[h] / net->max_ports);
+                uint32_t v = net->ops->neighbor(net, u, (uint32_t)(chans[h] % net->max_ports),
+                                                NULL);
+                int is_down = !RANK_BELOW(v, u);
+                assert_false(gone_down && !is_down);
+                gone_down |= is_down;
+            }
+        }
+#undef RANK_BELOW
+    free(level);
+    free(q);
+    free(dist);
+    free(chans);
 }
 
 /* Adaptive routing r on net: choices at every node toward every destination, and one walk
@@ -320,21 +395,25 @@ static void check_nca_adaptive(const struct rs_net *net, const struct rs_routing
         }
 }
 
-/* A dragonfly routing (UGAL): one choice per hop, on an existing channel; between routers the
- * VC range is one class of floor(VCS/3) VCs that never drops along the walk (the deadlock
- * argument); without state the choice is minimal; every walk, with pseudo-random credits and
- * every intermediate draw, arrives within 7 channels (5 without state). */
+/* A dragonfly routing (UGAL, PAR): one choice per hop, on an existing channel; between
+ * routers the VC range is one class of floor(VCS/C) VCs (C = 3 classes, 4 for PAR) that never
+ * drops along the walk (the deadlock argument); without state the choice is minimal; every
+ * walk, with pseudo-random credits and every intermediate draw, arrives within 7 channels (8
+ * for PAR, whose re-routed packets take a second local hop in the source group; 5 without
+ * state). */
 static void check_dragonfly(const struct rs_net *net, const struct rs_routing_ops *r)
 {
     struct rs_err err;
-    uint32_t N = net->n_terminals, per = VCS / 3;
-    assert_int_equal(r->check_vcs(net, 2, &err), RS_ECONSTRAINT);
-    assert_int_equal(r->check_vcs(net, 3, &err), 0);
+    const int par = !strcmp(r->name, "par");
+    uint32_t N = net->n_terminals, classes = par ? 4 : 3, per = VCS / classes;
+    uint32_t longest = par ? 8 : 7;
+    assert_int_equal(r->check_vcs(net, classes - 1, &err), RS_ECONSTRAINT);
+    assert_int_equal(r->check_vcs(net, classes, &err), 0);
     for (uint32_t s = 0; s < N; s++)
         for (uint32_t t = 0; t < N; t++)
             for (uint32_t m = 0; m < 8; m++)
                 for (int with_state = 0; with_state < 2; with_state++) {
-                    struct rs_route_state st = {s, t, r->mid(net, 7, s * N + t + m * N * N, s),
+                    struct rs_route_state st = {s, t, r->mid(net, 7, s * N + t + m * N * N, s, t),
                                                 0, 0};
                     uint32_t node = net->ops->src_node(net, s), cls = 0;
                     for (;;) {
@@ -361,32 +440,37 @@ static void check_dragonfly(const struct rs_net *net, const struct rs_routing_op
                         }
                         node = next;
                         st.hops++;
-                        assert_true(st.hops <= (with_state ? 7u : 5u));
+                        assert_true(st.hops <= (with_state ? longest : 5u));
                     }
                 }
 }
 
 static void test_every_routing_on_every_topology(void **state)
 {
+    uint32_t updown_on = 0; /* instances routing=updown routes (the rest it refuses) */
     for (int i = 0; instances[i]; i++) {
-        struct rs_net net;
-        build(&net, instances[i]);
         for (int k = 0; rs_routings[k]; k++) {
             const struct rs_routing_ops *r = rs_routings[k];
+            struct rs_net net; /* one per routing: a network is prepared for one routing */
             struct rs_err err;
             char want[64];
+            build(&net, instances[i]);
             rs_err_clear(&err);
             int rc = rs_route_check(&net, r, &err);
+            if (!rc) /* as every run does: seed, then the routing's tables */
+                rc = rs_route_prepare(&net, r, NULL, 5, &err);
             if ((net.caps & r->needs) != r->needs) { /* a missing capability: refused */
                 assert_int_equal(rc, RS_EUNSUPPORTED);
                 snprintf(want, sizeof want, "routing=%s needs topology=", r->name);
                 assert_non_null(strstr(err.msg, want));
+                rs_net_free(&net);
                 continue;
             }
-            if (rc) { /* refused by the routing's own check, naming it */
+            if (rc) { /* refused by the routing's own check or prepare, naming it */
                 assert_int_equal(rc, RS_EUNSUPPORTED);
                 snprintf(want, sizeof want, "routing=%s", r->name);
                 assert_non_null(strstr(err.msg, want));
+                rs_net_free(&net);
                 continue;
             }
             if (r == RS_ROUTING_NCA_ADAPTIVE) {
@@ -404,10 +488,18 @@ static void test_every_routing_on_every_topology(void **state)
                 assert_int_equal(rs_route_need_fixed(r, "x", &err), 0);
                 check_oblivious(&net, r);
                 check_pair_route(&net, r);
+                if (r == RS_ROUTING_UPDOWN) {
+                    check_updown(&net, r);
+                    updown_on++;
+                }
             }
+            rs_net_free(&net);
         }
-        rs_net_free(&net);
     }
+    /* 25 of the 28 instances above (not cms_lower_bound: explicit paths; not the directed
+     * graph_small.txt and the wrapped butterfly: pairs without a legal route) */
+    if (updown_on < 25)
+        fail_msg("routing=updown routed only %u instances", updown_on);
 }
 
 /* Which pairs are accepted, by name: the capabilities decide, not the topology's name. */
@@ -428,6 +520,8 @@ static void test_acceptance(void **state)
         {"topology=butterfly N=8 wrap=1", "valiant", 1},
         {"topology=dragonfly p=1", "ugal_l", 1},
         {"topology=dragonfly p=1", "ugal_g", 1},
+        {"topology=dragonfly p=1", "par", 1},
+        {"topology=mesh k=4", "par", 0},
         {"topology=dragonfly p=1", "min_adaptive", 0},
         {"topology=mesh k=4", "ugal_l", 0},
     };

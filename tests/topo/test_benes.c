@@ -161,7 +161,7 @@ static void test_ranade_worked(void **state)
                 assert_int_equal(rs_rand_below(1, RS_STREAM_RANADE, row, l, 2), coin[l][row]);
     for (uint32_t t = 0; t < 8; t++) {
         assert_int_equal(net.ops->ranade_mid(&net, 1, t), want[t]);
-        assert_int_equal(rs_route_mid_for(&net, RS_ROUTING_RANADE, 1, t, t), want[t]);
+        assert_int_equal(rs_route_mid_for(&net, RS_ROUTING_RANADE, 1, t, t, 0), want[t]);
     }
     struct rs_route_state st = {2, 0, want[2], 0, 2};
     uint64_t chans[6];

@@ -758,7 +758,7 @@ static void test_ranade_mid(void **state)
             for (uint64_t seed = 1; seed <= 20; seed++) {
                 memset(hit, 0, N);
                 for (uint32_t t = 0; t < N; t++) {
-                    uint32_t m = rs_route_mid_for(&net, RS_ROUTING_RANADE, seed, t, t);
+                    uint32_t m = rs_route_mid_for(&net, RS_ROUTING_RANADE, seed, t, t, 0);
                     assert_true(m < N);
                     assert_int_equal(hit[m]++, 0);
                     struct rs_route_state st = {t, (t * 5 + 3) % N, m, 0, t};

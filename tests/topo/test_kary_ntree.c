@@ -55,7 +55,8 @@ static void test_route_by_hand(void **state)
     char buf[32];
     rs_test_net(&net, "topology=kary_ntree k=2 n=2");
     for (uint32_t msg = 0; msg < 8; msg++) {
-        uint32_t j = rs_rand_below(0, RS_STREAM_NCA_UP, msg, 1, 2);
+        /* a network built alone has seed 0 (rs_route_prepare sets the run's) */
+        uint32_t j = rs_rand_below(0, RS_STREAM_NCA_UP, (uint64_t)msg << 32, 3u << 6 | 1, 2);
         struct rs_route_state st = {0, 3, RS_NONE, 0, msg};
         assert_int_equal(rs_route_expand(&net, &st, ch, 8, 16, &end), 2);
         assert_int_equal(ch[0], 2 * 4 + 2 + j);
@@ -92,6 +93,52 @@ static void test_random_up_port(void **state)
     for (int p = 0; p < 4; p++)
         assert_true(count[p] > 1000 - 137 && count[p] < 1000 + 137);
     rs_net_free(&net);
+}
+
+/* The up-ports follow the run seed (net->seed, set by rs_route_prepare): two networks
+ * prepared with one seed route every packet alike, two seeds route most packets apart (4-ary
+ * 3-tree, 0 to 63: two up-port draws, so 1/16 of the packets agree by chance; more than 150
+ * of 300 must differ), and a whole run of a fixed permutation gives the same latency under
+ * one seed and another under another. */
+static void test_seeded_up_ports(void **state)
+{
+    struct rs_net a, b, c;
+    struct rs_err err;
+    uint64_t pa[8], pb[8], pc[8];
+    uint32_t differ = 0;
+    rs_test_net(&a, "topology=kary_ntree k=4 n=3");
+    rs_test_net(&b, "topology=kary_ntree k=4 n=3");
+    rs_test_net(&c, "topology=kary_ntree k=4 n=3");
+    assert_int_equal(rs_route_prepare(&a, RS_ROUTING_DIRECT, NULL, 1, &err), 0);
+    assert_int_equal(rs_route_prepare(&b, RS_ROUTING_DIRECT, NULL, 1, &err), 0);
+    assert_int_equal(rs_route_prepare(&c, RS_ROUTING_DIRECT, NULL, 2, &err), 0);
+    assert_true(a.seed == 1 && c.seed == 2);
+    for (uint32_t msg = 0; msg < 300; msg++) {
+        struct rs_route_state st = {0, 63, RS_NONE, 0, msg};
+        assert_int_equal(rs_route_expand(&a, &st, pa, 8, 16, NULL), 4);
+        assert_int_equal(rs_route_expand(&b, &st, pb, 8, 16, NULL), 4);
+        assert_int_equal(rs_route_expand(&c, &st, pc, 8, 16, NULL), 4);
+        assert_memory_equal(pa, pb, sizeof pa[0] * 4);
+        differ += memcmp(pa, pc, sizeof pa[0] * 4) != 0;
+    }
+    assert_true(differ > 150);
+    rs_net_free(&a);
+    rs_net_free(&b);
+    rs_net_free(&c);
+    /* end to end: the run hands its seed to the route (bitrev is the same permutation under
+     * every seed, and the flit engine draws nothing else, so only the up-ports can differ) */
+    struct rs_record x, y, z;
+#define RUN "topology=kary_ntree k=4 n=3 traffic=bitrev switching=wormhole vcs=2 length=4 "
+    rs_test_run(RUN "seed=1", &x);
+    rs_test_run(RUN "seed=1", &y);
+    rs_test_run(RUN "seed=2", &z);
+#undef RUN
+    assert_true(rs_test_double(&x, "latency_mean") == rs_test_double(&y, "latency_mean"));
+    assert_int_equal(rs_test_int(&x, "makespan"), rs_test_int(&y, "makespan"));
+    assert_true(rs_test_double(&x, "latency_mean") != rs_test_double(&z, "latency_mean"));
+    rs_record_free(&x);
+    rs_record_free(&y);
+    rs_record_free(&z);
 }
 
 /* The engine's view for nca_adaptive: free slots per (port) at one node. */
@@ -158,6 +205,7 @@ int main(void)
         cmocka_unit_test(test_counts),
         cmocka_unit_test(test_route_by_hand),
         cmocka_unit_test(test_random_up_port),
+        cmocka_unit_test(test_seeded_up_ports),
         cmocka_unit_test(test_nca_adaptive),
         cmocka_unit_test(test_no_deadlock_saturated),
     };
