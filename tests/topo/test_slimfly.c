@@ -2,8 +2,9 @@
  * powers); the q = 5 generator sets and a few routers' neighbours worked by hand; every
  * channel's in-slot leads back, no loops or parallel channels, degree k' and diameter 2 by
  * breadth-first search; every pair's route minimal, through the lowest-port middle router,
- * with VC classes that rise along the route (minimal and Valiant); the refusals; store-and-
- * forward, and no deadlock under saturation for minimal and Valiant in both router models. */
+ * with VC classes that rise along the route (minimal and Valiant); the refusals; UGAL-L's
+ * choice by hand and its non-minimal paths under adversarial traffic; store-and-forward, and
+ * no deadlock under saturation for minimal and Valiant in both router models and UGAL-L. */
 #include "rs_test.h"
 
 #include "routesim/net.h"
@@ -240,6 +241,36 @@ static void test_store_forward(void **state)
     rs_record_free(&r);
 }
 
+/* tests/data/slimfly_q5_swap.txt (q = 5, p = 4): every router's 4 terminals send to one
+ * router, so minimal routing carries 4 terminals' flits on one first channel and accepts at
+ * most 1/4 flit per terminal per step; offered 0.4, UGAL-L leaves the minimal path (more
+ * router hops per packet than minimal's 1.8: 40 pairs 2 apart, 10 adjacent) and accepts
+ * more. Measured: 0.25 and 0.334, 1.80 and 2.82 hops per packet. */
+static void test_ugal_goes_non_minimal(void **state)
+{
+    (void)state;
+    const char *base = "topology=slimfly q=5 switching=wormhole link=shared vcs=8 vc_depth=8 "
+                       "length=1 traffic=file traffic_file=@/slimfly_q5_swap.txt "
+                       "injection_process=bernoulli warmup_steps=300 measure_steps=600 "
+                       "drain_steps=600 seed=5 injection_rate=0.4";
+    char kv[512], buf[1024];
+    struct rs_record r;
+    snprintf(kv, sizeof kv, "%s routing=direct vc_classes=dateline", base);
+    rs_test_run(rs_test_with_data(kv, buf, sizeof buf), &r);
+    double min_acc = rs_test_double(&r, "accepted");
+    double min_hops = (double)rs_test_int(&r, "flit_hops") / (double)rs_test_int(&r, "delivered");
+    if (!(min_acc <= 0.2501 && min_acc > 0.24 && min_hops < 1.81))
+        fail_msg("minimal: accepted %g, %g hops per packet", min_acc, min_hops);
+    rs_record_free(&r);
+    snprintf(kv, sizeof kv, "%s routing=ugal_l_sf", base);
+    rs_test_run(rs_test_with_data(kv, buf, sizeof buf), &r);
+    double acc = rs_test_double(&r, "accepted");
+    double hops = (double)rs_test_int(&r, "flit_hops") / (double)rs_test_int(&r, "delivered");
+    if (!(acc > 0.3 && hops > 2.2))
+        fail_msg("ugal_l_sf: accepted %g, %g hops per packet", acc, hops);
+    rs_record_free(&r);
+}
+
 static void test_no_deadlock_saturated(void **state)
 {
     (void)state;
@@ -252,6 +283,8 @@ static void test_no_deadlock_saturated(void **state)
         "router=iq",
         "topology=slimfly q=4 switching=virtual_cut_through vc_classes=dateline vcs=2 "
         "router=iq",
+        "topology=slimfly q=3 routing=ugal_l_sf switching=wormhole vcs=4 vc_depth=1",
+        "topology=slimfly q=4 routing=ugal_l_sf switching=virtual_cut_through vcs=4",
         NULL};
     rs_test_no_deadlock_saturated(runs);
 }
@@ -334,6 +367,7 @@ int main(void)
         cmocka_unit_test(test_graph_and_routes),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_ugal_by_hand),
+        cmocka_unit_test(test_ugal_goes_non_minimal),
         cmocka_unit_test(test_store_forward),
         cmocka_unit_test(test_no_deadlock_saturated),
     };
