@@ -222,7 +222,7 @@ static void test_refusals(void **state)
 }
 
 /* Store-and-forward on fixed paths (one terminal per router: the engine injects one terminal
- * per node): everything delivered, dilation 2 (minimal) and 4 (Valiant). */
+ * per node): everything delivered, dilation 2 (minimal) and 4 (Valiant); circuit with p = 4. */
 static void test_store_forward(void **state)
 {
     (void)state;
@@ -238,6 +238,11 @@ static void test_store_forward(void **state)
                 &r);
     assert_int_equal(rs_test_int(&r, "delivered"), 100);
     assert_int_equal(rs_test_int(&r, "dilation"), 4);
+    rs_record_free(&r);
+    /* the circuit engine takes several terminals per router */
+    rs_test_run("topology=slimfly q=5 switching=circuit traffic=randperm seed=1", &r);
+    assert_int_equal(rs_test_int(&r, "delivered"), 200);
+    assert_int_equal(rs_test_int(&r, "dilation"), 2);
     rs_record_free(&r);
 }
 
