@@ -1,6 +1,7 @@
 /* Benchmark driver (`make bench`, never part of the tests): runs one standard case of an
  * engine (store-and-forward cases a-e, flit cases f-j) or algorithm (wave k-l, ms_chain m-n,
- * ms_mesh o, bay_bilardi p-q; dragonfly flit cases dfly_min, dfly_ugal; HyperX hyperx) several times and prints steps/s, packet-hops/s, flit-hops/s
+ * ms_mesh o, bay_bilardi p-q; dragonfly flit cases dfly_min, dfly_ugal; HyperX hyperx;
+ * Slim Fly sf_min, sf_ugal) several times and prints steps/s, packet-hops/s, flit-hops/s
  * or messages/s of bit-serial algorithms (engine time only, median of the repetitions), the
  * set-up time and the process's peak RSS. One case per process, so that peak RSS belongs to
  * that case. */
@@ -86,6 +87,16 @@ static const struct bench_case cases[] = {
     {"hyperx", "topology=hyperx S=8,8 T=1 traffic=uniform switching=wormhole vcs=2 vc_depth=4 "
                "length=4 injection_process=bernoulli injection_rate=0.1 "
                "injection_rate_uses_flits=1 warmup_steps=10000 measure_steps=30000", 3},
+    /* Slim Fly (issue 22): q=7 (98 routers of radix 11, p=6: 588 terminals), uniform open
+     * loop at 0.1 flits, minimal (vc_classes=dateline) and UGAL-L, 8 VCs of 8 flits */
+    {"sf_min", "topology=slimfly q=7 traffic=uniform switching=wormhole link=shared vcs=8 "
+               "vc_depth=8 length=4 routing=direct vc_classes=dateline "
+               "injection_process=bernoulli injection_rate=0.1 injection_rate_uses_flits=1 "
+               "warmup_steps=10000 measure_steps=30000", 3},
+    {"sf_ugal", "topology=slimfly q=7 traffic=uniform switching=wormhole link=shared vcs=8 "
+                "vc_depth=8 length=4 routing=ugal_l_sf "
+                "injection_process=bernoulli injection_rate=0.1 injection_rate_uses_flits=1 "
+                "warmup_steps=10000 measure_steps=30000", 3},
     {NULL, NULL, 0}};
 
 static double now(void)

@@ -65,6 +65,9 @@ enum rs_topo_cap {
      * may take different routes (k-ary n-tree's seeded up-ports). Without it (and without
      * net->paths) a route is a function of (src, dst, mid), which engines may cache per pair */
     RS_CAP_ROUTE_PER_MSG = 1u << 11,
+    /* a Slim Fly (Besta and Hoefler 2014): net->priv is its struct rs_sfly, whose MMS-graph
+     * numbering and field arithmetic include/routesim/slimfly.h gives */
+    RS_CAP_SLIMFLY = 1u << 12,
 };
 
 /* The most productive ports any topology reports (rs_topo_ops.productive): two per

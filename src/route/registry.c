@@ -8,7 +8,7 @@
 
 #define RS__ROUTING_LIST(X)                                                                     \
     X(direct) X(yx) X(valiant) X(ranade) X(min_adaptive) X(nca_adaptive) X(ugal_l) X(ugal_g) \
-    X(par) X(romm) X(updown)
+    X(par) X(romm) X(updown) X(ugal_l_sf)
 
 #define RS__ROUTING_DECL(name) extern const struct rs_routing_ops rs_routing_##name;
 RS__ROUTING_LIST(RS__ROUTING_DECL)

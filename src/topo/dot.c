@@ -8,6 +8,7 @@
 
 #include "routesim/net.h"
 #include "routesim/dragonfly.h"
+#include "routesim/slimfly.h"
 #include "routesim/lcan.h"
 #include "routesim/pruned_butterfly.h"
 #include "routesim/sorting_fat_tree.h"
@@ -153,6 +154,8 @@ static int write_dot(const struct rs_net *net, struct rs_buf *out, int pin)
         return write_sorting_fat_tree_dot(net, rs__sft_of(net), out);
     if (rs_dfly_of(net))
         return rs__dfly_write_dot(net, out);
+    if (rs_sfly_of(net))
+        return rs__sfly_write_dot(net, out);
     int leveled = net->n_levels > 0 && net->ops->level;
     int straight_cross = leveled && net->max_ports == 2;
     int rc = rs_buf_printf(out, "digraph \"%s\" {\n  rankdir=%s;\n  node [shape=box];\n",
@@ -240,6 +243,9 @@ uint64_t rs_net_dot_bytes(const struct rs_net *net)
     if (rs_dfly_of(net)) /* node lines (terminals with a shape), bold edges, a cluster per group */
         return 64 + V * (42 + d + lab) + net->n_channels * (26 + 2 * d) +
                (uint64_t)rs_dfly_of(net)->g * 64;
+    if (rs_sfly_of(net)) /* node lines, bold edges, a cluster per column */
+        return 64 + V * (14 + d + lab) + net->n_channels * (26 + 2 * d) +
+               (uint64_t)rs_sfly_of(net)->q * 2 * 64;
     /* "  n<v> [label="<label>"];\n", "  n<v> -> n<w> [label="s"];\n", " n<v>;" in a rank */
     uint64_t node_line = 15 + d + lab + 2, edge_line = 23 + 2 * d, rank_entry = 3 + d;
     return 128 + V * (node_line + rank_entry) + net->n_channels * edge_line +

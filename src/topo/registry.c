@@ -14,7 +14,7 @@
     X(butterfly) X(benes) X(mesh) X(torus) X(chain) X(ring) X(lcan) X(baseline) X(swbanyan) \
     X(trac) X(cm5) X(graph) X(cms_lower_bound) X(pruned_butterfly) X(fat_tree)                   \
     X(sorting_fat_tree) X(kary_nfly) X(kary_ntree) X(dragonfly) X(hyperx)                   \
-    X(flattened_butterfly)
+    X(flattened_butterfly) X(slimfly)
 
 #define RS__TOPO_DECL(name) extern const struct rs_topo_ops rs_topo_##name;
 RS__TOPO_LIST(RS__TOPO_DECL)

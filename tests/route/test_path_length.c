@@ -23,7 +23,7 @@ static const char *const instances[] = {
     "topology=kary_nfly k=3 n=3", "topology=kary_nfly k=2 n=4 wrap=1",
     "topology=kary_ntree k=3 n=3", "topology=kary_ntree k=2 n=4",
     "topology=dragonfly p=1 a=4 h=2 g=5", "topology=hyperx S=3,4,2 T=2",
-    "topology=flattened_butterfly k=3 n=3", NULL};
+    "topology=flattened_butterfly k=3 n=3", "topology=slimfly q=4 p=2", NULL};
 
 /* Networks carrying explicit paths: the closed form against the walk for every message. */
 static void check_paths(const struct rs_net *net, const char *kv)

@@ -13,15 +13,15 @@ static void test_names(void **state)
 {
     static const char *const want[] = {"direct", "yx", "valiant", "ranade", "min_adaptive",
                                        "nca_adaptive", "ugal_l", "ugal_g", "par", "romm",
-                                       "updown", NULL};
+                                       "updown", "ugal_l_sf", NULL};
     for (int i = 0; want[i]; i++) {
         assert_non_null(rs_routings[i]);
         assert_string_equal(rs_routing_names[i], want[i]);
         assert_string_equal(rs_routings[i]->name, want[i]);
         assert_ptr_equal(rs_routing_find(want[i]), rs_routings[i]);
     }
-    assert_null(rs_routings[11]);
-    assert_null(rs_routing_names[11]);
+    assert_null(rs_routings[12]);
+    assert_null(rs_routing_names[12]);
     assert_null(rs_routing_find("dor"));
     assert_ptr_equal(rs_routing_find("direct"), RS_ROUTING_DIRECT);
     assert_true(rs_route_is_direct(RS_ROUTING_DIRECT));

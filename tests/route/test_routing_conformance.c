@@ -41,6 +41,7 @@ static const char *const instances[] = {
     "topology=dragonfly p=1 a=4 h=2 g=5",
     "topology=hyperx S=3,4 T=2",
     "topology=flattened_butterfly k=2 n=4",
+    "topology=slimfly q=3 p=2",
     NULL};
 
 #define VCS 4
@@ -129,6 +130,15 @@ static void test_capabilities(void **state)
                 assert_int_equal(net.ops->neighbor(&net, u, 0, NULL) % net.N, row);
                 assert_int_equal(net.ops->neighbor(&net, u, 1, NULL) % net.N, row ^ (1u << l));
             }
+        if (net.caps & RS_CAP_SLIMFLY) { /* diameter 2, distance against a BFS */
+            uint32_t n = net.n_nodes, *d = bfs_all(&net);
+            for (uint32_t u = 0; u < n; u++)
+                for (uint32_t v = 0; v < n; v++) {
+                    assert_true(d[(size_t)u * n + v] <= 2);
+                    assert_int_equal(net.ops->distance(&net, u, v), d[(size_t)u * n + v]);
+                }
+            free(d);
+        }
         if (net.caps & RS_CAP_COORDS) { /* distance and productive ports against a BFS */
             uint32_t n = net.n_nodes, *d = bfs_all(&net), ports[RS_MAX_PRODUCTIVE];
             assert_int_equal(net.max_ports, 2 * net.dims);
@@ -445,6 +455,51 @@ static void check_dragonfly(const struct rs_net *net, const struct rs_routing_op
                 }
 }
 
+/* A Slim Fly routing (UGAL-L): one choice per hop, on an existing channel, the VCs of class
+ * hops (floor(VCS/4) each), so the class rises by one per hop; without state the walk is
+ * minimal; with pseudo-random credits and every intermediate draw it arrives within 4 router
+ * hops, at most max(dist(s, d), dist(s, m) + dist(m, d)). */
+static void check_slimfly(const struct rs_net *net, const struct rs_routing_ops *r)
+{
+    struct rs_err err;
+    uint32_t N = net->n_terminals, per = VCS / 4;
+    assert_int_equal(r->check_vcs(net, 3, &err), RS_ECONSTRAINT);
+    assert_int_equal(r->check_vcs(net, 4, &err), 0);
+    for (uint32_t s = 0; s < N; s++)
+        for (uint32_t t = 0; t < N; t++)
+            for (uint32_t m = 0; m < 8; m++)
+                for (int with_state = 0; with_state < 2; with_state++) {
+                    struct rs_route_state st = {s, t, r->mid(net, 7, s * N + t + m * N * N, s),
+                                                0, 0};
+                    uint32_t node = net->ops->src_node(net, s), d = net->ops->dst_node(net, t);
+                    uint32_t mr = net->ops->src_node(net, st.mid);
+                    uint32_t dmin = net->ops->distance(net, node, d);
+                    uint32_t dnm = net->ops->distance(net, node, mr) + net->ops->distance(net, mr, d);
+                    uint32_t most = with_state && dnm > dmin ? dnm : dmin;
+                    for (;;) {
+                        struct rs_route_choice ch[RS_ROUTE_MAX_CHOICES];
+                        struct rs_route_view view = {
+                            (const void *)(uintptr_t)(s * N + t + st.hops + m), VCS, DEPTH,
+                            with_state ? fake_free : NULL};
+                        uint32_t n = r->choose(net, node, &st, &view, ch);
+                        if (!n) {
+                            assert_int_equal(node, d);
+                            break;
+                        }
+                        assert_int_equal(n, 1);
+                        assert_int_equal(ch[0].vc_lo, st.hops * per);
+                        assert_int_equal(ch[0].vc_hi, (st.hops + 1) * per);
+                        node = net->ops->neighbor(net, node, ch[0].port, NULL);
+                        assert_int_not_equal(node, RS_NONE);
+                        st.hops++;
+                        assert_true(st.hops <= most && st.hops <= 4);
+                    }
+                    if (!with_state)
+                        assert_int_equal(st.hops, net->ops->distance(
+                                                      net, net->ops->src_node(net, s), d));
+                }
+}
+
 static void test_every_routing_on_every_topology(void **state)
 {
     uint32_t updown_on = 0; /* instances routing=updown routes (the rest it refuses) */
@@ -480,6 +535,9 @@ static void test_every_routing_on_every_topology(void **state)
             } else if (rs_route_is_adaptive(r) && (r->needs & RS_CAP_DRAGONFLY)) {
                 assert_int_equal(rs_route_need_fixed(r, "x", &err), RS_EUNSUPPORTED);
                 check_dragonfly(&net, r);
+            } else if (rs_route_is_adaptive(r) && (r->needs & RS_CAP_SLIMFLY)) {
+                assert_int_equal(rs_route_need_fixed(r, "x", &err), RS_EUNSUPPORTED);
+                check_slimfly(&net, r);
             } else if (rs_route_is_adaptive(r)) {
                 assert_true(net.caps & RS_CAP_COORDS);
                 assert_int_equal(rs_route_need_fixed(r, "x", &err), RS_EUNSUPPORTED);
@@ -524,6 +582,10 @@ static void test_acceptance(void **state)
         {"topology=mesh k=4", "par", 0},
         {"topology=dragonfly p=1", "min_adaptive", 0},
         {"topology=mesh k=4", "ugal_l", 0},
+        {"topology=slimfly q=3", "ugal_l_sf", 1},
+        {"topology=slimfly q=3", "ugal_l", 0},
+        {"topology=slimfly q=3", "min_adaptive", 0},
+        {"topology=dragonfly p=1", "ugal_l_sf", 0},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         struct rs_net net;

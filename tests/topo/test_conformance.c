@@ -123,6 +123,10 @@ static const struct inst instances[] = {
     {"topology=hyperx S=3,3,3", 0, 3, 3, 0, 1, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
     {"topology=flattened_butterfly k=4 n=3", 0, 4, 2, 0, 4, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
     {"topology=flattened_butterfly k=2 n=4 c=3", 0, 2, 3, 0, 3, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    /* Slim Fly: q in k, p terminals per router in l; radix (3q - delta)/2 in n */
+    {"topology=slimfly q=3", 0, 3, 5, 0, 3, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=slimfly q=4 p=2", 0, 4, 6, 0, 2, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=slimfly q=5 p=1", 0, 5, 7, 0, 1, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
     {NULL, 0, 0, 0, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL}};
 
 static uint32_t ilog2(uint32_t x);
@@ -349,6 +353,16 @@ static int expected(const char *name, const struct inst *in, struct expect *e)
         e->diameter = in->n;
         return 1;
     }
+    if (!strcmp(name, "slimfly")) {
+        /* 2q^2 routers of k' ports each, p terminals each; diameter 2 */
+        e->levels = 0;
+        e->nodes = 2 * in->k * in->k;
+        e->max_ports = in->n;
+        e->channels = (uint64_t)e->nodes * in->n;
+        e->terminals = e->nodes * in->l;
+        e->diameter = 2;
+        return 1;
+    }
     if (!strcmp(name, "dragonfly")) {
         /* p a g terminals and a g routers; terminal links both ways, a complete graph of a
          * routers per group, a h global channels per group; minimal routes: terminal, local,
@@ -398,6 +412,10 @@ static void expected_degree(const char *name, const struct inst *in, const struc
     }
     if (!strcmp(name, "hyperx") || !strcmp(name, "flattened_butterfly")) {
         *out = *inn = in->n * (in->k - 1);
+        return;
+    }
+    if (!strcmp(name, "slimfly")) {
+        *out = *inn = in->n;
         return;
     }
     if (!strcmp(name, "dragonfly")) { /* a terminal: its router; a router: p + a-1 + h */
@@ -603,8 +621,9 @@ static void test_terminals_and_labels(void **state)
         build(&net, &p, instances[j].kv);
         int fly = !strcmp(topo_of(instances[j].kv, name, sizeof name), "kary_nfly");
         uint32_t conc = fly || !strcmp(name, "kary_ntree") ? instances[j].k : 1;
-        if (!strcmp(name, "hyperx") || !strcmp(name, "flattened_butterfly"))
-            conc = instances[j].l; /* T terminals per router */
+        if (!strcmp(name, "hyperx") || !strcmp(name, "flattened_butterfly") ||
+            !strcmp(name, "slimfly"))
+            conc = instances[j].l; /* T (p) terminals per router */
         uint8_t *src = calloc(net.n_nodes, 1), *dst = calloc(net.n_nodes, 1);
         assert_non_null(src);
         assert_non_null(dst);
@@ -779,7 +798,7 @@ static void test_registry(void **state)
                                         "cm5",       "graph", "cms_lower_bound", "pruned_butterfly",
                                         "fat_tree", "sorting_fat_tree", "kary_nfly",
                                         "kary_ntree", "dragonfly", "hyperx",
-                                        "flattened_butterfly", NULL};
+                                        "flattened_butterfly", "slimfly", NULL};
     int i = 0;
     for (; order[i]; i++) {
         assert_non_null(rs_topologies[i]);

@@ -100,7 +100,8 @@ static void test_dot_bytes_estimate(void **state)
         "topology=pruned_butterfly N=2^10", "topology=fat_tree N=2",
         "topology=fat_tree N=2^10 capacity=full", "topology=sorting_fat_tree N=16",
         "topology=sorting_fat_tree N=2^10", "topology=sorting_fat_tree N=64 side=2",
-        "topology=dragonfly p=1 a=2 h=1", "topology=dragonfly p=4 g=17 arrangement=relative"};
+        "topology=dragonfly p=1 a=2 h=1", "topology=dragonfly p=4 g=17 arrangement=relative",
+        "topology=slimfly q=3", "topology=slimfly q=13"};
     for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++) {
         struct rs_params p;
         struct rs_net net;
