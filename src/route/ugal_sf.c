@@ -24,15 +24,17 @@ static int ugal_sf_check_vcs(const struct rs_net *net, uint32_t vcs, struct rs_e
 }
 
 static uint32_t ugal_sf_mid(const struct rs_net *net, uint64_t seed, uint64_t msg_id,
-                            uint32_t src)
+                            uint32_t src, uint32_t dst)
 {
     (void)src;
+    (void)dst;
     return rs_route_uniform_mid(seed, msg_id, net->n_terminals);
 }
 
 static uint32_t ugal_sf_mid_openloop(const struct rs_net *net, uint64_t seed, uint32_t src,
-                                     uint32_t gen)
+                                     uint32_t dst, uint32_t gen)
 {
+    (void)dst;
     return rs_rand_below(seed, RS_STREAM_OL_VALIANT, src, gen, net->n_terminals);
 }
 
