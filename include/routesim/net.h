@@ -65,6 +65,12 @@ enum rs_topo_cap {
      * may take different routes (k-ary n-tree's seeded up-ports). Without it (and without
      * net->paths) a route is a function of (src, dst, mid), which engines may cache per pair */
     RS_CAP_ROUTE_PER_MSG = 1u << 11,
+    /* routing=min_adaptive's escape argument holds (Duato): ops->productive gives every
+     * minimal out-port, ops->route is a minimal dimension order through them (after a hop
+     * in dimension i under any minimal route, the route's next hop is in a dimension above
+     * i or later in the same direction of i), and with RS_CAP_WRAP ops->vc_class gives its
+     * dateline classes (meshes, tori, chains, rings, HyperX; docs/routing.md) */
+    RS_CAP_MIN_ESCAPE = 1u << 12,
 };
 
 /* The most productive ports any topology reports (rs_topo_ops.productive): two per

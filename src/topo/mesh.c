@@ -271,7 +271,7 @@ static uint32_t grid_vc_class(const struct rs_net *net, uint32_t node, uint32_t 
         .name = nm,                                                                          \
         .summary = sum,                                                                      \
         .options = opts,                                                                     \
-        .caps = RS_CAP_COORDS | (cap),                                                       \
+        .caps = RS_CAP_COORDS | RS_CAP_MIN_ESCAPE | (cap),                                   \
         .build = builder,                                                                    \
         .destroy = grid_destroy,                                                             \
         .neighbor = grid_neighbor,                                                           \
