@@ -157,8 +157,8 @@ static uint32_t no_escape_choose(const struct rs_net *net, uint32_t node,
  * wait for each other in a cycle. min_adaptive needs a second VC for its escape; with it the
  * same network and traffic run without deadlock. (With two VCs the choices without the
  * escape rule did not deadlock on any HyperX tried: 4x4 T=4 and T=8, 3x3x3 T=6, 8x8 T=8,
- * 4x4x4 T=4, packets of 4 to 64 flits, shared or per-VC links; the escape VC is what
- * Duato's argument needs, docs/routing.md.) */
+ * 4x4x4 T=4, packets of 4 to 16 flits (64 on 4x4 T=4 and 8x8), shared or per-VC links; the
+ * escape VC is what Duato's argument needs, docs/routing.md.) */
 #define HX_FIX                                                                               \
     "topology=hyperx S=3,3,3 T=6 switching=wormhole vc_depth=1 traffic=uniform length=4 "  \
     "injection_process=bernoulli injection_rate=0.9 injection_rate_uses_flits=1 "          \
