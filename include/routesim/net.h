@@ -68,6 +68,12 @@ enum rs_topo_cap {
     /* a Slim Fly (Besta and Hoefler 2014): net->priv is its struct rs_sfly, whose MMS-graph
      * numbering and field arithmetic include/routesim/slimfly.h gives */
     RS_CAP_SLIMFLY = 1u << 12,
+    /* routing=min_adaptive's escape argument holds (Duato): ops->productive gives every
+     * minimal out-port, ops->route is a minimal dimension order through them (after a hop
+     * in dimension i under any minimal route, the route's next hop is in a dimension above
+     * i or later in the same direction of i), and with RS_CAP_WRAP ops->vc_class gives its
+     * dateline classes (meshes, tori, chains, rings, HyperX; docs/routing.md) */
+    RS_CAP_MIN_ESCAPE = 1u << 13,
 };
 
 /* The most productive ports any topology reports (rs_topo_ops.productive): two per

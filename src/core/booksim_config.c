@@ -61,8 +61,9 @@ static const struct bs_key bs_keys[] = {
     {"topology", "torus", BS_SPECIAL, NULL, NULL, NULL},
     {"k", "8", BS_SPECIAL, NULL, NULL, NULL},
     {"n", "2", BS_SPECIAL, NULL, NULL, NULL},
-    {"c", "1", BS_DEFAULT, NULL, NULL, "routesim's mesh, torus and butterfly have one terminal "
-                                       "per router (no concentration)"},
+    {"c", "1", BS_DEFAULT, NULL, NULL, "BookSim's mesh, torus and fly ignore c (only its cmesh "
+                                       "and flatfly concentrate); set routesim's key c on "
+                                       "topology=mesh|torus instead"},
     {"routing_function", "none", BS_SPECIAL, NULL, NULL, NULL},
     {"router", "iq", BS_MAP, "router", routers, NULL},
     {"vct", "0", BS_SPECIAL, NULL, NULL, NULL},

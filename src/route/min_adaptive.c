@@ -1,7 +1,7 @@
-/* routing=min_adaptive: minimal adaptive routing on meshes and tori (any network with
- * coordinates), deadlock-free by Duato's condition. VC 0 (on wrap-around networks the
- * dateline pair VC 0-1) is the escape channel, used on the dimension-order port only; the
- * other VCs are adaptive, usable on every productive port. Productive ports are tried by
+/* routing=min_adaptive: minimal adaptive routing on meshes, tori and HyperX (networks with
+ * RS_CAP_MIN_ESCAPE), deadlock-free by Duato's condition. VC 0 (on wrap-around networks
+ * the dateline pair VC 0-1) is the escape channel, used on the dimension-order port only;
+ * the other VCs are adaptive, usable on every productive port. Productive ports are tried by
  * most free slots at the start of the step, ties by port id; the escape choice comes last.
  * The rule and the deadlock argument: docs/routing.md. */
 #include "routesim/assert.h"
@@ -76,7 +76,7 @@ const struct rs_routing_ops rs_routing_min_adaptive = {
     .name = "min_adaptive",
     .summary = "minimal adaptive by free downstream slots, dimension-order escape VCs "
                "(Duato); flit engines, vcs >= 2 (tori: 3)",
-    .needs = RS_CAP_COORDS,
+    .needs = RS_CAP_MIN_ESCAPE,
     .choose = min_adaptive_choose,
     .check_vcs = min_adaptive_check_vcs,
 };

@@ -4,7 +4,8 @@
  * way to every router that differs from it in exactly one coordinate (all-to-all in each
  * dimension, trunking K = 1), T terminals per router. Dimension-order routing: one hop per
  * dimension whose coordinate differs, dimension 0 first; Valiant through the routing layer
- * (two such routes joined at a random terminal). docs/topologies.md. */
+ * (two such routes joined at a random terminal); minimal adaptive (any differing dimension
+ * first) over dimension order as the escape, src/route/min_adaptive.c. docs/topologies.md. */
 #include <stdio.h>
 
 #include "routesim/alloc.h"
@@ -180,6 +181,23 @@ static uint32_t hx_distance(const struct rs_net *net, uint32_t u, uint32_t v)
     return d;
 }
 
+/* Productive ports at router node toward router target: per dimension that differs, the
+ * one port to the target's coordinate (every minimal route takes exactly these hops, in
+ * any order); increasing port order, as dimensions are. routing=min_adaptive's adaptive
+ * choices, with hx_route (dimension order) as its escape (docs/routing.md). */
+static uint32_t hx_productive(const struct rs_net *net, uint32_t node, uint32_t target,
+                              uint32_t *ports)
+{
+    const struct hyperx *h = net->priv;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < h->L; i++) {
+        uint32_t x = node / h->stride[i] % h->S[i], y = target / h->stride[i] % h->S[i];
+        if (x != y)
+            ports[n++] = h->port0[i] + (y < x ? y : y - 1);
+    }
+    return n;
+}
+
 static uint32_t hx_path_length(const struct rs_net *net, const struct rs_route_state *st)
 {
     const struct hyperx *h = net->priv;
@@ -200,7 +218,7 @@ static int hx_valiant_ok(const struct rs_net *net, struct rs_err *err)
         .name = #NAME,                                                                        \
         .summary = SUMMARY,                                                                   \
         .options = OPTIONS,                                                                   \
-        .caps = 0,                                                                            \
+        .caps = RS_CAP_MIN_ESCAPE,                                                            \
         .build = BUILD,                                                                       \
         .destroy = hx_destroy,                                                                \
         .neighbor = hx_neighbor,                                                              \
@@ -213,6 +231,7 @@ static int hx_valiant_ok(const struct rs_net *net, struct rs_err *err)
         .valiant_via_terminal = 1,                                                            \
         .path_length = hx_path_length,                                                        \
         .distance = hx_distance,                                                              \
+        .productive = hx_productive,                                                          \
     };
 
 HX_OPS(hyperx,

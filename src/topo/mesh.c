@@ -1,21 +1,37 @@
 /* k-ary n-dimensional meshes and tori (BookSim's k and n; 8x8 is k=8 n=2), and their
- * one-dimensional cases chain (mesh) and ring (torus). Node id = sum x_i k^i (dimension 0
- * varies fastest); terminal t is node t. Port 2i goes +1 in dimension i, port 2i+1 goes -1;
+ * one-dimensional cases chain (mesh) and ring (torus), with c terminals per router
+ * (concentration; unset: 1). Node id = sum x_i k^i (dimension 0 varies fastest); terminal t
+ * is on node t / c (t itself when c = 1). Port 2i goes +1 in dimension i, port 2i+1 goes -1;
  * a channel enters its head at the in-slot of the head's port pointing back (+i at 2i+1,
  * -i at 2i). Routing is dimension order (docs/routing.md). */
 #include <stdio.h>
 
+#include "routesim/alloc.h"
 #include "routesim/net.h"
 
 #define MESH_MAX_NODES (1u << 26)
 
+/* net->priv when c > 1 (NULL when c = 1, so that the routes of an unconcentrated network
+ * take no division) */
+struct grid_conc {
+    uint32_t c; /* terminals per router */
+};
+
+/* c: no default in the table, so that an unset key adds no column to records (the
+ * reproductions' bytes); unset means 1 */
+#define CONC_OPT                                                                             \
+    {"c", RS_OPT_INT, NULL, 1, 256, NULL,                                                    \
+     "terminals per router (concentration; 1 when unset): terminal t on router t / c"}
+
 static const struct rs_optdef mesh_options[] = {
     {"k", RS_OPT_INT, "8", 2, 67108864, NULL, "nodes per dimension"},
     {"n", RS_OPT_INT, "2", 1, 12, NULL, "dimensions"},
+    CONC_OPT,
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 static const struct rs_optdef line_options[] = {
     {"k", RS_OPT_INT, "8", 2, 67108864, NULL, "nodes"},
+    CONC_OPT,
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 /* torus_tie: the direction at distance k/2 (rs_coord_step, docs/routing.md) */
@@ -28,18 +44,20 @@ static const char *const tie_names[] = {"plus", "split", NULL};
 static const struct rs_optdef torus_options[] = {
     {"k", RS_OPT_INT, "8", 2, 67108864, NULL, "nodes per dimension"},
     {"n", RS_OPT_INT, "2", 1, 12, NULL, "dimensions"},
+    CONC_OPT,
     TIE_OPT,
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 static const struct rs_optdef ring_options[] = {
     {"k", RS_OPT_INT, "8", 2, 67108864, NULL, "nodes"},
+    CONC_OPT,
     TIE_OPT,
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 static int grid_build(struct rs_net *net, const struct rs_params *p, int wrap, int one_dim,
                       struct rs_err *err)
 {
-    int64_t k, n = 1;
+    int64_t k, n = 1, c = 1;
     int tie = RS_TIE_PLUS;
     const struct rs_optdef *opts = wrap ? (one_dim ? ring_options : torus_options)
                                         : (one_dim ? line_options : mesh_options);
@@ -50,6 +68,8 @@ static int grid_build(struct rs_net *net, const struct rs_params *p, int wrap, i
      * reproductions' bytes); unset means plus */
     if (!rc && wrap && rs_params_find(p, "torus_tie"))
         rc = rs_opt_choice(p, opts, "torus_tie", &tie, err);
+    if (!rc && rs_params_find(p, "c"))
+        rc = rs_opt_int(p, opts, "c", &c, err);
     if (rc)
         return rc;
     uint64_t nodes = 1;
@@ -60,19 +80,38 @@ static int grid_build(struct rs_net *net, const struct rs_params *p, int wrap, i
                               "topology=%s needs k^n <= 2^26 nodes (got k=%lld n=%lld)",
                               net->name, (long long)k, (long long)n);
     }
+    if (nodes * (uint64_t)c > MESH_MAX_NODES)
+        return rs_err_set(err, RS_ECONSTRAINT,
+                          "topology=%s needs k^n c <= 2^26 terminals (got k=%lld n=%lld c=%lld)",
+                          net->name, (long long)k, (long long)n, (long long)c);
+    if (c > 1) {
+        struct grid_conc *g = rs_malloc(sizeof *g);
+        if (!g)
+            return rs_err_set(err, RS_ENOMEM, "topology=%s: out of memory", net->name);
+        g->c = (uint32_t)c;
+        net->priv = g;
+    }
     net->k = (uint32_t)k;
     net->dims = (uint32_t)n;
     net->wrap = wrap;
     net->tie = (uint32_t)tie;
     net->n_nodes = (uint32_t)nodes;
     net->max_ports = 2 * net->dims;
-    net->n_terminals = net->n_nodes;
-    net->N = net->n_nodes;
+    net->n_terminals = net->n_nodes * (uint32_t)c;
+    net->N = net->n_terminals;
     /* per dimension: k-1 (mesh) or k (torus) links per line, both directions */
     net->n_channels = 2ull * net->dims * (nodes / (uint64_t)k) * (uint64_t)(wrap ? k : k - 1);
-    net->shape_k = net->k;
-    net->shape_n = net->dims;
+    if (c == 1) { /* terminal addresses = node coordinates: digit traffic works */
+        net->shape_k = net->k;
+        net->shape_n = net->dims;
+    }
     return 0;
+}
+
+static void grid_destroy(struct rs_net *net)
+{
+    rs_free(net->priv);
+    net->priv = NULL;
 }
 
 static int mesh_build(struct rs_net *net, const struct rs_params *p, struct rs_err *err)
@@ -123,9 +162,11 @@ static uint32_t grid_neighbor(const struct rs_net *net, uint32_t node, uint32_t 
     return node - x * s + nx * s;
 }
 
-static uint32_t grid_terminal_node(const struct rs_net *net, uint32_t t)
+/* Node of terminal t: t / c. */
+static inline uint32_t grid_terminal_node(const struct rs_net *net, uint32_t t)
 {
-    return t;
+    const struct grid_conc *g = net->priv;
+    return g ? t / g->c : t;
 }
 
 static int grid_level(const struct rs_net *net, uint32_t node)
@@ -192,7 +233,7 @@ static uint32_t grid_productive(const struct rs_net *net, uint32_t node, uint32_
 static uint32_t grid_route(const struct rs_net *net, uint32_t node,
                            const struct rs_route_state *st)
 {
-    uint32_t u = node, v = st->dst;
+    uint32_t u = node, v = grid_terminal_node(net, st->dst);
     for (uint32_t i = 0; i < net->dims; i++) {
         int dir;
         if (dim_step(net, u % net->k, v % net->k, &dir))
@@ -206,7 +247,7 @@ static uint32_t grid_route(const struct rs_net *net, uint32_t node,
 /* Dimension order is minimal: the distance. */
 static uint32_t grid_path_length(const struct rs_net *net, const struct rs_route_state *st)
 {
-    return grid_dist(net, st->src, st->dst);
+    return grid_dist(net, grid_terminal_node(net, st->src), grid_terminal_node(net, st->dst));
 }
 
 /* Dateline classes (Dally & Seitz): in each ring of a torus a message uses class 0 until it
@@ -220,7 +261,7 @@ static uint32_t grid_vc_class(const struct rs_net *net, uint32_t node, uint32_t 
     if (!net->wrap)
         return 0;
     uint32_t s = stride(net, port / 2);
-    uint32_t x = (node / s) % net->k, x0 = (st->src / s) % net->k;
+    uint32_t x = (node / s) % net->k, x0 = (grid_terminal_node(net, st->src) / s) % net->k;
     int crossed = port % 2 == 0 ? (x < x0 || x == net->k - 1) : (x > x0 || x == 0);
     return (uint32_t)crossed;
 }
@@ -230,8 +271,9 @@ static uint32_t grid_vc_class(const struct rs_net *net, uint32_t node, uint32_t 
         .name = nm,                                                                          \
         .summary = sum,                                                                      \
         .options = opts,                                                                     \
-        .caps = RS_CAP_COORDS | (cap),                                                       \
+        .caps = RS_CAP_COORDS | RS_CAP_MIN_ESCAPE | (cap),                                   \
         .build = builder,                                                                    \
+        .destroy = grid_destroy,                                                             \
         .neighbor = grid_neighbor,                                                           \
         .src_node = grid_terminal_node,                                                      \
         .dst_node = grid_terminal_node,                                                      \

@@ -70,7 +70,7 @@ expect_fail 3 "^routesim: a sweep of 2600 points x 1000000 runs needs about [0-9
 check "huge grid: no statistics file" test ! -e big.csv
 
 # ---- a key of another topology is named as such, with what the chosen one takes
-expect_fail 2 "^routesim: command line: unknown key 'N' for topology=mesh \(it is a key of topology=butterfly\|.*\); mesh takes k, n$" \
+expect_fail 2 "^routesim: command line: unknown key 'N' for topology=mesh \(it is a key of topology=butterfly\|.*\); mesh takes k, n, c$" \
   run topology=mesh N=16
 expect_fail 2 "unknown key 'k' for topology=butterfly \(it is a key of topology=mesh\|torus\|chain\|ring\|kary_nfly\|kary_ntree\|flattened_butterfly\); butterfly takes N, wrap" \
   run topology=butterfly k=4

@@ -188,8 +188,9 @@ static void test_errors(void **state)
     expect_error("routing_function = dor;\ntopology = mesh;\nnum_vc = 2;\n", RS_EUNKNOWN,
                  "f.cfg:3: unknown BookSim key 'num_vc' (did you mean 'num_vcs'?)");
     expect_error("routing_function = dor;\ntopology = mesh;\nc = 4;\n", RS_EUNSUPPORTED,
-                 "f.cfg:3: BookSim key 'c = 4' cannot be honoured: routesim's mesh, torus and "
-                 "butterfly have one terminal per router (no concentration)");
+                 "f.cfg:3: BookSim key 'c = 4' cannot be honoured: BookSim's mesh, torus and fly "
+                 "ignore c (only its cmesh and flatfly concentrate); set routesim's key c on "
+                 "topology=mesh|torus instead");
     expect_error("topology = mesh;\nrouting_function = dor;\ntraffic = taper64;\n",
                  RS_EUNSUPPORTED,
                  "f.cfg:3: BookSim key 'traffic = taper64' cannot be honoured: routesim reads "

@@ -21,6 +21,9 @@ static const char *const instances[] = {
     "topology=torus k=4 n=2",
     "topology=torus k=5 n=2",
     "topology=torus k=2 n=3",
+    "topology=mesh k=3 n=2 c=2",
+    "topology=torus k=4 n=2 c=3",
+    "topology=ring k=4 c=2 torus_tie=split",
     "topology=chain k=5",
     "topology=ring k=6",
     "topology=lcan N=16 d=4 u=2",
@@ -139,9 +142,11 @@ static void test_capabilities(void **state)
                 }
             free(d);
         }
-        if (net.caps & RS_CAP_COORDS) { /* distance and productive ports against a BFS */
-            uint32_t n = net.n_nodes, *d = bfs_all(&net), ports[RS_MAX_PRODUCTIVE];
+        if (net.caps & RS_CAP_COORDS)
             assert_int_equal(net.max_ports, 2 * net.dims);
+        /* distance and productive ports against a BFS */
+        if (net.caps & (RS_CAP_COORDS | RS_CAP_MIN_ESCAPE)) {
+            uint32_t n = net.n_nodes, *d = bfs_all(&net), ports[RS_MAX_PRODUCTIVE];
             for (uint32_t u = 0; u < n; u++)
                 for (uint32_t v = 0; v < n; v++) {
                     assert_int_equal(net.ops->distance(&net, u, v), d[(size_t)u * n + v]);
@@ -212,9 +217,11 @@ static void check_oblivious(const struct rs_net *net, const struct rs_routing_op
             /* dimension order is minimal per leg (updown is not: check_updown) */
             if ((net->caps & RS_CAP_COORDS) && r != RS_ROUTING_UPDOWN) {
                 const struct rs_topo_ops *o = net->ops;
-                uint32_t want = st.mid == RS_NONE
-                                    ? o->distance(net, s, t)
-                                    : o->distance(net, s, st.mid) + o->distance(net, st.mid, t);
+                uint32_t a = o->src_node(net, s), b = o->dst_node(net, t);
+                uint32_t m = st.mid == RS_NONE ? RS_NONE : o->dst_node(net, st.mid);
+                uint32_t want = st.mid == RS_NONE ? o->distance(net, a, b)
+                                                  : o->distance(net, a, m) +
+                                                        o->distance(net, m, b);
                 assert_int_equal(len, want);
             }
         }
@@ -539,7 +546,7 @@ static void test_every_routing_on_every_topology(void **state)
                 assert_int_equal(rs_route_need_fixed(r, "x", &err), RS_EUNSUPPORTED);
                 check_slimfly(&net, r);
             } else if (rs_route_is_adaptive(r)) {
-                assert_true(net.caps & RS_CAP_COORDS);
+                assert_true(net.caps & RS_CAP_MIN_ESCAPE);
                 assert_int_equal(rs_route_need_fixed(r, "x", &err), RS_EUNSUPPORTED);
                 check_adaptive(&net, r);
             } else {
@@ -570,6 +577,10 @@ static void test_acceptance(void **state)
         {"topology=mesh k=4", "min_adaptive", 1},
         {"topology=torus k=4", "min_adaptive", 1},
         {"topology=ring k=5", "min_adaptive", 1},
+        {"topology=mesh k=4 c=2", "min_adaptive", 1},
+        {"topology=hyperx S=4,4", "min_adaptive", 1},
+        {"topology=flattened_butterfly k=2 n=4", "min_adaptive", 1},
+        {"topology=hyperx S=4,4", "yx", 0},
         {"topology=butterfly N=8 wrap=1", "min_adaptive", 0},
         {"topology=lcan N=16 d=4 u=2", "min_adaptive", 0},
         {"topology=benes N=8", "ranade", 1},
@@ -599,8 +610,8 @@ static void test_acceptance(void **state)
     struct rs_err err;
     build(&net, "topology=benes N=8");
     assert_int_equal(rs_route_check(&net, RS_ROUTING_MIN_ADAPTIVE, &err), RS_EUNSUPPORTED);
-    assert_string_equal(err.msg, "routing=min_adaptive needs topology=mesh|torus|chain|ring "
-                                 "(got benes)");
+    assert_string_equal(err.msg, "routing=min_adaptive needs topology=mesh|torus|chain|ring|"
+                                 "hyperx|flattened_butterfly (got benes)");
     rs_net_free(&net);
 }
 

@@ -56,7 +56,7 @@ static void test_keys_follow_the_chosen_modules(void **state)
      * mean 'n'?", issue 20) */
     assert_string_equal(msg, "command line: unknown key 'N' for topology=mesh (it is a key of "
                              "topology=butterfly|benes|lcan|baseline|swbanyan|trac|cm5|"
-                             "pruned_butterfly|fat_tree|sorting_fat_tree); mesh takes k, n");
+                             "pruned_butterfly|fat_tree|sorting_fat_tree); mesh takes k, n, c");
     rs_record_free(&r);
     assert_int_equal(rs_test_try("topology=mesh k=3 n=2 traffic=bpc bpc=0", 1, &r, msg,
                                  sizeof msg),
