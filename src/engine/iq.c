@@ -65,6 +65,7 @@ struct iq {
     /* keys */
     uint32_t rd, va, sa, xd, cd, lat, s_in, s_out, iters;
     int spec, wftc, busy_full;
+    int vsplit; /* Valiant without vc_classes: one half of the VCs per phase (BookSim) */
     enum iq_alloc_kind va_kind, sa_kind;
     /* shape */
     uint32_t B, depth, P, NI, NO, n_nodes, n_src, R, Rt;
@@ -201,6 +202,15 @@ static int route_vc(struct flit *f, struct iq *q, uint32_t node, uint32_t x, str
         q->r_port[x] = (uint16_t)(w->next_chan % q->P);
         q->r_lo[x] = (uint16_t)w->vc_lo;
         q->r_hi[x] = (uint16_t)w->vc_hi;
+        if (q->vsplit) { /* Valiant's phase classes: [0, B/2) in phase A, [B/2, B) in B */
+            int b = 1;
+            if (w->mid != RS_NONE) {
+                struct rs_route_state st = {w->src, w->dst, w->mid, w->hops, w->msg};
+                (void)rs_route_leg(f->net, f->routing, &st, &b);
+            }
+            q->r_lo[x] = (uint16_t)(b ? q->B / 2 : 0);
+            q->r_hi[x] = (uint16_t)(b ? q->B : q->B / 2);
+        }
     }
     return 0;
 }
@@ -1052,6 +1062,17 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
     struct iq *q = f->iq;
     if ((rc = read_keys(q, p, opt, err)))
         return rc;
+    /* Valiant's two legs through a terminal without VC classes of the topology's: each leg
+     * on its own half of the VCs, as BookSim's valiant routing functions do */
+    if (!f->adaptive && f->classes == FLIT_CLASSES_NONE && net->ops->valiant_via_terminal &&
+        ((f->routing && f->routing->mid) || f->drv->mid)) {
+        if (f->B < 2)
+            return rs_err_set(err, RS_ECONSTRAINT,
+                              "router=iq: Valiant routes need vcs >= 2 (one VC class per "
+                              "phase; got vcs=%u)",
+                              f->B);
+        q->vsplit = 1;
+    }
     q->B = f->B;
     q->depth = f->depth;
     q->P = f->P;

@@ -167,6 +167,32 @@ static void test_deadlock(void **state)
     rs_record_free(&r);
 }
 
+/* Valiant without vc_classes: router=iq gives each leg its own half of the VCs (BookSim's
+ * valiant routing functions), so the 8x8 mesh with 2 VCs runs saturated without deadlock
+ * (before the split, phase B's packets waited on phase A's VCs and this run deadlocked
+ * after 46 deliveries); the same on a 3x3 HyperX, and with 3 VCs (1 + 2). One VC cannot be
+ * split: refused. */
+static void test_valiant_phase_classes(void **state)
+{
+    (void)state;
+    const char *const runs[] = {
+        "topology=mesh k=8 n=2 routing=valiant switching=wormhole router=iq vcs=2 vc_depth=4",
+        "topology=mesh k=4 n=2 routing=valiant switching=wormhole router=iq vcs=3 vc_depth=1 "
+        "speculative=1",
+        "topology=hyperx S=3,3 T=2 routing=valiant switching=virtual_cut_through router=iq "
+        "vcs=2",
+        NULL};
+    rs_test_no_deadlock_saturated(runs);
+    struct rs_record r;
+    char msg[512];
+    assert_int_equal(rs_test_try("topology=mesh k=4 n=2 traffic=uniform routing=valiant "
+                                 "switching=wormhole router=iq vcs=1",
+                                 1, &r, msg, sizeof msg),
+                     RS_ECONSTRAINT);
+    assert_non_null(strstr(msg, "router=iq: Valiant routes need vcs >= 2"));
+    rs_record_free(&r);
+}
+
 /* Same seed, same record; router=simple refuses the router's keys; the default router's
  * record has none of them. */
 static void test_keys_and_determinism(void **state)
@@ -201,6 +227,7 @@ int main(void)
         cmocka_unit_test(test_credit_round_trip),
         cmocka_unit_test(test_allocators_round_robin),
         cmocka_unit_test(test_deadlock),
+        cmocka_unit_test(test_valiant_phase_classes),
         cmocka_unit_test(test_keys_and_determinism),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
