@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine/iq_alloc.h"
+#include "engine/iq_route.h"
 #include "routesim/alloc.h"
 #include "routesim/assert.h"
 
@@ -75,6 +76,7 @@ struct iq {
     struct iq_ring *iq;
     uint8_t *state;
     uint16_t *out_port, *out_vc, *r_port, *r_lo, *r_hi;
+    struct iq_rsets rs; /* adaptive routing: the candidates of each input VC's head */
     /* output VCs [(node * NO + out) * B + vc]: BookSim's BufferState of the next buffer */
     int32_t *use;
     uint8_t *tail_sent;
@@ -184,7 +186,8 @@ static inline int full_for(const struct iq *q, uint32_t x)
 static int route_vc(struct flit *f, struct iq *q, uint32_t node, uint32_t x, struct rs_err *err)
 {
     uint32_t m = q->ibuf[(size_t)x * q->depth + q->iq[x].head].m;
-    int rc = rs__flit_route(f, m, node, err);
+    int rc = f->adaptive ? rs__iq_rsets_route(&q->rs, f, node, x, m, err)
+                         : rs__flit_route(f, m, node, err);
     if (rc)
         return rc;
     struct flit_worm *w = &f->w[m];
@@ -284,7 +287,20 @@ static int input_queuing(struct flit *f, struct iq *q, uint32_t node, struct rs_
     return 0;
 }
 
-static void vc_alloc_evaluate(struct iq *q, uint32_t node)
+/* The candidates of the head of input VC x: its route set under an adaptive routing, else
+ * its one route (r_port, r_lo, r_hi) in *one. Returns how many. */
+static inline uint32_t candidates(const struct flit *f, const struct iq *q, uint32_t x,
+                                  struct rs_route_choice *one, const struct rs_route_choice **c)
+{
+    uint32_t n = f->adaptive ? rs__iq_rsets_get(&q->rs, x, c) : 0;
+    if (n)
+        return n;
+    *one = (struct rs_route_choice){q->r_port[x], q->r_lo[x], q->r_hi[x]};
+    *c = one;
+    return 1;
+}
+
+static void vc_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
 {
     struct iq_ring *r = &q->vqr[node];
     q->n_vreq = 0;
@@ -293,18 +309,27 @@ static void vc_alloc_evaluate(struct iq *q, uint32_t node)
         if (e->time >= 0)
             break;
         uint32_t x = ivc(q, node, e->in, e->vc);
-        uint32_t o = q->r_port[x];
+        struct rs_route_choice one;
+        const struct rs_route_choice *c;
+        uint32_t nc = candidates(f, q, x, &one, &c);
         int elig = 0, cred = 0;
-        for (uint32_t v = q->r_lo[x]; v < q->r_hi[x]; v++) {
-            uint32_t y = ovc(q, node, o, v);
-            if (q->use[y] >= 0)
-                continue;
-            elig = 1;
-            if (q->busy_full && full_for(q, y))
-                continue;
-            cred = 1;
-            RS_ASSERT(q->n_vreq < q->max_vreq);
-            q->vreq[q->n_vreq++] = (struct iq_req){e->in * q->B + e->vc, o * q->B + v, 0, 0, 0};
+        for (uint32_t k = 0; k < nc; k++) {
+            /* the routing's order as the priority at the input VC's arbiter: the escape
+             * (last) candidate lowest, 0 (one route: 0) */
+            int32_t pri = (int32_t)(nc - 1 - k);
+            uint32_t o = c[k].port;
+            for (uint32_t v = c[k].vc_lo; v < c[k].vc_hi; v++) {
+                uint32_t y = ovc(q, node, o, v);
+                if (q->use[y] >= 0)
+                    continue;
+                elig = 1;
+                if (q->busy_full && full_for(q, y))
+                    continue;
+                cred = 1;
+                RS_ASSERT(q->n_vreq < q->max_vreq);
+                q->vreq[q->n_vreq++] =
+                    (struct iq_req){e->in * q->B + e->vc, o * q->B + v, 0, pri, 0};
+            }
         }
         if (!elig || (q->busy_full && !cred))
             e->res = STALL;
@@ -359,7 +384,7 @@ static void sw_add_req(struct iq *q, uint32_t node, uint32_t in, uint32_t vc, ui
     q->sreq[q->n_sreq++] = (struct iq_req){ein, eout, (int32_t)vc, prio, prio};
 }
 
-static void sw_alloc_evaluate(struct iq *q, uint32_t node)
+static void sw_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
 {
     struct iq_ring *r = &q->sqr[node];
     q->n_sreq = 0;
@@ -376,24 +401,32 @@ static void sw_alloc_evaluate(struct iq *q, uint32_t node)
             sw_add_req(q, node, e->in, e->vc, q->out_port[x], 0);
             continue;
         }
-        /* speculative bid of a head still bidding for a VC: only if some VC of its route
-         * is free and has a credit (BookSim's spec_check_elig, spec_check_cred) */
-        uint32_t o = q->r_port[x];
-        int elig = 0, cred = 0;
-        for (uint32_t v = q->r_lo[x]; v < q->r_hi[x]; v++) {
-            uint32_t y = ovc(q, node, o, v);
-            if (q->use[y] < 0) {
-                elig = 1;
-                if (!full_for(q, y)) {
-                    cred = 1;
-                    break;
+        /* speculative bid of a head still bidding for a VC, for the output of each
+         * candidate: only if every candidate has a free VC with a credit (BookSim's
+         * spec_check_elig, spec_check_cred: one that has none stalls the head's bid) */
+        struct rs_route_choice one;
+        const struct rs_route_choice *c;
+        uint32_t nc = candidates(f, q, x, &one, &c);
+        int ok = 1;
+        for (uint32_t k = 0; k < nc && ok; k++) {
+            int elig = 0, cred = 0;
+            for (uint32_t v = c[k].vc_lo; v < c[k].vc_hi; v++) {
+                uint32_t y = ovc(q, node, c[k].port, v);
+                if (q->use[y] < 0) {
+                    elig = 1;
+                    if (!full_for(q, y)) {
+                        cred = 1;
+                        break;
+                    }
                 }
             }
+            ok = elig && cred;
         }
-        if (!elig || !cred)
+        if (!ok)
             e->res = STALL;
         else
-            sw_add_req(q, node, e->in, e->vc, o, INT32_MIN);
+            for (uint32_t k = 0; k < nc; k++)
+                sw_add_req(q, node, e->in, e->vc, c[k].port, INT32_MIN);
     }
     q->saa.in_ptr = q->sa_in_ptr + (size_t)node * q->NIe;
     q->saa.out_ptr = q->sa_out_ptr + (size_t)node * q->NOe;
@@ -476,6 +509,9 @@ static void vc_alloc_update(struct flit *f, struct iq *q, uint32_t node)
             q->out_port[x] = (uint16_t)o;
             q->out_vc[x] = (uint16_t)v;
             q->state[x] = VC_ACTIVE;
+            if (f->adaptive)
+                rs__iq_rsets_granted(&q->rs, x, q->ibuf[(size_t)x * q->depth + q->iq[x].head].m,
+                                     o, v);
             if (!q->spec)
                 push_ent(q, q->sq, q->sqr, node, e.in, e.vc);
         } else {
@@ -617,6 +653,8 @@ static int sw_alloc_update(struct flit *f, struct iq *q, uint32_t node, struct r
 static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
 {
     int rc;
+    if (f->adaptive)
+        rs__iq_rsets_node(&q->rs, node);
     if ((rc = input_queuing(f, q, node, err)))
         return rc;
     struct iq_ring *r = &q->rqr[node];
@@ -627,11 +665,11 @@ static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_e
         e->time = (int32_t)(q->now + q->rd - 1);
     }
     if (q->vqr[node].cnt)
-        vc_alloc_evaluate(q, node);
+        vc_alloc_evaluate(f, q, node);
     if (q->hold && q->hqr[node].cnt)
         sw_hold_evaluate(q, node);
     if (q->sqr[node].cnt)
-        sw_alloc_evaluate(q, node);
+        sw_alloc_evaluate(f, q, node);
     struct iq_ring *xr = &q->xqr[node];
     for (uint32_t i = 0; i < xr->cnt; i++) {
         struct iq_xent *e = &RING_AT(q->xq, node, xr, q->QX, i);
@@ -763,6 +801,8 @@ static void source_cycle(struct flit *f, struct iq *q, uint32_t t)
         q->t_k[t] = 0;
         q->t_vc[t] = vc;
         q->packets++;
+        if (f->adaptive)
+            rs__iq_rsets_new(&q->rs, m);
         f->front[t] = RS_NONE;
         rs__flit_front_left(f, t);
     } else {
@@ -989,6 +1029,7 @@ void rs__iq_free(struct flit *f)
                     q->t_cur, q->t_k, q->t_vc};
     for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++)
         rs_free(arrs[i]);
+    rs__iq_rsets_free(&q->rs);
     rs_free(q);
     f->iq = NULL;
 }
@@ -1041,11 +1082,6 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
 {
     const struct rs_net *net = f->net;
     int rc;
-    if (f->adaptive)
-        return rs_err_set(err, RS_EUNSUPPORTED,
-                          "router=iq: adaptive routing (routing=%s) is not implemented yet; "
-                          "use an oblivious routing",
-                          f->routing->name);
     if (f->link != FLIT_PER_VC)
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "router=iq: link=shared has no meaning (a channel carries one flit per "
@@ -1133,6 +1169,9 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
     IQ_ALLOC(q->occ, n_ivc);
     for (uint64_t i = 0; i < n_ivc; i++)
         q->use[i] = -1;
+    if (f->adaptive && rs__iq_rsets_init(&q->rs, n_ivc, f->n_slots, q->n_nodes, q->NO, q->B,
+                                         q->depth, q->occ))
+        return rs_err_set(err, RS_ENOMEM, "router=iq: out of memory");
     uint32_t nio = q->n_nodes * q->NO;
     q->QO = q->B * q->depth + q->s_out + 2;
     IQ_ALLOC(q->oq, (uint64_t)nio * q->QO);
@@ -1171,7 +1210,7 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
     for (uint64_t i = 0; i < (uint64_t)q->n_nodes * q->NIe; i++)
         q->sw_rr[i] = (uint32_t)(i % q->NIe % q->s_in);
     uint32_t nvin = q->NI * q->B, nvout = q->NO * q->B;
-    q->max_vreq = nvin * q->B * 2 + 1;
+    q->max_vreq = nvin * q->B * 2 * (f->adaptive ? RS_ROUTE_MAX_CHOICES : 1) + 1;
     IQ_ALLOC(q->vreq, q->max_vreq);
     IQ_ALLOC(q->sreq, (uint64_t)q->NIe * q->NOe);
     IQ_ALLOC(q->sreq_at, (uint64_t)q->NIe * q->NOe);

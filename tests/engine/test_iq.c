@@ -193,6 +193,32 @@ static void test_valiant_phase_classes(void **state)
     rs_record_free(&r);
 }
 
+/* Adaptive routing under router=iq: every adaptive routing runs saturated (offered 0.9
+ * flits/terminal/cycle, rs_test_no_deadlock_saturated) without deadlock, with the credit
+ * checker on: min_adaptive on the mesh (escape VC 0) and the torus (escape pair 0-1),
+ * nca_adaptive on the k-ary n-tree (one VC: no escape class needed), UGAL-L and UGAL-G on the
+ * dragonfly, with speculation and separable allocators (uniform traffic). */
+static void test_adaptive_no_deadlock(void **state)
+{
+    (void)state;
+    const char *const runs[] = {
+        "topology=mesh k=8 n=2 routing=min_adaptive switching=wormhole router=iq vcs=2 "
+        "vc_depth=4",
+        "topology=mesh k=4 n=3 routing=min_adaptive switching=wormhole router=iq vcs=2 "
+        "vc_depth=1 speculative=1",
+        "topology=mesh k=8 n=2 routing=min_adaptive switching=virtual_cut_through router=iq "
+        "vcs=3 vc_allocator=separable_input_first sw_allocator=separable_output_first",
+        "topology=torus k=4 n=2 routing=min_adaptive switching=wormhole router=iq vcs=3 "
+        "vc_depth=2 channel_latency=2",
+        "topology=kary_ntree k=4 n=3 routing=nca_adaptive switching=wormhole router=iq vcs=1 "
+        "vc_depth=2",
+        "topology=dragonfly routing=ugal_l switching=wormhole router=iq vcs=3 vc_depth=2",
+        "topology=dragonfly routing=ugal_g switching=wormhole router=iq vcs=3 vc_depth=2 "
+        "speculative=1",
+        NULL};
+    rs_test_no_deadlock_saturated(runs);
+}
+
 /* Same seed, same record; router=simple refuses the router's keys; the default router's
  * record has none of them. */
 static void test_keys_and_determinism(void **state)
@@ -228,6 +254,7 @@ int main(void)
         cmocka_unit_test(test_allocators_round_robin),
         cmocka_unit_test(test_deadlock),
         cmocka_unit_test(test_valiant_phase_classes),
+        cmocka_unit_test(test_adaptive_no_deadlock),
         cmocka_unit_test(test_keys_and_determinism),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
