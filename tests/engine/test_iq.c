@@ -219,6 +219,46 @@ static void test_adaptive_no_deadlock(void **state)
     rs_test_no_deadlock_saturated(runs);
 }
 
+/* min_adaptive under router=iq leaves the dimension-order port when it has no credits. On
+ * the 4x4 mesh (node x + 4y; port 0 = +x, 2 = +y), 2 VCs of 1 flit, 1-flit packets,
+ * credit_delay=4, separable input-first allocators (they honour the routing's order as the
+ * priority; iSLIP ignores priorities, as BookSim's does). Terminal 0 sends B1 and B2 to
+ * terminal 1, then A to terminal 5 (dimension order: +x, then +y).
+ *   B1: injected at 0 (injection VC 0), read by router 0 at 2, routed; VC allocation at 3:
+ *       +x VC 1 (adaptive, priority above the escape VC 0); leaves at 4 (switch
+ *       allocation): +x VC 1 now holds 1 flit of 1 (full), released (its tail left).
+ *   B2: injected at 1 (VC 1), read at 3; at 4 +x VC 1 is still B1's, so it takes the escape
+ *       VC 0, leaves at 5: both +x VCs full. Router 1 reads B1 at 7 and moves it on at 9; the
+ *       credit is read by router 0 at 11 and counts at 15 (B2's at 16).
+ *   A:  the source's VCs wait for router 0's credits (B1's, written at 4, read at 6): A is
+ *       injected at 6 and read by router 0 at 8, where min_adaptive orders the productive
+ *       ports by free slots: +y 1, +x 0 + 0. VC allocation at 9 grants +y VC 1 (highest
+ *       priority) although both +x VCs are free; no credit wait on its way (0 -> 4 -> 5):
+ *       switch 10, traversal 11, router 4 reads 13 (routed 13, VC 14, switch 15, traversal
+ *       16), router 5 reads 18 (.. 21), the terminal reads it at 23: makespan 23.
+ * Dimension order (routing=direct, both VCs on every hop; B1 takes VC 0, B2 VC 1) sends A
+ * to +x: VC allocation at 9 gives it VC 1 (the input arbiter's pointer is past VC 0, which
+ * B1 took), whose credit (B2's) counts at 16; switch allocation waits until then, and A reaches its terminal 13 cycles
+ * later as above: 29. */
+static void test_adaptive_by_credits(void **state)
+{
+    (void)state;
+    const uint32_t pairs[3][2] = {{0, 1}, {0, 1}, {0, 5}};
+    const char *kv = "switching=wormhole router=iq vcs=2 vc_depth=1 length=1 credit_delay=4 "
+                     "vc_allocator=separable_input_first sw_allocator=separable_input_first";
+    const struct rs_routing_ops *routing[2] = {RS_ROUTING_MIN_ADAPTIVE, RS_ROUTING_DIRECT};
+    const int64_t makespan[2] = {23, 29};
+    for (int i = 0; i < 2; i++) {
+        struct rs_record r;
+        char msg[2048];
+        assert_int_equal(flit_try(IQ_NET, kv, pairs, 3, routing[i], NULL, &r, msg, sizeof msg),
+                         0);
+        assert_int_equal(rs_test_int(&r, "delivered"), 3);
+        assert_int_equal(rs_test_int(&r, "makespan"), makespan[i]);
+        rs_record_free(&r);
+    }
+}
+
 /* Same seed, same record; router=simple refuses the router's keys; the default router's
  * record has none of them. */
 static void test_keys_and_determinism(void **state)
@@ -255,6 +295,7 @@ int main(void)
         cmocka_unit_test(test_deadlock),
         cmocka_unit_test(test_valiant_phase_classes),
         cmocka_unit_test(test_adaptive_no_deadlock),
+        cmocka_unit_test(test_adaptive_by_credits),
         cmocka_unit_test(test_keys_and_determinism),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
