@@ -318,10 +318,11 @@ static void vc_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
              * (last) candidate lowest, 0 (one route: 0) */
             int32_t pri = (int32_t)(nc - 1 - k);
             uint32_t o = c[k].port;
+            int atomic = f->adaptive && rs__iq_rsets_atomic(&q->rs, x, k);
             for (uint32_t v = c[k].vc_lo; v < c[k].vc_hi; v++) {
                 uint32_t y = ovc(q, node, o, v);
-                if (q->use[y] >= 0)
-                    continue;
+                if (q->use[y] >= 0 || (atomic && q->occ[y]))
+                    continue; /* taken; an adaptive VC next to an escape: not empty */
                 elig = 1;
                 if (q->busy_full && full_for(q, y))
                     continue;

@@ -18,15 +18,17 @@ int rs__iq_rsets_init(struct iq_rsets *s, uint64_t n_ivc, uint32_t n_slots, uint
     s->depth = depth;
     s->occ = occ;
     s->n = rs_calloc(n_ivc + 1, sizeof *s->n);
+    s->atomic = rs_calloc(n_ivc + 1, sizeof *s->atomic);
     s->ch = rs_calloc(n_ivc * RS_ROUTE_MAX_CHOICES + 1, sizeof *s->ch);
     s->esc = rs_calloc((size_t)n_slots + 1, sizeof *s->esc);
     s->occ0 = rs_calloc((size_t)n_nodes * NO * B + 1, sizeof *s->occ0);
-    return s->n && s->ch && s->esc && s->occ0 ? 0 : RS_ENOMEM;
+    return s->n && s->atomic && s->ch && s->esc && s->occ0 ? 0 : RS_ENOMEM;
 }
 
 void rs__iq_rsets_free(struct iq_rsets *s)
 {
     rs_free(s->n);
+    rs_free(s->atomic);
     rs_free(s->ch);
     rs_free(s->esc);
     rs_free(s->occ0);
@@ -49,6 +51,19 @@ static uint32_t rsets_free_slots(const void *ctx, uint32_t node, uint32_t port, 
     size_t y = ((size_t)node * s->NO + port) * s->B + vc;
     uint32_t occ = node < s->cur ? s->occ0[y] : s->occ[y];
     return occ < s->depth ? s->depth - occ : 0;
+}
+
+/* Does the set ch[0..n) end in an escape candidate: at least two candidates, and the last
+ * one's VCs offered by no other? */
+static int escape_set(const struct rs_route_choice *ch, uint32_t n)
+{
+    if (n < 2)
+        return 0;
+    const struct rs_route_choice *e = &ch[n - 1];
+    for (uint32_t i = 0; i + 1 < n; i++)
+        if (ch[i].vc_lo < e->vc_hi && e->vc_lo < ch[i].vc_hi)
+            return 0;
+    return 1;
 }
 
 int rs__iq_rsets_route(struct iq_rsets *s, struct flit *f, uint32_t node, uint32_t x,
@@ -78,6 +93,7 @@ int rs__iq_rsets_route(struct iq_rsets *s, struct flit *f, uint32_t node, uint32
                               "missing channel or does not end (at node %u after %u hops)",
                               w->msg, w->src, w->dst, node, w->hops);
     s->n[x] = (uint8_t)n;
+    s->atomic[x] = (uint8_t)escape_set(ch, n);
     uint32_t port = ch[n - 1].port;
     w->next_chan = node * f->P + port;
     w->next_node = net->ops->neighbor(net, node, port, NULL);
@@ -90,14 +106,9 @@ void rs__iq_rsets_granted(struct iq_rsets *s, uint32_t x, uint32_t m, uint32_t p
                           uint32_t vc)
 {
     uint32_t n = s->n[x];
-    if (n < 2 || s->esc[m])
+    if (!s->atomic[x] || s->esc[m])
         return;
-    const struct rs_route_choice *ch = s->ch + (size_t)x * RS_ROUTE_MAX_CHOICES;
-    const struct rs_route_choice *e = &ch[n - 1];
-    if (port != e->port || vc < e->vc_lo || vc >= e->vc_hi)
-        return;
-    for (uint32_t i = 0; i + 1 < n; i++) /* escape VCs: offered by no other choice */
-        if (ch[i].vc_lo < e->vc_hi && e->vc_lo < ch[i].vc_hi)
-            return;
-    s->esc[m] = 1;
+    const struct rs_route_choice *e = s->ch + (size_t)x * RS_ROUTE_MAX_CHOICES + n - 1;
+    if (port == e->port && vc >= e->vc_lo && vc < e->vc_hi)
+        s->esc[m] = 1;
 }

@@ -17,6 +17,8 @@ struct iq_rsets {
     uint32_t *occ0;        /* each node's counts as they were when its cycle began */
     uint32_t cur;          /* the node whose cycle is running */
     uint8_t *n;            /* [input VC] candidates of its head (0: none, oblivious or ejection) */
+    uint8_t *atomic;       /* [input VC] 1: its candidates but the last are adaptive VCs next to
+                              an escape candidate, allocated only when empty */
     struct rs_route_choice *ch; /* [input VC * RS_ROUTE_MAX_CHOICES] */
     uint8_t *esc;          /* [worm slot] 1: the packet entered its routing's escape VCs */
 };
@@ -56,6 +58,13 @@ static inline uint32_t rs__iq_rsets_get(const struct iq_rsets *s, uint32_t x,
 {
     *ch = s->ch + (size_t)x * RS_ROUTE_MAX_CHOICES;
     return s->n[x];
+}
+
+/* 1 when candidate k of input VC x's route set may only be allocated empty (all its credits
+ * back): an adaptive candidate of a routing with escape VCs (min_adaptive). */
+static inline int rs__iq_rsets_atomic(const struct iq_rsets *s, uint32_t x, uint32_t k)
+{
+    return s->atomic[x] && k + 1 < s->n[x];
 }
 
 /* VC allocation gave the head (worm slot m) of input VC x VC vc of output port: when that
