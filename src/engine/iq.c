@@ -18,6 +18,7 @@
 const char *const rs__iq_router_names[] = {"simple", "iq", NULL};
 const char *const rs__iq_alloc_names[] = {"separable_input_first", "separable_output_first",
                                           "islip", NULL};
+const char *const rs__iq_adaptive_set_names[] = {"all", "booksim", NULL};
 
 const struct rs_optdef rs_iq_options[] = {IQ_OPTIONS, {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
@@ -1002,7 +1003,7 @@ static const char *const iq_keys[] = {
     "routing_delay", "vc_alloc_delay", "sw_alloc_delay", "st_prepare_delay", "st_final_delay",
     "credit_delay", "channel_latency", "input_speedup", "output_speedup", "vc_allocator",
     "sw_allocator", "alloc_iters", "speculative", "wait_for_tail_credit", "vc_busy_when_full",
-    "hold_switch_for_packet", NULL};
+    "hold_switch_for_packet", "adaptive_set", NULL};
 
 int rs__iq_refuse_keys(const struct rs_params *p, struct rs_err *err)
 {
@@ -1173,6 +1174,12 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
     if (f->adaptive && rs__iq_rsets_init(&q->rs, n_ivc, f->n_slots, q->n_nodes, q->NO, q->B,
                                          q->depth, q->occ))
         return rs_err_set(err, RS_ENOMEM, "router=iq: out of memory");
+    if (rs_params_find(p, "adaptive_set")) { /* unset: all (and no column) */
+        int set;
+        if ((rc = rs_opt_choice(p, opt, "adaptive_set", &set, err)))
+            return rc;
+        q->rs.booksim = set == 1;
+    }
     uint32_t nio = q->n_nodes * q->NO;
     q->QO = q->B * q->depth + q->s_out + 2;
     IQ_ALLOC(q->oq, (uint64_t)nio * q->QO);

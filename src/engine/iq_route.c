@@ -18,17 +18,17 @@ int rs__iq_rsets_init(struct iq_rsets *s, uint64_t n_ivc, uint32_t n_slots, uint
     s->depth = depth;
     s->occ = occ;
     s->n = rs_calloc(n_ivc + 1, sizeof *s->n);
-    s->atomic = rs_calloc(n_ivc + 1, sizeof *s->atomic);
+    s->kind = rs_calloc(n_ivc + 1, sizeof *s->kind);
     s->ch = rs_calloc(n_ivc * RS_ROUTE_MAX_CHOICES + 1, sizeof *s->ch);
     s->esc = rs_calloc((size_t)n_slots + 1, sizeof *s->esc);
     s->occ0 = rs_calloc((size_t)n_nodes * NO * B + 1, sizeof *s->occ0);
-    return s->n && s->atomic && s->ch && s->esc && s->occ0 ? 0 : RS_ENOMEM;
+    return s->n && s->kind && s->ch && s->esc && s->occ0 ? 0 : RS_ENOMEM;
 }
 
 void rs__iq_rsets_free(struct iq_rsets *s)
 {
     rs_free(s->n);
-    rs_free(s->atomic);
+    rs_free(s->kind);
     rs_free(s->ch);
     rs_free(s->esc);
     rs_free(s->occ0);
@@ -81,6 +81,18 @@ int rs__iq_rsets_route(struct iq_rsets *s, struct flit *f, uint32_t node, uint32
         w->next_chan = RS_NONE;
         return 0;
     }
+    int esc_set = escape_set(ch, n);
+    if (esc_set && s->booksim) { /* the escape and the candidate on its port */
+        uint32_t k = 0;
+        for (uint32_t i = 0; i + 1 < n; i++)
+            if (ch[i].port == ch[n - 1].port) {
+                ch[k++] = ch[i];
+                break;
+            }
+        ch[k++] = ch[n - 1];
+        n = k;
+        esc_set = n > 1;
+    }
     if (s->esc[m] && n > 1) { /* on the escape VCs: the escape choice only */
         ch[0] = ch[n - 1];
         n = 1;
@@ -93,7 +105,7 @@ int rs__iq_rsets_route(struct iq_rsets *s, struct flit *f, uint32_t node, uint32
                               "missing channel or does not end (at node %u after %u hops)",
                               w->msg, w->src, w->dst, node, w->hops);
     s->n[x] = (uint8_t)n;
-    s->atomic[x] = (uint8_t)escape_set(ch, n);
+    s->kind[x] = (uint8_t)(esc_set && n > 1 ? IQ_RS_ESCAPE | (s->booksim ? 0 : IQ_RS_ATOMIC) : 0);
     uint32_t port = ch[n - 1].port;
     w->next_chan = node * f->P + port;
     w->next_node = net->ops->neighbor(net, node, port, NULL);
@@ -106,7 +118,7 @@ void rs__iq_rsets_granted(struct iq_rsets *s, uint32_t x, uint32_t m, uint32_t p
                           uint32_t vc)
 {
     uint32_t n = s->n[x];
-    if (!s->atomic[x] || s->esc[m])
+    if (!(s->kind[x] & IQ_RS_ESCAPE) || s->esc[m])
         return;
     const struct rs_route_choice *e = s->ch + (size_t)x * RS_ROUTE_MAX_CHOICES + n - 1;
     if (port == e->port && vc >= e->vc_lo && vc < e->vc_hi)

@@ -10,6 +10,8 @@
 
 #include "engine/flit.h"
 
+enum { IQ_RS_ESCAPE = 1, IQ_RS_ATOMIC = 2 };
+
 struct iq_rsets {
     uint32_t NO, B, depth; /* router outputs, VCs per channel, flits per VC buffer */
     const uint32_t *occ;   /* the routers' live credit counts: flits sent and not yet
@@ -17,10 +19,13 @@ struct iq_rsets {
     uint32_t *occ0;        /* each node's counts as they were when its cycle began */
     uint32_t cur;          /* the node whose cycle is running */
     uint8_t *n;            /* [input VC] candidates of its head (0: none, oblivious or ejection) */
-    uint8_t *atomic;       /* [input VC] 1: its candidates but the last are adaptive VCs next to
-                              an escape candidate, allocated only when empty */
+    uint8_t *kind;         /* [input VC] IQ_RS_ESCAPE: its list ends in an escape candidate;
+                              IQ_RS_ATOMIC: the others' VCs are allocated only when empty */
     struct rs_route_choice *ch; /* [input VC * RS_ROUTE_MAX_CHOICES] */
     uint8_t *esc;          /* [worm slot] 1: the packet entered its routing's escape VCs */
+    int booksim;           /* adaptive_set=booksim: of a list with an escape, keep the escape
+                              and the candidate on its port (BookSim's OutputSet keeps one
+                              candidate per priority), VCs reallocated as BookSim does */
 };
 
 /* Allocate the route sets of n_ivc input VCs and n_slots worm slots for routers of NO
@@ -64,7 +69,7 @@ static inline uint32_t rs__iq_rsets_get(const struct iq_rsets *s, uint32_t x,
  * back): an adaptive candidate of a routing with escape VCs (min_adaptive). */
 static inline int rs__iq_rsets_atomic(const struct iq_rsets *s, uint32_t x, uint32_t k)
 {
-    return s->atomic[x] && k + 1 < s->n[x];
+    return (s->kind[x] & IQ_RS_ATOMIC) && k + 1 < s->n[x];
 }
 
 /* VC allocation gave the head (worm slot m) of input VC x VC vc of output port: when that

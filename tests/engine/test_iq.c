@@ -240,20 +240,29 @@ static void test_adaptive_no_deadlock(void **state)
  *       16), router 5 reads 18 (.. 21), the terminal reads it at 23: makespan 23.
  * Dimension order (routing=direct, both VCs on every hop; B1 takes VC 0, B2 VC 1) sends A
  * to +x: VC allocation at 9 gives it VC 1 (the input arbiter's pointer is past VC 0, which
- * B1 took), whose credit (B2's) counts at 16; switch allocation waits until then, and A reaches its terminal 13 cycles
- * later as above: 29. */
+ * B1 took), whose credit (B2's) counts at 16; switch allocation waits until then, and A
+ * reaches its terminal 13 cycles later as above: 29. adaptive_set=booksim (BookSim's route
+ * set: the adaptive VCs of the dimension-order port and its escape) also keeps A on +x:
+ * B1 took VC 1 and B2 VC 0 as in the first case; A is offered VC 1 (priority 1, allocated
+ * although not empty, as BookSim does) and VC 0 and wins VC 1, whose credit (B1's) counts
+ * at 15: 28. */
 static void test_adaptive_by_credits(void **state)
 {
     (void)state;
     const uint32_t pairs[3][2] = {{0, 1}, {0, 1}, {0, 5}};
     const char *kv = "switching=wormhole router=iq vcs=2 vc_depth=1 length=1 credit_delay=4 "
                      "vc_allocator=separable_input_first sw_allocator=separable_input_first";
-    const struct rs_routing_ops *routing[2] = {RS_ROUTING_MIN_ADAPTIVE, RS_ROUTING_DIRECT};
-    const int64_t makespan[2] = {23, 29};
-    for (int i = 0; i < 2; i++) {
+    const char *kv_bs = "switching=wormhole router=iq vcs=2 vc_depth=1 length=1 credit_delay=4 "
+                        "vc_allocator=separable_input_first sw_allocator=separable_input_first "
+                        "adaptive_set=booksim";
+    const struct rs_routing_ops *routing[3] = {RS_ROUTING_MIN_ADAPTIVE, RS_ROUTING_DIRECT,
+                                               RS_ROUTING_MIN_ADAPTIVE};
+    const int64_t makespan[3] = {23, 29, 28};
+    for (int i = 0; i < 3; i++) {
         struct rs_record r;
         char msg[2048];
-        assert_int_equal(flit_try(IQ_NET, kv, pairs, 3, routing[i], NULL, &r, msg, sizeof msg),
+        assert_int_equal(flit_try(IQ_NET, i < 2 ? kv : kv_bs, pairs, 3, routing[i], NULL, &r,
+                                  msg, sizeof msg),
                          0);
         assert_int_equal(rs_test_int(&r, "delivered"), 3);
         assert_int_equal(rs_test_int(&r, "makespan"), makespan[i]);
