@@ -1178,6 +1178,10 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
         int set;
         if ((rc = rs_opt_choice(p, opt, "adaptive_set", &set, err)))
             return rc;
+        if (!f->adaptive)
+            return rs_err_set(err, RS_EUNSUPPORTED,
+                              "adaptive_set= has no effect with routing=%s (it is oblivious)",
+                              f->routing ? f->routing->name : "direct");
         q->rs.booksim = set == 1;
     }
     uint32_t nio = q->n_nodes * q->NO;

@@ -310,6 +310,12 @@ static void test_keys_and_determinism(void **state)
                      RS_EUNSUPPORTED);
     assert_non_null(strstr(msg, "routing_delay= is a key of router=iq"));
     rs_record_free(&a);
+    assert_int_equal(rs_test_try("topology=mesh k=4 n=2 traffic=bitrev switching=wormhole "
+                                 "router=iq adaptive_set=booksim",
+                                 1, &a, msg, sizeof msg),
+                     RS_EUNSUPPORTED);
+    assert_non_null(strstr(msg, "adaptive_set= has no effect with routing=direct"));
+    rs_record_free(&a);
     rs_test_run("topology=mesh k=4 n=2 traffic=bitrev switching=wormhole", &a);
     assert_null(rs_record_get(&a, "router"));
     rs_record_free(&a);
