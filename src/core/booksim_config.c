@@ -510,6 +510,7 @@ static int map_topology(struct mapper *m)
     }
     const char *routing = NULL;
     const char *classes = NULL; /* vc_classes for a torus */
+    int bs_set = 0;             /* adaptive_set=booksim */
     if (!strcmp(t, "mesh") || !strcmp(t, "torus")) {
         int torus = t[0] == 't';
         int lu;
@@ -526,7 +527,7 @@ static int map_topology(struct mapper *m)
         if ((!strcmp(r, "dor") && !torus) || !strcmp(r, "dim_order"))
             routing = "direct", classes = torus ? "partition" : NULL;
         else if (!strcmp(r, "min_adapt"))
-            routing = "min_adaptive";
+            routing = "min_adaptive", bs_set = 1; /* BookSim's route set: docs/model-iq.md */
         else if (!strcmp(r, "valiant"))
             routing = "valiant", classes = torus ? "dateline" : NULL;
     } else if (!strcmp(t, "fly")) {
@@ -561,6 +562,8 @@ static int map_topology(struct mapper *m)
     /* BookSim's dimension order on a torus uses the upper half of the VCs for a dimension whose
      * route wraps around (routesim's vc_classes=partition, docs/model-iq.md) */
     if (classes && (rc = put(m, "vc_classes", classes, lr)))
+        return rc;
+    if (bs_set && (rc = put(m, "adaptive_set", "booksim", lr)))
         return rc;
     return 0;
 }

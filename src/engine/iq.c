@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine/iq_alloc.h"
+#include "engine/iq_route.h"
 #include "core/events_hook.h"
 #include "routesim/alloc.h"
 #include "routesim/assert.h"
@@ -18,6 +19,7 @@
 const char *const rs__iq_router_names[] = {"simple", "iq", NULL};
 const char *const rs__iq_alloc_names[] = {"separable_input_first", "separable_output_first",
                                           "islip", NULL};
+const char *const rs__iq_adaptive_set_names[] = {"all", "booksim", NULL};
 
 const struct rs_optdef rs_iq_options[] = {IQ_OPTIONS, {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
@@ -66,6 +68,7 @@ struct iq {
     /* keys */
     uint32_t rd, va, sa, xd, cd, lat, s_in, s_out, iters;
     int spec, wftc, busy_full;
+    int vsplit; /* Valiant without vc_classes: one half of the VCs per phase (BookSim) */
     enum iq_alloc_kind va_kind, sa_kind;
     /* shape */
     uint32_t B, depth, P, NI, NO, n_nodes, n_src, R, Rt;
@@ -75,6 +78,7 @@ struct iq {
     struct iq_ring *iq;
     uint8_t *state;
     uint16_t *out_port, *out_vc, *r_port, *r_lo, *r_hi;
+    struct iq_rsets rs; /* adaptive routing: the candidates of each input VC's head */
     /* output VCs [(node * NO + out) * B + vc]: BookSim's BufferState of the next buffer */
     int32_t *use;
     uint8_t *tail_sent;
@@ -184,7 +188,8 @@ static inline int full_for(const struct iq *q, uint32_t x)
 static int route_vc(struct flit *f, struct iq *q, uint32_t node, uint32_t x, struct rs_err *err)
 {
     uint32_t m = q->ibuf[(size_t)x * q->depth + q->iq[x].head].m;
-    int rc = rs__flit_route(f, m, node, err);
+    int rc = f->adaptive ? rs__iq_rsets_route(&q->rs, f, node, x, m, err)
+                         : rs__flit_route(f, m, node, err);
     if (rc)
         return rc;
     struct flit_worm *w = &f->w[m];
@@ -202,6 +207,15 @@ static int route_vc(struct flit *f, struct iq *q, uint32_t node, uint32_t x, str
         q->r_port[x] = (uint16_t)(w->next_chan % q->P);
         q->r_lo[x] = (uint16_t)w->vc_lo;
         q->r_hi[x] = (uint16_t)w->vc_hi;
+        if (q->vsplit) { /* Valiant's phase classes: [0, B/2) in phase A, [B/2, B) in B */
+            int b = 1;
+            if (w->mid != RS_NONE) {
+                struct rs_route_state st = {w->src, w->dst, w->mid, w->hops, w->msg};
+                (void)rs_route_leg(f->net, f->routing, &st, &b);
+            }
+            q->r_lo[x] = (uint16_t)(b ? q->B / 2 : 0);
+            q->r_hi[x] = (uint16_t)(b ? q->B : q->B / 2);
+        }
     }
     return 0;
 }
@@ -275,7 +289,20 @@ static int input_queuing(struct flit *f, struct iq *q, uint32_t node, struct rs_
     return 0;
 }
 
-static void vc_alloc_evaluate(struct iq *q, uint32_t node)
+/* The candidates of the head of input VC x: its route set under an adaptive routing, else
+ * its one route (r_port, r_lo, r_hi) in *one. Returns how many. */
+static inline uint32_t candidates(const struct flit *f, const struct iq *q, uint32_t x,
+                                  struct rs_route_choice *one, const struct rs_route_choice **c)
+{
+    uint32_t n = f->adaptive ? rs__iq_rsets_get(&q->rs, x, c) : 0;
+    if (n)
+        return n;
+    *one = (struct rs_route_choice){q->r_port[x], q->r_lo[x], q->r_hi[x]};
+    *c = one;
+    return 1;
+}
+
+static void vc_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
 {
     struct iq_ring *r = &q->vqr[node];
     q->n_vreq = 0;
@@ -284,18 +311,28 @@ static void vc_alloc_evaluate(struct iq *q, uint32_t node)
         if (e->time >= 0)
             break;
         uint32_t x = ivc(q, node, e->in, e->vc);
-        uint32_t o = q->r_port[x];
+        struct rs_route_choice one;
+        const struct rs_route_choice *c;
+        uint32_t nc = candidates(f, q, x, &one, &c);
         int elig = 0, cred = 0;
-        for (uint32_t v = q->r_lo[x]; v < q->r_hi[x]; v++) {
-            uint32_t y = ovc(q, node, o, v);
-            if (q->use[y] >= 0)
-                continue;
-            elig = 1;
-            if (q->busy_full && full_for(q, y))
-                continue;
-            cred = 1;
-            RS_ASSERT(q->n_vreq < q->max_vreq);
-            q->vreq[q->n_vreq++] = (struct iq_req){e->in * q->B + e->vc, o * q->B + v, 0, 0, 0};
+        for (uint32_t k = 0; k < nc; k++) {
+            /* the routing's order as the priority at the input VC's arbiter: the escape
+             * (last) candidate lowest, 0 (one route: 0) */
+            int32_t pri = (int32_t)(nc - 1 - k);
+            uint32_t o = c[k].port;
+            int atomic = f->adaptive && rs__iq_rsets_atomic(&q->rs, x, k);
+            for (uint32_t v = c[k].vc_lo; v < c[k].vc_hi; v++) {
+                uint32_t y = ovc(q, node, o, v);
+                if (q->use[y] >= 0 || (atomic && q->occ[y]))
+                    continue; /* taken; an adaptive VC next to an escape: not empty */
+                elig = 1;
+                if (q->busy_full && full_for(q, y))
+                    continue;
+                cred = 1;
+                RS_ASSERT(q->n_vreq < q->max_vreq);
+                q->vreq[q->n_vreq++] =
+                    (struct iq_req){e->in * q->B + e->vc, o * q->B + v, 0, pri, 0};
+            }
         }
         if (!elig || (q->busy_full && !cred))
             e->res = STALL;
@@ -350,7 +387,7 @@ static void sw_add_req(struct iq *q, uint32_t node, uint32_t in, uint32_t vc, ui
     q->sreq[q->n_sreq++] = (struct iq_req){ein, eout, (int32_t)vc, prio, prio};
 }
 
-static void sw_alloc_evaluate(struct iq *q, uint32_t node)
+static void sw_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
 {
     struct iq_ring *r = &q->sqr[node];
     q->n_sreq = 0;
@@ -367,24 +404,32 @@ static void sw_alloc_evaluate(struct iq *q, uint32_t node)
             sw_add_req(q, node, e->in, e->vc, q->out_port[x], 0);
             continue;
         }
-        /* speculative bid of a head still bidding for a VC: only if some VC of its route
-         * is free and has a credit (BookSim's spec_check_elig, spec_check_cred) */
-        uint32_t o = q->r_port[x];
-        int elig = 0, cred = 0;
-        for (uint32_t v = q->r_lo[x]; v < q->r_hi[x]; v++) {
-            uint32_t y = ovc(q, node, o, v);
-            if (q->use[y] < 0) {
-                elig = 1;
-                if (!full_for(q, y)) {
-                    cred = 1;
-                    break;
+        /* speculative bid of a head still bidding for a VC, for the output of each
+         * candidate: only if every candidate has a free VC with a credit (BookSim's
+         * spec_check_elig, spec_check_cred: one that has none stalls the head's bid) */
+        struct rs_route_choice one;
+        const struct rs_route_choice *c;
+        uint32_t nc = candidates(f, q, x, &one, &c);
+        int ok = 1;
+        for (uint32_t k = 0; k < nc && ok; k++) {
+            int elig = 0, cred = 0;
+            for (uint32_t v = c[k].vc_lo; v < c[k].vc_hi; v++) {
+                uint32_t y = ovc(q, node, c[k].port, v);
+                if (q->use[y] < 0) {
+                    elig = 1;
+                    if (!full_for(q, y)) {
+                        cred = 1;
+                        break;
+                    }
                 }
             }
+            ok = elig && cred;
         }
-        if (!elig || !cred)
+        if (!ok)
             e->res = STALL;
         else
-            sw_add_req(q, node, e->in, e->vc, o, INT32_MIN);
+            for (uint32_t k = 0; k < nc; k++)
+                sw_add_req(q, node, e->in, e->vc, c[k].port, INT32_MIN);
     }
     q->saa.in_ptr = q->sa_in_ptr + (size_t)node * q->NIe;
     q->saa.out_ptr = q->sa_out_ptr + (size_t)node * q->NOe;
@@ -467,6 +512,9 @@ static void vc_alloc_update(struct flit *f, struct iq *q, uint32_t node)
             q->out_port[x] = (uint16_t)o;
             q->out_vc[x] = (uint16_t)v;
             q->state[x] = VC_ACTIVE;
+            if (f->adaptive)
+                rs__iq_rsets_granted(&q->rs, x, q->ibuf[(size_t)x * q->depth + q->iq[x].head].m,
+                                     o, v);
             if (!q->spec)
                 push_ent(q, q->sq, q->sqr, node, e.in, e.vc);
         } else {
@@ -612,6 +660,8 @@ static int sw_alloc_update(struct flit *f, struct iq *q, uint32_t node, struct r
 static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
 {
     int rc;
+    if (f->adaptive)
+        rs__iq_rsets_node(&q->rs, node);
     if ((rc = input_queuing(f, q, node, err)))
         return rc;
     struct iq_ring *r = &q->rqr[node];
@@ -622,11 +672,11 @@ static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_e
         e->time = (int32_t)(q->now + q->rd - 1);
     }
     if (q->vqr[node].cnt)
-        vc_alloc_evaluate(q, node);
+        vc_alloc_evaluate(f, q, node);
     if (q->hold && q->hqr[node].cnt)
         sw_hold_evaluate(q, node);
     if (q->sqr[node].cnt)
-        sw_alloc_evaluate(q, node);
+        sw_alloc_evaluate(f, q, node);
     struct iq_ring *xr = &q->xqr[node];
     for (uint32_t i = 0; i < xr->cnt; i++) {
         struct iq_xent *e = &RING_AT(q->xq, node, xr, q->QX, i);
@@ -763,6 +813,8 @@ static void source_cycle(struct flit *f, struct iq *q, uint32_t t)
         q->t_vc[t] = vc;
         RS_EVENT(f->ev, RS_EV_INJECTED, q->now, f->w[m].msg, f->src_node[t], RS_EV_NONE, vc);
         q->packets++;
+        if (f->adaptive)
+            rs__iq_rsets_new(&q->rs, m);
         f->front[t] = RS_NONE;
         rs__flit_front_left(f, t);
     } else {
@@ -961,7 +1013,7 @@ static const char *const iq_keys[] = {
     "routing_delay", "vc_alloc_delay", "sw_alloc_delay", "st_prepare_delay", "st_final_delay",
     "credit_delay", "channel_latency", "input_speedup", "output_speedup", "vc_allocator",
     "sw_allocator", "alloc_iters", "speculative", "wait_for_tail_credit", "vc_busy_when_full",
-    "hold_switch_for_packet", NULL};
+    "hold_switch_for_packet", "adaptive_set", NULL};
 
 int rs__iq_refuse_keys(const struct rs_params *p, struct rs_err *err)
 {
@@ -989,6 +1041,7 @@ void rs__iq_free(struct flit *f)
                     q->t_cur, q->t_k, q->t_vc};
     for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++)
         rs_free(arrs[i]);
+    rs__iq_rsets_free(&q->rs);
     rs_free(q);
     f->iq = NULL;
 }
@@ -1041,11 +1094,6 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
 {
     const struct rs_net *net = f->net;
     int rc;
-    if (f->adaptive)
-        return rs_err_set(err, RS_EUNSUPPORTED,
-                          "router=iq: adaptive routing (routing=%s) is not implemented yet; "
-                          "use an oblivious routing",
-                          f->routing->name);
     if (f->link != FLIT_PER_VC)
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "router=iq: link=shared has no meaning (a channel carries one flit per "
@@ -1062,6 +1110,17 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
     struct iq *q = f->iq;
     if ((rc = read_keys(q, p, opt, err)))
         return rc;
+    /* Valiant's two legs through a terminal without VC classes of the topology's: each leg
+     * on its own half of the VCs, as BookSim's valiant routing functions do */
+    if (!f->adaptive && f->classes == FLIT_CLASSES_NONE && net->ops->valiant_via_terminal &&
+        ((f->routing && f->routing->mid) || f->drv->mid)) {
+        if (f->B < 2)
+            return rs_err_set(err, RS_ECONSTRAINT,
+                              "router=iq: Valiant routes need vcs >= 2 (one VC class per "
+                              "phase; got vcs=%u)",
+                              f->B);
+        q->vsplit = 1;
+    }
     q->B = f->B;
     q->depth = f->depth;
     q->P = f->P;
@@ -1122,6 +1181,19 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
     IQ_ALLOC(q->occ, n_ivc);
     for (uint64_t i = 0; i < n_ivc; i++)
         q->use[i] = -1;
+    if (f->adaptive && rs__iq_rsets_init(&q->rs, n_ivc, f->n_slots, q->n_nodes, q->NO, q->B,
+                                         q->depth, q->occ))
+        return rs_err_set(err, RS_ENOMEM, "router=iq: out of memory");
+    if (rs_params_find(p, "adaptive_set")) { /* unset: all (and no column) */
+        int set;
+        if ((rc = rs_opt_choice(p, opt, "adaptive_set", &set, err)))
+            return rc;
+        if (!f->adaptive)
+            return rs_err_set(err, RS_EUNSUPPORTED,
+                              "adaptive_set= has no effect with routing=%s (it is oblivious)",
+                              f->routing ? f->routing->name : "direct");
+        q->rs.booksim = set == 1;
+    }
     uint32_t nio = q->n_nodes * q->NO;
     q->QO = q->B * q->depth + q->s_out + 2;
     IQ_ALLOC(q->oq, (uint64_t)nio * q->QO);
@@ -1160,7 +1232,7 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
     for (uint64_t i = 0; i < (uint64_t)q->n_nodes * q->NIe; i++)
         q->sw_rr[i] = (uint32_t)(i % q->NIe % q->s_in);
     uint32_t nvin = q->NI * q->B, nvout = q->NO * q->B;
-    q->max_vreq = nvin * q->B * 2 + 1;
+    q->max_vreq = nvin * q->B * 2 * (f->adaptive ? RS_ROUTE_MAX_CHOICES : 1) + 1;
     IQ_ALLOC(q->vreq, q->max_vreq);
     IQ_ALLOC(q->sreq, (uint64_t)q->NIe * q->NOe);
     IQ_ALLOC(q->sreq_at, (uint64_t)q->NIe * q->NOe);

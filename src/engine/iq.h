@@ -15,6 +15,7 @@
  * fragment that the wormhole and virtual_cut_through engines include. */
 extern const char *const rs__iq_router_names[];
 extern const char *const rs__iq_alloc_names[];
+extern const char *const rs__iq_adaptive_set_names[];
 #define IQ_OPTIONS                                                                             \
     {"router", RS_OPT_CHOICE, "simple", 0, 0, rs__iq_router_names,                             \
      "simple: one flit step per hop (docs/model-flit.md); iq: BookSim's input-queued "         \
@@ -47,7 +48,10 @@ extern const char *const rs__iq_alloc_names[];
     {"vc_busy_when_full", RS_OPT_BOOL, "0", 0, 0, NULL,                                        \
      "router=iq: 1: a VC without credits is not allocated"},                                  \
     {"hold_switch_for_packet", RS_OPT_BOOL, "0", 0, 0, NULL,                                   \
-     "router=iq: 1: a won switch connection stays with the packet until its tail"}
+     "router=iq: 1: a won switch connection stays with the packet until its tail"},           \
+    {"adaptive_set", RS_OPT_CHOICE, NULL, 0, 0, rs__iq_adaptive_set_names,                     \
+     "router=iq, adaptive routing with escape VCs (min_adaptive): all (unset): every "         \
+     "productive port; booksim: the escape's port only, as BookSim's min_adapt route set"}
 
 /* Set up router=iq on the flit engine f (already initialised for its mode): read the
  * router's keys from p (option table opt), check that the network and the routing suit it,

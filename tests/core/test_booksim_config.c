@@ -86,6 +86,7 @@ static void test_every_key(void **state)
     expect(&p, "n", "3", 4);
     expect(&p, "channel_latency", "1", 2);
     expect(&p, "routing", "min_adaptive", 6);
+    expect(&p, "adaptive_set", "booksim", 6); /* BookSim's min_adapt route set */
     expect(&p, "router", "iq", 7);
     expect(&p, "switching", "virtual_cut_through", 8);
     expect(&p, "vcs", "4", 9);
@@ -121,7 +122,7 @@ static void test_every_key(void **state)
     expect(&p, "acc_stopping_thres", "0.04", 38);
     expect(&p, "seed", "7", 39);
     assert_null(rs_params_find(&p, "vc_classes")); /* a mesh has no dateline */
-    assert_int_equal(p.n, 39); /* every key above, nothing else */
+    assert_int_equal(p.n, 40); /* every key above, nothing else */
     rs_params_free(&p);
 }
 

@@ -167,6 +167,127 @@ static void test_deadlock(void **state)
     rs_record_free(&r);
 }
 
+/* Valiant without vc_classes: router=iq gives each leg its own half of the VCs (BookSim's
+ * valiant routing functions), so the 8x8 mesh with 2 VCs runs saturated without deadlock
+ * (before the split, phase B's packets waited on phase A's VCs and this run deadlocked
+ * after 46 deliveries); the same on a 3x3 HyperX, and with 3 VCs (1 + 2). One VC cannot be
+ * split: refused. */
+static void test_valiant_phase_classes(void **state)
+{
+    (void)state;
+    const char *const runs[] = {
+        "topology=mesh k=8 n=2 routing=valiant switching=wormhole router=iq vcs=2 vc_depth=4",
+        "topology=mesh k=4 n=2 routing=valiant switching=wormhole router=iq vcs=3 vc_depth=1 "
+        "speculative=1",
+        "topology=hyperx S=3,3 T=2 routing=valiant switching=virtual_cut_through router=iq "
+        "vcs=2",
+        NULL};
+    rs_test_no_deadlock_saturated(runs);
+    struct rs_record r;
+    char msg[512];
+    assert_int_equal(rs_test_try("topology=mesh k=4 n=2 traffic=uniform routing=valiant "
+                                 "switching=wormhole router=iq vcs=1",
+                                 1, &r, msg, sizeof msg),
+                     RS_ECONSTRAINT);
+    assert_non_null(strstr(msg, "router=iq: Valiant routes need vcs >= 2"));
+    rs_record_free(&r);
+}
+
+/* Adaptive routing under router=iq: every adaptive routing runs saturated (offered 0.9
+ * flits/terminal/cycle, rs_test_no_deadlock_saturated) without deadlock, with the credit
+ * checker on: min_adaptive on the mesh (escape VC 0) and the torus (escape pair 0-1),
+ * nca_adaptive on the k-ary n-tree (one VC: no escape class needed), UGAL-L and UGAL-G on the
+ * dragonfly, with speculation and separable allocators (uniform traffic). */
+static void test_adaptive_no_deadlock(void **state)
+{
+    (void)state;
+    const char *const runs[] = {
+        "topology=mesh k=8 n=2 routing=min_adaptive switching=wormhole router=iq vcs=2 "
+        "vc_depth=4",
+        "topology=mesh k=4 n=3 routing=min_adaptive switching=wormhole router=iq vcs=2 "
+        "vc_depth=1 speculative=1",
+        "topology=mesh k=8 n=2 routing=min_adaptive switching=virtual_cut_through router=iq "
+        "vcs=3 vc_allocator=separable_input_first sw_allocator=separable_output_first",
+        "topology=torus k=4 n=2 routing=min_adaptive switching=wormhole router=iq vcs=3 "
+        "vc_depth=2 channel_latency=2",
+        "topology=kary_ntree k=4 n=3 routing=nca_adaptive switching=wormhole router=iq vcs=1 "
+        "vc_depth=2",
+        "topology=dragonfly routing=ugal_l switching=wormhole router=iq vcs=3 vc_depth=2",
+        "topology=dragonfly routing=ugal_g switching=wormhole router=iq vcs=3 vc_depth=2 "
+        "speculative=1",
+        NULL};
+    rs_test_no_deadlock_saturated(runs);
+}
+
+/* min_adaptive under router=iq leaves the dimension-order port when it has no credits. On
+ * the 4x4 mesh (node x + 4y; port 0 = +x, 2 = +y), 2 VCs of 1 flit, 1-flit packets,
+ * credit_delay=4, separable input-first allocators (they honour the routing's order as the
+ * priority; iSLIP ignores priorities, as BookSim's does). Terminal 0 sends B1 and B2 to
+ * terminal 1, then A to terminal 5 (dimension order: +x, then +y).
+ *   B1: injected at 0 (injection VC 0), read by router 0 at 2, routed; VC allocation at 3:
+ *       +x VC 1 (adaptive, priority above the escape VC 0); leaves at 4 (switch
+ *       allocation): +x VC 1 now holds 1 flit of 1 (full), released (its tail left).
+ *   B2: injected at 1 (VC 1), read at 3; at 4 +x VC 1 is still B1's, so it takes the escape
+ *       VC 0, leaves at 5: both +x VCs full. Router 1 reads B1 at 7 and moves it on at 9; the
+ *       credit is read by router 0 at 11 and counts at 15 (B2's at 16).
+ *   A:  the source's VCs wait for router 0's credits (B1's, written at 4, read at 6): A is
+ *       injected at 6 and read by router 0 at 8, where min_adaptive orders the productive
+ *       ports by free slots: +y 1, +x 0 + 0. At VC allocation (9) both +x VCs are free
+ *       (their tails left) but hold a flit without its credit: the adaptive +x VC 1 is not
+ *       offered (an adaptive VC is allocated empty), the escape VC 0 is, at the lowest
+ *       priority; +y VC 1 wins. No credit wait on its way (0 -> 4 -> 5):
+ *       switch 10, traversal 11, router 4 reads 13 (routed 13, VC 14, switch 15, traversal
+ *       16), router 5 reads 18 (.. 21), the terminal reads it at 23: makespan 23.
+ * Dimension order (routing=direct, both VCs on every hop; B1 takes VC 0, B2 VC 1) sends A
+ * to +x: VC allocation at 9 gives it VC 1 (the input arbiter's pointer is past VC 0, which
+ * B1 took), whose credit (B2's) counts at 16; switch allocation waits until then, and A
+ * reaches its terminal 13 cycles later as above: 29. adaptive_set=booksim (BookSim's route
+ * set: the adaptive VCs of the dimension-order port and its escape) also keeps A on +x:
+ * B1 took VC 1 and B2 VC 0 as in the first case; A is offered VC 1 (priority 1, allocated
+ * although not empty, as BookSim does) and VC 0 and wins VC 1, whose credit (B1's) counts
+ * at 15: 28. */
+static void test_adaptive_by_credits(void **state)
+{
+    (void)state;
+    const uint32_t pairs[3][2] = {{0, 1}, {0, 1}, {0, 5}};
+    const char *kv = "switching=wormhole router=iq vcs=2 vc_depth=1 length=1 credit_delay=4 "
+                     "vc_allocator=separable_input_first sw_allocator=separable_input_first";
+    const char *kv_bs = "switching=wormhole router=iq vcs=2 vc_depth=1 length=1 credit_delay=4 "
+                        "vc_allocator=separable_input_first sw_allocator=separable_input_first "
+                        "adaptive_set=booksim";
+    const struct rs_routing_ops *routing[3] = {RS_ROUTING_MIN_ADAPTIVE, RS_ROUTING_DIRECT,
+                                               RS_ROUTING_MIN_ADAPTIVE};
+    const int64_t makespan[3] = {23, 29, 28};
+    for (int i = 0; i < 3; i++) {
+        struct rs_record r;
+        char msg[2048];
+        assert_int_equal(flit_try(IQ_NET, i < 2 ? kv : kv_bs, pairs, 3, routing[i], NULL, &r,
+                                  msg, sizeof msg),
+                         0);
+        assert_int_equal(rs_test_int(&r, "delivered"), 3);
+        assert_int_equal(rs_test_int(&r, "makespan"), makespan[i]);
+        rs_record_free(&r);
+    }
+}
+
+/* A batch run that deadlocked with the escape rule alone: 8x8 mesh, 2 VCs of 4 flits,
+ * 400 uniform 4-flit packets per terminal. When adaptive VCs were reallocated as soon as the
+ * previous packet's tail had left (BookSim's wait_for_tail_credit=0), ten packets ended
+ * holding adaptive VCs around a cycle (20 -> 21 -> 29 -> 28 -> 20 and one more), each
+ * waiting for the buffer the next one filled, and 25,590 of 25,600 were delivered. Adaptive
+ * VCs next to an escape VC are now allocated only when empty: every packet is delivered. */
+static void test_adaptive_batch_drains(void **state)
+{
+    (void)state;
+    struct rs_record r;
+    rs_test_run("topology=mesh k=8 n=2 traffic=uniform per_input=400 routing=min_adaptive "
+                "switching=wormhole router=iq vcs=2 vc_depth=4 length=4 seed=1",
+                &r);
+    assert_int_equal(rs_test_int(&r, "deadlock"), 0);
+    assert_int_equal(rs_test_int(&r, "delivered"), 25600);
+    rs_record_free(&r);
+}
+
 /* Same seed, same record; router=simple refuses the router's keys; the default router's
  * record has none of them. */
 static void test_keys_and_determinism(void **state)
@@ -189,6 +310,12 @@ static void test_keys_and_determinism(void **state)
                      RS_EUNSUPPORTED);
     assert_non_null(strstr(msg, "routing_delay= is a key of router=iq"));
     rs_record_free(&a);
+    assert_int_equal(rs_test_try("topology=mesh k=4 n=2 traffic=bitrev switching=wormhole "
+                                 "router=iq adaptive_set=booksim",
+                                 1, &a, msg, sizeof msg),
+                     RS_EUNSUPPORTED);
+    assert_non_null(strstr(msg, "adaptive_set= has no effect with routing=direct"));
+    rs_record_free(&a);
     rs_test_run("topology=mesh k=4 n=2 traffic=bitrev switching=wormhole", &a);
     assert_null(rs_record_get(&a, "router"));
     rs_record_free(&a);
@@ -201,6 +328,10 @@ int main(void)
         cmocka_unit_test(test_credit_round_trip),
         cmocka_unit_test(test_allocators_round_robin),
         cmocka_unit_test(test_deadlock),
+        cmocka_unit_test(test_valiant_phase_classes),
+        cmocka_unit_test(test_adaptive_no_deadlock),
+        cmocka_unit_test(test_adaptive_by_credits),
+        cmocka_unit_test(test_adaptive_batch_drains),
         cmocka_unit_test(test_keys_and_determinism),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
