@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/events_hook.h"
 #include "engine/iq_alloc.h"
 #include "engine/iq_route.h"
-#include "core/events_hook.h"
 #include "routesim/alloc.h"
 #include "routesim/assert.h"
 
