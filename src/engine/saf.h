@@ -58,10 +58,22 @@ struct saf_queue {
     uint32_t head, tail, count;
 };
 
+/* Queue state sized by occupancy (docs/model-saf.md, "Queue state"): the queues of a node
+ * exist only while the node holds a packet (or, within a step, is the target of an
+ * admission). They live in a *record* of 2^qs_shift consecutive queue slots (slot
+ * rec << qs_shift | i is the node's queue i: its in-slot or port, 0 for a switch queue),
+ * taken from a pool and found through an open-addressing hash table keyed by node id. A
+ * record is handed back when its last packet leaves. Queue *ids* (node*P + i, or the node)
+ * are unchanged: moves, routes and the random draws keyed by queue use them. */
+struct saf_ht {
+    uint32_t node; /* RS_NONE: an empty entry */
+    uint32_t rec;
+};
+
 /* A move decided in the decide phase and applied in the commit phase. */
 struct saf_move {
     uint32_t pkt;
-    uint32_t from;  /* queue id, or SAF_SRC_BIT | terminal for a source */
+    uint32_t from;  /* queue slot, or SAF_SRC_BIT | terminal for a source */
     uint32_t to;    /* queue id, SAF_DELIVER, or SAF_DROP_TO */
     uint32_t node;  /* node the packet is at before the move */
 };
@@ -93,20 +105,34 @@ struct saf {
     struct saf_pkt *pkt;   /* [n_pkt] */
     uint8_t *where;        /* [n_pkt] enum saf_where */
 
-    uint64_t n_queues;
-    struct saf_queue *q;   /* [n_queues] */
-    uint32_t *qsel;        /* [n_queues] sticky selection (random, priority), or NULL */
-    uint32_t *granted;     /* [n_queues] admissions this step (output/switch queues) */
+    uint64_t n_queues;     /* queue ids: 0..n_queues-1 (not all of them exist at once) */
+    /* the live queues, by slot (saf_store.c): [rec_cap << qs_shift] each */
+    struct saf_queue *q;
+    uint32_t *qsel;        /* sticky selection (random, priority), or NULL */
+    uint32_t *granted;     /* admissions this step (output/switch queues) */
     uint32_t *grant;       /* granted, where admissions are counted; NULL with queue_threshold
                               (room is the occupancy at the start of the step alone) */
-    uint32_t *waiter;      /* [n_queues] input queues with block only: node+1 whose offer
-                              waits for room in this queue (0 = none), or NULL */
+    uint32_t *waiter;      /* input queues with block only: node+1 whose offer waits for
+                              room in this queue (0 = none), or NULL */
+    uint32_t qs_shift;     /* log2 of the slots of a record: P (input, output) or 1 (switch),
+                              rounded up to a power of two */
+    uint32_t *rnode;       /* [rec_cap] node of each record, RS_NONE when free */
+    uint32_t rec_cap, rec_used; /* records allocated; records ever taken (the rest untouched) */
+    uint32_t rec_free;     /* free list through rnode-free records' q[slot 0].head, RS_NONE */
+    uint64_t n_live;       /* records in use */
+    struct saf_ht *ht;     /* [ht_mask + 1] node -> record; at most half full */
+    uint64_t ht_mask;
+    uint32_t ht_shift;     /* 64 - log2(ht_mask + 1) */
+    uint32_t *fresh;       /* records made in decide (admission targets), checked after the
+                              commit; [fresh_cap] */
+    uint32_t n_fresh, fresh_cap;
+    int nomem;             /* a record could not be allocated during decide */
 
     /* protocol=rank only (NULL otherwise): 004 §5's random ranks and, with output or switch
      * queues, the admission of a step's candidates into each queue by rank */
     uint16_t *rank;        /* [n_pkt] rank 1..ranks of each packet, drawn once */
     uint32_t ranks;        /* r: ranks are 1..r */
-    uint32_t *cand;        /* [n_queues] first candidate move (index+1) into the queue, 0 = none */
+    uint32_t *cand;        /* [by slot] first candidate move (index+1) into the queue, 0 = none */
     uint32_t *cnext;       /* [moves_cap] next candidate move into the same queue (index+1) */
     uint64_t *ckey;        /* [moves_cap] the candidate's admission key */
 
@@ -125,7 +151,9 @@ struct saf {
     uint64_t *active;      /* bitmap of nodes to examine next step: with waiters (input
                               queues, block), nodes whose queues changed or that were
                               woken; otherwise every node holding packets */
-    uint32_t *act;         /* [n_nodes] this step's active nodes, increasing */
+    uint32_t *act;         /* [act_cap] this step's active nodes, increasing */
+    uint32_t *actrec;      /* [act_cap] their records (RS_NONE: no queue holds a packet) */
+    uint64_t act_cap;
     uint64_t n_words;
 
     struct saf_move *moves; /* room for one step's moves */
@@ -186,6 +214,86 @@ static inline uint32_t saf_queue_node(const struct saf *s, uint64_t q)
     return (uint32_t)(s->P_shift >= 0 ? q >> s->P_shift : q / s->P);
 }
 
+/* ---- the live queues (saf_store.c) ----------------------------------------------------- */
+
+/* Hash position of node (Fibonacci hashing: the high bits of node * 2^64/phi). */
+static inline uint64_t saf_ht_pos(const struct saf *s, uint32_t node)
+{
+    return (uint64_t)node * 0x9E3779B97F4A7C15ull >> s->ht_shift;
+}
+
+/* Record of node, or RS_NONE when none of its queues exists (all are empty). */
+static inline uint32_t saf_rec_find(const struct saf *s, uint32_t node)
+{
+    for (uint64_t h = saf_ht_pos(s, node);; h = (h + 1) & s->ht_mask) {
+        struct saf_ht e = s->ht[h];
+        if (e.node == node)
+            return e.rec;
+        if (e.node == RS_NONE)
+            return RS_NONE;
+    }
+}
+
+/* Index of queue id qi within its node's record (in-slot or port; 0 for a switch queue). */
+static inline uint32_t saf_queue_index(const struct saf *s, uint64_t qi, uint32_t node)
+{
+    return s->at == SAF_AT_SWITCH ? 0 : (uint32_t)(qi - (uint64_t)node * s->P);
+}
+
+/* Slot of queue id qi, or RS_NONE when the queue does not exist (it is empty). */
+static inline uint32_t saf_slot_find(const struct saf *s, uint64_t qi)
+{
+    uint32_t node = saf_queue_node(s, qi), r = saf_rec_find(s, node);
+    return r == RS_NONE ? RS_NONE : (r << s->qs_shift) + saf_queue_index(s, qi, node);
+}
+
+/* Queue id of a live slot. */
+static inline uint64_t saf_slot_qid(const struct saf *s, uint32_t slot)
+{
+    return saf_queue_of(s, s->rnode[slot >> s->qs_shift], slot & ((1u << s->qs_shift) - 1));
+}
+
+/* Packets in queue qi (0 when it does not exist). */
+static inline uint32_t saf_qcount(const struct saf *s, uint64_t qi)
+{
+    uint32_t sl = saf_slot_find(s, qi);
+    return sl == RS_NONE ? 0 : s->q[sl].count;
+}
+
+/* Set up the empty store for queues of nq slots per node and a first guess of live
+ * records (it grows). Returns 0 or RS_ENOMEM. */
+int rs__saf_store_init(struct saf *s, uint32_t nq, uint64_t guess);
+
+/* Release the store's memory. */
+void rs__saf_store_free(struct saf *s);
+
+/* Record of node, made (all its queues empty) when there is none. Returns RS_NONE when
+ * out of memory. Record indices stay valid until the record is released; pointers into
+ * the slot arrays do not survive this call. */
+uint32_t rs__saf_rec_get(struct saf *s, uint32_t node);
+
+/* Slot of queue id qi, its record made when absent; RS_NONE when out of memory. */
+uint32_t rs__saf_slot_get(struct saf *s, uint64_t qi);
+
+/* Hand back the live record rec (saf_rec_release_if_empty decides when). */
+void rs__saf_rec_release(struct saf *s, uint32_t rec);
+
+/* Hand back record rec when it is live and none of its queues holds a packet or has been
+ * granted an admission this step. (A queue's sticky selection and waiter are cleared when
+ * it loses a packet, and candidates are settled within decide, so an empty queue has
+ * neither.) Returns 1 when it was released. */
+static inline int saf_rec_release_if_empty(struct saf *s, uint32_t rec)
+{
+    uint32_t n = 1u << s->qs_shift, b = rec << s->qs_shift;
+    if (s->rnode[rec] == RS_NONE)
+        return 0; /* already handed back */
+    for (uint32_t i = b; i < b + n; i++)
+        if (s->q[i].count || (s->granted && s->granted[i]))
+            return 0;
+    rs__saf_rec_release(s, rec);
+    return 1;
+}
+
 /* ---- saf.c, for the open-loop runner (saf_openloop.c) --------------------------------- */
 
 /* Set up everything but the packets: options, queues, sources, the active set, with room
@@ -239,9 +347,9 @@ void rs__saf_life_free(void *st);
  * RS_EINVARIANT with the first violation described. */
 int rs__saf_check(struct saf *s, struct rs_err *err);
 
-/* The packet queue qi offers this step (the protocol's selection; sticky selections are
- * recorded), or RS_NONE when it is empty. */
-uint32_t rs__saf_offer(struct saf *s, uint64_t qi);
+/* The packet the queue in slot sl offers this step (the protocol's selection; sticky
+ * selections are recorded), or RS_NONE when it is empty or sl is RS_NONE. */
+uint32_t rs__saf_offer(struct saf *s, uint32_t sl);
 
 /* With waiters: 1 when every packet node v offers is blocked on a full queue that has v
  * registered as its waiter (so leaving v unexamined loses nothing), else 0. */
