@@ -528,7 +528,7 @@ static void prefetch_targets(const struct saf *s, uint32_t rec)
     for (uint32_t i = 0; rec != RS_NONE && i < nq; i++) {
         const struct saf_queue *q = &s->q[(rec << s->qs_shift) + i];
         if (q->count && s->pkt[q->head].tq < SAF_STORE)
-            __builtin_prefetch(&s->ht[saf_ht_pos(s, saf_queue_node(s, s->pkt[q->head].tq))]);
+            saf_rec_prefetch(s, saf_queue_node(s, s->pkt[q->head].tq));
     }
 }
 
@@ -576,7 +576,7 @@ static void decide(struct saf *s)
         s->actrec[i] = saf_rec_find(s, s->act[i]);
     for (uint32_t i = 0; i < n_act; i++) {
         if (i + SAF_PF_QUEUE < n_act)
-            __builtin_prefetch(&s->ht[saf_ht_pos(s, s->act[i + SAF_PF_QUEUE])]);
+            saf_rec_prefetch(s, s->act[i + SAF_PF_QUEUE]);
         if (i + SAF_PF_REC < n_act)
             prefetch_queues(s, s->actrec[i + SAF_PF_REC] =
                                    saf_rec_find(s, s->act[i + SAF_PF_REC]));
@@ -703,7 +703,7 @@ static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
                 s->waiter[mv->from] = 0;
             }
             if (!s->q[mv->from].count) /* its node's record goes when all are empty */
-                saf_rec_release_if_empty(s, mv->from >> s->qs_shift);
+                saf_rec_release_if_empty(s, mv->from >> s->qs_shift, mv->node);
         }
         if (s->waiter) /* its queues changed: look at the node again */
             s->active[mv->node / 64] |= 1ull << (mv->node % 64);
@@ -718,7 +718,7 @@ static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
             const struct saf_move *ahead = &s->moves[i + SAF_PF_QUEUE];
             __builtin_prefetch(&s->pkt[ahead->pkt], 1);
             if (ahead->to < SAF_STORE)
-                __builtin_prefetch(&s->ht[saf_ht_pos(s, saf_queue_node(s, ahead->to))]);
+                saf_rec_prefetch(s, saf_queue_node(s, ahead->to));
             if (!ol && s->load) /* the node's channel counters (one line for P = 2) */
                 __builtin_prefetch(&s->load[(uint64_t)ahead->node * s->P], 1);
         }
@@ -780,7 +780,8 @@ static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
             if (s->moves[i].to < SAF_STORE)
                 s->granted[s->moves[i].from & ~SAF_SRC_BIT] = 0; /* its slot, set above */
     for (uint32_t i = 0; i < s->n_fresh; i++) /* admission targets no candidate entered */
-        saf_rec_release_if_empty(s, s->fresh[i]);
+        if (s->rnode[s->fresh[i]] != RS_NONE)
+            saf_rec_release_if_empty(s, s->fresh[i], s->rnode[s->fresh[i]]);
     s->n_fresh = 0;
     if (!s->waiter)
         for (uint64_t i = 0; i < s->n_moves; i++) {
@@ -1039,7 +1040,7 @@ int rs__saf_init_common(struct saf *s, const struct rs_engine_input *in, uint64_
     s->moves_cap = n_pkt ? n_pkt : 1;
     s->pkt = rs__huge_alloc(n_pkt * sizeof *s->pkt);
     s->where = rs_calloc(n_pkt + 1, 1);
-    if (rs__saf_store_init(s, s->at == SAF_AT_SWITCH ? 1 : s->P,
+    if (rs__saf_store_init(s, net->n_nodes, s->at == SAF_AT_SWITCH ? 1 : s->P,
                            n_pkt < net->n_nodes ? n_pkt : net->n_nodes))
         return rs_err_set(err, RS_ENOMEM, "out of memory for the queues");
     s->src = rs_calloc(s->n_src, sizeof *s->src);

@@ -62,13 +62,13 @@ struct saf_queue {
  * exist only while the node holds a packet (or, within a step, is the target of an
  * admission). They live in a *record* of 2^qs_shift consecutive queue slots (slot
  * rec << qs_shift | i is the node's queue i: its in-slot or port, 0 for a switch queue),
- * taken from a pool and found through an open-addressing hash table keyed by node id. A
- * record is handed back when its last packet leaves. Queue *ids* (node*P + i, or the node)
- * are unchanged: moves, routes and the random draws keyed by queue use them. */
-struct saf_ht {
-    uint32_t node; /* RS_NONE: an empty entry */
-    uint32_t rec;
-};
+ * taken from a pool and found through a two-level index: a directory entry per page of
+ * SAF_PG nodes, and a page (SAF_PG record indices) only while one of its nodes has a record.
+ * A record is handed back when its last packet leaves, a page when its last record goes.
+ * Queue *ids* (node*P + i, or the node) are unchanged: moves, routes and the random draws
+ * keyed by queue use them. */
+#define SAF_PG_SHIFT 10
+#define SAF_PG (1u << SAF_PG_SHIFT)
 
 /* A move decided in the decide phase and applied in the commit phase. */
 struct saf_move {
@@ -120,9 +120,12 @@ struct saf {
     uint32_t rec_cap, rec_used; /* records allocated; records ever taken (the rest untouched) */
     uint32_t rec_free;     /* free list through rnode-free records' q[slot 0].head, RS_NONE */
     uint64_t n_live;       /* records in use */
-    struct saf_ht *ht;     /* [ht_mask + 1] node -> record; at most half full */
-    uint64_t ht_mask;
-    uint32_t ht_shift;     /* 64 - log2(ht_mask + 1) */
+    uint32_t **dir;        /* [n_pages] page of node n >> SAF_PG_SHIFT: the record of each of
+                              its nodes (RS_NONE: none), or NULL when none has one */
+    uint32_t *dir_live;    /* [n_pages] records in the page */
+    uint64_t n_pages;
+    uint32_t **spare;      /* [n_spare] pages handed back, kept for reuse */
+    uint64_t n_spare, spare_cap;
     uint32_t *fresh;       /* records made in decide (admission targets), checked after the
                               commit; [fresh_cap] */
     uint32_t n_fresh, fresh_cap;
@@ -216,22 +219,19 @@ static inline uint32_t saf_queue_node(const struct saf *s, uint64_t q)
 
 /* ---- the live queues (saf_store.c) ----------------------------------------------------- */
 
-/* Hash position of node (Fibonacci hashing: the high bits of node * 2^64/phi). */
-static inline uint64_t saf_ht_pos(const struct saf *s, uint32_t node)
-{
-    return (uint64_t)node * 0x9E3779B97F4A7C15ull >> s->ht_shift;
-}
-
 /* Record of node, or RS_NONE when none of its queues exists (all are empty). */
 static inline uint32_t saf_rec_find(const struct saf *s, uint32_t node)
 {
-    for (uint64_t h = saf_ht_pos(s, node);; h = (h + 1) & s->ht_mask) {
-        struct saf_ht e = s->ht[h];
-        if (e.node == node)
-            return e.rec;
-        if (e.node == RS_NONE)
-            return RS_NONE;
-    }
+    const uint32_t *pg = s->dir[node >> SAF_PG_SHIFT];
+    return pg ? pg[node & (SAF_PG - 1)] : RS_NONE;
+}
+
+/* Request the index entry of node (a prefetch ahead of saf_rec_find). */
+static inline void saf_rec_prefetch(const struct saf *s, uint32_t node)
+{
+    const uint32_t *pg = s->dir[node >> SAF_PG_SHIFT];
+    if (pg)
+        __builtin_prefetch(&pg[node & (SAF_PG - 1)]);
 }
 
 /* Index of queue id qi within its node's record (in-slot or port; 0 for a switch queue). */
@@ -260,37 +260,56 @@ static inline uint32_t saf_qcount(const struct saf *s, uint64_t qi)
     return sl == RS_NONE ? 0 : s->q[sl].count;
 }
 
-/* Set up the empty store for queues of nq slots per node and a first guess of live
- * records (it grows). Returns 0 or RS_ENOMEM. */
-int rs__saf_store_init(struct saf *s, uint32_t nq, uint64_t guess);
+/* Set up the empty store for n_nodes nodes of nq queue slots each and a first guess of
+ * live records (it grows). Returns 0 or RS_ENOMEM. */
+int rs__saf_store_init(struct saf *s, uint32_t n_nodes, uint32_t nq, uint64_t guess);
 
 /* Release the store's memory. */
 void rs__saf_store_free(struct saf *s);
 
-/* Record of node, made (all its queues empty) when there is none. Returns RS_NONE when
- * out of memory. Record indices stay valid until the record is released; pointers into
- * the slot arrays do not survive this call. */
-uint32_t rs__saf_rec_get(struct saf *s, uint32_t node);
+/* A new record for node, which has none (all its queues empty). Returns RS_NONE when out
+ * of memory. Record indices stay valid until the record is released; pointers into the
+ * slot arrays do not survive this call. */
+uint32_t rs__saf_rec_make(struct saf *s, uint32_t node);
+
+/* Record of node, made when there is none; RS_NONE when out of memory. */
+static inline uint32_t saf_rec_get(struct saf *s, uint32_t node)
+{
+    uint32_t rec = saf_rec_find(s, node);
+    return rec != RS_NONE ? rec : rs__saf_rec_make(s, node);
+}
 
 /* Slot of queue id qi, its record made when absent; RS_NONE when out of memory. */
-uint32_t rs__saf_slot_get(struct saf *s, uint64_t qi);
+static inline uint32_t rs__saf_slot_get(struct saf *s, uint64_t qi)
+{
+    uint32_t sl = saf_slot_find(s, qi);
+    if (sl != RS_NONE)
+        return sl;
+    uint32_t node = saf_queue_node(s, qi), r = rs__saf_rec_make(s, node);
+    return r == RS_NONE ? RS_NONE : (r << s->qs_shift) + saf_queue_index(s, qi, node);
+}
 
-/* Hand back the live record rec (saf_rec_release_if_empty decides when). */
-void rs__saf_rec_release(struct saf *s, uint32_t rec);
+/* The last record of page p went: hand the page back. */
+void rs__saf_page_release(struct saf *s, uint64_t p);
 
-/* Hand back record rec when it is live and none of its queues holds a packet or has been
- * granted an admission this step. (A queue's sticky selection and waiter are cleared when
- * it loses a packet, and candidates are settled within decide, so an empty queue has
- * neither.) Returns 1 when it was released. */
-static inline int saf_rec_release_if_empty(struct saf *s, uint32_t rec)
+/* Hand back record rec of node when none of its queues holds a packet or has been granted
+ * an admission this step. (A queue's sticky selection and waiter are cleared when it
+ * loses a packet, and candidates are settled within decide, so an empty queue has
+ * neither.) The caller knows rec is live and belongs to node. Returns 1 when released. */
+static inline int saf_rec_release_if_empty(struct saf *s, uint32_t rec, uint32_t node)
 {
     uint32_t n = 1u << s->qs_shift, b = rec << s->qs_shift;
-    if (s->rnode[rec] == RS_NONE)
-        return 0; /* already handed back */
     for (uint32_t i = b; i < b + n; i++)
         if (s->q[i].count || (s->granted && s->granted[i]))
             return 0;
-    rs__saf_rec_release(s, rec);
+    uint64_t p = node >> SAF_PG_SHIFT;
+    s->dir[p][node & (SAF_PG - 1)] = RS_NONE;
+    if (--s->dir_live[p] == 0)
+        rs__saf_page_release(s, p);
+    s->rnode[rec] = RS_NONE;
+    s->q[b].head = s->rec_free;
+    s->rec_free = rec;
+    s->n_live--;
     return 1;
 }
 

@@ -92,6 +92,13 @@ int rs__saf_check(struct saf *s, struct rs_err *err)
     uint32_t nq = s->at == SAF_AT_SWITCH ? 1 : s->P;
     for (uint32_t rec = 0; rec < s->rec_used && !rc; rec++) {
         uint32_t v = s->rnode[rec], held = 0;
+        for (uint32_t i = 0; v == RS_NONE && i < nq; i++) { /* free: clean for reuse */
+            uint32_t sl = (rec << s->qs_shift) + i;
+            if (s->q[sl].count || (s->qsel && s->qsel[sl]) || (s->waiter && s->waiter[sl]) ||
+                (s->granted && s->granted[sl]) || (s->cand && s->cand[sl]))
+                rc = rs_err_set(err, RS_EINVARIANT, "step %u: free queue record %u is not "
+                                "clean", s->step, rec);
+        }
         if (v == RS_NONE)
             continue;
         live++;
@@ -135,13 +142,21 @@ int rs__saf_check(struct saf *s, struct rs_err *err)
             rc = rs_err_set(err, RS_EINVARIANT, "step %u: node %u keeps a record but holds no "
                             "packet", s->step, v);
     }
-    for (uint64_t h = 0; !rc && h <= s->ht_mask; h++)
-        entries += s->ht[h].node != RS_NONE;
-    if (!rc && (live != s->n_live || entries != live || 2 * live > s->ht_mask + 1))
+    for (uint64_t p = 0; !rc && p < s->n_pages; p++) { /* pages hold exactly the records */
+        uint32_t in_page = 0;
+        for (uint32_t i = 0; s->dir[p] && i < SAF_PG; i++)
+            in_page += s->dir[p][i] != RS_NONE;
+        entries += in_page;
+        if (in_page != s->dir_live[p] || (s->dir[p] && !in_page))
+            rc = rs_err_set(err, RS_EINVARIANT, "step %u: page %llu of the queue index holds "
+                            "%u records, counted %u", s->step, (unsigned long long)p, in_page,
+                            s->dir_live[p]);
+    }
+    if (!rc && (live != s->n_live || entries != live))
         rc = rs_err_set(err, RS_EINVARIANT, "step %u: %llu live records, %llu counted, %llu in "
-                        "the table of %llu",
+                        "the index",
                         s->step, (unsigned long long)live, (unsigned long long)s->n_live,
-                        (unsigned long long)entries, (unsigned long long)(s->ht_mask + 1));
+                        (unsigned long long)entries);
     for (uint32_t t = 0; t < s->n_src && !rc; t++) {
         rc = check_list(s, &s->src[t], seen, SAF_IN_SOURCE, "source", t,
                         s->srcsel ? s->srcsel[t] : 0, err);
