@@ -733,8 +733,13 @@ static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
                 rs__saf_open_finish(s, m, 0);
             continue;
         }
-        if (!ol && s->load) /* the channel it crosses: out of mv->node by p->port */
-            s->load[(uint64_t)mv->node * s->P + p->port]++;
+        if (!ol && s->load) { /* the channel it crosses: out of mv->node by p->port */
+            uint64_t ch = (uint64_t)mv->node * s->P + p->port;
+            if (s->load[ch] != UINT8_MAX)
+                s->load[ch]++;
+            else if (rs__saf_load_over(s, ch))
+                return RS_ENOMEM;
+        }
         p->hops++;
         p->rem--;
         s->hops++;
@@ -924,6 +929,7 @@ void rs__saf_free(struct saf *s)
     rs_free(s->own);
     rs_free(s->refill);
     rs__huge_free(s->load, s->load ? (uint64_t)s->net->n_nodes * s->P * sizeof *s->load : 0);
+    rs_free(s->over);
 }
 
 /* 004 §5's r = log^(1/q) N, rounded up: the smallest r >= 1 with r^q >= log2 N, i.e.
@@ -1130,7 +1136,7 @@ static int take_released(struct saf *s, uint32_t step)
 }
 
 /* Largest channel-counter array (bytes) the engine keeps to count congestion itself. */
-#define SAF_LOAD_MAX ((uint64_t)1 << 30)
+#define SAF_LOAD_MAX ((uint64_t)1 << 32)
 
 /* The batch run's packets: one per message, their routes set up here; the driver releases
  * them (all at step 0 without a plan). */
@@ -1144,8 +1150,8 @@ static int saf_init(struct saf *s, struct rs_driver *d, struct rs_err *err)
         return rc;
     /* congestion counted during the run: the run's own fixed routes (no plan, whose
      * intermediates could differ from the analysis's), and counters of at most
-     * SAF_LOAD_MAX bytes: larger ones would add to the engine's peak memory, where the
-     * second walk that run does after the engine has freed its state does not */
+     * SAF_LOAD_MAX bytes (a byte per channel, saf_load.c: a quarter of the second walk's
+     * counters, which run makes after the engine has freed its state) */
     uint64_t load_bytes = (uint64_t)net->n_nodes * s->P * sizeof *s->load;
     if (in->paths && !in->plan && load_bytes <= SAF_LOAD_MAX &&
         !(s->load = rs__huge_alloc((uint64_t)net->n_nodes * s->P * sizeof *s->load)))
@@ -1327,11 +1333,7 @@ static void saf_paths(const struct saf *s, struct rs_driver *d, int deadlock)
     struct rs_engine_paths *out = d->in->paths;
     if (!s->load || !out || deadlock || s->delivered != s->pb->n_msgs)
         return;
-    uint32_t c = 0;
-    uint64_t n = (uint64_t)s->net->n_nodes * s->P;
-    for (uint64_t i = 0; i < n; i++)
-        c = s->load[i] > c ? s->load[i] : c;
-    out->congestion = c;
+    out->congestion = rs__saf_load_max(s);
     out->dilation = s->dilation;
     out->filled = 1;
 }

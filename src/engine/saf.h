@@ -38,6 +38,13 @@ enum saf_where {
 #define SAF_DELIVER UINT32_MAX /* tq value: crossing the next channel delivers the packet */
 #define SAF_STORE (UINT32_MAX - 2) /* tq value: it ends Valiant phase A at terminal mid */
 
+/* A channel crossed more than 255 times: key = channel + 1 (0: an empty entry), n = the
+ * crossings beyond 255. */
+struct saf_load_over {
+    uint64_t key;
+    uint32_t n;
+};
+
 /* One packet (= one message). 32 bytes, one per message, indexed by message id (open
  * loop: by slot of the pool). */
 struct saf_pkt {
@@ -118,7 +125,10 @@ struct saf {
                               rounded up to a power of two */
     uint32_t *rnode;       /* [rec_cap] node of each record, RS_NONE when free */
     uint32_t rec_cap, rec_used; /* records allocated; records ever taken (the rest untouched) */
-    uint32_t rec_free;     /* free list through rnode-free records' q[slot 0].head, RS_NONE */
+    uint32_t rec_free;     /* free records, oldest first, linked through q[slot 0].head
+                              (RS_NONE: none); first in, first out, so that records follow a
+                              wave through the network in node order, as the queues did */
+    uint32_t rec_free_last; /* the newest free record */
     uint64_t n_live;       /* records in use */
     uint32_t **dir;        /* [n_pages] page of node n >> SAF_PG_SHIFT: the record of each of
                               its nodes (RS_NONE: none), or NULL when none has one */
@@ -172,7 +182,10 @@ struct saf {
     /* batch runs asked for congestion and dilation (rs_engine_input.paths) only, else NULL:
      * packets crossing each channel node*P + port, counted as they cross it; and the
      * longest route (hops) */
-    uint32_t *load;        /* [n_nodes * P] */
+    uint8_t *load;         /* [n_nodes * P], saturating at 255: then over (saf_load.c) */
+    struct saf_load_over *over; /* channels crossed more than 255 times, or NULL */
+    uint32_t over_bits;    /* the table has 2^over_bits entries */
+    uint64_t n_over;
     uint32_t dilation;
     struct rs_lat_hist lat; /* delivered per latency (delivery step - release step) */
 
@@ -307,11 +320,24 @@ static inline int saf_rec_release_if_empty(struct saf *s, uint32_t rec, uint32_t
     if (--s->dir_live[p] == 0)
         rs__saf_page_release(s, p);
     s->rnode[rec] = RS_NONE;
-    s->q[b].head = s->rec_free;
-    s->rec_free = rec;
+    s->q[b].head = RS_NONE; /* at the tail of the free list */
+    if (s->rec_free == RS_NONE)
+        s->rec_free = rec;
+    else
+        s->q[s->rec_free_last << s->qs_shift].head = rec;
+    s->rec_free_last = rec;
     s->n_live--;
     return 1;
 }
+
+/* ---- channel crossing counters (saf_load.c) ------------------------------------------- */
+
+/* Count one more crossing of channel ch, whose byte counter is at 255. Returns 0 or
+ * RS_ENOMEM. */
+int rs__saf_load_over(struct saf *s, uint64_t ch);
+
+/* The largest number of crossings of any channel (the run's congestion). */
+uint32_t rs__saf_load_max(const struct saf *s);
 
 /* ---- saf.c, for the open-loop runner (saf_openloop.c) --------------------------------- */
 
