@@ -12,7 +12,7 @@
  * queue never ends and must revisit a queue: that is the waiting cycle. */
 static uint32_t waits_for(struct saf *s, uint64_t qi)
 {
-    uint32_t m = rs__saf_offer(s, qi);
+    uint32_t m = rs__saf_offer(s, saf_slot_find(s, qi));
     return m == RS_NONE ? RS_NONE : s->pkt[m].tq;
 }
 
@@ -32,46 +32,51 @@ static void describe_queue(const struct saf *s, uint64_t qi, char *buf, size_t n
 void rs__saf_describe_deadlock(struct saf *s, char *buf, size_t n)
 {
     size_t len = 0;
-    uint64_t start = RS_NONE;
-    for (uint64_t qi = 0; qi < s->n_queues; qi++)
-        if (s->q[qi].count) {
-            start = qi;
-            break;
+    uint64_t start = RS_NONE; /* the lowest queue id holding a packet */
+    uint32_t nq = s->at == SAF_AT_SWITCH ? 1 : s->P;
+    for (uint32_t rec = 0; rec < s->rec_used; rec++)
+        for (uint32_t i = 0; s->rnode[rec] != RS_NONE && i < nq; i++) {
+            uint64_t qi = saf_queue_of(s, s->rnode[rec], i);
+            if (s->q[(rec << s->qs_shift) + i].count && (start == RS_NONE || qi < start))
+                start = qi;
         }
     if (start == RS_NONE) {
         snprintf(buf, n, "deadlock at step %u: only sources hold packets, and they cannot inject",
                  s->step);
         return;
     }
-    /* Floyd-free walk: at most n_queues steps reach a cycle; find it with a visit mark. */
-    uint32_t *order = rs_calloc(s->n_queues, sizeof *order);
+    /* Floyd-free walk: at most (live queues) steps reach a cycle; find it with a visit mark
+     * per slot (a queue without a slot is empty: the walk ends there) */
+    uint64_t n_slots = (uint64_t)s->rec_used << s->qs_shift;
+    uint32_t *order = rs_calloc(n_slots + 1, sizeof *order);
     if (!order) {
         snprintf(buf, n, "deadlock at step %u (no memory to trace the waiting cycle)", s->step);
         return;
     }
     uint64_t qi = start;
-    uint32_t idx = 1;
-    while (qi != RS_NONE && qi < s->n_queues && !order[qi]) {
-        order[qi] = idx++;
+    uint32_t idx = 1, sl = saf_slot_find(s, qi);
+    while (qi != RS_NONE && qi < s->n_queues && sl != RS_NONE && !order[sl]) {
+        order[sl] = idx++;
         uint32_t nx = waits_for(s, qi);
         qi = (nx == SAF_DELIVER) ? RS_NONE : nx;
+        sl = qi < s->n_queues ? saf_slot_find(s, qi) : RS_NONE;
     }
-    if (qi == RS_NONE || qi >= s->n_queues) {
+    if (qi == RS_NONE || qi >= s->n_queues || sl == RS_NONE) {
         snprintf(buf, n, "deadlock at step %u: no waiting cycle found from queue %llu", s->step,
                  (unsigned long long)start);
         rs_free(order);
         return;
     }
     uint64_t first = qi;
-    uint32_t cycle_len = idx - order[first];
+    uint32_t cycle_len = idx - order[sl];
     len += (size_t)snprintf(buf + len, n - len, "deadlock at step %u: waiting cycle of %u full queues: ",
                             s->step, cycle_len);
     do {
         char d[128];
         describe_queue(s, qi, d, sizeof d);
         if (len < n)
-            len += (size_t)snprintf(buf + len, n - len, "%s (%u/%u) -> ", d, s->q[qi].count,
-                                    s->cap);
+            len += (size_t)snprintf(buf + len, n - len, "%s (%u/%u) -> ", d,
+                                    saf_qcount(s, qi), s->cap);
         qi = waits_for(s, qi);
     } while (qi != first);
     if (len < n)
