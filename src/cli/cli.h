@@ -4,6 +4,7 @@
 #ifndef RS_CLI_H
 #define RS_CLI_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -28,7 +29,8 @@ enum cli_flag {
     CLI_MAN = 2048,
     CLI_SVG = 4096,
     CLI_PNG = 8192,
-    CLI_QUIET = 16384
+    CLI_QUIET = 16384,
+    CLI_DIGITS = 32768
 };
 
 /* One option's help: its kind, names ("-c, --config"), value placeholder (NULL: none) and
@@ -57,6 +59,7 @@ struct cli_args {
     const char *svg;         /* --svg FILE (topo): a picture, NULL if none */
     const char *png;         /* --png FILE (topo): a picture, NULL if none */
     int quiet;               /* --quiet: no progress on stderr */
+    enum rs_digits digits;   /* --digits 9|exact (default 9) */
 };
 
 /* Parse argv[0..argc) (after the subcommand name) accepting the flags in allowed and, when
@@ -141,6 +144,15 @@ struct rs_net;
  * max_nodes nodes; RS_EIO when Graphviz is missing or fails (its last error line). */
 int cli_picture(const struct rs_net *net, const char *path, const char *format,
                 uint64_t max_nodes, struct rs_err *err);
+/* cli_picture with the channels marked[0..n_marked) (ids node * max_ports + port) drawn
+ * red and thick and their end nodes filled (rs_net_write_dot_marked): a deadlock's cycle. */
+int cli_picture_marked(const struct rs_net *net, const char *path, const char *format,
+                       uint64_t max_nodes, const uint64_t *marked, size_t n_marked,
+                       struct rs_err *err);
+/* 0 when net has at most max_nodes nodes, else RS_ERESOURCE (the refusal of cli_picture). */
+int cli_picture_check(const struct rs_net *net, uint64_t max_nodes, struct rs_err *err);
+/* The node limit of `run --svg/--png` (topo's picture_limit default). */
+#define CLI_RUN_PICTURE_LIMIT 2000
 int cli_cmd_sweep(int argc, char **argv);
 int cli_cmd_reproduce(int argc, char **argv);
 int cli_cmd_convert(int argc, char **argv);

@@ -7,15 +7,18 @@
 #include "routesim/version.h"
 
 const struct cli_command cli_commands[] = {
-    {"run", "KEY=VALUE... [-c FILE] [--format F] [-o FILE] [--save-traffic FILE] [--quiet]",
+    {"run", "KEY=VALUE... [-c FILE] [--format F] [--digits D] [-o FILE] [--save-traffic FILE] [--svg F] [--png F] [--quiet]",
      "simulate one parameter set and print its metrics",
-     CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT | CLI_SAVE_TRAFFIC | CLI_QUIET, cli_cmd_run},
+     CLI_CONFIG | CLI_FORMAT | CLI_DIGITS | CLI_OUTPUT | CLI_SAVE_TRAFFIC | CLI_SVG | CLI_PNG |
+         CLI_QUIET,
+     cli_cmd_run},
     {"analyze", "KEY=VALUE... [-c FILE] [--format F] [-o FILE] [--save-traffic FILE]",
      "congestion, dilation and per-level load without simulating",
      CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT | CLI_SAVE_TRAFFIC, cli_cmd_analyze},
-    {"sweep", "-c FILE.ini [-o FILE.csv] [--jobs N] [--per-run FILE] [--resume] [--plot F] [--shard I/N] [--quiet]",
+    {"sweep", "-c FILE.ini [-o FILE.csv] [--format csv|jsonl] [--digits D] [--jobs N] [--per-run FILE] [--resume] [--plot F] [--shard I/N] [--quiet]",
      "run an experiment grid with replications; statistics per point",
-     CLI_CONFIG | CLI_OUTPUT | CLI_JOBS | CLI_PER_RUN | CLI_RESUME | CLI_PLOT | CLI_QUIET,
+     CLI_CONFIG | CLI_OUTPUT | CLI_FORMAT | CLI_DIGITS | CLI_JOBS | CLI_PER_RUN | CLI_RESUME |
+         CLI_PLOT | CLI_QUIET,
      cli_cmd_sweep},
     {"merge", "-c FILE.ini -o OUT.csv PART.csv...",
      "join the files of a sweep's shards (--shard I/N) into the whole sweep's file",
