@@ -38,8 +38,8 @@ const struct cli_flag_help cli_flag_helps[] = {
      "channels in red (the network plain when the run does not deadlock)"},
     {CLI_PNG, "--png", "FILE", "the same picture as PNG"},
     {CLI_DIGITS, "--digits", "D",
-     "how numbers are written: 9 (default: 9 significant digits) or exact (the shortest "
-     "text that reads back as the same number, at most 17 digits)"},
+     "how numbers are written: 9 (default: 9 significant digits) or exact (the fewest "
+     "digits, at most 17, that read back as the same number)"},
     {CLI_QUIET, "-q, --quiet", NULL,
      "no progress line on stderr (shown only when stderr is a terminal)"},
     {0, NULL, NULL, NULL}};
