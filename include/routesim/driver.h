@@ -157,6 +157,10 @@ struct rs_engine_life {
     /* Describe the waiting cycle of a deadlocked state into buf (one line, n bytes). NULL:
      * the engine never deadlocks. */
     void (*describe_deadlock)(void *st, char *buf, size_t n);
+    /* Optional: the same waiting cycle as data, appended to out (include/routesim/
+     * deadlock.h), called by the driver on a deadlock when rs_engine_input.deadlock is set.
+     * Returns 0 or RS_ENOMEM. NULL: the cycle is not recorded. */
+    int (*deadlock_cycle)(void *st, struct rs_deadlock *out);
     /* Fill the run's typed result res (initialised by the driver with rs_result_init) and
      * write the plan's outputs once the loop has ended; deadlock is 1 when it ended on a
      * deadlock. String fields may point into the state (they are read before free). The

@@ -11,6 +11,7 @@
 #include "routesim/problem.h"
 #include "routesim/record.h"
 #include "routesim/route.h"
+#include "routesim/deadlock.h"
 
 /* A per-message schedule that an algorithm (src/algo) hands to an engine through
  * rs_engine_input.plan, and the per-message outcome the engine hands back. Every pointer
@@ -87,6 +88,11 @@ struct rs_engine_input {
      * appends to through RS_EVENT (src/core/events_hook.h); an engine that does not write
      * it refuses it at set-up (RS_EUNSUPPORTED) */
     struct rs_events *events;
+    /* Out: NULL, or where the driver keeps the waiting cycle of a deadlock as data
+     * (include/routesim/deadlock.h; initialised by the caller, emptied by the driver at the
+     * start of the run): filled by the lifecycle's deadlock_cycle op when the run ends on a
+     * deadlock, left empty otherwise. */
+    struct rs_deadlock *deadlock;
 };
 
 /* Congestion and dilation counted by an engine (rs_engine_input.paths). */

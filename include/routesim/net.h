@@ -274,6 +274,14 @@ int rs_net_write_dot(const struct rs_net *net, struct rs_buf *out);
  * (draw with neato -n), else 0 (draw with dot). Returns 0 or RS_ENOMEM. */
 int rs_net_write_dot_drawing(const struct rs_net *net, struct rs_buf *out, int *pinned);
 
+/* rs_net_write_dot_drawing with the channels marked[0..n_marked) (ids node * max_ports +
+ * port) drawn red and 4 points thick (class "deadlock") and the nodes at their ends filled
+ * red: the picture of a deadlock's waiting cycle. With n_marked > 0 the fat-tree, sorting
+ * fat-tree and dragonfly views are replaced by the digraph of rs_net_write_dot (one edge
+ * per channel, so that every channel can be marked). Returns 0 or RS_ENOMEM. */
+int rs_net_write_dot_marked(const struct rs_net *net, struct rs_buf *out, int *pinned,
+                            const uint64_t *marked, size_t n_marked);
+
 /* Bytes rs_net_write_dot would write for net, estimated from its sizes without writing
  * (UNITS: bytes): node, edge and rank lines with the longest of three sampled labels (+2);
  * above the exact size for every topology tested (tests/topo/test_dot.c), within 2x.

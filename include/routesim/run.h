@@ -49,6 +49,16 @@ int rs_run_followed(const struct rs_params *p, const struct rs_run_progress *pro
                     struct rs_record *out, char *deadlock_msg, size_t deadlock_len,
                     struct rs_err *err);
 
+struct rs_deadlock;
+/* rs_run_followed that also keeps a deadlock's waiting cycle as data in *cycle (NULL: not
+ * kept; else initialised by the caller with rs_deadlock_init and released with
+ * rs_deadlock_free, include/routesim/deadlock.h): emptied first, then filled when the run
+ * ends on a deadlock and its engine records cycles (store_forward and the flit engines,
+ * router=iq included), in the order of the deadlock line. */
+int rs_run_traced(const struct rs_params *p, const struct rs_run_progress *progress,
+                  struct rs_record *out, char *deadlock_msg, size_t deadlock_len,
+                  struct rs_deadlock *cycle, struct rs_err *err);
+
 /* Build net and problem only and fill out with the parameters and the path statistics
  * (congestion, dilation, per-level loads), and with predict=lcan the LCAN recurrence's
  * predicted_cycles, predicted_first_cycle and predicted_per_cycle ("a;b;c"). Same

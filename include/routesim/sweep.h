@@ -11,6 +11,7 @@
 #include "routesim/buf.h"
 #include "routesim/error.h"
 #include "routesim/grid.h"
+#include "routesim/record.h"
 
 /* Other processes that take runs of the sweep (MPI ranks: src/mpi/). The sweep hands each
  * worker one task at a time (the next run in grid order, as a local thread takes one) and
@@ -51,6 +52,15 @@ struct rs_sweep_opts {
      * written (their rows are the bytes of those rows of the whole sweep); end_point = 0:
      * every point. Resume keeps rows of these points only. */
     uint64_t first_point, end_point;
+    /* The rows' format: 0 CSV (a header line, then one row per line), 1 JSON Lines (one
+     * JSON object per line with the CSV's columns as members, numbers typed, nan as null;
+     * no header; refused with resume, RS_EUNSUPPORTED). */
+    int jsonl;
+    /* How doubles are written (include/routesim/record.h): RS_DIGITS_9 (the default: 9
+     * significant digits) or RS_DIGITS_EXACT (the shortest text that reads back exactly).
+     * A resumed sweep must use the digits its file was written with (identities compare as
+     * text). */
+    enum rs_digits digits;
 };
 
 struct rs_sweep_result {

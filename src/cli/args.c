@@ -8,32 +8,16 @@
 #include "routesim/booksim_config.h"
 #include "routesim/outpath.h"
 
-struct flag_def {
-    const char *name;
-    unsigned kind;
-    int takes_value;
-};
-
-static const struct flag_def flags[] = {
-    {"-c", CLI_CONFIG, 1},        {"--config", CLI_CONFIG, 1}, {"--format", CLI_FORMAT, 1},
-    {"-o", CLI_OUTPUT, 1},        {"--output", CLI_OUTPUT, 1}, {"--dot", CLI_DOT, 0},
-    {"--jobs", CLI_JOBS, 1},      {"-j", CLI_JOBS, 1},         {"--per-run", CLI_PER_RUN, 1},
-    {"--resume", CLI_RESUME, 0},  {"--plot", CLI_PLOT, 1},     {"--quick", CLI_QUICK, 0},
-    {"--out", CLI_OUTPUT, 1},     {"--dry-run", CLI_DRY_RUN, 0},
-    {"--save-traffic", CLI_SAVE_TRAFFIC, 1}, {"--man", CLI_MAN, 0},
-    {"--svg", CLI_SVG, 1},        {"--png", CLI_PNG, 1},       {"--quiet", CLI_QUIET, 0},
-    {"-q", CLI_QUIET, 0},         {"--events", CLI_EVENTS, 1},
-    {"--events-max", CLI_EVENTS_MAX, 1},   {"--events-packets", CLI_EVENTS_PACKETS, 1},
-    {"--events-nodes", CLI_EVENTS_NODES, 1}, {"--events-steps", CLI_EVENTS_STEPS, 1},
-    {"--trace", CLI_TRACE, 1},    {"--trace-limit", CLI_TRACE_LIMIT, 1},
-    {NULL, 0, 0}};
-
-/* What each option means, for `routesim help`, `routesim CMD --help` and the man pages. */
+/* The one list of options: their kind, names, value (arg NULL: none) and meaning, read by
+ * the parser (cli_parse, its suggestions), `routesim help`, `routesim CMD --help` and the
+ * man pages. */
 const struct cli_flag_help cli_flag_helps[] = {
     {CLI_CONFIG, "-c, --config", "FILE",
      "read KEY=VALUE parameters from an INI (or BookSim) file; - reads standard input "
      "(command-line values override it)"},
-    {CLI_FORMAT, "--format", "FMT", "table (default), csv or json"},
+    {CLI_FORMAT, "--format", "FMT",
+     "table (default), csv, json or jsonl (JSON Lines: one object per line); sweep: csv "
+     "(default) or jsonl"},
     {CLI_OUTPUT, "-o, --output, --out", "FILE",
      "write the result to FILE (atomically) instead of standard output; reproduce: the "
      "output folder (default results/NAME)"},
@@ -50,8 +34,12 @@ const struct cli_flag_help cli_flag_helps[] = {
     {CLI_MAN, "--man", NULL, "write the manual page (roff) of the topic instead"},
     {CLI_SVG, "--svg", "FILE",
      "draw the network with Graphviz into FILE as SVG (grids as grids, levels as ranks; "
-     "refused above picture_limit=NODES, default 2000)"},
+     "refused above picture_limit=NODES, default 2000); run: a deadlock's waiting cycle of "
+     "channels in red (the network plain when the run does not deadlock)"},
     {CLI_PNG, "--png", "FILE", "the same picture as PNG"},
+    {CLI_DIGITS, "--digits", "D",
+     "how numbers are written: 9 (default: 9 significant digits) or exact (the fewest "
+     "digits, at most 17, that read back as the same number)"},
     {CLI_QUIET, "-q, --quiet", NULL,
      "no progress line on stderr (shown only when stderr is a terminal)"},
     {CLI_EVENTS, "--events", "FILE",
@@ -71,20 +59,41 @@ const struct cli_flag_help cli_flag_helps[] = {
      "refuse --trace on a network of more nodes than this (default 500)"},
     {0, NULL, NULL, NULL}};
 
-static const struct flag_def *find_flag(const char *name)
+/* The names of option f one at a time: the next name after *p (start with *p = f->names)
+ * into name[0..n); 0 when there is none left. cli_flag_helps is the one list of options: the
+ * parser, its suggestions, `--help` and the man pages read it. */
+static int next_name(const char **p, char *name, size_t n)
 {
-    for (int i = 0; flags[i].name; i++)
-        if (!strcmp(flags[i].name, name))
-            return &flags[i];
+    while (**p == ',' || **p == ' ')
+        (*p)++;
+    size_t len = strcspn(*p, ", ");
+    if (!len || len >= n)
+        return 0;
+    memcpy(name, *p, len);
+    name[len] = '\0';
+    *p += len;
+    return 1;
+}
+
+/* The option named name (any of its names), or NULL; it takes a value when f->arg is set. */
+static const struct cli_flag_help *find_flag(const char *name)
+{
+    char each[32];
+    for (const struct cli_flag_help *f = cli_flag_helps; f->kind; f++)
+        for (const char *p = f->names; next_name(&p, each, sizeof each);)
+            if (!strcmp(each, name))
+                return f;
     return NULL;
 }
 
 static int unknown_flag(const char *name, struct rs_err *err)
 {
-    const char *names[32];
+    char store[48][32];
+    const char *names[48];
     int n = 0;
-    for (int i = 0; flags[i].name; i++)
-        names[n++] = flags[i].name;
+    for (const struct cli_flag_help *f = cli_flag_helps; f->kind; f++)
+        for (const char *p = f->names; n < 48 && next_name(&p, store[n], sizeof store[n]); n++)
+            names[n] = store[n];
     const char *near = rs_suggest(name, names, n);
     if (near)
         return rs_err_set(err, RS_EPARSE, "command line: unknown option '%s' (did you mean '%s'?)",
@@ -131,6 +140,13 @@ static int set_flag(struct cli_args *a, unsigned kind, const char *val, struct r
     case CLI_QUIET:
         a->quiet = 1;
         return 0;
+    case CLI_DIGITS:
+        if (!strcmp(val, "9") || !strcmp(val, "exact")) {
+            a->digits = strcmp(val, "9") ? RS_DIGITS_EXACT : RS_DIGITS_9;
+            return 0;
+        }
+        return rs_err_set(err, RS_EINVAL,
+                          "command line: --digits: expected 9 or exact, got '%s'", val);
     case CLI_PER_RUN:
         a->per_run = val;
         return 0;
@@ -226,7 +242,7 @@ int cli_parse(int argc, char **argv, unsigned allowed, int allow_positional, str
             len = sizeof name - 1;
         memcpy(name, arg, len);
         name[len] = '\0';
-        const struct flag_def *f = find_flag(name);
+        const struct cli_flag_help *f = find_flag(name);
         if (!f)
             return unknown_flag(name, err);
         if (!(f->kind & allowed))
@@ -236,7 +252,7 @@ int cli_parse(int argc, char **argv, unsigned allowed, int allow_positional, str
             return rs_err_set(err, RS_EPARSE, "command line: option '%s' given twice", name);
         seen |= f->kind;
         const char *val = NULL;
-        if (f->takes_value) {
+        if (f->arg) {
             if (eq)
                 val = eq + 1;
             else if (i + 1 < argc)
@@ -258,8 +274,8 @@ int cli_parse(int argc, char **argv, unsigned allowed, int allow_positional, str
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
         if (arg[0] == '-') {
-            const struct flag_def *f = strchr(arg, '=') ? NULL : find_flag(arg);
-            if (f && f->takes_value)
+            const struct cli_flag_help *f = strchr(arg, '=') ? NULL : find_flag(arg);
+            if (f && f->arg)
                 i++; /* skip the flag's value */
             continue;
         }
@@ -328,7 +344,7 @@ int cli_emit(const struct cli_args *a, const struct rs_record *recs, size_t n)
     struct rs_err err;
     rs_err_clear(&err);
     rs_buf_init(&out);
-    int rc = rs_records_write(&out, a->format, recs, n, &err);
+    int rc = rs_records_write_digits(&out, a->format, recs, n, a->digits, &err);
     if (!rc)
         rc = rs_buf_write_file(&out, a->output, &err);
     rs_buf_free(&out);

@@ -4,6 +4,7 @@
 #ifndef RS_CLI_H
 #define RS_CLI_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -35,7 +36,8 @@ enum cli_flag {
     CLI_EVENTS_NODES = 1u << 18,   /* --events-nodes LIST */
     CLI_EVENTS_STEPS = 1u << 19,   /* --events-steps LIST */
     CLI_TRACE = 1u << 20,          /* --trace F.html (run): the browser view */
-    CLI_TRACE_LIMIT = 1u << 21     /* --trace-limit NODES */
+    CLI_TRACE_LIMIT = 1u << 21,    /* --trace-limit NODES */
+    CLI_DIGITS = 1u << 22          /* --digits 9|exact */
 };
 
 /* One option's help: its kind, names ("-c, --config"), value placeholder (NULL: none) and
@@ -68,6 +70,7 @@ struct cli_args {
     const char *events_max, *events_packets, *events_nodes, *events_steps; /* its options */
     const char *trace;       /* --trace F.html (run): the browser view, NULL if none */
     const char *trace_limit; /* --trace-limit NODES, NULL: the default */
+    enum rs_digits digits;   /* --digits 9|exact (default 9) */
 };
 
 /* Parse argv[0..argc) (after the subcommand name) accepting the flags in allowed and, when
@@ -177,6 +180,15 @@ struct rs_net;
  * max_nodes nodes; RS_EIO when Graphviz is missing or fails (its last error line). */
 int cli_picture(const struct rs_net *net, const char *path, const char *format,
                 uint64_t max_nodes, struct rs_err *err);
+/* cli_picture with the channels marked[0..n_marked) (ids node * max_ports + port) drawn
+ * red and thick and their end nodes filled (rs_net_write_dot_marked): a deadlock's cycle. */
+int cli_picture_marked(const struct rs_net *net, const char *path, const char *format,
+                       uint64_t max_nodes, const uint64_t *marked, size_t n_marked,
+                       struct rs_err *err);
+/* 0 when net has at most max_nodes nodes, else RS_ERESOURCE (the refusal of cli_picture). */
+int cli_picture_check(const struct rs_net *net, uint64_t max_nodes, struct rs_err *err);
+/* The node limit of `run --svg/--png` (topo's picture_limit default). */
+#define CLI_RUN_PICTURE_LIMIT 2000
 int cli_cmd_sweep(int argc, char **argv);
 int cli_cmd_reproduce(int argc, char **argv);
 int cli_cmd_convert(int argc, char **argv);

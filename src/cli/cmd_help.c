@@ -20,10 +20,11 @@
 static int usage(struct rs_buf *out)
 {
     int rc = rs_buf_puts(out, "usage: routesim COMMAND [KEY=VALUE...] [options]\n\ncommands:\n");
-    for (int i = 0; !rc && cli_commands[i].name; i++)
-        rc = rs_buf_printf(out, "  %s%s%s\n      %s\n", cli_commands[i].name,
-                           cli_commands[i].usage[0] ? " " : "", cli_commands[i].usage,
-                           cli_commands[i].summary);
+    for (int i = 0; !rc && cli_commands[i].name; i++) {
+        rc = rs_buf_printf(out, "  %s ", cli_commands[i].name);
+        rc = rc ? rc : cli_usage(out, &cli_commands[i]);
+        rc = rc ? rc : rs_buf_printf(out, "\n      %s\n", cli_commands[i].summary);
+    }
     rc = rc ? rc : rs_buf_puts(out, "\noptions (`routesim COMMAND --help` shows a command's):\n");
     rc = rc ? rc : cli_flags_help(out, ~0u, 0);
     if (!rc)
@@ -40,7 +41,9 @@ static int usage(struct rs_buf *out)
 /* The help of command c: usage, summary, its options. */
 static int command_help(struct rs_buf *out, const struct cli_command *c)
 {
-    int rc = rs_buf_printf(out, "usage: routesim %s %s\n  %s\n", c->name, c->usage, c->summary);
+    int rc = rs_buf_printf(out, "usage: routesim %s ", c->name);
+    rc = rc ? rc : cli_usage(out, c);
+    rc = rc ? rc : rs_buf_printf(out, "\n  %s\n", c->summary);
     if (!rc && c->flags) {
         rc = rs_buf_puts(out, "\noptions:\n");
         rc = rc ? rc : cli_flags_help(out, c->flags, 0);

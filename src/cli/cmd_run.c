@@ -1,7 +1,9 @@
 /* `routesim run` (simulate one parameter set; a progress line on stderr when it is a
- * terminal, unless --quiet) and `routesim analyze` (congestion, dilation and per-level load
- * without simulating); both can save the workload they built (--save-traffic FILE) as a
- * traffic_file; run can also write the per-packet event log (--events FILE, cmd_events.c). */
+ * terminal, unless --quiet; --svg/--png draw the network with a deadlock's waiting cycle
+ * marked; --events FILE writes the per-packet event log (cmd_events.c) and --trace F.html
+ * the browser view of the run (trace_html.c)) and `routesim analyze` (congestion, dilation
+ * and per-level load without simulating); both can save the workload they built
+ * (--save-traffic FILE) as a traffic_file. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,14 +12,16 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "routesim/alloc.h"
+#include "routesim/deadlock.h"
 #include "routesim/events.h"
 #include "routesim/metrics.h"
 #include "routesim/net.h"
 #include "routesim/run.h"
 
 /* --trace: refuse standard output (it carries the result) and, before anything runs, a
- * network of more than --trace-limit nodes (default 500); build the network into net. */
-static int trace_prepare(const struct cli_args *a, struct rs_net *net, struct rs_err *err)
+ * network (net, built) of more than --trace-limit nodes (default 500). */
+static int trace_check(const struct cli_args *a, const struct rs_net *net, struct rs_err *err)
 {
     if (!strcmp(a->trace, "-"))
         return rs_err_set(err, RS_EINVAL,
@@ -36,8 +40,51 @@ static int trace_prepare(const struct cli_args *a, struct rs_net *net, struct rs
                               a->trace_limit);
         limit = v;
     }
-    int rc = rs_net_build(net, &a->params, err);
-    return rc ? rc : cli_trace_check(net, limit, err);
+    return cli_trace_check(net, limit, err);
+}
+
+/* Draw net into a->svg and a->png with the channels of cycle marked (none: the network
+ * plain). Returns 0 or RS_E... with err set. */
+static int draw_run(const struct cli_args *a, const struct rs_net *net,
+                    const struct rs_deadlock *cycle, struct rs_err *err)
+{
+    uint64_t *marked = NULL;
+    if (cycle->n && !(marked = rs_malloc(cycle->n * sizeof *marked)))
+        return rs_err_set(err, RS_ENOMEM, "out of memory for the picture");
+    for (uint32_t i = 0; i < cycle->n; i++)
+        marked[i] = (uint64_t)cycle->chan[i].node * net->max_ports + cycle->chan[i].port;
+    int rc = 0;
+    if (a->svg)
+        rc = cli_picture_marked(net, a->svg, "svg", CLI_RUN_PICTURE_LIMIT, marked, cycle->n,
+                                err);
+    if (!rc && a->png)
+        rc = cli_picture_marked(net, a->png, "png", CLI_RUN_PICTURE_LIMIT, marked, cycle->n,
+                                err);
+    rs_free(marked);
+    return rc;
+}
+
+/* Write the browser view: the cycle's channels as (tail node, head node) pairs. */
+static int write_trace(const struct cli_args *a, const struct rs_net *net,
+                       const struct rs_events *ev, const struct rs_record *rec,
+                       const char *deadlock, const struct rs_deadlock *cycle, struct rs_err *err)
+{
+    uint32_t(*pairs)[2] = NULL;
+    size_t n = 0;
+    if (cycle->n && !(pairs = rs_malloc(cycle->n * sizeof *pairs)))
+        return rs_err_set(err, RS_ENOMEM, "out of memory for the browser view");
+    for (uint32_t i = 0; i < cycle->n; i++) {
+        uint32_t head = net->ops->neighbor(net, cycle->chan[i].node, cycle->chan[i].port, NULL);
+        if (head == RS_NONE)
+            continue;
+        pairs[n][0] = cycle->chan[i].node;
+        pairs[n][1] = head;
+        n++;
+    }
+    int rc = cli_trace_html(net, ev, rec, deadlock, (const uint32_t(*)[2])pairs, n, a->trace,
+                            err);
+    rs_free(pairs);
+    return rc;
 }
 
 static int run_or_analyze(int argc, char **argv, int simulate)
@@ -45,15 +92,19 @@ static int run_or_analyze(int argc, char **argv, int simulate)
     struct cli_args a;
     struct rs_err err;
     struct rs_record rec;
+    struct rs_deadlock cycle;
+    struct rs_net net = {0};
     char deadlock[2048] = "";
     int status = 0;
     rs_err_clear(&err);
     rs_record_init(&rec);
+    rs_deadlock_init(&cycle);
     int rc = cli_parse(argc, argv,
-                       CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT | CLI_SAVE_TRAFFIC |
-                           (simulate ? CLI_QUIET | CLI_EVENTS | CLI_EVENTS_MAX |
-                                           CLI_EVENTS_PACKETS | CLI_EVENTS_NODES |
-                                           CLI_EVENTS_STEPS | CLI_TRACE | CLI_TRACE_LIMIT
+                       CLI_CONFIG | CLI_FORMAT | CLI_DIGITS | CLI_OUTPUT | CLI_SAVE_TRAFFIC |
+                           (simulate ? CLI_QUIET | CLI_SVG | CLI_PNG | CLI_EVENTS |
+                                           CLI_EVENTS_MAX | CLI_EVENTS_PACKETS |
+                                           CLI_EVENTS_NODES | CLI_EVENTS_STEPS | CLI_TRACE |
+                                           CLI_TRACE_LIMIT
                                      : 0u),
                        0,
                        &a, &err);
@@ -64,31 +115,36 @@ static int run_or_analyze(int argc, char **argv, int simulate)
     struct rs_run_progress follow = {show ? cli_run_progress : NULL, &pr, 16, /* a clock read
                                                                                 per 16 steps */
                                      NULL};
-    struct rs_named_path out[4] = {{"-o", a.output},
-                                   {"--save-traffic", a.save_traffic},
-                                   {"--events", a.events},
-                                   {"--trace", a.trace}};
-    struct rs_net net = {0}; /* --trace: the network drawn, its size checked before the run */
+    int drawing = a.svg || a.png, with_net = drawing || a.trace;
+    struct rs_named_path out[6] = {{"-o", a.output},         {"--save-traffic", a.save_traffic},
+                                   {"--svg", a.svg},         {"--png", a.png},
+                                   {"--events", a.events},   {"--trace", a.trace}};
     if (!rc)
-        rc = cli_check_outputs(&a, out, 4, &err);
-    if (!rc && a.trace)
-        rc = trace_prepare(&a, &net, &err);
+        rc = cli_check_outputs(&a, out, 6, &err);
+    if (!rc && with_net && !(rc = rs_check(&a.params, &err)) && /* the pictures' size first */
+        !(rc = rs_net_build(&net, &a.params, &err))) {
+        if (drawing)
+            rc = cli_picture_check(&net, CLI_RUN_PICTURE_LIMIT, &err);
+        if (!rc && a.trace)
+            rc = trace_check(&a, &net, &err);
+    }
     if (!rc)
         rc = cli_events_open(&a, &ev, &err);
     follow.events = ev;
     if (!rc)
-        rc = simulate ? rs_run_followed(&a.params, show || ev ? &follow : NULL, &rec, deadlock,
-                                        sizeof deadlock, &err)
+        rc = simulate ? rs_run_traced(&a.params, show || ev ? &follow : NULL, &rec, deadlock,
+                                      sizeof deadlock, with_net ? &cycle : NULL, &err)
                       : rs_analyze(&a.params, &rec, &err);
     cli_run_progress_end(&pr);
     if (!rc && a.events) /* before the record: a log that cannot be written fails the run */
         rc = cli_events_write(&a, ev, &err);
     if (!rc && a.trace)
-        rc = cli_trace_html(&net, ev, &rec, deadlock, NULL, 0, a.trace, &err);
+        rc = write_trace(&a, &net, ev, &rec, deadlock, &cycle, &err);
     rs_events_free(ev);
-    rs_net_free(&net);
     if (!rc && a.save_traffic) /* after the run: its errors come first, as for -o */
         rc = rs_traffic_save(&a.params, simulate, a.save_traffic, &err);
+    if (!rc && drawing)
+        rc = draw_run(&a, &net, &cycle, &err);
     if (rc) {
         status = cli_fail(&err);
     } else {
@@ -99,6 +155,8 @@ static int run_or_analyze(int argc, char **argv, int simulate)
             status = 1;
         }
     }
+    rs_deadlock_free(&cycle);
+    rs_net_free(&net);
     rs_record_free(&rec);
     cli_args_free(&a);
     return status;

@@ -65,9 +65,10 @@ static void show_progress(void *ctx, uint64_t done, uint64_t total)
     pr->shown = 1;
 }
 
-/* Default results file: the INI's name with .csv instead of .ini, in the current folder;
- * a shard's is NAME-shard-I-of-N.csv. */
-static void default_output(const char *ini, char *buf, size_t n, unsigned si, unsigned sn)
+/* Default results file: the INI's name with .csv (or .jsonl: ext) instead of .ini, in the
+ * current folder; a shard's is NAME-shard-I-of-N.csv. */
+static void default_output(const char *ini, char *buf, size_t n, unsigned si, unsigned sn,
+                           const char *ext)
 {
     const char *base = strrchr(ini, '/');
     base = base ? base + 1 : ini;
@@ -75,9 +76,9 @@ static void default_output(const char *ini, char *buf, size_t n, unsigned si, un
     if (len > 4 && !strcmp(base + len - 4, ".ini"))
         len -= 4;
     if (sn)
-        snprintf(buf, n, "%.*s-shard-%u-of-%u.csv", (int)len, base, si, sn);
+        snprintf(buf, n, "%.*s-shard-%u-of-%u.%s", (int)len, base, si, sn, ext);
     else
-        snprintf(buf, n, "%.*s.csv", (int)len, base);
+        snprintf(buf, n, "%.*s.%s", (int)len, base, ext);
 }
 
 /* Everything that would fail after the sweep, checked before its first point: the outputs
@@ -155,12 +156,22 @@ static int sweep_main(int argc, char **argv, const struct rs_sweep_remote *remot
     memset(&g, 0, sizeof g);
     int rc = take_shard(&argc, argv, &shard_i, &shard_n, &err);
     rc = rc ? rc : cli_parse(argc, argv,
-                       CLI_CONFIG | CLI_OUTPUT | CLI_JOBS | CLI_PER_RUN | CLI_RESUME | CLI_PLOT |
-                           CLI_QUIET,
+                       CLI_CONFIG | CLI_OUTPUT | CLI_FORMAT | CLI_DIGITS | CLI_JOBS | CLI_PER_RUN |
+                           CLI_RESUME | CLI_PLOT | CLI_QUIET,
                        0,
                        &a, &err);
     if (!rc && !a.config)
         rc = rs_err_set(&err, RS_EPARSE, "command line: sweep needs -c FILE.ini");
+    int jsonl = a.format == RS_FMT_JSONL;
+    if (!rc && a.format != RS_FMT_TABLE && a.format != RS_FMT_CSV && !jsonl)
+        rc = rs_err_set(&err, RS_EPARSE, "command line: --format: a sweep writes csv (the "
+                                         "default) or jsonl");
+    if (!rc && jsonl && a.resume)
+        rc = rs_err_set(&err, RS_EPARSE, "command line: --resume reads a CSV file back: "
+                                         "resume a sweep written as csv");
+    if (!rc && jsonl && a.plot)
+        rc = rs_err_set(&err, RS_EPARSE, "command line: --plot reads a CSV file: plot a sweep "
+                                         "written as csv");
     if (!rc)
         rc = rs_grid_build(&g, &a.params, &err);
     if (!rc && a.plot) /* [plot] errors (unknown key or metric) before anything runs */
@@ -180,7 +191,7 @@ static int sweep_main(int argc, char **argv, const struct rs_sweep_remote *remot
     if (a.output)
         snprintf(out, sizeof out, "%s", a.output);
     else
-        default_output(a.config, out, sizeof out, shard_i, shard_n);
+        default_output(a.config, out, sizeof out, shard_i, shard_n, jsonl ? "jsonl" : "csv");
     int jobs = a.jobs > 0 ? a.jobs : remote ? 1 : (int)sysconf(_SC_NPROCESSORS_ONLN);
     snprintf(stop_msg, sizeof stop_msg,
              "%sroutesim: interrupted: no new run starts; waiting for the runs in progress (at "
@@ -202,7 +213,8 @@ static int sweep_main(int argc, char **argv, const struct rs_sweep_remote *remot
     struct rs_sweep_opts o = {out,      a.per_run,    a.jobs,
                               a.resume, &stop_requested, isatty(2) && !a.quiet ? show_progress : NULL,
                               &pr,      &writing_rows, halt_now,
-                              remote,   0,            0};
+                              remote,   0,            0,
+                              jsonl,    a.digits};
     if (shard_n) { /* the shard_i-th of shard_n contiguous parts, in grid order */
         o.first_point = g.n_points * (shard_i - 1) / shard_n;
         o.end_point = g.n_points * shard_i / shard_n;

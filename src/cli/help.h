@@ -32,4 +32,10 @@ int cli_man_page(struct rs_buf *out, const char *cmd);
  * per option) or as roff .TP entries when man. Returns 0 or RS_ENOMEM. */
 int cli_flags_help(struct rs_buf *out, unsigned mask, int man);
 
+struct cli_command;
+/* Append command c's synopsis: its operands (c->usage) followed by "[NAME ARG]" for every
+ * option of c->flags that the operands do not already name, from cli_flag_helps (the one
+ * list of options). Returns 0 or RS_ENOMEM. */
+int cli_usage(struct rs_buf *out, const struct cli_command *c);
+
 #endif

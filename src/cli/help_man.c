@@ -20,6 +20,42 @@ static int roff_text(struct rs_buf *out, const char *text)
     return rc;
 }
 
+/* 1 when text names option f (any of its names, as a word: "-o FILE", "[--resume]"). */
+static int names_option(const char *text, const struct cli_flag_help *f)
+{
+    char name[32];
+    for (const char *p = f->names; *p;) {
+        size_t len = strcspn(p, ", ");
+        if (len && len < sizeof name) {
+            memcpy(name, p, len);
+            name[len] = '\0';
+            for (const char *t = strstr(text, name); t; t = strstr(t + 1, name)) {
+                int before = t == text || t[-1] == ' ' || t[-1] == '[';
+                int after = !t[len] || t[len] == ' ' || t[len] == ']';
+                if (before && after)
+                    return 1;
+            }
+        }
+        p += len;
+        while (*p == ',' || *p == ' ')
+            p++;
+    }
+    return 0;
+}
+
+int cli_usage(struct rs_buf *out, const struct cli_command *c)
+{
+    int rc = rs_buf_puts(out, c->usage), any = c->usage[0] != '\0';
+    for (const struct cli_flag_help *f = cli_flag_helps; f->kind && !rc; f++) {
+        if (!(f->kind & c->flags) || names_option(c->usage, f))
+            continue;
+        rc = rs_buf_printf(out, "%s[%.*s%s%s]", any ? " " : "", (int)strcspn(f->names, ","),
+                           f->names, f->arg ? " " : "", f->arg ? f->arg : "");
+        any = 1;
+    }
+    return rc;
+}
+
 int cli_flags_help(struct rs_buf *out, unsigned mask, int man)
 {
     int rc = 0;
@@ -95,8 +131,12 @@ static int command_page(struct rs_buf *out, const struct cli_command *c)
     char name[64];
     snprintf(name, sizeof name, "routesim-%s", c->name);
     int rc = header(out, name, c->summary);
+    struct rs_buf use;
+    rs_buf_init(&use);
     rc = rc ? rc : rs_buf_printf(out, ".SH SYNOPSIS\n.B routesim %s\n", c->name);
-    rc = rc ? rc : roff_text(out, c->usage);
+    rc = rc ? rc : cli_usage(&use, c);
+    rc = rc ? rc : roff_text(out, use.data ? use.data : "");
+    rs_buf_free(&use);
     rc = rc ? rc : rs_buf_puts(out, "\n.SH DESCRIPTION\n");
     rc = rc ? rc : roff_text(out, c->summary);
     rc = rc ? rc : rs_buf_printf(out, ".\n\\fBroutesim %s \\-\\-help\\fR prints this help.\n",
@@ -127,8 +167,12 @@ int cli_man_page(struct rs_buf *out, const char *cmd)
                                     "[\\fIKEY\\fR=\\fIVALUE\\fR...] [\\fIoptions\\fR]\n"
                                     ".SH COMMANDS\n");
     for (int i = 0; cli_commands[i].name && !rc; i++) {
+        struct rs_buf use;
+        rs_buf_init(&use);
         rc = rs_buf_printf(out, ".TP\n\\fB%s\\fR ", cli_commands[i].name);
-        rc = rc ? rc : roff_text(out, cli_commands[i].usage);
+        rc = rc ? rc : cli_usage(&use, &cli_commands[i]);
+        rc = rc ? rc : roff_text(out, use.data ? use.data : "");
+        rs_buf_free(&use);
         rc = rc ? rc : rs_buf_puts(out, "\n");
         rc = rc ? rc : roff_text(out, cli_commands[i].summary);
         rc = rc ? rc : rs_buf_printf(out, " (\\fBroutesim\\-%s\\fR(1))\n", cli_commands[i].name);

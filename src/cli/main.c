@@ -7,32 +7,36 @@
 #include "routesim/version.h"
 
 const struct cli_command cli_commands[] = {
-    {"run", "KEY=VALUE... [-c FILE] [--format F] [-o FILE] [--save-traffic FILE] [--quiet] [--events FILE]",
-     "simulate one parameter set and print its metrics",
-     CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT | CLI_SAVE_TRAFFIC | CLI_QUIET | CLI_EVENTS |
-         CLI_EVENTS_MAX | CLI_EVENTS_PACKETS | CLI_EVENTS_NODES | CLI_EVENTS_STEPS,
+    /* usage: the operands (and --shard, parsed by sweep itself); the options of flags are
+     * appended from cli_flag_helps by cli_usage */
+    {"run", "KEY=VALUE...", "simulate one parameter set and print its metrics",
+     CLI_CONFIG | CLI_FORMAT | CLI_DIGITS | CLI_OUTPUT | CLI_SAVE_TRAFFIC | CLI_SVG | CLI_PNG |
+         CLI_QUIET | CLI_EVENTS | CLI_EVENTS_MAX | CLI_EVENTS_PACKETS | CLI_EVENTS_NODES |
+         CLI_EVENTS_STEPS | CLI_TRACE | CLI_TRACE_LIMIT,
      cli_cmd_run},
-    {"analyze", "KEY=VALUE... [-c FILE] [--format F] [-o FILE] [--save-traffic FILE]",
-     "congestion, dilation and per-level load without simulating",
+    {"analyze", "KEY=VALUE...", "congestion, dilation and per-level load without simulating",
      CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT | CLI_SAVE_TRAFFIC, cli_cmd_analyze},
-    {"sweep", "-c FILE.ini [-o FILE.csv] [--jobs N] [--per-run FILE] [--resume] [--plot F] [--shard I/N] [--quiet]",
+    {"sweep", "-c FILE.ini [-o FILE.csv] [--shard I/N]",
      "run an experiment grid with replications; statistics per point",
-     CLI_CONFIG | CLI_OUTPUT | CLI_JOBS | CLI_PER_RUN | CLI_RESUME | CLI_PLOT | CLI_QUIET,
+     CLI_CONFIG | CLI_OUTPUT | CLI_FORMAT | CLI_DIGITS | CLI_JOBS | CLI_PER_RUN | CLI_RESUME |
+         CLI_PLOT | CLI_QUIET,
      cli_cmd_sweep},
     {"merge", "-c FILE.ini -o OUT.csv PART.csv...",
      "join the files of a sweep's shards (--shard I/N) into the whole sweep's file",
      CLI_CONFIG | CLI_OUTPUT, cli_cmd_merge},
-    {"reproduce", "NAME|all [--quick] [--out DIR] [--jobs N] [--resume] [--dry-run]",
+    {"reproduce", "NAME|all [--out DIR]",
      "run a paper's shipped experiments and judge its claims (REPORT.md)",
      CLI_OUTPUT | CLI_JOBS | CLI_QUICK | CLI_RESUME | CLI_DRY_RUN, cli_cmd_reproduce},
-    {"topo", "KEY=VALUE... [--dot [dot_limit=BYTES]] [--svg F] [--png F] [--format F] [-o FILE]",
+    {"topo", "KEY=VALUE...",
      "build a network; print its size or its Graphviz description, or draw it (SVG, PNG)",
      CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT | CLI_DOT | CLI_SVG | CLI_PNG, cli_cmd_topo},
-    {"convert", "FILE [KEY=VALUE...] [-o FILE]", "print a configuration file (BookSim's too) as routesim INI",
+    {"convert", "FILE [KEY=VALUE...]", "print a configuration file (BookSim's too) as routesim INI",
      CLI_OUTPUT, cli_cmd_convert},
-    {"events", "FILE.bin [-o FILE]",
-     "print a binary event log (run --events FILE.bin) as CSV", CLI_OUTPUT, cli_cmd_events},
-    {"saturate", "KEY=VALUE... [-c FILE] [--format F] [-o FILE] (keys: routesim help saturate)", "find the saturation throughput by bisection on the offered load",
+    {"events", "FILE.bin", "print a binary event log (run --events FILE.bin) as CSV", CLI_OUTPUT,
+     cli_cmd_events},
+    {"saturate", "KEY=VALUE...",
+     "find the saturation throughput by bisection on the offered load (keys: routesim help "
+     "saturate)",
      CLI_CONFIG | CLI_FORMAT | CLI_OUTPUT, cli_cmd_saturate},
     {"list", "[metrics|keys]",
      "every topology, workload and switching model with its keys, and every metric",

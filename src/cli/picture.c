@@ -3,7 +3,8 @@
  * positions for meshes, tori, rings and chains (a grid drawn as a grid), `dot` for every
  * other network (levels of butterflies, Beneš networks and LCANs as ranks, fat-trees as
  * trees, dragonfly groups as clusters). A picture above picture_limit nodes is refused
- * before anything runs: its layout would take minutes and show nothing readable. */
+ * before anything runs: its layout would take minutes and show nothing readable. The
+ * picture of a deadlock (`run --svg/--png`) marks the channels of its waiting cycle. */
 #include <string.h>
 
 #include "cli/cli.h"
@@ -47,6 +48,11 @@ static int make_picture(void *ctx, const char *target, struct rs_err *err)
 int cli_picture(const struct rs_net *net, const char *path, const char *format,
                 uint64_t max_nodes, struct rs_err *err)
 {
+    return cli_picture_marked(net, path, format, max_nodes, NULL, 0, err);
+}
+
+int cli_picture_check(const struct rs_net *net, uint64_t max_nodes, struct rs_err *err)
+{
     if (net->n_nodes > max_nodes)
         return rs_err_set(err, RS_ERESOURCE,
                           "a picture of topology=%s with %u nodes is refused: more than "
@@ -54,10 +60,20 @@ int cli_picture(const struct rs_net *net, const char *path, const char *format,
                           "give picture_limit=%u to draw it anyway)",
                           net->name, net->n_nodes, (unsigned long long)max_nodes,
                           net->n_nodes);
+    return 0;
+}
+
+int cli_picture_marked(const struct rs_net *net, const char *path, const char *format,
+                       uint64_t max_nodes, const uint64_t *marked, size_t n_marked,
+                       struct rs_err *err)
+{
+    int rc = cli_picture_check(net, max_nodes, err);
+    if (rc)
+        return rc;
     struct rs_buf dot;
     rs_buf_init(&dot);
     struct picture pic = {&dot, 0, format, path};
-    int rc = rs_net_write_dot_drawing(net, &dot, &pic.pinned);
+    rc = rs_net_write_dot_marked(net, &dot, &pic.pinned, marked, n_marked);
     if (rc)
         rc = rs_err_set(err, RS_ENOMEM, "out of memory for the picture's Graphviz text");
     else

@@ -1,5 +1,6 @@
 /* Result records (ordered named values) and their writers: aligned table, CSV
- * (RFC 4180) and JSON (one object per line). */
+ * (RFC 4180), JSON (one object per line) and JSON Lines; doubles at 9 significant digits or
+ * exactly (the shortest text that reads back as the same double). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,42 +100,58 @@ int rs_record_string(struct rs_record *r, const char *name, const char *v)
 
 int rs_format_parse(const char *s, enum rs_format *out, struct rs_err *err)
 {
-    static const char *const names[] = {"table", "csv", "json"};
-    static const enum rs_format formats[] = {RS_FMT_TABLE, RS_FMT_CSV, RS_FMT_JSON};
-    for (int i = 0; i < 3; i++)
+    static const char *const names[] = {"table", "csv", "json", "jsonl"};
+    static const enum rs_format formats[] = {RS_FMT_TABLE, RS_FMT_CSV, RS_FMT_JSON,
+                                             RS_FMT_JSONL};
+    for (int i = 0; i < 4; i++)
         if (!strcmp(s, names[i])) {
             *out = formats[i];
             return 0;
         }
-    const char *near = rs_suggest(s, names, 3);
+    const char *near = rs_suggest(s, names, 4);
     if (near)
         return rs_err_set(err, RS_EUNKNOWN, "unknown value '%s' for --format (did you mean '%s'?)",
                           s, near);
-    return rs_err_set(err, RS_EUNKNOWN, "unknown value '%s' for --format (expected table|csv|json)",
+    return rs_err_set(err, RS_EUNKNOWN, "unknown value '%s' for --format (expected table|csv|json|jsonl)",
                       s);
 }
 
-/* Text of a number field (table and CSV): "%lld", or "%.9g" with non-finite values as
- * nan, inf, -inf whatever the C library's spelling. */
-static void number_text(const struct rs_field *f, char *buf, size_t n)
+void rs_double_text(double v, enum rs_digits digits, char *buf, size_t n)
+{
+    if (isnan(v)) {
+        snprintf(buf, n, "nan");
+    } else if (isinf(v)) {
+        snprintf(buf, n, "%s", v < 0 ? "-inf" : "inf");
+    } else if (digits == RS_DIGITS_EXACT) {
+        /* the fewest significant digits that read back as v: "%.9g" when it does (a value
+         * with fewer digits rounds to them there, zeros stripped), else 10 to 17 */
+        for (int p = 9; p <= 17; p++) {
+            snprintf(buf, n, "%.*g", p, v);
+            if (strtod(buf, NULL) == v)
+                break;
+        }
+    } else {
+        snprintf(buf, n, "%.9g", v);
+    }
+}
+
+/* Text of a number field (table and CSV): "%lld", or the double's rs_double_text. */
+static void number_text(const struct rs_field *f, enum rs_digits digits, char *buf, size_t n)
 {
     if (f->type == RS_VAL_INT)
         snprintf(buf, n, "%lld", (long long)f->i);
-    else if (isnan(f->d))
-        snprintf(buf, n, "nan");
-    else if (isinf(f->d))
-        snprintf(buf, n, "%s", f->d < 0 ? "-inf" : "inf");
     else
-        snprintf(buf, n, "%.9g", f->d);
+        rs_double_text(f->d, digits, buf, n);
 }
 
 /* Text of any field; numbers go through tmp (>= 32 bytes), strings are returned as they
  * are (never truncated). */
-static const char *value_text(const struct rs_field *f, char *tmp, size_t n)
+static const char *value_text(const struct rs_field *f, enum rs_digits digits, char *tmp,
+                              size_t n)
 {
     if (f->type == RS_VAL_STRING)
         return f->s ? f->s : "";
-    number_text(f, tmp, n);
+    number_text(f, digits, tmp, n);
     return tmp;
 }
 
@@ -180,8 +197,9 @@ static int json_string(struct rs_buf *out, const char *s)
 }
 
 /* One record as a JSON object on one line, without the newline. */
-static int write_json(struct rs_buf *out, const struct rs_record *r)
+static int write_json(struct rs_buf *out, const struct rs_record *r, enum rs_digits digits)
 {
+    char tmp[64];
     int rc = rs_buf_puts(out, "{");
     for (size_t i = 0; i < r->n && !rc; i++) {
         const struct rs_field *f = &r->f[i];
@@ -193,7 +211,9 @@ static int write_json(struct rs_buf *out, const struct rs_record *r)
         if (f->type == RS_VAL_INT)
             rc = rs_buf_printf(out, "%lld", (long long)f->i);
         else if (f->type == RS_VAL_DOUBLE)
-            rc = isfinite(f->d) ? rs_buf_printf(out, "%.9g", f->d) : rs_buf_puts(out, "null");
+            rc = isfinite(f->d) ? (rs_double_text(f->d, digits, tmp, sizeof tmp),
+                                   rs_buf_puts(out, tmp))
+                                : rs_buf_puts(out, "null");
         else
             rc = json_string(out, f->s ? f->s : "");
     }
@@ -212,11 +232,21 @@ int rs_record_csv_header(struct rs_buf *out, const struct rs_record *r)
 
 int rs_record_csv_row(struct rs_buf *out, const struct rs_record *r)
 {
+    return rs_record_row(out, r, RS_FMT_CSV, RS_DIGITS_9);
+}
+
+int rs_record_row(struct rs_buf *out, const struct rs_record *r, enum rs_format fmt,
+                  enum rs_digits digits)
+{
     char tmp[64];
     int rc = 0;
+    if (fmt == RS_FMT_JSONL) {
+        rc = write_json(out, r, digits);
+        return rc ? RS_ENOMEM : rs_buf_puts(out, "\n");
+    }
     for (size_t i = 0; i < r->n && !rc; i++) {
         rc = i ? rs_buf_puts(out, ",") : 0;
-        rc = rc ? rc : csv_cell(out, value_text(&r->f[i], tmp, sizeof tmp));
+        rc = rc ? rc : csv_cell(out, value_text(&r->f[i], digits, tmp, sizeof tmp));
     }
     return rc ? RS_ENOMEM : rs_buf_puts(out, "\n");
 }
@@ -248,7 +278,8 @@ static int cell(struct rs_buf *out, const char *s, size_t w, int right, int last
 /* One record: "name  value" lines, names left-aligned to the longest. Several records: a
  * header row and one row per record, columns two blanks apart, number columns (by the
  * type of recs[0]'s field) right-aligned, string columns left-aligned. */
-static int write_table(struct rs_buf *out, const struct rs_record *recs, size_t n)
+static int write_table(struct rs_buf *out, const struct rs_record *recs, size_t n,
+                       enum rs_digits digits)
 {
     char tmp[64];
     int rc = 0;
@@ -258,7 +289,7 @@ static int write_table(struct rs_buf *out, const struct rs_record *recs, size_t 
             if (strlen(recs[0].f[i].name) > w)
                 w = strlen(recs[0].f[i].name);
         for (size_t i = 0; i < recs[0].n && !rc; i++) {
-            const char *v = value_text(&recs[0].f[i], tmp, sizeof tmp);
+            const char *v = value_text(&recs[0].f[i], digits, tmp, sizeof tmp);
             rc = cell(out, recs[0].f[i].name, w + 2, 0, !*v);
             rc = rc ? rc : rs_buf_puts(out, v);
             rc = rc ? rc : rs_buf_puts(out, "\n");
@@ -273,14 +304,14 @@ static int write_table(struct rs_buf *out, const struct rs_record *recs, size_t 
         w[i] = strlen(recs[0].f[i].name);
     for (size_t r = 0; r < n; r++)
         for (size_t i = 0; i < nf; i++) {
-            size_t len = strlen(value_text(&recs[r].f[i], tmp, sizeof tmp));
+            size_t len = strlen(value_text(&recs[r].f[i], digits, tmp, sizeof tmp));
             if (len > w[i])
                 w[i] = len;
         }
     for (size_t r = 0; r <= n && !rc; r++) { /* r == 0: the header */
         for (size_t i = 0; i < nf && !rc; i++) {
             int right = recs[0].f[i].type != RS_VAL_STRING;
-            const char *s = r ? value_text(&recs[r - 1].f[i], tmp, sizeof tmp)
+            const char *s = r ? value_text(&recs[r - 1].f[i], digits, tmp, sizeof tmp)
                               : recs[0].f[i].name;
             rc = i ? rs_buf_puts(out, "  ") : 0;
             rc = rc ? rc : cell(out, s, w[i], right, i + 1 == nf);
@@ -294,9 +325,17 @@ static int write_table(struct rs_buf *out, const struct rs_record *recs, size_t 
 int rs_records_write(struct rs_buf *out, enum rs_format fmt, const struct rs_record *recs,
                      size_t n, struct rs_err *err)
 {
+    return rs_records_write_digits(out, fmt, recs, n, RS_DIGITS_9, err);
+}
+
+int rs_records_write_digits(struct rs_buf *out, enum rs_format fmt,
+                            const struct rs_record *recs, size_t n, enum rs_digits digits,
+                            struct rs_err *err)
+{
     int rc = 0;
     RS_ASSERT(out != NULL && (recs != NULL || n == 0));
-    for (size_t r = 1; r < n && fmt != RS_FMT_JSON; r++) /* JSON objects stand alone */
+    for (size_t r = 1; r < n && fmt != RS_FMT_JSON && fmt != RS_FMT_JSONL; r++) /* JSON
+                                                                   objects stand alone */
         if (!same_fields(&recs[0], &recs[r]))
             return rs_err_set(err, RS_EINVAL,
                               "cannot write records as one table: record %zu has other fields "
@@ -308,23 +347,27 @@ int rs_records_write(struct rs_buf *out, enum rs_format fmt, const struct rs_rec
     case RS_FMT_CSV:
         rc = rs_record_csv_header(out, &recs[0]);
         for (size_t r = 0; r < n && !rc; r++)
-            rc = rs_record_csv_row(out, &recs[r]);
+            rc = rs_record_row(out, &recs[r], fmt, digits);
+        break;
+    case RS_FMT_JSONL:
+        for (size_t r = 0; r < n && !rc; r++)
+            rc = rs_record_row(out, &recs[r], fmt, digits);
         break;
     case RS_FMT_JSON:
         if (n == 1) {
-            rc = write_json(out, &recs[0]);
+            rc = write_json(out, &recs[0], digits);
             rc = rc ? rc : rs_buf_puts(out, "\n");
         } else {
             rc = rs_buf_puts(out, "[\n");
             for (size_t r = 0; r < n && !rc; r++) {
-                rc = write_json(out, &recs[r]);
+                rc = write_json(out, &recs[r], digits);
                 rc = rc ? rc : rs_buf_puts(out, r + 1 < n ? ",\n" : "\n");
             }
             rc = rc ? rc : rs_buf_puts(out, "]\n");
         }
         break;
     case RS_FMT_TABLE:
-        rc = write_table(out, recs, n);
+        rc = write_table(out, recs, n, digits);
         break;
     default:
         return rs_err_set(err, RS_EINVAL, "unknown output format %d", (int)fmt);

@@ -224,6 +224,11 @@ static int drive(const char *who, const struct rs_engine_life *life, void *st,
                 rs_openloop_stop(d->ol);
             if (deadlock_msg && deadlock_len && life->describe_deadlock)
                 life->describe_deadlock(st, deadlock_msg, deadlock_len);
+            if (in->deadlock && life->deadlock_cycle) { /* the same cycle as data */
+                in->deadlock->step = d->step;
+                if (life->deadlock_cycle(st, in->deadlock))
+                    return rs_err_set(err, RS_ENOMEM, "out of memory for the waiting cycle");
+            }
             return 0;
         }
         if (d->check && life->check && (rc = life->check(st, err)))
@@ -273,6 +278,8 @@ static int run_life(const char *who, const struct rs_engine_ops *engine,
     d.check = in->check;
     if (deadlock_msg && deadlock_len)
         deadlock_msg[0] = '\0';
+    if (in->deadlock)
+        rs_deadlock_free(in->deadlock);
     if (engine) {
         rc = setup_openloop(&d, &ol, err);
         life = d.ol ? engine->open : engine->batch;

@@ -324,6 +324,11 @@ int rs__flit_check(struct flit *f, struct rs_err *err);
  * "waits for" from worm slot start (RS_NONE: the oldest worm in the network). */
 void rs__flit_describe_deadlock(struct flit *f, uint32_t start, char *buf, size_t n);
 
+/* The same waiting cycle as data (the lifecycles' deadlock_cycle op; st a struct flit,
+ * traced from its stuck_start; router=iq: rs__iq_deadlock_cycle): for each worm of the
+ * cycle, the channel and VC it waits for. Returns 0 or RS_ENOMEM. */
+int rs__flit_life_cycle(void *st, struct rs_deadlock *out);
+
 /* A deadlock among some of the worms while others still move (link=per_vc): a non-empty
  * set of worms whose headers were blocked and whose flits did not move in this step, and
  * that wait only for VCs (or FIFO space) held by worms of the set, can never move again.

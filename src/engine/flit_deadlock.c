@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "engine/flit.h"
+#include "engine/iq.h"
 #include "routesim/alloc.h"
 
 /* Fill front[0..n_vc): the worm whose flits are at the front of FIFO x
@@ -120,32 +121,60 @@ static void name_msg(const struct flit *f, uint32_t m, char *buf, size_t n)
         snprintf(buf, n, "message %u", w->msg);
 }
 
-void rs__flit_describe_deadlock(struct flit *f, uint32_t start, char *buf, size_t n)
+/* Follow "waits for" from worm m until a worm repeats: *first is a worm of the waiting
+ * cycle and the return its length; 0 when the walk ends at a worm that waits for nobody,
+ * RS_NONE when out of memory. front: the FIFO fronts (partial), or NULL. */
+static uint32_t trace_cycle(const struct flit *f, const uint32_t *front, uint32_t m,
+                            uint32_t *first)
 {
-    rs__flit_compact(f);
     uint32_t *order = rs_calloc(f->n_slots, sizeof *order);
-    uint32_t *front = f->mode == FLIT_PARTIAL ? rs_malloc(f->n_vc * sizeof *front + 1) : NULL;
-    if (front)
-        fifo_fronts(f, front);
-    uint32_t m = start != RS_NONE ? start : (f->n_act ? f->act[0] : RS_NONE);
-    uint32_t idx = 1, chan, vc;
-    if (!order || m == RS_NONE || (f->mode == FLIT_PARTIAL && !front)) {
-        snprintf(buf, n, "deadlock at step %u (no waiting cycle traced)", f->step);
-        rs_free(order);
-        rs_free(front);
-        return;
-    }
+    uint32_t idx = 1, chan, vc, len = 0;
+    *first = RS_NONE;
+    if (!order)
+        return RS_NONE;
     while (m != RS_NONE && !order[m]) {
         order[m] = idx++;
         m = waits_for(f, front, m, &chan, &vc);
     }
-    if (m == RS_NONE) {
-        snprintf(buf, n, "deadlock at step %u: no waiting cycle found", f->step);
-        rs_free(order);
+    if (m != RS_NONE) {
+        *first = m;
+        len = idx - order[m];
+    }
+    rs_free(order);
+    return len;
+}
+
+/* The FIFO fronts of the partial model (allocated; *front NULL otherwise) and the worm a
+ * trace starts from. Returns 0, or RS_ENOMEM. */
+static int trace_start(struct flit *f, uint32_t start, uint32_t **front, uint32_t *m)
+{
+    rs__flit_compact(f);
+    *front = NULL;
+    if (f->mode == FLIT_PARTIAL) {
+        if (!(*front = rs_malloc(f->n_vc * sizeof **front + 1)))
+            return RS_ENOMEM;
+        fifo_fronts(f, *front);
+    }
+    *m = start != RS_NONE ? start : (f->n_act ? f->act[0] : RS_NONE);
+    return 0;
+}
+
+void rs__flit_describe_deadlock(struct flit *f, uint32_t start, char *buf, size_t n)
+{
+    uint32_t *front, m, first = RS_NONE, len = RS_NONE, chan, vc;
+    if (!trace_start(f, start, &front, &m) && m != RS_NONE)
+        len = trace_cycle(f, front, m, &first);
+    if (len == RS_NONE) {
+        snprintf(buf, n, "deadlock at step %u (no waiting cycle traced)", f->step);
         rs_free(front);
         return;
     }
-    uint32_t first = m, len = idx - order[first];
+    if (first == RS_NONE) {
+        snprintf(buf, n, "deadlock at step %u: no waiting cycle found", f->step);
+        rs_free(front);
+        return;
+    }
+    m = first;
     size_t used = (size_t)snprintf(buf, n, "deadlock at step %u: waiting cycle of %u channels: ",
                                    f->step, len);
     do {
@@ -163,6 +192,25 @@ void rs__flit_describe_deadlock(struct flit *f, uint32_t start, char *buf, size_
     } while (m != first && m != RS_NONE);
     if (used < n)
         snprintf(buf + used, n - used, "back to the first");
-    rs_free(order);
     rs_free(front);
+}
+
+int rs__flit_life_cycle(void *st, struct rs_deadlock *out)
+{
+    struct flit *f = st;
+    if (f->iq)
+        return rs__iq_deadlock_cycle(f, out);
+    uint32_t *front, m, first = RS_NONE, len = 0, chan, vc;
+    int rc = trace_start(f, f->stuck_start, &front, &m);
+    if (!rc && m != RS_NONE && (len = trace_cycle(f, front, m, &first)) == RS_NONE)
+        rc = RS_ENOMEM;
+    m = first;
+    for (uint32_t i = 0; !rc && m != RS_NONE && i < len; i++) {
+        uint32_t next = waits_for(f, front, m, &chan, &vc);
+        rc = rs_deadlock_add(out, (uint32_t)(chan / f->P), (uint32_t)(chan % f->P), vc,
+                             f->ol ? RS_NONE : f->w[m].msg);
+        m = next;
+    }
+    rs_free(front);
+    return rc;
 }

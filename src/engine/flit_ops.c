@@ -68,6 +68,7 @@ static const enum rs_metric open_columns[] = {FLIT_OPEN_COLUMNS};
         .step = rs__flit_life_step,                                                            \
         .check = rs__flit_life_check,                                                          \
         .describe_deadlock = rs__flit_life_describe,                                           \
+        .deadlock_cycle = rs__flit_life_cycle,                                                 \
         .collect = rs__flit_collect,                                                           \
         .columns = cols,                                                                       \
         .n_columns = n_cols,                                                                   \

@@ -938,19 +938,42 @@ uint64_t rs__iq_in_flight(const struct flit *f)
 
 /* ---- deadlock ------------------------------------------------------------------------------ */
 
+/* The first head waiting for a VC (an input VC id), or RS_NONE. */
+static uint32_t first_waiting(const struct iq *q)
+{
+    for (uint32_t node = 0; node < q->n_nodes; node++)
+        for (uint32_t in = 0; in < q->NI; in++)
+            for (uint32_t v = 0; v < q->B; v++)
+                if (q->state[ivc(q, node, in, v)] == VC_VA &&
+                    q->r_port[ivc(q, node, in, v)] < q->P)
+                    return ivc(q, node, in, v);
+    return RS_NONE;
+}
+
+/* One step of "waits for" from input VC x: the channel c (node * P + port) and VC *v it
+ * needs, the messages at the front of x (*m) and of the downstream input VC (*m2, RS_NONE
+ * when empty); returns that downstream input VC, or RS_NONE when x needs no channel. */
+static uint32_t iq_waits(const struct iq *q, uint32_t x, uint32_t *c, uint32_t *v, uint32_t *m,
+                         uint32_t *m2)
+{
+    uint32_t node = x / (q->NI * q->B);
+    uint32_t o = q->state[x] == VC_ACTIVE ? q->out_port[x] : q->r_port[x];
+    if (o >= q->P)
+        return RS_NONE;
+    *c = node * q->P + o;
+    *v = q->state[x] == VC_ACTIVE ? q->out_vc[x] : q->r_lo[x];
+    *m = q->iq[x].cnt ? q->ibuf[(size_t)x * q->depth + q->iq[x].head].m : RS_NONE;
+    uint32_t y = ivc(q, q->ch_head[*c], q->ch_slot[*c], *v);
+    *m2 = q->iq[y].cnt ? q->ibuf[(size_t)y * q->depth + q->iq[y].head].m : RS_NONE;
+    return y;
+}
+
 void rs__iq_describe_deadlock(struct flit *f, char *buf, size_t n)
 {
     struct iq *q = f->iq;
     /* start at a head waiting for a VC; follow: waits for the downstream input VC held by
      * the packet that owns the output VC (the VC it needs) */
-    uint32_t start = RS_NONE;
-    for (uint32_t node = 0; node < q->n_nodes && start == RS_NONE; node++)
-        for (uint32_t in = 0; in < q->NI && start == RS_NONE; in++)
-            for (uint32_t v = 0; v < q->B; v++)
-                if (q->state[ivc(q, node, in, v)] == VC_VA && q->r_port[ivc(q, node, in, v)] < q->P) {
-                    start = ivc(q, node, in, v);
-                    break;
-                }
+    uint32_t start = first_waiting(q);
     if (start == RS_NONE) {
         snprintf(buf, n, "no head waits for a virtual channel");
         return;
@@ -960,18 +983,10 @@ void rs__iq_describe_deadlock(struct flit *f, char *buf, size_t n)
     uint32_t limit = q->n_nodes * q->NI * q->B + 1;
     len += (size_t)snprintf(buf + len, n - len, "waiting cycle of input virtual channels:");
     while (hops < limit && len < n) {
-        uint32_t node = x / (q->NI * q->B), in = x / q->B % q->NI;
-        uint32_t o = q->state[x] == VC_ACTIVE ? q->out_port[x] : q->r_port[x];
-        if (o >= q->P)
+        uint32_t node = x / (q->NI * q->B), in = x / q->B % q->NI, c, v, m, m2;
+        uint32_t y = iq_waits(q, x, &c, &v, &m, &m2);
+        if (y == RS_NONE)
             break;
-        uint32_t c = node * q->P + o, v;
-        if (q->state[x] == VC_ACTIVE)
-            v = q->out_vc[x];
-        else
-            v = q->r_lo[x];
-        uint32_t m = q->iq[x].cnt ? q->ibuf[(size_t)x * q->depth + q->iq[x].head].m : RS_NONE;
-        uint32_t y = ivc(q, q->ch_head[c], q->ch_slot[c], v);
-        uint32_t m2 = q->iq[y].cnt ? q->ibuf[(size_t)y * q->depth + q->iq[y].head].m : RS_NONE;
         len += (size_t)snprintf(buf + len, n - len,
                                 " message %u at (%u) input %u vc %u waits for (%u)->(%u) vc %u "
                                 "held by message %u;",
@@ -982,6 +997,33 @@ void rs__iq_describe_deadlock(struct flit *f, char *buf, size_t n)
         x = y;
         hops++;
     }
+}
+
+int rs__iq_deadlock_cycle(struct flit *f, struct rs_deadlock *out)
+{
+    struct iq *q = f->iq;
+    uint32_t x = first_waiting(q), idx = 1, c, v, m, m2;
+    if (x == RS_NONE)
+        return 0;
+    uint32_t *order = rs_calloc((size_t)q->n_nodes * q->NI * q->B, sizeof *order);
+    if (!order)
+        return RS_ENOMEM;
+    /* walk until an input VC repeats (a cycle) or the walk leaves the waiting heads */
+    while (x != RS_NONE && !order[x]) {
+        order[x] = idx++;
+        uint32_t y = iq_waits(q, x, &c, &v, &m, &m2);
+        x = m2 == RS_NONE ? RS_NONE : y;
+    }
+    int rc = 0;
+    for (uint32_t first = x; first != RS_NONE && !rc;) {
+        uint32_t y = iq_waits(q, x, &c, &v, &m, &m2);
+        rc = rs_deadlock_add(out, c / q->P, c % q->P, v,
+                             f->ol || m == RS_NONE ? RS_NONE : f->w[m].msg);
+        if ((x = y) == first)
+            break;
+    }
+    rs_free(order);
+    return rc;
 }
 
 /* ---- check ------------------------------------------------------------------------------ */

@@ -72,6 +72,11 @@ uint64_t rs__iq_in_flight(const struct flit *f);
 /* One line naming a cycle of waiting input VCs of a deadlocked state. */
 void rs__iq_describe_deadlock(struct flit *f, char *buf, size_t n);
 
+/* The waiting cycle of input VCs as data: for each, the channel and VC it needs (found by
+ * following "waits for" from the first waiting head until an input VC repeats; empty when
+ * the walk ends first). Returns 0 or RS_ENOMEM. */
+int rs__iq_deadlock_cycle(struct flit *f, struct rs_deadlock *out);
+
 /* Check the credit invariants: every output VC's occupancy equals the flits in flight to
  * its buffer plus the flits in it. Returns 0 or RS_EINVARIANT. */
 int rs__iq_check(struct flit *f, struct rs_err *err);

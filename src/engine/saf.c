@@ -1389,6 +1389,7 @@ static const struct rs_engine_life saf_batch_life = {
     .auto_check = 1,
     .stall = RS_STALL_DEADLOCK,
     .describe_deadlock = saf_life_describe,
+    .deadlock_cycle = rs__saf_life_cycle,
     .collect = saf_life_collect,
     .columns = saf_columns,
     .n_columns = sizeof saf_columns / sizeof *saf_columns,

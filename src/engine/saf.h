@@ -405,4 +405,9 @@ int rs__saf_waiting_ok(struct saf *s, uint32_t v);
  * move, into buf (one line). */
 void rs__saf_describe_deadlock(struct saf *s, char *buf, size_t n);
 
+/* The same waiting cycle as data (the lifecycles' deadlock_cycle op, st a struct saf):
+ * for each full queue of the cycle, the channel its offered packet crosses into the next
+ * one (no virtual channel). Returns 0 or RS_ENOMEM. */
+int rs__saf_life_cycle(void *st, struct rs_deadlock *out);
+
 #endif

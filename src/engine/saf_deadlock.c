@@ -29,10 +29,11 @@ static void describe_queue(const struct saf *s, uint64_t qi, char *buf, size_t n
         snprintf(buf, n, "output queue %u of %s", (unsigned)(qi % s->P), label);
 }
 
-void rs__saf_describe_deadlock(struct saf *s, char *buf, size_t n)
+/* The lowest queue id holding packets, or RS_NONE (queues live in slots of per-node
+ * records: saf_store.c). */
+static uint64_t first_busy(const struct saf *s)
 {
-    size_t len = 0;
-    uint64_t start = RS_NONE; /* the lowest queue id holding a packet */
+    uint64_t start = RS_NONE;
     uint32_t nq = s->at == SAF_AT_SWITCH ? 1 : s->P;
     for (uint32_t rec = 0; rec < s->rec_used; rec++)
         for (uint32_t i = 0; s->rnode[rec] != RS_NONE && i < nq; i++) {
@@ -40,19 +41,20 @@ void rs__saf_describe_deadlock(struct saf *s, char *buf, size_t n)
             if (s->q[(rec << s->qs_shift) + i].count && (start == RS_NONE || qi < start))
                 start = qi;
         }
-    if (start == RS_NONE) {
-        snprintf(buf, n, "deadlock at step %u: only sources hold packets, and they cannot inject",
-                 s->step);
-        return;
-    }
-    /* Floyd-free walk: at most (live queues) steps reach a cycle; find it with a visit mark
-     * per slot (a queue without a slot is empty: the walk ends there) */
+    return start;
+}
+
+/* Follow offers from queue start until a queue repeats: *first is a queue on the waiting
+ * cycle and the return its length; 0 when the walk ends outside the network or at an empty
+ * queue (*first RS_NONE), RS_NONE when out of memory. At most (live queues) steps reach a
+ * cycle: a visit mark per slot (a queue without a slot is empty: the walk ends there). */
+static uint32_t trace_cycle(struct saf *s, uint64_t start, uint64_t *first)
+{
     uint64_t n_slots = (uint64_t)s->rec_used << s->qs_shift;
     uint32_t *order = rs_calloc(n_slots + 1, sizeof *order);
-    if (!order) {
-        snprintf(buf, n, "deadlock at step %u (no memory to trace the waiting cycle)", s->step);
-        return;
-    }
+    *first = RS_NONE;
+    if (!order)
+        return RS_NONE;
     uint64_t qi = start;
     uint32_t idx = 1, sl = saf_slot_find(s, qi);
     while (qi != RS_NONE && qi < s->n_queues && sl != RS_NONE && !order[sl]) {
@@ -61,14 +63,35 @@ void rs__saf_describe_deadlock(struct saf *s, char *buf, size_t n)
         qi = (nx == SAF_DELIVER) ? RS_NONE : nx;
         sl = qi < s->n_queues ? saf_slot_find(s, qi) : RS_NONE;
     }
-    if (qi == RS_NONE || qi >= s->n_queues || sl == RS_NONE) {
-        snprintf(buf, n, "deadlock at step %u: no waiting cycle found from queue %llu", s->step,
-                 (unsigned long long)start);
-        rs_free(order);
+    uint32_t len = 0;
+    if (qi != RS_NONE && qi < s->n_queues && sl != RS_NONE) {
+        *first = qi;
+        len = idx - order[sl];
+    }
+    rs_free(order);
+    return len;
+}
+
+void rs__saf_describe_deadlock(struct saf *s, char *buf, size_t n)
+{
+    size_t len = 0;
+    uint64_t start = first_busy(s), first;
+    if (start == RS_NONE) {
+        snprintf(buf, n, "deadlock at step %u: only sources hold packets, and they cannot inject",
+                 s->step);
         return;
     }
-    uint64_t first = qi;
-    uint32_t cycle_len = idx - order[sl];
+    uint32_t cycle_len = trace_cycle(s, start, &first);
+    if (cycle_len == RS_NONE) {
+        snprintf(buf, n, "deadlock at step %u (no memory to trace the waiting cycle)", s->step);
+        return;
+    }
+    if (first == RS_NONE) {
+        snprintf(buf, n, "deadlock at step %u: no waiting cycle found from queue %llu", s->step,
+                 (unsigned long long)start);
+        return;
+    }
+    uint64_t qi = first;
     len += (size_t)snprintf(buf + len, n - len, "deadlock at step %u: waiting cycle of %u full queues: ",
                             s->step, cycle_len);
     do {
@@ -81,5 +104,27 @@ void rs__saf_describe_deadlock(struct saf *s, char *buf, size_t n)
     } while (qi != first);
     if (len < n)
         snprintf(buf + len, n - len, "back to the first");
-    rs_free(order);
+}
+
+int rs__saf_life_cycle(void *st, struct rs_deadlock *out)
+{
+    struct saf *s = st;
+    uint64_t start = first_busy(s), first;
+    if (start == RS_NONE)
+        return 0;
+    uint32_t len = trace_cycle(s, start, &first);
+    if (len == RS_NONE)
+        return RS_ENOMEM;
+    if (first == RS_NONE)
+        return 0;
+    uint64_t qi = first;
+    do { /* the channel the queue's offered packet crosses into the next full queue */
+        uint32_t m = rs__saf_offer(s, saf_slot_find(s, qi));
+        uint32_t port = s->at == SAF_AT_OUTPUT ? (uint32_t)(qi % s->P) : s->pkt[m].port;
+        uint32_t msg = s->ol ? RS_NONE : m;
+        if (rs_deadlock_add(out, saf_queue_node(s, qi), port, RS_NONE, msg))
+            return RS_ENOMEM;
+        qi = waits_for(s, qi);
+    } while (qi != first);
+    return 0;
 }

@@ -276,6 +276,7 @@ const struct rs_engine_life rs__saf_open_life = {
     .auto_check = 1,
     .stall = RS_STALL_DEADLOCK,
     .describe_deadlock = open_life_describe,
+    .deadlock_cycle = rs__saf_life_cycle,
     .collect = open_life_collect,
     .columns = open_columns,
     .n_columns = sizeof open_columns / sizeof *open_columns,

@@ -37,6 +37,7 @@ struct sweep {
     int fd, fd_runs;          /* -1 until the first row is written (nothing created before) */
     int append, append_runs;  /* open them to append (resume) rather than truncate */
     int header_written, runs_header_written;
+    enum rs_digits digits; /* how doubles are written (rs_sweep_opts.digits; identities too) */
     int runs_append;          /* resume: the per-run file is appended to */
     struct rs_buf expected_header; /* header already in the file when resuming */
     struct rs_buf runs_header;     /* header already in the per-run file when appending */
@@ -183,6 +184,12 @@ static int stats_row(struct sweep *w, uint64_t i, struct rs_record *row)
     return rc ? (w->err.code ? w->err.code : rs_err_set(&w->err, rc, "out of memory")) : 0;
 }
 
+/* The format of the rows: CSV, or JSON Lines (rs_sweep_opts.jsonl). */
+static enum rs_format row_format(const struct sweep *w)
+{
+    return w->o->jsonl ? RS_FMT_JSONL : RS_FMT_CSV;
+}
+
 /* The per-run rows of point i: the run's own parameters (its seed), replication, metrics. */
 static int run_rows(struct sweep *w, uint64_t i, struct rs_buf *buf)
 {
@@ -197,6 +204,8 @@ static int run_rows(struct sweep *w, uint64_t i, struct rs_buf *buf)
         rc = rc ? rc : rs_record_int(&row, "replication", r);
         for (size_t k = 0; k < w->n_mnames && !rc; k++)
             rc = copy_field(&row, &runs[r], w->mnames[k]);
+        if (!rc && !w->runs_header_written && w->o->jsonl) /* JSON Lines: no header */
+            w->runs_header_written = 1;
         if (!rc && !w->runs_header_written) {
             struct rs_buf h;
             rs_buf_init(&h);
@@ -212,7 +221,7 @@ static int run_rows(struct sweep *w, uint64_t i, struct rs_buf *buf)
             rs_buf_free(&h);
             w->runs_header_written = 1;
         }
-        rc = rc ? rc : rs_record_csv_row(buf, &row);
+        rc = rc ? rc : rs_record_row(buf, &row, row_format(w), w->digits);
         rs_record_free(&row);
     }
     return rc ? (w->err.code ? w->err.code : rs_err_set(&w->err, rc, "out of memory")) : 0;
@@ -258,6 +267,8 @@ static int write_point(struct sweep *w, uint64_t i)
     rs_buf_init(&buf);
     rs_buf_init(&rbuf);
     rc = stats_row(w, i, &row);
+    if (!rc && !w->header_written && w->o->jsonl) /* JSON Lines: no header */
+        w->header_written = 1;
     if (!rc && !w->header_written) {
         struct rs_buf h;
         rs_buf_init(&h);
@@ -273,7 +284,7 @@ static int write_point(struct sweep *w, uint64_t i)
         rs_buf_free(&h);
         w->header_written = 1;
     }
-    rc = rc ? rc : rs_record_csv_row(&buf, &row);
+    rc = rc ? rc : rs_record_row(&buf, &row, row_format(w), w->digits);
     rs_record_free(&row);
     if (!rc && w->o->per_run_path)
         rc = run_rows(w, i, &rbuf);
@@ -417,7 +428,7 @@ static int point_ident(void *ctx, uint64_t i, struct rs_buf *stats, struct rs_bu
     rs_params_free(&p);
     if (!rc && ((rc = point_params(w, &params, &row)) ||
                 (rc = rs_record_int(&row, "runs", g->runs)) ||
-                (rc = rs_record_csv_row(&b, &row)) ||
+                (rc = rs_record_row(&b, &row, RS_FMT_CSV, w->digits)) ||
                 (rc = rs_buf_append(stats, b.data, b.len - 1))))
         rs_err_set(err, rc, "out of memory");
     for (uint32_t r = 0; !rc && runs && r < g->runs; r++) {
@@ -428,7 +439,7 @@ static int point_ident(void *ctx, uint64_t i, struct rs_buf *stats, struct rs_bu
                      ? rs_record_int(&row, "seed", (int64_t)rs_grid_seed(g, i, r))
                      : copy_field(&row, &params, w->pnames[k]);
         rc = rc ? rc : rs_record_int(&row, "replication", r);
-        rc = rc ? rc : rs_record_csv_row(runs, &row);
+        rc = rc ? rc : rs_record_row(runs, &row, RS_FMT_CSV, w->digits);
         if (rc)
             rs_err_set(err, rc, "out of memory");
     }
@@ -454,7 +465,8 @@ static int resume(struct sweep *w, struct rs_sweep_result *res)
         return rs_err_set(&w->err, RS_ENOMEM, "out of memory");
     }
     struct rs__resume_in in = {w->o->out_path, w->o->per_run_path, sp.data, rp.data,
-                               w->n_pnames + 1, w->g->n_points, w->g->runs, point_ident, w};
+                               w->n_pnames + 1, w->g->n_points, w->g->runs, point_ident, w,
+                               NULL};
     struct rs__resume_out out;
     memset(&out, 0, sizeof out);
     out.skip = w->skip;
@@ -719,6 +731,7 @@ int rs_sweep_run(const struct rs_grid *g, const struct rs_sweep_opts *o,
     memset(res, 0, sizeof *res);
     w.g = g;
     w.o = o;
+    w.digits = o->digits;
     w.fd = w.fd_runs = -1;
     w.failed_task = UINT64_MAX;
     w.res = res;
@@ -732,6 +745,10 @@ int rs_sweep_run(const struct rs_grid *g, const struct rs_sweep_opts *o,
     res->points = w.end - first;
     if ((rc = rs_sweep_check_size(g, err)))
         return rc;
+    if (o->jsonl && o->resume)
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "--resume reads CSV files back: resume a sweep written as CSV (JSON "
+                          "Lines files are written whole)");
     uint64_t n_tasks = g->n_points * g->runs;
     w.skip = rs_calloc(g->n_points, 1);
     w.done = rs_calloc(g->n_points, sizeof *w.done);

@@ -1,5 +1,6 @@
 /* Resume of a sweep: every row already in the statistics and per-run files is matched to a
- * point of the grid by its identity cells (parameters, runs or replication, seed); foreign
+ * point of the grid by its identity cells (parameters, runs or replication, seed), found by
+ * their hash and compared as text; foreign
  * rows are refused, the per-run file is reconciled with the statistics file (see
  * sweep_resume.h). */
 #include <errno.h>
@@ -22,10 +23,19 @@ struct file {
     size_t n_lines;    /* complete lines (the header included) */
 };
 
+/* A row identity: its hash sorts and finds it; its text (off, len in the keys' text
+ * buffer) decides, so that two identities whose hashes collide stay apart. */
 struct key {
     uint64_t hash;
     uint64_t id; /* point (statistics) or task point * runs + replication (per run) */
+    size_t off, len;
 };
+
+/* The hash of row identities: in->hash, or FNV-1a. */
+static uint64_t key_hash(const struct rs__resume_in *in, const char *s, size_t n)
+{
+    return in->hash ? in->hash(s, n) : rs__fnv1a(s, n);
+}
 
 static int cmp_key(const void *a, const void *b)
 {
@@ -120,9 +130,10 @@ static void file_free(struct file *f)
     rs_free(f->off);
 }
 
-/* Identity keys of every point (stats) and of every run (runs, when not NULL). */
+/* Identity keys of every point (stats) and of every run (runs, when not NULL), their
+ * texts appended to text (stats_text, runs_text). */
 static int build_keys(const struct rs__resume_in *in, struct key *stats, struct key *runs,
-                      struct rs_err *err)
+                      struct rs_buf *stats_text, struct rs_buf *runs_text, struct rs_err *err)
 {
     struct rs_buf s, r;
     int rc = 0;
@@ -132,13 +143,22 @@ static int build_keys(const struct rs__resume_in *in, struct key *stats, struct 
         s.len = r.len = 0;
         if ((rc = in->ident(in->ctx, i, &s, runs ? &r : NULL, err)))
             break;
-        stats[i].hash = rs__fnv1a(s.data ? s.data : "", s.len);
+        stats[i].hash = key_hash(in, s.data ? s.data : "", s.len);
         stats[i].id = i;
+        stats[i].off = stats_text->len;
+        stats[i].len = s.len;
+        if (s.len && rs_buf_append(stats_text, s.data, s.len))
+            rc = rs_err_set(err, RS_ENOMEM, "out of memory");
         const char *p = r.data;
-        for (uint32_t k = 0; runs && k < in->runs; k++) {
+        for (uint32_t k = 0; runs && k < in->runs && !rc; k++) {
             const char *e = strchr(p, '\n');
-            runs[i * in->runs + k].hash = rs__fnv1a(p, (size_t)(e - p));
-            runs[i * in->runs + k].id = i * in->runs + k;
+            struct key *kk = &runs[i * in->runs + k];
+            kk->hash = key_hash(in, p, (size_t)(e - p));
+            kk->id = i * in->runs + k;
+            kk->off = runs_text->len;
+            kk->len = (size_t)(e - p);
+            if (kk->len && rs_buf_append(runs_text, p, kk->len))
+                rc = rs_err_set(err, RS_ENOMEM, "out of memory");
             p = e + 1;
         }
     }
@@ -150,10 +170,12 @@ static int build_keys(const struct rs__resume_in *in, struct key *stats, struct 
     return rc;
 }
 
-/* The id of the key hash in keys[0..n), or -1. */
-static int64_t find_key(const struct key *keys, uint64_t n, uint64_t hash)
+/* The id of the key whose text is row[0..len) in keys[0..n) (sorted by hash; texts in
+ * text), or -1: found by the hash, decided by the text. */
+static int64_t find_key(const struct rs__resume_in *in, const struct key *keys, uint64_t n,
+                        const struct rs_buf *text, const char *row, size_t len)
 {
-    uint64_t lo = 0, hi = n;
+    uint64_t hash = key_hash(in, row, len), lo = 0, hi = n;
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo) / 2;
         if (keys[mid].hash < hash)
@@ -161,7 +183,15 @@ static int64_t find_key(const struct key *keys, uint64_t n, uint64_t hash)
         else
             hi = mid;
     }
-    return lo < n && keys[lo].hash == hash ? (int64_t)keys[lo].id : -1;
+    for (; lo < n && keys[lo].hash == hash; lo++)
+        if (rs__resume_same(text->data + keys[lo].off, keys[lo].len, row, len))
+            return (int64_t)keys[lo].id;
+    return -1;
+}
+
+int rs__resume_same(const char *a, size_t alen, const char *b, size_t blen)
+{
+    return alen == blen && (alen == 0 || !memcmp(a, b, alen));
 }
 
 #define MAX_ID_CELLS 256
@@ -287,6 +317,9 @@ int rs__sweep_resume(const struct rs__resume_in *in, struct rs__resume_out *out,
     uint8_t *have = NULL;
     uint64_t *line_of = NULL; /* statistics line of each kept point */
     size_t r_keep = 0;        /* bytes of the per-run file kept */
+    struct rs_buf ks_text, kr_text; /* the identities' texts (struct key's off, len) */
+    rs_buf_init(&ks_text);
+    rs_buf_init(&kr_text);
     uint64_t cut_rows = 0, cut_points = 0;
     int rc = read_file(&s, in->out_path, err);
     memset(&r, 0, sizeof r);
@@ -304,12 +337,13 @@ int rs__sweep_resume(const struct rs__resume_in *in, struct rs__resume_out *out,
         have = in->per_run_path ? rs_calloc(in->n_points * in->runs + 1, 1) : NULL;
         if (!ks || !line_of || (in->per_run_path && (!kr || !have)))
             rc = rs_err_set(err, RS_ENOMEM, "out of memory");
-        rc = rc ? rc : build_keys(in, ks, kr, err);
+        rc = rc ? rc : build_keys(in, ks, kr, &ks_text, &kr_text, err);
     }
     for (size_t l = 1; s_rows && !rc && l < s.n_lines; l++) {
         size_t len;
         const char *line = line_at(&s, l, &len);
-        int64_t i = find_key(ks, in->n_points, rs__fnv1a(line, prefix_len(line, len, in->n_id)));
+        int64_t i = find_key(in, ks, in->n_points, &ks_text, line,
+                             prefix_len(line, len, in->n_id));
         if (i < 0)
             rc = foreign_row(in, &s, l, 0, err);
         else if (out->skip[i])
@@ -336,8 +370,8 @@ int rs__sweep_resume(const struct rs__resume_in *in, struct rs__resume_out *out,
         for (size_t l = 1; !rc && l < r.n_lines; l++) {
             size_t len;
             const char *line = line_at(&r, l, &len);
-            int64_t t = find_key(kr, in->n_points * in->runs,
-                                 rs__fnv1a(line, prefix_len(line, len, in->n_id)));
+            int64_t t = find_key(in, kr, in->n_points * in->runs, &kr_text, line,
+                                 prefix_len(line, len, in->n_id));
             if (t < 0) {
                 rc = foreign_row(in, &r, l, 1, err);
             } else if (!out->skip[(uint64_t)t / in->runs]) {
@@ -403,6 +437,8 @@ int rs__sweep_resume(const struct rs__resume_in *in, struct rs__resume_out *out,
     file_free(&r);
     rs_free(ks);
     rs_free(kr);
+    rs_buf_free(&ks_text);
+    rs_buf_free(&kr_text);
     rs_free(have);
     rs_free(line_of);
     return rc;

@@ -26,7 +26,14 @@ struct rs__resume_in {
     int (*ident)(void *ctx, uint64_t i, struct rs_buf *stats, struct rs_buf *runs,
                  struct rs_err *err);
     void *ctx;
+    /* The hash that sorts and finds identities (NULL: rs__fnv1a). A match is always decided
+     * by comparing the texts (rs__resume_same), so any hash, even a constant, gives the
+     * same result; tests force collisions with it. */
+    uint64_t (*hash)(const char *s, size_t n);
 };
+
+/* 1 when the identity texts a[0..alen) and b[0..blen) are the same bytes. */
+int rs__resume_same(const char *a, size_t alen, const char *b, size_t blen);
 
 struct rs__resume_out {
     uint8_t *skip;            /* [n_points], zeroed by the caller: 1 for every point kept */

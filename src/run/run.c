@@ -584,9 +584,18 @@ int rs_run_followed(const struct rs_params *p, const struct rs_run_progress *pro
                     struct rs_record *out, char *deadlock_msg, size_t deadlock_len,
                     struct rs_err *err)
 {
+    return rs_run_traced(p, progress, out, deadlock_msg, deadlock_len, NULL, err);
+}
+
+int rs_run_traced(const struct rs_params *p, const struct rs_run_progress *progress,
+                  struct rs_record *out, char *deadlock_msg, size_t deadlock_len,
+                  struct rs_deadlock *cycle, struct rs_err *err)
+{
     struct prepared x;
     struct rs_path_stats ps;
     const struct rs_algo_ops *model = model_algo(p);
+    if (cycle)
+        rs_deadlock_free(cycle);
     struct rs_events *events = progress ? progress->events : NULL;
     if (events && (rs_params_find(p, "search") || model))
         return rs_err_set(err, RS_EUNSUPPORTED, "--events: %s has no per-packet events",
@@ -608,6 +617,7 @@ int rs_run_followed(const struct rs_params *p, const struct rs_run_progress *pro
                                  /* greedy runs the engine on the run's own message set;
                                     other algorithms may run it on others (sub-problems) */
                                  .paths = !strcmp(x.sel.algo->name, "greedy") ? &counted : NULL};
+    in.deadlock = cycle;
     if (progress) {
         in.progress = progress->fn;
         in.progress_user = progress->user;

@@ -122,7 +122,8 @@ static int write_sorting_fat_tree_dot(const struct rs_net *net, const struct rs_
  * port 1 = cross edge; their channel lines carry [label="s"] / [label="c"].
  * LCANs are drawn bottom-up (rankdir=BT) with one rank for the PEs and one per switch
  * level; their down channels carry [label="d"], their up channels [label="u"]. */
-static int write_dot(const struct rs_net *net, struct rs_buf *out, int pin);
+static int write_dot(const struct rs_net *net, struct rs_buf *out, int pin,
+                     const uint64_t *marked, size_t n_marked);
 
 /* Positions for a grid: 1 when net has coordinates in one or two dimensions. */
 static int grid_pinned(const struct rs_net *net)
@@ -133,26 +134,58 @@ static int grid_pinned(const struct rs_net *net)
 
 int rs_net_write_dot(const struct rs_net *net, struct rs_buf *out)
 {
-    return write_dot(net, out, 0);
+    return write_dot(net, out, 0, NULL, 0);
 }
 
 int rs_net_write_dot_drawing(const struct rs_net *net, struct rs_buf *out, int *pinned)
 {
     *pinned = grid_pinned(net);
-    return write_dot(net, out, *pinned);
+    return write_dot(net, out, *pinned, NULL, 0);
 }
 
-/* The digraph of rs_net_write_dot; with pin, every node's grid position (pos="X,Y!"). */
-static int write_dot(const struct rs_net *net, struct rs_buf *out, int pin)
+int rs_net_write_dot_marked(const struct rs_net *net, struct rs_buf *out, int *pinned,
+                            const uint64_t *marked, size_t n_marked)
+{
+    *pinned = grid_pinned(net);
+    return write_dot(net, out, *pinned, marked, n_marked);
+}
+
+/* 1 when channel c (node * max_ports + port) is among marked[0..n). */
+static int is_marked(const uint64_t *marked, size_t n, uint64_t c)
+{
+    for (size_t i = 0; i < n; i++)
+        if (marked[i] == c)
+            return 1;
+    return 0;
+}
+
+/* 1 when node v is the tail or the head of a channel of marked[0..n). */
+static int node_marked(const struct rs_net *net, const uint64_t *marked, size_t n, uint32_t v)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint32_t tail = (uint32_t)(marked[i] / net->max_ports);
+        if (tail == v ||
+            net->ops->neighbor(net, tail, (uint32_t)(marked[i] % net->max_ports), NULL) == v)
+            return 1;
+    }
+    return 0;
+}
+
+/* The digraph of rs_net_write_dot; with pin, every node's grid position (pos="X,Y!"); the
+ * channels of marked[0..n_marked) red and thick (class "deadlock"), their end nodes filled
+ * (the fat-tree, sorting fat-tree and dragonfly views are replaced by the digraph then: one
+ * edge per channel). */
+static int write_dot(const struct rs_net *net, struct rs_buf *out, int pin,
+                     const uint64_t *marked, size_t n_marked)
 {
     char label[128];
     const struct rs_lcan *lc = rs__lcan_of(net);
     const struct rs__ftree *ft = rs__ftree_of(net);
-    if (ft)
+    if (ft && !n_marked)
         return write_fat_tree_dot(net, ft, out);
-    if (rs__sft_of(net))
+    if (rs__sft_of(net) && !n_marked)
         return write_sorting_fat_tree_dot(net, rs__sft_of(net), out);
-    if (rs_dfly_of(net))
+    if (rs_dfly_of(net) && !n_marked)
         return rs__dfly_write_dot(net, out);
     if (rs_sfly_of(net))
         return rs__sfly_write_dot(net, out);
@@ -160,15 +193,17 @@ static int write_dot(const struct rs_net *net, struct rs_buf *out, int pin)
     int straight_cross = leveled && net->max_ports == 2;
     int rc = rs_buf_printf(out, "digraph \"%s\" {\n  rankdir=%s;\n  node [shape=box];\n",
                            net->name, lc ? "BT" : "LR");
+    static const char node_mark[] = ", style=filled, fillcolor=\"#ffb0b0\", color=red";
+    static const char edge_mark[] = "color=red, penwidth=4, class=\"deadlock\"";
     for (uint32_t v = 0; v < net->n_nodes && !rc; v++) {
+        const char *mark = n_marked && node_marked(net, marked, n_marked, v) ? node_mark : "";
         net->ops->label(net, v, label, sizeof label);
         if (pin) /* 72 points apart: x_0 across, x_1 up */
-            rc = rs_buf_printf(out, "  n%u [label=\"%s\", pos=\"%u,%u!\"];\n", v, label,
-                               72 * (v % net->k), net->dims > 1 ? 72 * (v / net->k % net->k) : 0);
-        else
-            if (pin) /* 72 points apart: x_0 across, x_1 up */
-            rc = rs_buf_printf(out, "  n%u [label=\"%s\", pos=\"%u,%u!\"];\n", v, label,
-                               72 * (v % net->k), net->dims > 1 ? 72 * (v / net->k % net->k) : 0);
+            rc = rs_buf_printf(out, "  n%u [label=\"%s\", pos=\"%u,%u!\"%s];\n", v, label,
+                               72 * (v % net->k), net->dims > 1 ? 72 * (v / net->k % net->k) : 0,
+                               mark);
+        else if (*mark)
+            rc = rs_buf_printf(out, "  n%u [label=\"%s\"%s];\n", v, label, mark);
         else
             rc = rs_buf_printf(out, "  n%u [label=\"%s\"];\n", v, label);
     }
@@ -177,12 +212,18 @@ static int write_dot(const struct rs_net *net, struct rs_buf *out, int pin)
             uint32_t w = net->ops->neighbor(net, v, port, NULL);
             if (w == RS_NONE)
                 continue;
-            if (straight_cross)
-                rc = rs_buf_printf(out, "  n%u -> n%u [label=\"%s\"];\n", v, w,
-                                   port ? "c" : "s");
-            else if (lc)
-                rc = rs_buf_printf(out, "  n%u -> n%u [label=\"%s\"];\n", v, w,
-                                   rs__lcan_level(lc, w) > rs__lcan_level(lc, v) ? "u" : "d");
+            const char *tag = straight_cross ? (port ? "c" : "s")
+                              : lc ? (rs__lcan_level(lc, w) > rs__lcan_level(lc, v) ? "u" : "d")
+                                   : NULL;
+            int mark = n_marked &&
+                       is_marked(marked, n_marked, (uint64_t)v * net->max_ports + port);
+            if (tag && mark)
+                rc = rs_buf_printf(out, "  n%u -> n%u [label=\"%s\", %s];\n", v, w, tag,
+                                   edge_mark);
+            else if (tag)
+                rc = rs_buf_printf(out, "  n%u -> n%u [label=\"%s\"];\n", v, w, tag);
+            else if (mark)
+                rc = rs_buf_printf(out, "  n%u -> n%u [%s];\n", v, w, edge_mark);
             else
                 rc = rs_buf_printf(out, "  n%u -> n%u;\n", v, w);
         }

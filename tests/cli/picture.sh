@@ -1,9 +1,11 @@
-# `routesim topo ... --svg F --png F`: pictures through Graphviz. Every topology kind is
+# `routesim topo ... --svg F --png F`: pictures through Graphviz, and `routesim run ... --svg`
+# with a deadlock's waiting cycle in red (checked by deadlock_svg.py). Every topology kind is
 # drawn, and the SVG has one node and one edge per node and edge of the Graphviz text
 # (`--dot`); grids get pinned positions (a k x k mesh drawn as a k x k grid); the size
 # guard, the missing program, and the output rules (no input overwritten, nothing left
 # behind on failure) are checked. Skipped when Graphviz is not installed.
-. "$(dirname "$0")/lib.bash"
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.bash"
 cd "$TMP" || exit 1
 if ! command -v dot >/dev/null || ! command -v neato >/dev/null; then
   echo "SKIPPED: Graphviz (dot, neato) is not installed: scripts/setup.sh installs it"
@@ -67,4 +69,42 @@ check "no Graphviz: exit status 2" test $? = 2
 check "no Graphviz: the reason" grep -q "cannot run neato: not found on PATH (Graphviz" err
 check "no Graphviz: the old file whole" grep -qx old keep.svg
 check "no Graphviz: no temporary file left" test "$(ls keep.svg.tmp* 2>/dev/null | wc -l)" = 0
+# run --svg: a deadlock's waiting cycle drawn in red (tests/cli/deadlock_svg.py: the red
+# edges are the line's channels, once each, and the filled nodes their ends)
+dl=0
+while read -r args; do
+  dl=$((dl + 1))
+  # shellcheck disable=SC2086
+  "$RS" run $args --svg "d$dl.svg" >"d$dl.out" 2>"d$dl.err"
+  check "$args: deadlock exit 1" test $? = 1
+  check "$args: the deadlock line" grep -q "waiting cycle of" "d$dl.err"
+  got=$(python3 "$HERE/deadlock_svg.py" "d$dl.svg" "d$dl.err" 2>&1)
+  check "$args: the cycle drawn ($got)" test "${got%% *}" = ok
+  check "$args: metrics written" grep -q '^deadlock  *1$' "d$dl.out"
+done <<'LIST'
+topology=ring k=8 traffic=tornado switching=wormhole
+topology=torus k=8 n=2 traffic=tornado switching=wormhole vcs=2
+topology=ring k=7 traffic=tornado queue_size=1
+topology=ring k=7 traffic=tornado queue_size=1 queue_at=output
+topology=ring k=7 traffic=tornado queue_size=1 queue_at=switch
+topology=ring k=8 traffic=tornado switching=wormhole router=iq
+topology=ring k=8 traffic=tornado switching=cut_through_partial vc_depth=4
+LIST
+"$RS" run topology=ring k=8 traffic=tornado switching=wormhole --svg same.svg >/dev/null 2>same.err
+check "the line is unchanged by --svg" cmp -s same.err d1.err
+# the 8x8 torus with 2 VCs: a cycle of 4 channels of one row, out of 256
+check "torus: 4 of 256 edges red" test "$(grep -c 'class="edge deadlock"' d2.svg)" = 4
+check "torus: 256 edges drawn" test "$(grep -c 'class="edge' d2.svg)" = 256
+# no deadlock: the network plain, exit 0
+"$RS" run topology=ring k=8 traffic=tornado switching=wormhole vcs=2 vc_classes=dateline --svg plain.svg --png plain.png >/dev/null 2>err
+check "no deadlock: exit 0 ($(cat err))" test $? = 0
+check "no deadlock: nothing red" test "$(grep -c 'stroke="red"' plain.svg)" = 0
+check "no deadlock: 16 edges" test "$(grep -c 'class="edge"' plain.svg)" = 16
+check "no deadlock: a PNG too" bash -c "head -c 8 plain.png | od -An -tx1 | grep -q '89 50 4e 47'"
+expect_fail 3 "more than picture_limit=2000 nodes" run topology=mesh k=64 n=2 --svg big.svg
+check "refused before running: nothing written" test ! -e big.svg
+printf 'topology = ring\nk = 8\ntraffic = tornado\nswitching = wormhole\n' >run.ini
+expect_fail 2 "run.ini" run -c run.ini --svg run.ini
+check "run: the input is not overwritten" grep -q "topology = ring" run.ini
+expect_fail 2 "does not apply here" analyze topology=ring k=8 --svg a.svg
 finish

@@ -3,6 +3,7 @@
  * aligned table, each checked byte for byte. */
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
@@ -76,7 +77,50 @@ static void test_format_parse(void **state)
     assert_int_equal(rs_format_parse("CSV", &fmt, &err), RS_EUNKNOWN);
     assert_string_equal(err.msg, "unknown value 'CSV' for --format (did you mean 'csv'?)");
     assert_int_equal(rs_format_parse("xml", &fmt, &err), RS_EUNKNOWN);
-    assert_string_equal(err.msg, "unknown value 'xml' for --format (expected table|csv|json)");
+    assert_string_equal(err.msg,
+                        "unknown value 'xml' for --format (expected table|csv|json|jsonl)");
+    assert_int_equal(rs_format_parse("jsonl", &fmt, &err), 0);
+    assert_int_equal(fmt, RS_FMT_JSONL);
+}
+
+/* Exact digits: the text reads back as the same double, with at most 17 significant
+ * digits, and is the 9-digit text whenever that is exact; non-finite values spelt out. */
+static void test_exact_digits(void **state)
+{
+    (void)state;
+    char buf[64], nine[64];
+    static const struct {
+        double v;
+        const char *want;
+    } fixed[] = {{0.1, "0.1"},           {160, "160"},  {1.0 / 3, "0.3333333333333333"},
+                 {2.0 / 3, "0.6666666666666666"}, {1e300, "1e+300"},
+                 {5e-324, "4.94065646e-324"}, {-0.0, "-0"}, {1e21, "1e+21"}};
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) {
+        rs_double_text(fixed[i].v, RS_DIGITS_EXACT, buf, sizeof buf);
+        assert_string_equal(buf, fixed[i].want);
+    }
+    rs_double_text(NAN, RS_DIGITS_EXACT, buf, sizeof buf);
+    assert_string_equal(buf, "nan");
+    rs_double_text(-INFINITY, RS_DIGITS_EXACT, buf, sizeof buf);
+    assert_string_equal(buf, "-inf");
+    rs_double_text(1.0 / 3, RS_DIGITS_9, buf, sizeof buf);
+    assert_string_equal(buf, "0.333333333");
+    /* a deterministic spread of doubles: every one reads back exactly */
+    uint64_t x = 88172645463325252ull;
+    for (int i = 0; i < 100000; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        double v;
+        uint64_t bits = x & ~(0x7ffull << 52);
+        bits |= (uint64_t)(1 + x % 2045) << 52; /* finite, normal */
+        memcpy(&v, &bits, sizeof v);
+        rs_double_text(v, RS_DIGITS_EXACT, buf, sizeof buf);
+        assert_true(strtod(buf, NULL) == v);
+        rs_double_text(v, RS_DIGITS_9, nine, sizeof nine);
+        if (strtod(nine, NULL) == v)
+            assert_string_equal(buf, nine);
+    }
 }
 
 /* Write recs[0..n) in fmt and compare with want. */
@@ -286,6 +330,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fields),
         cmocka_unit_test(test_format_parse),
+        cmocka_unit_test(test_exact_digits),
         cmocka_unit_test(test_csv),
         cmocka_unit_test(test_mismatched_fields),
         cmocka_unit_test(test_json),
