@@ -142,11 +142,11 @@ static uint32_t queue_select(struct saf *s, const struct saf_queue *q, uint32_t 
     return queue_select_p(s, q, sel, entity, s->proto);
 }
 
-uint32_t rs__saf_offer(struct saf *s, uint32_t sl)
+uint32_t rs__saf_offer(struct saf *s, uint64_t qi)
 {
-    if (sl == RS_NONE || !s->q[sl].count)
+    if (!s->q[qi].count)
         return RS_NONE;
-    return queue_select(s, &s->q[sl], s->qsel ? &s->qsel[sl] : NULL, saf_slot_qid(s, sl));
+    return queue_select(s, &s->q[qi], s->qsel ? &s->qsel[qi] : NULL, qi);
 }
 
 /* ---- placement: where a packet goes next from the node it has just reached --------- */
@@ -230,25 +230,20 @@ void rs__saf_place_open(struct saf *s, uint32_t m, uint32_t node)
 
 /* Could queue tq admit one more packet this step? Room is judged on the occupancy at the
  * start of the step plus the admissions already granted this step: packets leaving tq
- * this step do not make room. *sl: tq's slot when it was looked up and exists, else
- * RS_NONE (a queue without a slot is empty and granted nothing; capacities are >= 1). */
-static inline __attribute__((always_inline)) int
-has_room_at(const struct saf *s, uint32_t tq, enum saf_queue_at at, uint32_t *sl)
+ * this step do not make room. */
+static inline __attribute__((always_inline)) int has_room_at(const struct saf *s, uint32_t tq,
+                                                             enum saf_queue_at at)
 {
-    *sl = RS_NONE;
     if (tq >= SAF_STORE || s->cap == 0)
         return 1;
-    uint32_t k = *sl = saf_slot_find(s, tq);
-    if (k == RS_NONE)
-        return 1;
     if (at == SAF_AT_INPUT) /* one feeding channel: at most one arrival per step */
-        return s->q[k].count < s->cap;
-    return s->q[k].count + s->granted[k] < s->cap;
+        return s->q[tq].count < s->cap;
+    return s->q[tq].count + s->granted[tq] < s->cap;
 }
 
-static inline int has_room(const struct saf *s, uint32_t tq, uint32_t *sl)
+static inline int has_room(const struct saf *s, uint32_t tq)
 {
-    return has_room_at(s, tq, s->at, sl);
+    return has_room_at(s, tq, s->at);
 }
 
 /* Append a move. Unless it is a deferred candidate (defer: protocol=rank with output or
@@ -261,13 +256,8 @@ add_move_p(struct saf *s, uint32_t m, uint32_t from, uint32_t to, uint32_t node,
     mv->from = from;
     mv->to = to;
     mv->node = node;
-    if (!defer && s->grant && to < SAF_STORE) { /* an admitted move: its queue fills */
-        uint32_t sl = rs__saf_slot_get(s, to);
-        if (sl == RS_NONE)
-            s->nomem = 1;
-        else
-            s->grant[sl]++;
-    }
+    if (!defer && s->grant && to < SAF_STORE)
+        s->grant[to]++;
 }
 
 static void add_move(struct saf *s, uint32_t m, uint32_t from, uint32_t to, uint32_t node)
@@ -314,35 +304,31 @@ offer_key(const struct saf *s, uint32_t m, uint64_t entity, enum saf_protocol pr
  * switch queues, room is judged on the start of the step only and the moves into queues
  * are candidates, admitted by rank once every node has decided (admit_by_rank). */
 static inline __attribute__((always_inline)) uint32_t
-decide_node_p(struct saf *s, uint32_t v, uint32_t rec, enum saf_queue_at at,
-              enum saf_protocol proto)
+decide_node_p(struct saf *s, uint32_t v, enum saf_queue_at at, enum saf_protocol proto)
 {
     uint32_t win[SAF_MAX_PORTS], wfrom[SAF_MAX_PORTS];
     uint64_t wkey[SAF_MAX_PORTS];
     uint32_t offered = 0, used = 0, movable_mask = 0;
     uint32_t nq = at == SAF_AT_SWITCH ? 1 : s->P;
     const int defer = proto == SAF_RANK && at != SAF_AT_INPUT;
-    if (rec == RS_NONE) /* no queue of v holds a packet */
-        return 0;
     for (uint32_t i = 0; i < nq; i++) {
-        uint32_t sl = (rec << s->qs_shift) + i;
-        if (s->q[sl].count == 0)
-            continue;
         uint64_t qi = at == SAF_AT_SWITCH ? v : (uint64_t)v * s->P + i;
-        uint32_t m = queue_select_p(s, &s->q[sl], s->qsel ? &s->qsel[sl] : NULL, qi, proto);
-        uint32_t port = at == SAF_AT_OUTPUT ? i : s->pkt[m].port, tsl;
-        int movable = has_room_at(s, s->pkt[m].tq, at, &tsl);
+        if (s->q[qi].count == 0)
+            continue;
+        uint32_t m = queue_select_p(s, &s->q[qi], s->qsel ? &s->qsel[qi] : NULL, qi, proto);
+        uint32_t port = at == SAF_AT_OUTPUT ? i : s->pkt[m].port;
+        int movable = has_room_at(s, s->pkt[m].tq, at);
         if (!movable && s->on_full == SAF_BLOCK) {
             RS_EVENT(s->ev, RS_EV_BLOCKED, s->step, m, v, port, RS_EV_NONE);
             if (s->waiter) /* woken when that queue next loses a packet */
-                s->waiter[tsl] = v + 1;
+                s->waiter[s->pkt[m].tq] = v + 1;
             continue;
         }
         uint64_t key = offer_key(s, m, qi, proto);
         if (!(offered & (1u << port)) || key > wkey[port]) {
             offered |= 1u << port;
             win[port] = m;
-            wfrom[port] = sl;
+            wfrom[port] = (uint32_t)qi;
             wkey[port] = key;
             movable_mask = movable ? movable_mask | (1u << port) : movable_mask & ~(1u << port);
         }
@@ -350,10 +336,10 @@ decide_node_p(struct saf *s, uint32_t v, uint32_t rec, enum saf_queue_at at,
     while (offered) {
         uint32_t port = (uint32_t)__builtin_ctz(offered);
         offered &= offered - 1;
-        uint32_t m = win[port], tq = s->pkt[m].tq, tsl;
+        uint32_t m = win[port], tq = s->pkt[m].tq;
         /* re-check (output/switch queues): an earlier port of this node may have taken
          * the last room of tq; input queues have one feeder each, so no need */
-        if (at == SAF_AT_INPUT ? (int)((movable_mask >> port) & 1) : has_room_at(s, tq, at, &tsl))
+        if (at == SAF_AT_INPUT ? (int)((movable_mask >> port) & 1) : has_room_at(s, tq, at))
             add_move_p(s, m, wfrom[port], tq, v, defer);
         else if (s->on_full == SAF_DROP)
             add_move(s, m, wfrom[port], SAF_DROP_TO, v);
@@ -371,11 +357,11 @@ decide_node_p(struct saf *s, uint32_t v, uint32_t rec, enum saf_queue_at at,
  * copy. Same decisions either way. Inlined into decide, its only caller: a call per active
  * node costs 5% of the instructions of bench cases a and e (callgrind). */
 static inline __attribute__((always_inline)) uint32_t decide_node(struct saf *s,
-                                                                  uint32_t v, uint32_t rec)
+                                                                  uint32_t v)
 {
     if (s->at == SAF_AT_INPUT && s->proto == SAF_FIFO)
-        return decide_node_p(s, v, rec, SAF_AT_INPUT, SAF_FIFO);
-    return decide_node_p(s, v, rec, s->at, s->proto);
+        return decide_node_p(s, v, SAF_AT_INPUT, SAF_FIFO);
+    return decide_node_p(s, v, s->at, s->proto);
 }
 
 /* Injection from terminal t's source at node v (input and switch queues), decided after
@@ -388,37 +374,21 @@ decide_source_p(struct saf *s, uint32_t t, uint32_t used, int defer)
     uint32_t v = s->src_node[t];
     uint32_t m = queue_select(s, &s->src[t], s->srcsel ? &s->srcsel[t] : NULL,
                               s->n_queues + t);
-    uint32_t port = s->pkt[m].port, tsl;
+    uint32_t port = s->pkt[m].port;
     if (used & (1u << port))
         return; /* the switch's own departure on that port wakes it next step */
-    if (has_room(s, s->pkt[m].tq, &tsl))
+    if (has_room(s, s->pkt[m].tq))
         add_move_p(s, m, SAF_SRC_BIT | t, s->pkt[m].tq, v, defer);
     else {
         RS_EVENT(s->ev, RS_EV_BLOCKED, s->step, m, v, port, RS_EV_NONE);
         if (s->waiter)
-            s->waiter[tsl] = v + 1;
+            s->waiter[s->pkt[m].tq] = v + 1;
     }
 }
 
 static void decide_source(struct saf *s, uint32_t t, uint32_t used)
 {
     decide_source_p(s, t, used, 0);
-}
-
-/* Note record rec, made in decide for an admission candidate: after the commit it is handed
- * back if no candidate entered it. Returns 0 or RS_ENOMEM. */
-static int fresh_push(struct saf *s, uint32_t rec)
-{
-    if (s->n_fresh == s->fresh_cap) {
-        uint32_t cap = s->fresh_cap ? 2 * s->fresh_cap : 1024;
-        uint32_t *f = rs_realloc(s->fresh, (size_t)cap * sizeof *f);
-        if (!f)
-            return RS_ENOMEM;
-        s->fresh = f;
-        s->fresh_cap = cap;
-    }
-    s->fresh[s->n_fresh++] = rec;
-    return 0;
 }
 
 /* protocol=rank with output or switch queues: the moves [first, n_moves) into queues are
@@ -444,28 +414,21 @@ static inline __attribute__((always_inline)) void admit_by_rank_p(struct saf *s,
         if (mv->to >= SAF_VOID)
             continue; /* delivered, dropped, or into an unbounded store */
         uint64_t entity = mv->from & SAF_SRC_BIT ? s->n_queues + (mv->from & ~SAF_SRC_BIT)
-                                                 : saf_slot_qid(s, mv->from);
+                                                 : mv->from;
         s->ckey[i] = offer_key(s, mv->pkt, entity, SAF_RANK);
-        uint64_t live = s->n_live;
-        uint32_t sl = rs__saf_slot_get(s, mv->to);
-        if (sl == RS_NONE || (s->n_live != live && fresh_push(s, sl >> s->qs_shift))) {
-            s->nomem = 1;
-            return;
-        }
-        s->cnext[i] = s->cand[sl];
-        s->cand[sl] = (uint32_t)(i + 1);
+        s->cnext[i] = s->cand[mv->to];
+        s->cand[mv->to] = (uint32_t)(i + 1);
     }
     for (uint64_t i = first; i < n; i++) {
         uint32_t to = s->moves[i].to;
-        uint32_t sl = to < SAF_VOID ? saf_slot_find(s, to) : RS_NONE; /* made above */
-        if (sl == RS_NONE || !s->cand[sl])
+        if (to >= SAF_VOID || !s->cand[to])
             continue; /* not a candidate, or its queue is settled */
-        uint32_t room = thr ? (s->q[sl].count < s->cap ? UINT32_MAX : 0)
-                            : s->cap - s->q[sl].count - s->granted[sl],
+        uint32_t room = thr ? (s->q[to].count < s->cap ? UINT32_MAX : 0)
+                            : s->cap - s->q[to].count - s->granted[to],
                  admitted = 0;
-        for (uint32_t a = s->cand[sl]; a; a = s->cnext[a - 1]) {
+        for (uint32_t a = s->cand[to]; a; a = s->cnext[a - 1]) {
             uint32_t better = 0;
-            for (uint32_t b = s->cand[sl]; b && better < room; b = s->cnext[b - 1])
+            for (uint32_t b = s->cand[to]; b && better < room; b = s->cnext[b - 1])
                 better += s->ckey[b - 1] > s->ckey[a - 1] ||
                           (s->ckey[b - 1] == s->ckey[a - 1] && b < a);
             if (better < room)
@@ -474,8 +437,8 @@ static inline __attribute__((always_inline)) void admit_by_rank_p(struct saf *s,
                 s->moves[a - 1].to = drop ? SAF_DROP_TO : SAF_VOID;
         }
         if (!thr) /* with queue_threshold nothing is counted */
-            s->granted[sl] += admitted;
-        s->cand[sl] = 0;
+            s->granted[to] += admitted;
+        s->cand[to] = 0;
     }
     if (drop)
         return;
@@ -503,96 +466,59 @@ static void admit_by_rank(struct saf *s, uint64_t first, int drop)
 }
 
 /* Prefetch distances (in active nodes and in moves): the state of a 2^16-input butterfly
- * does not fit in cache, so the loops below request a node's hash entry, then its queues,
- * then its offered packets, then the hash entries of the queues they will enter, a few
- * iterations before they are used (docs/PERFORMANCE.md). */
+ * does not fit in cache, so the loops below request a node's queues, then its offered
+ * packets, a few iterations before they are used (docs/PERFORMANCE.md). */
 #define SAF_PF_QUEUE 48
 #define SAF_PF_PKT 24
 #define SAF_PF_TARGET 8
-#define SAF_PF_REC 32
 
-/* Stage two: the queues of record rec (the node's hash entry was requested earlier). */
-static void prefetch_queues(const struct saf *s, uint32_t rec)
+static void prefetch_queues(const struct saf *s, uint32_t v)
 {
-    if (rec != RS_NONE)
-        __builtin_prefetch(&s->q[rec << s->qs_shift]);
+    __builtin_prefetch(&s->q[saf_queue_of(s, v, 0)]);
 }
 
-static void prefetch_heads(const struct saf *s, uint32_t rec)
+static void prefetch_heads(const struct saf *s, uint32_t v)
 {
     uint32_t nq = s->at == SAF_AT_SWITCH ? 1 : s->P;
-    for (uint32_t i = 0; rec != RS_NONE && i < nq; i++) {
-        const struct saf_queue *q = &s->q[(rec << s->qs_shift) + i];
+    for (uint32_t i = 0; i < nq; i++) {
+        const struct saf_queue *q = &s->q[saf_queue_of(s, v, i)];
         if (q->count)
             __builtin_prefetch(&s->pkt[q->head]);
     }
 }
 
-/* Last stage: the hash entries of the queues the offered packets of record rec enter. */
-static void prefetch_targets(const struct saf *s, uint32_t rec)
+/* Third stage: the queues the offered packets of node v will enter. */
+static void prefetch_targets(const struct saf *s, uint32_t v)
 {
     uint32_t nq = s->at == SAF_AT_SWITCH ? 1 : s->P;
-    for (uint32_t i = 0; rec != RS_NONE && i < nq; i++) {
-        const struct saf_queue *q = &s->q[(rec << s->qs_shift) + i];
+    for (uint32_t i = 0; i < nq; i++) {
+        const struct saf_queue *q = &s->q[saf_queue_of(s, v, i)];
         if (q->count && s->pkt[q->head].tq < SAF_STORE)
-            saf_rec_prefetch(s, saf_queue_node(s, s->pkt[q->head].tq));
+            __builtin_prefetch(&s->q[s->pkt[q->head].tq]);
     }
 }
 
-/* Room for n active nodes in act and actrec. Returns 0 or RS_ENOMEM. */
-static int act_reserve(struct saf *s, uint64_t n)
-{
-    if (n <= s->act_cap)
-        return 0;
-    uint64_t cap = s->act_cap ? 2 * s->act_cap : 1024;
-    while (cap < n)
-        cap *= 2;
-    uint32_t *a = rs_realloc(s->act, cap * sizeof *a);
-    if (a)
-        s->act = a;
-    uint32_t *r = rs_realloc(s->actrec, cap * sizeof *r);
-    if (r)
-        s->actrec = r;
-    if (!a || !r)
-        return RS_ENOMEM;
-    s->act_cap = cap;
-    return 0;
-}
-
-/* Records found for nodes later in the list may be stale only as "none": a record made
- * during decide (an admission target) holds no packet yet, which is what none means. */
 static void decide(struct saf *s)
 {
     uint32_t n_act = 0;
     for (uint64_t w = 0; w < s->n_words; w++) { /* active nodes in increasing order */
         uint64_t bits = s->active[w];
-        if (!bits)
-            continue;
         if (s->waiter) /* wake-ups rebuild the set every step */
             s->active[w] = 0;
-        if (n_act + 64 > s->act_cap && act_reserve(s, (uint64_t)n_act + 64)) {
-            s->nomem = 1;
-            return;
-        }
         while (bits) {
             s->act[n_act++] = (uint32_t)(w * 64 + (uint64_t)__builtin_ctzll(bits));
             bits &= bits - 1;
         }
     }
-    for (uint32_t i = 0; i < n_act && i < SAF_PF_REC; i++)
-        s->actrec[i] = saf_rec_find(s, s->act[i]);
     for (uint32_t i = 0; i < n_act; i++) {
         if (i + SAF_PF_QUEUE < n_act)
-            saf_rec_prefetch(s, s->act[i + SAF_PF_QUEUE]);
-        if (i + SAF_PF_REC < n_act)
-            prefetch_queues(s, s->actrec[i + SAF_PF_REC] =
-                                   saf_rec_find(s, s->act[i + SAF_PF_REC]));
+            prefetch_queues(s, s->act[i + SAF_PF_QUEUE]);
         if (i + SAF_PF_PKT < n_act)
-            prefetch_heads(s, s->actrec[i + SAF_PF_PKT]);
+            prefetch_heads(s, s->act[i + SAF_PF_PKT]);
         if (i + SAF_PF_TARGET < n_act)
-            prefetch_targets(s, s->actrec[i + SAF_PF_TARGET]);
+            prefetch_targets(s, s->act[i + SAF_PF_TARGET]);
         uint32_t v = s->act[i];
-        uint32_t used = decide_node(s, v, s->actrec[i]);
+        uint32_t used = decide_node(s, v);
         uint32_t t = v < s->n_node_src ? s->node_src[v] : RS_NONE;
         if (t == RS_NONE)
             continue;
@@ -623,19 +549,18 @@ static void decide(struct saf *s)
 
 int rs__saf_waiting_ok(struct saf *s, uint32_t v)
 {
-    uint32_t tsl;
     for (uint32_t i = 0; i < s->P; i++) {
         uint64_t qi = (uint64_t)v * s->P + i;
-        uint32_t m = rs__saf_offer(s, saf_slot_find(s, qi));
+        uint32_t m = rs__saf_offer(s, qi);
         if (m != RS_NONE &&
-            (has_room(s, s->pkt[m].tq, &tsl) || s->waiter[tsl] != v + 1))
+            (has_room(s, s->pkt[m].tq) || s->waiter[s->pkt[m].tq] != v + 1))
             return 0;
     }
     uint32_t t = v < s->n_node_src ? s->node_src[v] : RS_NONE;
     if (t != RS_NONE && s->src[t].count) {
         uint32_t m = queue_select(s, &s->src[t], s->srcsel ? &s->srcsel[t] : NULL,
                                   s->n_queues + t);
-        if (has_room(s, s->pkt[m].tq, &tsl) || s->waiter[tsl] != v + 1)
+        if (has_room(s, s->pkt[m].tq) || s->waiter[s->pkt[m].tq] != v + 1)
             return 0;
     }
     return 1;
@@ -645,9 +570,9 @@ int rs__saf_waiting_ok(struct saf *s, uint32_t v)
 
 static int node_empty(const struct saf *s, uint32_t v)
 {
-    uint32_t nq = s->at == SAF_AT_SWITCH ? 1 : s->P, rec = saf_rec_find(s, v);
-    for (uint32_t i = 0; rec != RS_NONE && i < nq; i++)
-        if (s->q[(rec << s->qs_shift) + i].count)
+    uint32_t nq = s->at == SAF_AT_SWITCH ? 1 : s->P;
+    for (uint32_t i = 0; i < nq; i++)
+        if (s->q[saf_queue_of(s, v, i)].count)
             return 0;
     uint32_t t = v < s->n_node_src ? s->node_src[v] : RS_NONE;
     return t == RS_NONE || s->src[t].count == 0;
@@ -656,24 +581,6 @@ static int node_empty(const struct saf *s, uint32_t v)
 static int record_latency(struct saf *s, uint32_t step)
 {
     return rs_lat_hist_add(&s->lat, step);
-}
-
-/* Arrivals phase of the commit: the slot of move mv's queue (found a few moves before its
- * arrival, its queue line and tail packet requested) replaces the move's source, beside its
- * source bit; SAF_NOSLOT when the queue did not exist then. No record is handed back during
- * the arrivals, so a slot found stays valid; one made meanwhile is found at the arrival. */
-#define SAF_NOSLOT (SAF_SRC_BIT - 1)
-
-static inline __attribute__((always_inline)) void arrival_lookup(struct saf *s,
-                                                                 struct saf_move *mv)
-{
-    uint32_t sl = mv->to < SAF_STORE ? saf_slot_find(s, mv->to) : RS_NONE;
-    mv->from = (mv->from & SAF_SRC_BIT) | (sl == RS_NONE ? SAF_NOSLOT : sl);
-    if (sl != RS_NONE) {
-        __builtin_prefetch(&s->q[sl], 1);
-        if (s->q[sl].count)
-            __builtin_prefetch(&s->pkt[s->q[sl].tail], 1);
-    }
 }
 
 /* Apply the step's moves: first every departure, then every arrival, so occupancies
@@ -710,28 +617,27 @@ static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
                 s->active[u / 64] |= 1ull << (u % 64);
                 s->waiter[mv->from] = 0;
             }
-            if (!s->q[mv->from].count) /* its node's record goes when all are empty */
-                saf_rec_release_if_empty(s, mv->from >> s->qs_shift, mv->node);
         }
         if (s->waiter) /* its queues changed: look at the node again */
             s->active[mv->node / 64] |= 1ull << (mv->node % 64);
     }
-    for (uint64_t i = 0; i < s->n_moves && i < SAF_PF_PKT; i++)
-        arrival_lookup(s, &s->moves[i]);
     for (uint64_t i = 0; i < s->n_moves; i++) {
-        struct saf_move *mv = &s->moves[i];
+        const struct saf_move *mv = &s->moves[i];
         uint32_t m = mv->pkt;
         struct saf_pkt *p = &s->pkt[m];
         if (i + SAF_PF_QUEUE < s->n_moves) {
             const struct saf_move *ahead = &s->moves[i + SAF_PF_QUEUE];
             __builtin_prefetch(&s->pkt[ahead->pkt], 1);
             if (ahead->to < SAF_STORE)
-                saf_rec_prefetch(s, saf_queue_node(s, ahead->to));
+                __builtin_prefetch(&s->q[ahead->to], 1);
             if (!ol && s->load) /* the node's channel counters (one line for P = 2) */
                 __builtin_prefetch(&s->load[(uint64_t)ahead->node * s->P], 1);
         }
-        if (i + SAF_PF_PKT < s->n_moves) /* its hash entry was requested 24 moves ago */
-            arrival_lookup(s, &s->moves[i + SAF_PF_PKT]);
+        if (i + SAF_PF_PKT < s->n_moves) { /* its queue line was requested 8 moves ago */
+            const struct saf_move *ahead = &s->moves[i + SAF_PF_PKT];
+            if (ahead->to < SAF_STORE && s->q[ahead->to].count)
+                __builtin_prefetch(&s->pkt[s->q[ahead->to].tail], 1);
+        }
         if (mv->to == SAF_DROP_TO) {
             RS_EVENT(ev, RS_EV_DROPPED, s->step, m, mv->node, RS_EV_NONE, RS_EV_NONE);
             s->where[m] = SAF_DROPPED;
@@ -742,13 +648,8 @@ static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
                 rs__saf_open_finish(s, m, 0);
             continue;
         }
-        if (!ol && s->load) { /* the channel it crosses: out of mv->node by p->port */
-            uint64_t ch = (uint64_t)mv->node * s->P + p->port;
-            if (s->load[ch] != UINT8_MAX)
-                s->load[ch]++;
-            else if (rs__saf_load_over(s, ch))
-                return RS_ENOMEM;
-        }
+        if (!ol && s->load) /* the channel it crosses: out of mv->node by p->port */
+            s->load[(uint64_t)mv->node * s->P + p->port]++;
         RS_EVENT(ev, (mv->from & SAF_SRC_BIT) && !p->hops ? RS_EV_INJECTED : RS_EV_HOP,
                  s->step, m, mv->node, p->port, RS_EV_NONE);
         p->hops++;
@@ -779,29 +680,20 @@ static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
             s->active[v / 64] |= 1ull << (v % 64);
             continue;
         }
-        uint32_t w = saf_queue_node(s, mv->to), sl = mv->from & ~SAF_SRC_BIT;
-        if (sl == SAF_NOSLOT) { /* the queue did not exist when looked up: make it */
-            if ((sl = rs__saf_slot_get(s, mv->to)) == RS_NONE)
-                return RS_ENOMEM;
-            mv->from = (mv->from & SAF_SRC_BIT) | sl;
-        }
+        uint32_t w = saf_queue_node(s, mv->to);
         p->entered = s->step;
         if (mv->from & SAF_SRC_BIT) /* from a queue it is SAF_IN_QUEUE already: no write */
             s->where[m] = SAF_IN_QUEUE;
         place_p(s, m, w, ol);
-        queue_push(s->pkt, &s->q[sl], m);
-        if (s->q[sl].count > s->max_queue)
-            s->max_queue = s->q[sl].count;
+        queue_push(s->pkt, &s->q[mv->to], m);
+        if (s->q[mv->to].count > s->max_queue)
+            s->max_queue = s->q[mv->to].count;
         s->active[w / 64] |= 1ull << (w % 64);
     }
     if (s->granted)
         for (uint64_t i = 0; i < s->n_moves; i++)
             if (s->moves[i].to < SAF_STORE)
-                s->granted[s->moves[i].from & ~SAF_SRC_BIT] = 0; /* its slot, set above */
-    for (uint32_t i = 0; i < s->n_fresh; i++) /* admission targets no candidate entered */
-        if (s->rnode[s->fresh[i]] != RS_NONE)
-            saf_rec_release_if_empty(s, s->fresh[i], s->rnode[s->fresh[i]]);
-    s->n_fresh = 0;
+                s->granted[s->moves[i].to] = 0;
     if (!s->waiter)
         for (uint64_t i = 0; i < s->n_moves; i++) {
             uint32_t v = s->moves[i].node;
@@ -847,15 +739,10 @@ static uint32_t inject_output(struct saf *s)
         uint32_t m = queue_select(s, &s->src[t], s->srcsel ? &s->srcsel[t] : NULL,
                                   s->n_queues + t);
         uint64_t own = (uint64_t)s->src_node[t] * s->P + s->pkt[m].port;
-        if (s->cap && saf_qcount(s, own) >= s->cap) {
+        if (s->cap && s->q[own].count >= s->cap) {
             RS_EVENT(s->ev, RS_EV_BLOCKED, s->step, m, s->src_node[t], s->pkt[m].port,
                      RS_EV_NONE);
             continue;
-        }
-        uint32_t sl = rs__saf_slot_get(s, own);
-        if (sl == RS_NONE) {
-            s->nomem = 1;
-            break;
         }
         queue_unlink(s->pkt, &s->src[t], m);
         if (s->srcsel)
@@ -868,9 +755,9 @@ static uint32_t inject_output(struct saf *s)
                     RS_EV_NONE, RS_EV_NONE); /* not again at a Valiant intermediate */
         s->pkt[m].entered = s->step;
         s->where[m] = SAF_IN_QUEUE;
-        queue_push(s->pkt, &s->q[sl], m);
-        if (s->q[sl].count > s->max_queue)
-            s->max_queue = s->q[sl].count;
+        queue_push(s->pkt, &s->q[own], m);
+        if (s->q[own].count > s->max_queue)
+            s->max_queue = s->q[own].count;
         injected++;
     }
     return injected;
@@ -882,8 +769,6 @@ int rs__saf_step(struct saf *s)
 {
     s->n_moves = 0;
     decide(s);
-    if (s->nomem)
-        return RS_ENOMEM;
     return commit(s);
 }
 
@@ -926,7 +811,9 @@ void rs__saf_free(struct saf *s)
 {
     rs__huge_free(s->pkt, s->n_pkt * sizeof *s->pkt);
     rs_free(s->where);
-    rs__saf_store_free(s);
+    rs__huge_free(s->q, s->n_queues * sizeof *s->q);
+    rs_free(s->qsel);
+    rs_free(s->granted);
     rs_free(s->src);
     rs_free(s->srcsel);
     rs_free(s->src_node);
@@ -937,8 +824,9 @@ void rs__saf_free(struct saf *s)
     rs_free(s->pend);
     rs_free(s->src_used);
     rs_free(s->act);
-    rs_free(s->actrec);
+    rs__huge_free(s->waiter, s->waiter ? s->n_queues * sizeof *s->waiter : 0);
     rs_free(s->rank);
+    rs_free(s->cand);
     rs_free(s->cnext);
     rs_free(s->ckey);
     rs_free(s->osrc);
@@ -948,7 +836,6 @@ void rs__saf_free(struct saf *s)
     rs_free(s->own);
     rs_free(s->refill);
     rs__huge_free(s->load, s->load ? (uint64_t)s->net->n_nodes * s->P * sizeof *s->load : 0);
-    rs_free(s->over);
 }
 
 /* 004 §5's r = log^(1/q) N, rounded up: the smallest r >= 1 with r^q >= log2 N, i.e.
@@ -1065,32 +952,37 @@ int rs__saf_init_common(struct saf *s, const struct rs_engine_input *in, uint64_
     s->moves_cap = n_pkt ? n_pkt : 1;
     s->pkt = rs__huge_alloc(n_pkt * sizeof *s->pkt);
     s->where = rs_calloc(n_pkt + 1, 1);
-    if (rs__saf_store_init(s, net->n_nodes, s->at == SAF_AT_SWITCH ? 1 : s->P,
-                           n_pkt < net->n_nodes ? n_pkt : net->n_nodes))
-        return rs_err_set(err, RS_ENOMEM, "out of memory for the queues");
+    s->q = rs__huge_alloc(s->n_queues * sizeof *s->q);
     s->src = rs_calloc(s->n_src, sizeof *s->src);
     s->src_node = rs_malloc(s->n_src * sizeof *s->src_node + 1);
     s->active = rs_calloc(s->n_words + 1, sizeof *s->active);
     s->moves = rs_malloc(s->moves_cap * sizeof *s->moves);
     s->pend = rs_malloc(s->n_src * sizeof *s->pend + 1);
     s->src_used = rs_calloc(s->n_src + 1, sizeof *s->src_used);
-    if (act_reserve(s, 1024))
-        return rs_err_set(err, RS_ENOMEM, "out of memory for the active nodes");
+    s->act = rs_malloc((size_t)net->n_nodes * sizeof *s->act + 4);
     if (s->proto == SAF_RANDOM || s->proto == SAF_PRIORITY || s->proto == SAF_RANK) {
+        s->qsel = rs_calloc(s->n_queues, sizeof *s->qsel);
         s->srcsel = rs_calloc(s->n_src, sizeof *s->srcsel);
-        if (!s->srcsel)
+        if (!s->qsel || !s->srcsel)
             return rs_err_set(err, RS_ENOMEM, "out of memory for queue selections");
     }
+    if (s->at == SAF_AT_INPUT && s->on_full == SAF_BLOCK &&
+        !(s->waiter = rs__huge_alloc(s->n_queues * sizeof *s->waiter)))
+        return rs_err_set(err, RS_ENOMEM, "out of memory for queue waiters");
+    if (s->at != SAF_AT_INPUT && !(s->granted = rs_calloc(s->n_queues, sizeof *s->granted)))
+        return rs_err_set(err, RS_ENOMEM, "out of memory for queue admissions");
+    s->grant = s->thr ? NULL : s->granted;
     if (s->proto == SAF_RANK) {
         if (!(s->rank = rs_malloc(n_pkt * sizeof *s->rank + 1)))
             return rs_err_set(err, RS_ENOMEM, "out of memory for packet ranks");
         if (s->at != SAF_AT_INPUT &&
-            (!(s->cnext = rs_malloc(s->moves_cap * sizeof *s->cnext)) ||
+            (!(s->cand = rs_calloc(s->n_queues, sizeof *s->cand)) ||
+             !(s->cnext = rs_malloc(s->moves_cap * sizeof *s->cnext)) ||
              !(s->ckey = rs_malloc(s->moves_cap * sizeof *s->ckey))))
             return rs_err_set(err, RS_ENOMEM, "out of memory for rank admissions");
     }
-    if (!s->pkt || !s->where || !s->src || !s->src_node || !s->active || !s->moves ||
-        !s->pend || !s->src_used)
+    if (!s->pkt || !s->where || !s->q || !s->src || !s->src_node || !s->active || !s->moves ||
+        !s->pend || !s->src_used || !s->act)
         return rs_err_set(err, RS_ENOMEM, "out of memory for %llu packets and %llu queues",
                           (unsigned long long)n_pkt, (unsigned long long)s->n_queues);
 
@@ -1157,7 +1049,7 @@ static int take_released(struct saf *s, uint32_t step)
 }
 
 /* Largest channel-counter array (bytes) the engine keeps to count congestion itself. */
-#define SAF_LOAD_MAX ((uint64_t)1 << 32)
+#define SAF_LOAD_MAX ((uint64_t)1 << 30)
 
 /* The batch run's packets: one per message, their routes set up here; the driver releases
  * them (all at step 0 without a plan). */
@@ -1171,8 +1063,8 @@ static int saf_init(struct saf *s, struct rs_driver *d, struct rs_err *err)
         return rc;
     /* congestion counted during the run: the run's own fixed routes (no plan, whose
      * intermediates could differ from the analysis's), and counters of at most
-     * SAF_LOAD_MAX bytes (a byte per channel, saf_load.c: a quarter of the second walk's
-     * counters, which run makes after the engine has freed its state) */
+     * SAF_LOAD_MAX bytes: larger ones would add to the engine's peak memory, where the
+     * second walk that run does after the engine has freed its state does not */
     uint64_t load_bytes = (uint64_t)net->n_nodes * s->P * sizeof *s->load;
     if (in->paths && !in->plan && load_bytes <= SAF_LOAD_MAX &&
         !(s->load = rs__huge_alloc((uint64_t)net->n_nodes * s->P * sizeof *s->load)))
@@ -1272,8 +1164,6 @@ static int saf_life_init(void *st, struct rs_driver *d, struct rs_err *err)
     if (s->at == SAF_AT_OUTPUT) { /* the sources' injections before step 1 */
         inject_output(s);
         compact_pending(s);
-        if (s->nomem)
-            return rs_err_set(err, RS_ENOMEM, "out of memory for the queues");
     }
     d->remaining = s->remaining;
     return 0;
@@ -1288,7 +1178,7 @@ static int64_t end_of_step(struct saf *s)
         return -1;
     uint32_t injected = s->at == SAF_AT_OUTPUT ? inject_output(s) : 0;
     compact_pending(s);
-    return s->nomem ? -1 : (int64_t)injected;
+    return injected;
 }
 
 /* Nothing in the network and messages still to come: jump to the next release step (the
@@ -1322,7 +1212,9 @@ static int saf_life_step(void *st, struct rs_driver *d, struct rs_err *err)
         }
     }
     s->step++;
-    if ((rc = rs__saf_step(s)))
+    s->n_moves = 0;
+    decide(s);
+    if ((rc = commit(s)))
         return rs_err_set(err, rc, "out of memory during the run");
     uint64_t present = s->remaining - s->unreleased; /* before this step's releases */
     int64_t injected = end_of_step(s);
@@ -1355,7 +1247,11 @@ static void saf_paths(const struct saf *s, struct rs_driver *d, int deadlock)
     struct rs_engine_paths *out = d->in->paths;
     if (!s->load || !out || deadlock || s->delivered != s->pb->n_msgs)
         return;
-    out->congestion = rs__saf_load_max(s);
+    uint32_t c = 0;
+    uint64_t n = (uint64_t)s->net->n_nodes * s->P;
+    for (uint64_t i = 0; i < n; i++)
+        c = s->load[i] > c ? s->load[i] : c;
+    out->congestion = c;
     out->dilation = s->dilation;
     out->filled = 1;
 }

@@ -38,13 +38,6 @@ enum saf_where {
 #define SAF_DELIVER UINT32_MAX /* tq value: crossing the next channel delivers the packet */
 #define SAF_STORE (UINT32_MAX - 2) /* tq value: it ends Valiant phase A at terminal mid */
 
-/* A channel crossed more than 255 times: key = channel + 1 (0: an empty entry), n = the
- * crossings beyond 255. */
-struct saf_load_over {
-    uint64_t key;
-    uint32_t n;
-};
-
 /* One packet (= one message). 32 bytes, one per message, indexed by message id (open
  * loop: by slot of the pool). */
 struct saf_pkt {
@@ -65,22 +58,10 @@ struct saf_queue {
     uint32_t head, tail, count;
 };
 
-/* Queue state sized by occupancy (docs/model-saf.md, "Queue state"): the queues of a node
- * exist only while the node holds a packet (or, within a step, is the target of an
- * admission). They live in a *record* of 2^qs_shift consecutive queue slots (slot
- * rec << qs_shift | i is the node's queue i: its in-slot or port, 0 for a switch queue),
- * taken from a pool and found through a two-level index: a directory entry per page of
- * SAF_PG nodes, and a page (SAF_PG record indices) only while one of its nodes has a record.
- * A record is handed back when its last packet leaves, a page when its last record goes.
- * Queue *ids* (node*P + i, or the node) are unchanged: moves, routes and the random draws
- * keyed by queue use them. */
-#define SAF_PG_SHIFT 10
-#define SAF_PG (1u << SAF_PG_SHIFT)
-
 /* A move decided in the decide phase and applied in the commit phase. */
 struct saf_move {
     uint32_t pkt;
-    uint32_t from;  /* queue slot, or SAF_SRC_BIT | terminal for a source */
+    uint32_t from;  /* queue id, or SAF_SRC_BIT | terminal for a source */
     uint32_t to;    /* queue id, SAF_DELIVER, or SAF_DROP_TO */
     uint32_t node;  /* node the packet is at before the move */
 };
@@ -112,40 +93,20 @@ struct saf {
     struct saf_pkt *pkt;   /* [n_pkt] */
     uint8_t *where;        /* [n_pkt] enum saf_where */
 
-    uint64_t n_queues;     /* queue ids: 0..n_queues-1 (not all of them exist at once) */
-    /* the live queues, by slot (saf_store.c): [rec_cap << qs_shift] each */
-    struct saf_queue *q;
-    uint32_t *qsel;        /* sticky selection (random, priority), or NULL */
-    uint32_t *granted;     /* admissions this step (output/switch queues) */
+    uint64_t n_queues;
+    struct saf_queue *q;   /* [n_queues] */
+    uint32_t *qsel;        /* [n_queues] sticky selection (random, priority), or NULL */
+    uint32_t *granted;     /* [n_queues] admissions this step (output/switch queues) */
     uint32_t *grant;       /* granted, where admissions are counted; NULL with queue_threshold
                               (room is the occupancy at the start of the step alone) */
-    uint32_t *waiter;      /* input queues with block only: node+1 whose offer waits for
-                              room in this queue (0 = none), or NULL */
-    uint32_t qs_shift;     /* log2 of the slots of a record: P (input, output) or 1 (switch),
-                              rounded up to a power of two */
-    uint32_t *rnode;       /* [rec_cap] node of each record, RS_NONE when free */
-    uint32_t rec_cap, rec_used; /* records allocated; records ever taken (the rest untouched) */
-    uint32_t rec_free;     /* free records, oldest first, linked through q[slot 0].head
-                              (RS_NONE: none); first in, first out, so that records follow a
-                              wave through the network in node order, as the queues did */
-    uint32_t rec_free_last; /* the newest free record */
-    uint64_t n_live;       /* records in use */
-    uint32_t **dir;        /* [n_pages] page of node n >> SAF_PG_SHIFT: the record of each of
-                              its nodes (RS_NONE: none), or NULL when none has one */
-    uint32_t *dir_live;    /* [n_pages] records in the page */
-    uint64_t n_pages;
-    uint32_t **spare;      /* [n_spare] pages handed back, kept for reuse */
-    uint64_t n_spare, spare_cap;
-    uint32_t *fresh;       /* records made in decide (admission targets), checked after the
-                              commit; [fresh_cap] */
-    uint32_t n_fresh, fresh_cap;
-    int nomem;             /* a record could not be allocated during decide */
+    uint32_t *waiter;      /* [n_queues] input queues with block only: node+1 whose offer
+                              waits for room in this queue (0 = none), or NULL */
 
     /* protocol=rank only (NULL otherwise): 004 §5's random ranks and, with output or switch
      * queues, the admission of a step's candidates into each queue by rank */
     uint16_t *rank;        /* [n_pkt] rank 1..ranks of each packet, drawn once */
     uint32_t ranks;        /* r: ranks are 1..r */
-    uint32_t *cand;        /* [by slot] first candidate move (index+1) into the queue, 0 = none */
+    uint32_t *cand;        /* [n_queues] first candidate move (index+1) into the queue, 0 = none */
     uint32_t *cnext;       /* [moves_cap] next candidate move into the same queue (index+1) */
     uint64_t *ckey;        /* [moves_cap] the candidate's admission key */
 
@@ -164,9 +125,7 @@ struct saf {
     uint64_t *active;      /* bitmap of nodes to examine next step: with waiters (input
                               queues, block), nodes whose queues changed or that were
                               woken; otherwise every node holding packets */
-    uint32_t *act;         /* [act_cap] this step's active nodes, increasing */
-    uint32_t *actrec;      /* [act_cap] their records (RS_NONE: no queue holds a packet) */
-    uint64_t act_cap;
+    uint32_t *act;         /* [n_nodes] this step's active nodes, increasing */
     uint64_t n_words;
 
     struct saf_move *moves; /* room for one step's moves */
@@ -182,10 +141,7 @@ struct saf {
     /* batch runs asked for congestion and dilation (rs_engine_input.paths) only, else NULL:
      * packets crossing each channel node*P + port, counted as they cross it; and the
      * longest route (hops) */
-    uint8_t *load;         /* [n_nodes * P], saturating at 255: then over (saf_load.c) */
-    struct saf_load_over *over; /* channels crossed more than 255 times, or NULL */
-    uint32_t over_bits;    /* the table has 2^over_bits entries */
-    uint64_t n_over;
+    uint32_t *load;        /* [n_nodes * P] */
     uint32_t dilation;
     struct rs_lat_hist lat; /* delivered per latency (delivery step - release step) */
     struct rs_events *ev;   /* batch runs: the event log (docs/events.md), NULL when none */
@@ -230,115 +186,6 @@ static inline uint32_t saf_queue_node(const struct saf *s, uint64_t q)
         return (uint32_t)q;
     return (uint32_t)(s->P_shift >= 0 ? q >> s->P_shift : q / s->P);
 }
-
-/* ---- the live queues (saf_store.c) ----------------------------------------------------- */
-
-/* Record of node, or RS_NONE when none of its queues exists (all are empty). */
-static inline uint32_t saf_rec_find(const struct saf *s, uint32_t node)
-{
-    const uint32_t *pg = s->dir[node >> SAF_PG_SHIFT];
-    return pg ? pg[node & (SAF_PG - 1)] : RS_NONE;
-}
-
-/* Request the index entry of node (a prefetch ahead of saf_rec_find). */
-static inline void saf_rec_prefetch(const struct saf *s, uint32_t node)
-{
-    const uint32_t *pg = s->dir[node >> SAF_PG_SHIFT];
-    if (pg)
-        __builtin_prefetch(&pg[node & (SAF_PG - 1)]);
-}
-
-/* Index of queue id qi within its node's record (in-slot or port; 0 for a switch queue). */
-static inline uint32_t saf_queue_index(const struct saf *s, uint64_t qi, uint32_t node)
-{
-    return s->at == SAF_AT_SWITCH ? 0 : (uint32_t)(qi - (uint64_t)node * s->P);
-}
-
-/* Slot of queue id qi, or RS_NONE when the queue does not exist (it is empty). */
-static inline uint32_t saf_slot_find(const struct saf *s, uint64_t qi)
-{
-    uint32_t node = saf_queue_node(s, qi), r = saf_rec_find(s, node);
-    return r == RS_NONE ? RS_NONE : (r << s->qs_shift) + saf_queue_index(s, qi, node);
-}
-
-/* Queue id of a live slot. */
-static inline uint64_t saf_slot_qid(const struct saf *s, uint32_t slot)
-{
-    return saf_queue_of(s, s->rnode[slot >> s->qs_shift], slot & ((1u << s->qs_shift) - 1));
-}
-
-/* Packets in queue qi (0 when it does not exist). */
-static inline uint32_t saf_qcount(const struct saf *s, uint64_t qi)
-{
-    uint32_t sl = saf_slot_find(s, qi);
-    return sl == RS_NONE ? 0 : s->q[sl].count;
-}
-
-/* Set up the empty store for n_nodes nodes of nq queue slots each and a first guess of
- * live records (it grows). Returns 0 or RS_ENOMEM. */
-int rs__saf_store_init(struct saf *s, uint32_t n_nodes, uint32_t nq, uint64_t guess);
-
-/* Release the store's memory. */
-void rs__saf_store_free(struct saf *s);
-
-/* A new record for node, which has none (all its queues empty). Returns RS_NONE when out
- * of memory. Record indices stay valid until the record is released; pointers into the
- * slot arrays do not survive this call. */
-uint32_t rs__saf_rec_make(struct saf *s, uint32_t node);
-
-/* Record of node, made when there is none; RS_NONE when out of memory. */
-static inline uint32_t saf_rec_get(struct saf *s, uint32_t node)
-{
-    uint32_t rec = saf_rec_find(s, node);
-    return rec != RS_NONE ? rec : rs__saf_rec_make(s, node);
-}
-
-/* Slot of queue id qi, its record made when absent; RS_NONE when out of memory. */
-static inline uint32_t rs__saf_slot_get(struct saf *s, uint64_t qi)
-{
-    uint32_t sl = saf_slot_find(s, qi);
-    if (sl != RS_NONE)
-        return sl;
-    uint32_t node = saf_queue_node(s, qi), r = rs__saf_rec_make(s, node);
-    return r == RS_NONE ? RS_NONE : (r << s->qs_shift) + saf_queue_index(s, qi, node);
-}
-
-/* The last record of page p went: hand the page back. */
-void rs__saf_page_release(struct saf *s, uint64_t p);
-
-/* Hand back record rec of node when none of its queues holds a packet or has been granted
- * an admission this step. (A queue's sticky selection and waiter are cleared when it
- * loses a packet, and candidates are settled within decide, so an empty queue has
- * neither.) The caller knows rec is live and belongs to node. Returns 1 when released. */
-static inline int saf_rec_release_if_empty(struct saf *s, uint32_t rec, uint32_t node)
-{
-    uint32_t n = 1u << s->qs_shift, b = rec << s->qs_shift;
-    for (uint32_t i = b; i < b + n; i++)
-        if (s->q[i].count || (s->granted && s->granted[i]))
-            return 0;
-    uint64_t p = node >> SAF_PG_SHIFT;
-    s->dir[p][node & (SAF_PG - 1)] = RS_NONE;
-    if (--s->dir_live[p] == 0)
-        rs__saf_page_release(s, p);
-    s->rnode[rec] = RS_NONE;
-    s->q[b].head = RS_NONE; /* at the tail of the free list */
-    if (s->rec_free == RS_NONE)
-        s->rec_free = rec;
-    else
-        s->q[s->rec_free_last << s->qs_shift].head = rec;
-    s->rec_free_last = rec;
-    s->n_live--;
-    return 1;
-}
-
-/* ---- channel crossing counters (saf_load.c) ------------------------------------------- */
-
-/* Count one more crossing of channel ch, whose byte counter is at 255. Returns 0 or
- * RS_ENOMEM. */
-int rs__saf_load_over(struct saf *s, uint64_t ch);
-
-/* The largest number of crossings of any channel (the run's congestion). */
-uint32_t rs__saf_load_max(const struct saf *s);
 
 /* ---- saf.c, for the open-loop runner (saf_openloop.c) --------------------------------- */
 
@@ -393,9 +240,9 @@ void rs__saf_life_free(void *st);
  * RS_EINVARIANT with the first violation described. */
 int rs__saf_check(struct saf *s, struct rs_err *err);
 
-/* The packet the queue in slot sl offers this step (the protocol's selection; sticky
- * selections are recorded), or RS_NONE when it is empty or sl is RS_NONE. */
-uint32_t rs__saf_offer(struct saf *s, uint32_t sl);
+/* The packet queue qi offers this step (the protocol's selection; sticky selections are
+ * recorded), or RS_NONE when it is empty. */
+uint32_t rs__saf_offer(struct saf *s, uint64_t qi);
 
 /* With waiters: 1 when every packet node v offers is blocked on a full queue that has v
  * registered as its waiter (so leaving v unexamined loses nothing), else 0. */

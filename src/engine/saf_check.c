@@ -88,75 +88,27 @@ int rs__saf_check(struct saf *s, struct rs_err *err)
     uint64_t in_flight = 0;
     if (!seen)
         return rs_err_set(err, RS_ENOMEM, "out of memory in the invariant checker");
-    uint64_t live = 0, entries = 0;
-    uint32_t nq = s->at == SAF_AT_SWITCH ? 1 : s->P;
-    for (uint32_t rec = 0; rec < s->rec_used && !rc; rec++) {
-        uint32_t v = s->rnode[rec], held = 0;
-        for (uint32_t i = 0; v == RS_NONE && i < nq; i++) { /* free: clean for reuse */
-            uint32_t sl = (rec << s->qs_shift) + i;
-            if (s->q[sl].count || (s->qsel && s->qsel[sl]) || (s->waiter && s->waiter[sl]) ||
-                (s->granted && s->granted[sl]) || (s->cand && s->cand[sl]))
-                rc = rs_err_set(err, RS_EINVARIANT, "step %u: free queue record %u is not "
-                                "clean", s->step, rec);
-        }
-        if (v == RS_NONE)
+    for (uint64_t qi = 0; qi < s->n_queues && !rc; qi++) {
+        const struct saf_queue *q = &s->q[qi];
+        if (!q->count)
             continue;
-        live++;
-        if (saf_rec_find(s, v) != rec) {
-            rc = rs_err_set(err, RS_EINVARIANT, "step %u: record %u of node %u is not found "
-                            "by its node", s->step, rec, v);
-            break;
-        }
-        for (uint32_t i = 0; i < nq && !rc; i++) {
-            uint32_t sl = (rec << s->qs_shift) + i;
-            uint64_t qi = saf_queue_of(s, v, i);
-            const struct saf_queue *q = &s->q[sl];
-            if ((s->granted && s->granted[sl]) || (s->cand && s->cand[sl]) ||
-                (!q->count && ((s->waiter && s->waiter[sl]) || (s->qsel && s->qsel[sl])))) {
-                rc = rs_err_set(err, RS_EINVARIANT, "step %u: queue %llu keeps step state "
-                                "between steps", s->step, (unsigned long long)qi);
-                break;
-            }
-            if (!q->count)
-                continue;
-            held += q->count;
-            /* with queue_threshold=q (cap = q + 1) every channel into the queue may add one
-             * packet to q: q + 1 for an input queue, q + max_ports for the others */
-            uint32_t most = !s->thr ? s->cap
-                            : s->cap - 1 + (s->at == SAF_AT_INPUT ? 1 : s->P);
-            if (s->cap && q->count > most)
-                rc = rs_err_set(err, RS_EINVARIANT, "step %u: queue %llu holds %u > capacity %u",
-                                s->step, (unsigned long long)qi, q->count, most);
-            else
-                rc = check_list(s, q, seen, SAF_IN_QUEUE, "queue", qi,
-                                s->qsel ? s->qsel[sl] : 0, err);
-            if (!rc && !(s->active[v / 64] >> (v % 64) & 1) &&
-                !(s->waiter && rs__saf_waiting_ok(s, v)))
-                rc = rs_err_set(err, RS_EINVARIANT,
-                                "step %u: node %u holds packets that could move but is not "
-                                "scheduled",
-                                s->step, v);
-            in_flight += q->count;
-        }
-        if (!rc && !held) /* records go with their last packet */
-            rc = rs_err_set(err, RS_EINVARIANT, "step %u: node %u keeps a record but holds no "
-                            "packet", s->step, v);
+        /* with queue_threshold=q (cap = q + 1) every channel into the queue may add one
+         * packet to q: q + 1 for an input queue, q + max_ports for the others */
+        uint32_t most = !s->thr ? s->cap
+                        : s->cap - 1 + (s->at == SAF_AT_INPUT ? 1 : s->P);
+        if (s->cap && q->count > most)
+            rc = rs_err_set(err, RS_EINVARIANT, "step %u: queue %llu holds %u > capacity %u",
+                            s->step, (unsigned long long)qi, q->count, most);
+        else
+            rc = check_list(s, q, seen, SAF_IN_QUEUE, "queue", qi, s->qsel ? s->qsel[qi] : 0,
+                            err);
+        uint32_t v = saf_queue_node(s, qi);
+        if (!rc && !(s->active[v / 64] >> (v % 64) & 1) && !(s->waiter && rs__saf_waiting_ok(s, v)))
+            rc = rs_err_set(err, RS_EINVARIANT,
+                            "step %u: node %u holds packets that could move but is not scheduled",
+                            s->step, v);
+        in_flight += q->count;
     }
-    for (uint64_t p = 0; !rc && p < s->n_pages; p++) { /* pages hold exactly the records */
-        uint32_t in_page = 0;
-        for (uint32_t i = 0; s->dir[p] && i < SAF_PG; i++)
-            in_page += s->dir[p][i] != RS_NONE;
-        entries += in_page;
-        if (in_page != s->dir_live[p] || (s->dir[p] && !in_page))
-            rc = rs_err_set(err, RS_EINVARIANT, "step %u: page %llu of the queue index holds "
-                            "%u records, counted %u", s->step, (unsigned long long)p, in_page,
-                            s->dir_live[p]);
-    }
-    if (!rc && (live != s->n_live || entries != live))
-        rc = rs_err_set(err, RS_EINVARIANT, "step %u: %llu live records, %llu counted, %llu in "
-                        "the index",
-                        s->step, (unsigned long long)live, (unsigned long long)s->n_live,
-                        (unsigned long long)entries);
     for (uint32_t t = 0; t < s->n_src && !rc; t++) {
         rc = check_list(s, &s->src[t], seen, SAF_IN_SOURCE, "source", t,
                         s->srcsel ? s->srcsel[t] : 0, err);

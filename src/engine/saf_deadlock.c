@@ -12,7 +12,7 @@
  * queue never ends and must revisit a queue: that is the waiting cycle. */
 static uint32_t waits_for(struct saf *s, uint64_t qi)
 {
-    uint32_t m = rs__saf_offer(s, saf_slot_find(s, qi));
+    uint32_t m = rs__saf_offer(s, qi);
     return m == RS_NONE ? RS_NONE : s->pkt[m].tq;
 }
 
@@ -29,44 +29,35 @@ static void describe_queue(const struct saf *s, uint64_t qi, char *buf, size_t n
         snprintf(buf, n, "output queue %u of %s", (unsigned)(qi % s->P), label);
 }
 
-/* The lowest queue id holding packets, or RS_NONE (queues live in slots of per-node
- * records: saf_store.c). */
+/* The first queue holding packets, or RS_NONE. */
 static uint64_t first_busy(const struct saf *s)
 {
-    uint64_t start = RS_NONE;
-    uint32_t nq = s->at == SAF_AT_SWITCH ? 1 : s->P;
-    for (uint32_t rec = 0; rec < s->rec_used; rec++)
-        for (uint32_t i = 0; s->rnode[rec] != RS_NONE && i < nq; i++) {
-            uint64_t qi = saf_queue_of(s, s->rnode[rec], i);
-            if (s->q[(rec << s->qs_shift) + i].count && (start == RS_NONE || qi < start))
-                start = qi;
-        }
-    return start;
+    for (uint64_t qi = 0; qi < s->n_queues; qi++)
+        if (s->q[qi].count)
+            return qi;
+    return RS_NONE;
 }
 
 /* Follow offers from queue start until a queue repeats: *first is a queue on the waiting
- * cycle and the return its length; 0 when the walk ends outside the network or at an empty
- * queue (*first RS_NONE), RS_NONE when out of memory. At most (live queues) steps reach a
- * cycle: a visit mark per slot (a queue without a slot is empty: the walk ends there). */
+ * cycle and the return its length; 0 when the walk ends outside the network (*first
+ * RS_NONE), RS_NONE when out of memory. At most n_queues steps reach a cycle (visit marks). */
 static uint32_t trace_cycle(struct saf *s, uint64_t start, uint64_t *first)
 {
-    uint64_t n_slots = (uint64_t)s->rec_used << s->qs_shift;
-    uint32_t *order = rs_calloc(n_slots + 1, sizeof *order);
+    uint32_t *order = rs_calloc(s->n_queues, sizeof *order);
     *first = RS_NONE;
     if (!order)
         return RS_NONE;
     uint64_t qi = start;
-    uint32_t idx = 1, sl = saf_slot_find(s, qi);
-    while (qi != RS_NONE && qi < s->n_queues && sl != RS_NONE && !order[sl]) {
-        order[sl] = idx++;
+    uint32_t idx = 1;
+    while (qi != RS_NONE && qi < s->n_queues && !order[qi]) {
+        order[qi] = idx++;
         uint32_t nx = waits_for(s, qi);
         qi = (nx == SAF_DELIVER) ? RS_NONE : nx;
-        sl = qi < s->n_queues ? saf_slot_find(s, qi) : RS_NONE;
     }
     uint32_t len = 0;
-    if (qi != RS_NONE && qi < s->n_queues && sl != RS_NONE) {
+    if (qi != RS_NONE && qi < s->n_queues) {
         *first = qi;
-        len = idx - order[sl];
+        len = idx - order[qi];
     }
     rs_free(order);
     return len;
@@ -98,8 +89,8 @@ void rs__saf_describe_deadlock(struct saf *s, char *buf, size_t n)
         char d[128];
         describe_queue(s, qi, d, sizeof d);
         if (len < n)
-            len += (size_t)snprintf(buf + len, n - len, "%s (%u/%u) -> ", d,
-                                    saf_qcount(s, qi), s->cap);
+            len += (size_t)snprintf(buf + len, n - len, "%s (%u/%u) -> ", d, s->q[qi].count,
+                                    s->cap);
         qi = waits_for(s, qi);
     } while (qi != first);
     if (len < n)
@@ -119,7 +110,7 @@ int rs__saf_life_cycle(void *st, struct rs_deadlock *out)
         return 0;
     uint64_t qi = first;
     do { /* the channel the queue's offered packet crosses into the next full queue */
-        uint32_t m = rs__saf_offer(s, saf_slot_find(s, qi));
+        uint32_t m = rs__saf_offer(s, qi);
         uint32_t port = s->at == SAF_AT_OUTPUT ? (uint32_t)(qi % s->P) : s->pkt[m].port;
         uint32_t msg = s->ol ? RS_NONE : m;
         if (rs_deadlock_add(out, saf_queue_node(s, qi), port, RS_NONE, msg))

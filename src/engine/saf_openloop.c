@@ -237,8 +237,6 @@ static int open_life_step(void *st, struct rs_driver *d, struct rs_err *err)
     if (s->at == SAF_AT_OUTPUT) { /* the stores filled just now may inject too */
         rs__saf_compact_pending(s);
         injected = rs__saf_inject_output(s);
-        if (s->nomem)
-            return rs_err_set(err, RS_ENOMEM, "out of memory for the queues");
     }
     rs__saf_compact_pending(s);
     d->step = s->step;

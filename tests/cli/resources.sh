@@ -32,10 +32,9 @@ expect_fail 2 "key 'max_memory'.*got '0'" run max_memory=0
 expect_fail 2 "key 'dot_limit'.*got 'lots'" topo topology=butterfly N=16 --dot dot_limit=lots
 
 # Out of memory while building is status 3 too (the deadlock status is 1). Not under
-# AddressSanitizer, whose shadow memory cannot be mapped under ulimit -v. (N=2^22: since the
-# store-and-forward queues are sized by occupancy, N=2^20 runs in about 200 MiB.)
+# AddressSanitizer, whose shadow memory cannot be mapped under ulimit -v.
 if ! ldd "$RS" 2>/dev/null | grep -q libasan; then
-  ( ulimit -v 300000; expect_fail 3 "^routesim: out of memory" run topology=butterfly N=2^22 max_memory=100G
+  ( ulimit -v 300000; expect_fail 3 "^routesim: out of memory" run topology=butterfly N=2^20 max_memory=100G
     echo "$PASSES $FAILS" >"$TMP/sub" )
   read -r PASSES FAILS <"$TMP/sub"
 fi
@@ -50,8 +49,8 @@ expect_fail 2 "range.ini:2: key 'N': expected an integer in \[2, 2\^26\]" sweep 
 printf 'topology = butterfly\nN = 2^4..2^40\nmax_memory = 16M\n' >"$TMP/big.ini"
 expect_fail 2 "key 'N': expected an integer in \[2, 2\^26\], got '134217728'" sweep -c "$TMP/big.ini" -o "$TMP/big.csv"
 # a sweep whose largest point exceeds max_memory is refused before it runs; no file
-printf 'topology = butterfly\nN = 2^4..2^18\nmax_memory = 20M\n' >"$TMP/mem.ini"
-expect_fail 3 "topology=butterfly with N=65536 and 65536 messages needs about [0-9.]+ MiB of memory, more than max_memory \(20 MiB\)" \
+printf 'topology = butterfly\nN = 2^4..2^18\nmax_memory = 40M\n' >"$TMP/mem.ini"
+expect_fail 3 "topology=butterfly with N=65536 and 65536 messages needs about [0-9.]+ MiB of memory, more than max_memory \(40 MiB\)" \
   sweep -c "$TMP/mem.ini" -o "$TMP/mem.csv"
 if [ -e "$TMP/mem.csv" ]; then echo "FAIL: sweep output written on a refused grid"; FAILS=$((FAILS + 1)); fi
 
