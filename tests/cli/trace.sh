@@ -61,6 +61,8 @@ check "store-and-forward: the event log is embedded" \
 "$RS" run topology=ring k=8 traffic=tornado switching=wormhole --trace d.html >/dev/null 2>err
 check "deadlocked run: exit 1" test $? = 1
 check "deadlocked run: the page is written" grep -q '"deadlock":"deadlock at step 2: waiting cycle of 8 channels' d.html
+check "deadlocked run: the cycle's 8 channels are embedded" \
+  test "$(grep -o '"cycle":\[[][0-9,]*\]' d.html | grep -o '\[[0-9]*,[0-9]*\]' | wc -l)" = 8
 
 # 3. Refusals: one line, exit status 2 or 3, nothing written.
 expect_fail 3 "browser view of topology=mesh with 576 nodes is refused: more than --trace-limit 500 nodes" \
@@ -91,6 +93,8 @@ for t in 0 3 6; do
   check "step $t: the page is at the step asked" test "$(attr "$body" step)" = $t
   check "step $t: all 16 nodes drawn" test "$(attr "$body" drawn-nodes)" = 16
 done
+body=$(page_body d.html 2)
+check "deadlocked run: the 8 channels of the cycle drawn red" test "$(attr "$body" cycle-edges)" = 8
 art=$(dirname "$RS")/test-artefacts
 mkdir -p "$art"
 timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --hide-scrollbars \
