@@ -476,7 +476,7 @@ static void check_slimfly(const struct rs_net *net, const struct rs_routing_ops 
         for (uint32_t t = 0; t < N; t++)
             for (uint32_t m = 0; m < 8; m++)
                 for (int with_state = 0; with_state < 2; with_state++) {
-                    struct rs_route_state st = {s, t, r->mid(net, 7, s * N + t + m * N * N, s),
+                    struct rs_route_state st = {s, t, r->mid(net, 7, s * N + t + m * N * N, s, t),
                                                 0, 0};
                     uint32_t node = net->ops->src_node(net, s), d = net->ops->dst_node(net, t);
                     uint32_t mr = net->ops->src_node(net, st.mid);
