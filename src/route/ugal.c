@@ -107,6 +107,36 @@ static uint32_t path_cost(const struct rs_net *net, const struct rs_dfly *d, uin
     return q;
 }
 
+/* The choice that UGAL and PAR share everywhere but in the source group, with per VCs per
+ * class, class ci in the intermediate group and cd for the destination group's local hop: 1
+ * with out[0] set, 0 at the destination terminal, -1 when node is a router of the source
+ * group (the caller decides there). */
+static int dfly_outside_source(const struct rs_dfly *d, uint32_t node,
+                               const struct rs_route_state *st, const struct rs_route_view *view,
+                               uint32_t per, uint32_t ci, uint32_t cd,
+                               struct rs_route_choice *out)
+{
+    if (node < d->N) { /* at a terminal: its one channel, any VC */
+        if (node == st->dst)
+            return 0;
+        out[0] = (struct rs_route_choice){0, 0, view->vcs};
+        return 1;
+    }
+    uint32_t G = rs_dfly_group(d, node), Gd = rs_dfly_term_group(d, st->dst);
+    if (G == Gd) {
+        uint32_t port = rs_dfly_port_to_term(d, node, st->dst);
+        out[0] = port < d->p ? (struct rs_route_choice){port, 0, view->vcs}
+                             : (struct rs_route_choice){port, cd * per, (cd + 1) * per};
+        return 1;
+    }
+    if (G != rs_dfly_term_group(d, st->src)) { /* intermediate group: minimal to Gd */
+        out[0] = (struct rs_route_choice){rs_dfly_port_to_group(d, node, Gd, st->src % d->par),
+                                          ci * per, (ci + 1) * per};
+        return 1;
+    }
+    return -1;
+}
+
 static uint32_t ugal_choose(const struct rs_net *net, uint32_t node,
                             const struct rs_route_state *st, const struct rs_route_view *view,
                             struct rs_route_choice *out, int global)
@@ -114,24 +144,10 @@ static uint32_t ugal_choose(const struct rs_net *net, uint32_t node,
     const struct rs_dfly *d = rs_dfly_of(net);
     RS_DASSERT(d != NULL && view != NULL && view->vcs >= 3);
     uint32_t per = view->vcs / 3;
-    if (node < d->N) { /* at a terminal: its one channel, any VC */
-        if (node == st->dst)
-            return 0;
-        out[0] = (struct rs_route_choice){0, 0, view->vcs};
-        return 1;
-    }
-    uint32_t G = rs_dfly_group(d, node), Gs = rs_dfly_term_group(d, st->src),
-             Gd = rs_dfly_term_group(d, st->dst), lane = st->src % d->par;
-    if (G == Gd) {
-        uint32_t port = rs_dfly_port_to_term(d, node, st->dst);
-        out[0] = port < d->p ? (struct rs_route_choice){port, 0, view->vcs}
-                             : (struct rs_route_choice){port, 2 * per, 3 * per};
-        return 1;
-    }
-    if (G != Gs) { /* in the intermediate group: minimal to the destination group */
-        out[0] = (struct rs_route_choice){rs_dfly_port_to_group(d, node, Gd, lane), per, 2 * per};
-        return 1;
-    }
+    int outside = dfly_outside_source(d, node, st, view, per, 1, 2, out);
+    if (outside >= 0)
+        return (uint32_t)outside;
+    uint32_t Gd = rs_dfly_term_group(d, st->dst), lane = st->src % d->par;
     uint32_t Gi = ugal_group(d, st);
     uint32_t pm = rs_dfly_port_to_group(d, node, Gd, lane);
     uint32_t pn = Gi == RS_NONE ? pm : rs_dfly_port_to_group(d, node, Gi, lane);
@@ -198,25 +214,10 @@ static uint32_t par_choose(const struct rs_net *net, uint32_t node, const struct
     const struct rs_dfly *d = rs_dfly_of(net);
     RS_DASSERT(d != NULL && view != NULL && view->vcs >= 4);
     uint32_t per = view->vcs / 4;
-    if (node < d->N) { /* at a terminal: its one channel, any VC */
-        if (node == st->dst)
-            return 0;
-        out[0] = (struct rs_route_choice){0, 0, view->vcs};
-        return 1;
-    }
-    uint32_t G = rs_dfly_group(d, node), Gs = rs_dfly_term_group(d, st->src),
-             Gd = rs_dfly_term_group(d, st->dst), lane = st->src % d->par;
-    if (G == Gd) {
-        uint32_t port = rs_dfly_port_to_term(d, node, st->dst);
-        out[0] = port < d->p ? (struct rs_route_choice){port, 0, view->vcs}
-                             : (struct rs_route_choice){port, 3 * per, 4 * per};
-        return 1;
-    }
-    if (G != Gs) { /* in the intermediate group: minimal to the destination group */
-        out[0] = (struct rs_route_choice){rs_dfly_port_to_group(d, node, Gd, lane), 2 * per,
-                                          3 * per};
-        return 1;
-    }
+    int outside = dfly_outside_source(d, node, st, view, per, 2, 3, out);
+    if (outside >= 0)
+        return (uint32_t)outside;
+    uint32_t Gd = rs_dfly_term_group(d, st->dst), lane = st->src % d->par;
     uint32_t Gi = ugal_group(d, st);
     uint32_t pm = rs_dfly_port_to_group(d, node, Gd, lane);
     uint32_t pn = Gi == RS_NONE ? pm : rs_dfly_port_to_group(d, node, Gi, lane);
