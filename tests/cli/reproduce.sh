@@ -128,8 +128,8 @@ expect_ok '^makedon-symvonis \(full\): [0-9]+ experiments, [0-9]+ points, [0-9]+
 expect_ok '^makedon-symvonis \(quick\): [0-9]+ experiments, [0-9]+ points, [0-9]+ runs, [0-9]+ claims: valid' reproduce makedon-symvonis --dry-run --quick
 expect_ok '^openloop \(quick\): 18 experiments, 144 points, 528 runs, 33 claims: valid' reproduce openloop --dry-run --quick
 expect_ok '^openloop \(full\): 18 experiments, 576 points, 2688 runs, 33 claims: valid' reproduce openloop --dry-run
-expect_ok '^dragonfly \(full\): 4 experiments, 124 points, 372 runs, 6 claims: valid' reproduce dragonfly --dry-run
-expect_ok '^dragonfly \(quick\): 4 experiments, [0-9]+ points, [0-9]+ runs, 6 claims: valid' reproduce dragonfly --dry-run --quick
+expect_ok '^dragonfly \(full\): 5 experiments, 184 points, 552 runs, 6 claims: valid' reproduce dragonfly --dry-run
+expect_ok '^dragonfly \(quick\): 5 experiments, [0-9]+ points, [0-9]+ runs, 6 claims: valid' reproduce dragonfly --dry-run --quick
 # One reproduction per paper: a former name is an error naming the reproduction that holds it.
 expect_fail 2 "^routesim: no reproduction 'koch': it is now part of 'maggs-sitaraman' \(one reproduction per paper; try \`routesim reproduce maggs-sitaraman\`\)$" reproduce koch --dry-run
 expect_fail 2 "no reproduction 'cms': it is now named 'cole-maggs-sitaraman'" reproduce cms
