@@ -8,7 +8,7 @@ CMAKE_FLAGS := -DRS_WERROR=$(if $(filter 1,$(WERROR)),ON,OFF)
 
 PREFIX ?= /usr/local
 
-.PHONY: all setup build run test bench bench-large sanitize clean install
+.PHONY: all setup build run test bench bench-large bench-growth sanitize clean install
 
 all: build
 
@@ -36,6 +36,10 @@ bench: build
 # 2^24 and 2^26 inputs, store-and-forward (not part of `make test`; minutes and GiB)
 bench-large: build
 	@bash bench/large.sh $(BUILD)
+
+# growth of time and memory with N per engine, fitted and extrapolated (not part of `make test`)
+bench-growth: build
+	@bash bench/growth.sh $(BUILD)
 
 sanitize: setup
 	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DRS_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
