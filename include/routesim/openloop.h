@@ -46,42 +46,48 @@ extern const char *const rs_arrivals_names[];
 #define RS_OPENLOOP_OPTIONS                                                                   \
     {"injection_process", RS_OPT_CHOICE, "batch", 0, 0, rs_injection_names,                  \
      "batch: the static message set of traffic and per_input, released at step 0; "         \
-     "bernoulli: open-loop arrivals at injection_rate (docs/openloop.md)"},                  \
+     "bernoulli: open-loop arrivals at injection_rate (docs/openloop.md)", "-"},              \
     {"injection_rate", RS_OPT_DOUBLE, "0.1", 0, 1, NULL,                                      \
-     "bernoulli: packets per terminal per step (flits with injection_rate_uses_flits=1)"},   \
+     "bernoulli: packets per terminal per step (flits with injection_rate_uses_flits=1)",     \
+     "packets/terminal/step"},                                                                \
     {"injection_rate_uses_flits", RS_OPT_BOOL, "0", 0, 0, NULL,                               \
      "bernoulli: injection_rate counts flits (divided by the mean packet length), as in "     \
-     "BookSim"},                                                                              \
+     "BookSim", "-"},                                                                         \
     {"warmup_steps", RS_OPT_INT, "1000", 0, RS_OPENLOOP_MAX_WARMUP, NULL,                     \
-     "bernoulli: steps before measurement starts"},                                          \
+     "bernoulli: steps before measurement starts", "steps"},                                  \
     {"measure_steps", RS_OPT_INT, "10000", 1, RS_OPENLOOP_MAX_PHASE, NULL,                    \
-     "bernoulli: steps of the measurement window; packets generated in it are measured"},    \
+     "bernoulli: steps of the measurement window; packets generated in it are measured",      \
+     "steps"},                                                                                \
     {"drain_steps", RS_OPT_INT, "10000", 0, RS_OPENLOOP_MAX_PHASE, NULL,                      \
      "bernoulli: at most this many steps after the window for the measured packets to "      \
-     "arrive (injection goes on meanwhile)"},                                                 \
+     "arrive (injection goes on meanwhile)", "steps"},                                        \
     {"arrivals", RS_OPT_CHOICE, "per_packet", 0, 0, rs_arrivals_names,                        \
      "bernoulli: per_packet (one geometric gap per packet) or per_step (one Bernoulli draw "   \
-     "per terminal per step, the sampler before issue 21); different random streams"},         \
+     "per terminal per step, the sampler before issue 21); different random streams", "-"},   \
     {"length_max", RS_OPT_INT, "0", 0, 65535, NULL,                                           \
-     "bernoulli: packet lengths uniform in [length, length_max] flits (0: all `length`)"},   \
+     "bernoulli: packet lengths uniform in [length, length_max] flits (0: all `length`)",     \
+     "flits"},                                                                                \
     {"burst_alpha", RS_OPT_DOUBLE, NULL, 0, 1, NULL,                                          \
      "arrivals=on_off: probability per step of off -> on (BookSim's burst_alpha; give two "    \
-     "of burst_alpha, burst_beta, burst_r1, or burst_length; none: alpha = beta = 0.5)"},      \
+     "of burst_alpha, burst_beta, burst_r1, or burst_length; none: alpha = beta = 0.5)",      \
+     "1"},                                                                                    \
     {"burst_beta", RS_OPT_DOUBLE, NULL, 0, 1, NULL,                                           \
-     "arrivals=on_off: probability per step of on -> off (BookSim's burst_beta)"},            \
+     "arrivals=on_off: probability per step of on -> off (BookSim's burst_beta)", "1"},       \
     {"burst_r1", RS_OPT_DOUBLE, NULL, 0, 1, NULL,                                             \
-     "arrivals=on_off: probability of a packet in a step spent on (BookSim's burst_r1)"},     \
+     "arrivals=on_off: probability of a packet in a step spent on (BookSim's burst_r1)",      \
+     "1"},                                                                                    \
     {"burst_length", RS_OPT_DOUBLE, NULL, 1, 1e9, NULL,                                       \
      "arrivals=on_off: mean on-period in steps (burst_beta = 1/burst_length; burst_r1 is 1 "   \
-     "unless given: then a burst is that many packets on average)"},                         \
+     "unless given: then a burst is that many packets on average)", "steps"},                 \
     {"packet_sizes", RS_OPT_STRING, NULL, 0, 0, NULL,                                         \
      "bernoulli: packet lengths in flits, comma-separated (BookSim's packet_size = {a,b}); "    \
-     "replaces length and length_max"},                                                       \
+     "replaces length and length_max", "flits"},                                              \
     {"packet_size_rates", RS_OPT_STRING, NULL, 0, 0, NULL,                                    \
      "packet_sizes: their relative weights, comma-separated positive integers (BookSim's "     \
-     "packet_size_rate; absent: equal)"},                                                     \
+     "packet_size_rate; absent: equal)", "1"},                                                \
     {"saturation_margin", RS_OPT_DOUBLE, "0.01", 0, 1, NULL,                                  \
-     "bernoulli: saturated when accepted (+ dropped) < (1 - margin) x offered in the window"}, \
+     "bernoulli: saturated when accepted (+ dropped) < (1 - margin) x offered in the window", \
+     "1"},                                                                                    \
     RS_OPENLOOP_RUNCTL_OPTIONS
 
 /* BookSim's run control (sim_type=latency|throughput, docs/openloop.md): recorded and
@@ -90,33 +96,36 @@ extern const char *const rs_arrivals_names[];
     {"sim_type", RS_OPT_CHOICE, "fixed", 0, 0, rs_sim_type_names,                             \
      "bernoulli: fixed (warmup_steps, measure_steps, drain_steps) or BookSim's run control: "  \
      "latency (sample periods to convergence, then drain the measured packets) or "            \
-     "throughput (no drain)"},                                                                 \
+     "throughput (no drain)", "-"},                                                           \
     {"warmup_periods", RS_OPT_INT, "3", 0, 1000000, NULL,                                     \
      "sim_type=latency|throughput: sample periods of warm-up (0: until warmup_thres and "      \
-     "acc_warmup_thres hold)"},                                                                \
+     "acc_warmup_thres hold)", "1"},                                                          \
     {"sample_period", RS_OPT_INT, "1000", 1, RS_OPENLOOP_MAX_PHASE, NULL,                     \
-     "sim_type=latency|throughput: steps of one sample period"},                              \
+     "sim_type=latency|throughput: steps of one sample period", "steps"},                     \
     {"max_samples", RS_OPT_INT, "10", 1, 1000000, NULL,                                       \
-     "sim_type=latency|throughput: most sample periods (warm-up included) before the drain"}, \
+     "sim_type=latency|throughput: most sample periods (warm-up included) before the drain",  \
+     "1"},                                                                                    \
     {"latency_thres", RS_OPT_DOUBLE, "500", -1, 1e15, NULL,                                   \
      "sim_type=latency: abort (unstable, saturated) when the mean latency, in-flight packets " \
-     "included, exceeds this (negative: never)"},                                             \
+     "included, exceeds this (negative: never)", "steps"},                                    \
     {"warmup_thres", RS_OPT_DOUBLE, "0.05", -1, 1e15, NULL,                                   \
      "sim_type=latency, warmup_periods=0: warmed up when the latency changes by at most this " \
-     "fraction in a period (negative: no test)"},                                             \
+     "fraction in a period (negative: no test)", "1"},                                        \
     {"acc_warmup_thres", RS_OPT_DOUBLE, "0.05", -1, 1e15, NULL,                               \
-     "warmup_periods=0: warmed up when the accepted rate changes by at most this fraction"},  \
+     "warmup_periods=0: warmed up when the accepted rate changes by at most this fraction",   \
+     "1"},                                                                                    \
     {"stopping_thres", RS_OPT_DOUBLE, "0.05", -1, 1e15, NULL,                                 \
-     "sim_type=latency: a period converges when the latency changes by at most this fraction"}, \
+     "sim_type=latency: a period converges when the latency changes by at most this fraction",\
+     "1"},                                                                                    \
     {"acc_stopping_thres", RS_OPT_DOUBLE, "0.05", -1, 1e15, NULL,                             \
      "sim_type=latency|throughput: a period converges when the accepted rate changes by at "   \
-     "most this fraction (3 periods in a row end the run)"}
+     "most this fraction (3 periods in a row end the run)", "1"}
 
 /* The keys of the fixed phases only (refused and not recorded with BookSim's run control;
  * drain_steps stays: the longest drain). */
 #define RS_OPENLOOP_FIXED_OPTIONS                                                             \
-    {"warmup_steps", RS_OPT_INT, "1000", 0, RS_OPENLOOP_MAX_WARMUP, NULL, ""},                \
-    {"measure_steps", RS_OPT_INT, "10000", 1, RS_OPENLOOP_MAX_PHASE, NULL, ""}
+    {"warmup_steps", RS_OPT_INT, "1000", 0, RS_OPENLOOP_MAX_WARMUP, NULL, "", "steps"},       \
+    {"measure_steps", RS_OPT_INT, "10000", 1, RS_OPENLOOP_MAX_PHASE, NULL, "", "steps"}
 
 /* The two groups as NULL-terminated tables (run.c records and refuses by them). */
 extern const struct rs_optdef rs_openloop_runctl_options[];

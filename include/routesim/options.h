@@ -25,13 +25,27 @@ struct rs_optdef {
     double min, max;              /* inclusive range for INT and DOUBLE */
     const char *const *choices;   /* for CHOICE: NULL-terminated list of valid values */
     const char *help;             /* one line, ends without a period */
+    const char *unit;             /* unit of the value, a name of rs_opt_units ("-": none) */
 };
+
+/* The units an option's value may have (docs/cli.md, "Units"): name and meaning, NULL-
+ * terminated. "-" (no unit) is the unit of every choice and flag, and of text, a seed or an
+ * id; "1" is a dimensionless number or a count of what the meaning names. */
+struct rs_opt_unit {
+    const char *name;
+    const char *meaning;
+};
+extern const struct rs_opt_unit rs_opt_units[];
+
+/* The entry of rs_opt_units named name, or NULL (also for NULL). */
+const struct rs_opt_unit *rs_opt_unit_find(const char *name);
 
 /* The entry named name in table (NULL-terminated), or NULL. */
 const struct rs_optdef *rs_optdef_find(const struct rs_optdef *table, const char *name);
 
 /* Append a help listing of table to out: one line per option with type, default, range
- * or choices, and help text; each line indented by indent spaces. Returns 0 or RS_ENOMEM. */
+ * or choices, unit (blank for "-") and help text; each line indented by indent spaces.
+ * Returns 0 or RS_ENOMEM. */
 int rs_optdef_format(struct rs_buf *out, const struct rs_optdef *table, int indent);
 
 /* Nearest of candidates[0..n) to word: one that differs only in case, else the nearest by

@@ -45,13 +45,14 @@ struct rs_pattern {
 /* The keys of hotspot (also accepted by traffic=mix), an X-list of rs_optdef entries. */
 #define RS_HOTSPOT_OPTIONS                                                                    \
     {"hotspot_nodes", RS_OPT_STRING, "0", 0, 0, NULL,                                        \
-     "hotspot: the hot terminals, comma-separated (BookSim's hotspot({nodes},{rates}))"},    \
+     "hotspot: the hot terminals, comma-separated (BookSim's hotspot({nodes},{rates}))",      \
+     "-"},                                                                                    \
         {"hotspot_rates", RS_OPT_STRING, NULL, 0, 0, NULL,                                    \
          "hotspot: relative weights of the hot terminals, comma-separated positive integers "  \
-         "(absent: equal; fewer than nodes: the last repeats, as BookSim)"},                  \
+         "(absent: equal; fewer than nodes: the last repeats, as BookSim)", "1"},             \
         {"hotspot_fraction", RS_OPT_DOUBLE, "1", 0, 1, NULL,                                  \
          "hotspot: fraction of the packets sent to a hot terminal; the rest go to a uniform "  \
-         "terminal (1: BookSim's hotspot)"}
+         "terminal (1: BookSim's hotspot)", "1"}
 
 /* Set pt up for the traffic named by p's `traffic` key on net: hotspot, diagonal,
  * asymmetric or mix (mix parses its `mix` key and builds the tables of its permutation

@@ -19,12 +19,12 @@
 static const struct rs_optdef bb_options[] = {
     {"bits", RS_OPT_INT, "0", 0, 1 << 20, NULL,
      "body bits b of every message (000 §2: b = Theta(log N)); 0 = log2 N. Time is counted "
-     "in bit steps (docs/bay-bilardi.md)"},
+     "in bit steps (docs/bay-bilardi.md)", "bits"},
     {"butterfly", RS_OPT_BOOL, "0", 0, 0, NULL,
      "also route the same messages greedily on the plain N-input butterfly (switching="
      "wormhole, one virtual channel of one flit, a flit = a bit, log2 N + b bits per message) "
-     "and report its makespan as butterfly_bit_steps"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "and report its makespan as butterfly_bit_steps", "-"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* The baseline beside the algorithm: greedy bit-serial routing of the same message set on
  * the plain butterfly of N inputs (no wrap-around), through the wormhole engine with one

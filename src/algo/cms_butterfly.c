@@ -12,14 +12,14 @@
 static const struct rs_optdef cms_options[] = {
     {"beta", RS_OPT_DOUBLE, "1", 0.001, 1e6, NULL,
      "the constant of Delta = ceil(beta q log^(1/B) N / B) colours, the subrounds of a round "
-     "(001 §3.1 step 2)"},
+     "(001 §3.1 step 2)", "1"},
     {"pad", RS_OPT_BOOL, "1", 0, 0, NULL,
      "when q < log N, start every message with ceil(log N / q) copies and use "
-     "q ceil(log N / q) as q (001 §3.1, last paragraph); 0: one copy, q as given"},
+     "q ceil(log N / q) as q (001 §3.1, last paragraph); 0: one copy, q as given", "-"},
     {"max_rounds", RS_OPT_INT, "32", 1, 64, NULL,
      "rounds after which an undelivered message is an error (the paper's count is "
-     "2 log log(Nq) + 1; later rounds go on doubling the copies)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "2 log log(Nq) + 1; later rounds go on doubling the copies)", "1"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* ---- constants and draws ----------------------------------------------------------------- */
 

@@ -19,11 +19,11 @@ static const struct rs_optdef colour_options[] = {
     {"colour_constants", RS_OPT_CHOICE, "proof", 0, 0, constants_names,
      "r of each refinement step: the lemma's, with the proof's constants 3e, 32e (proof), or "
      "the smallest up to it for which Moser-Tardos converges within colour_max_resamples "
-     "(tight)"},
+     "(tight)", "-"},
     {"colour_max_resamples", RS_OPT_INT, "0", 0, 9007199254740991.0, NULL,
      "Moser-Tardos resamplings allowed per refinement step (per search run with tight); 0: "
-     "100 * messages + 1000"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "100 * messages + 1000", "1"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* The engines where a worm that is never blocked takes D + L - 1 flit steps. */
 static const char *const colour_engines[] = {"wormhole", "virtual_cut_through",

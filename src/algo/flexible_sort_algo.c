@@ -13,17 +13,17 @@ static const char *const key_kinds[] = {"random", "sorted", "reversed", "adversa
 enum { KEYS_RANDOM, KEYS_SORTED, KEYS_REVERSED, KEYS_ADVERSARIAL };
 
 static const struct rs_optdef fsort_options[] = {
-    {"b", RS_OPT_INT, "16", 1, 32, NULL, "bits of a key (the word length b of Theorem 2)"},
+    {"b", RS_OPT_INT, "16", 1, 32, NULL, "bits of a key (the word length b of Theorem 2)", "bits"},
     {"s", RS_OPT_INT, "16", 4, RS_FSORT_MAX_S, NULL,
-     "words one column sort takes (the s-word sorter of Lemma 9); a power of two"},
-    {"r", RS_OPT_INT, "256", 4, RS_FSORT_MAX_WORDS, NULL, "words to sort, s <= r <= l"},
+     "words one column sort takes (the s-word sorter of Lemma 9); a power of two", "words"},
+    {"r", RS_OPT_INT, "256", 4, RS_FSORT_MAX_WORDS, NULL, "words to sort, s <= r <= l", "words"},
     {"l", RS_OPT_INT, NULL, 4, RS_FSORT_MAX_WORDS, NULL,
      "most words the sorter takes (s times a power of two, >= r; default: s times the "
-     "next power of two >= r/s); it sizes the control registers (beta)"},
+     "next power of two >= r/s); it sizes the control registers (beta)", "words"},
     {"keys", RS_OPT_CHOICE, "random", 0, 0, key_kinds,
      "input keys: random (uniform b-bit, by seed), sorted, reversed (spread over [0, 2^b)), "
-     "adversarial (0-1 keys, loaded column c holding floor(c s / ceil(r/s)) ones on top)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "adversarial (0-1 keys, loaded column c holding floor(c s / ceil(r/s)) ones on top)", "-"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 struct fsort_params {
     uint32_t b, s, r, l;

@@ -22,8 +22,8 @@ static const struct rs_optdef ms_chain_options[] = {
     {"ms_problem", RS_OPT_CHOICE, "auto", 0, 0, problem_names,
      "many_to_one: Route_on_a_Chain (FIFO; rings: Lemma 6, shortest way); one_to_many: "
      "farthest first (chains, Theorem 3) or Lemma 7's delayed store-and-forward (rings); "
-     "auto: many_to_one when no source has two moving packets, else one_to_many"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL},
+     "auto: many_to_one when no source has two moving packets, else one_to_many", "-"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL},
 };
 
 static const char *const ms_chain_engines[] = {"cut_through_partial", NULL};

@@ -18,20 +18,21 @@ static const char *const sort_names[] = {"shearsort", "schnorr_shamir", NULL};
 static const struct rs_optdef ms_options[] = {
     {"colouring", RS_OPT_CHOICE, "A", 0, 0, colouring_names,
      "step 1: A chessboard by source, B by destination, C = random (a fair coin per packet, "
-     "003 §3.2's colouring C)"},
+     "003 §3.2's colouring C)", "-"},
     {"f", RS_OPT_CHOICE, "log", 0, 0, f_names,
      "f(n) of the n/f(n) x n/f(n) sorting submeshes: the largest divisor of n up to "
-     "round(log2 n) or round(sqrt n)"},
+     "round(log2 n) or round(sqrt n)", "-"},
     {"snakes", RS_OPT_CHOICE, "1", 0, 0, snakes_names,
      "snakes per packet: 2 on the mesh (003 §3.3), 4 on the torus (§4.3); length must be "
-     "divisible by it"},
+     "divisible by it", "-"},
     {"ring_step4", RS_OPT_CHOICE, "lemma7", 0, 0, step4_names,
      "ms_torus step 4 (one snake per packet): Lemma 7's delayed store-and-forward (lemma7) or "
-     "cut-through farthest first along the shortest way (farthest, Theorem 3's rule on a ring)"},
+     "cut-through farthest first along the shortest way (farthest, Theorem 3's rule on a ring)",
+     "-"},
     {"mesh_sort", RS_OPT_CHOICE, "shearsort", 0, 0, sort_names,
      "step 2's submesh sort: shearsort, or Schnorr-Shamir (003's ref [22]) when the side is q^4 "
-     "(else shearsort; metric ms_sort_ss)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "(else shearsort; metric ms_sort_ss)", "-"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 static const char *const ms_engines[] = {"cut_through_partial", NULL};
 

@@ -14,13 +14,13 @@ static const char *const grouping_names[] = {"consecutive", "blocks", NULL};
 
 static const struct rs_optdef offline_options[] = {
     {"turn", RS_OPT_CHOICE, "lca", 0, 0, rs__turn_names,
-     "where a circuit turns down: at its LCA level (partitionable) or at the top level"},
+     "where a circuit turns down: at its LCA level (partitionable) or at the top level", "-"},
     {"grouping", RS_OPT_CHOICE, "consecutive", 0, 0, grouping_names,
      "d > u: the cycle of a circuit is its top switch's group of u^(l-1) consecutive labels "
-     "(002's proof) or its up digits divided by u (blocks)"},
+     "(002's proof) or its up digits divided by u (blocks)", "-"},
     {"save_settings", RS_OPT_STRING, NULL, 0, 0, NULL,
-     "topology=benes: write the looping algorithm's switch settings to this file"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "topology=benes: write the looping algorithm's switch settings to this file", "-"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 enum grouping { GROUP_CONSECUTIVE, GROUP_BLOCKS };
 

@@ -15,10 +15,10 @@ static const char *const priority_names[] = {"lower_input", "smaller_tag", NULL}
 static const struct rs_optdef self_route_options[] = {
     {"priority", RS_OPT_CHOICE, "lower_input", 0, 0, priority_names,
      "who gets its wish at a switch: the lower-numbered input (Nassimi-Sahni) or the smaller "
-     "destination (Raghavendra-Boppana)"},
+     "destination (Raghavendra-Boppana)", "-"},
     {"turn", RS_OPT_CHOICE, "lca", 0, 0, rs__turn_names,
-     "where a circuit turns down: at its LCA level (partitionable) or at the top level"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "where a circuit turns down: at its LCA level (partitionable) or at the top level", "-"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 enum priority { PRIO_LOWER_INPUT, PRIO_SMALLER_TAG };
 

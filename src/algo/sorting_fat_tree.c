@@ -14,8 +14,9 @@
 
 static const struct rs_optdef sft_algo_options[] = {
     {"bits", RS_OPT_INT, "0", 0, 1 << 20, NULL,
-     "body bits b of every message; 0 = log2 N. Time in bit steps (docs/papers/bay-bilardi.md)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "body bits b of every message; 0 = log2 N. Time in bit steps (docs/papers/bay-bilardi.md)",
+     "bits"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 int rs__area_record(struct rs_record *out, double area, uint64_t bit_steps, uint32_t b,
                     double eta, uint32_t N)

@@ -17,8 +17,8 @@ static const struct rs_optdef wave_options[] = {
     {"wave_protocol", RS_OPT_CHOICE, "modes", 0, 0, wave_protocol_names,
      "how a switch routes the packets of one wave: 0-mode then 1-mode, one packet a step "
      "(004 §4), or greedily from both queues, the waves still separated by tokens (004 §6); "
-     "fifo: no tokens, greedy FIFO as switching=store_forward (the baseline)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "fifo: no tokens, greedy FIFO as switching=store_forward (the baseline)", "-"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* The store-and-forward keys the algorithm reads (queue_size) or refuses when they ask
  * for something else than its model: input queues, blocking, batch injection. */

@@ -1,6 +1,6 @@
 /* `routesim help [TOPIC] [--man]`: usage, or the help of one command, key (`help N`),
- * metric, topology, workload, engine, algorithm, routing function or of the claim kinds
- * (`help claims`), generated from the same option tables that
+ * metric, topology, workload, engine, algorithm, routing function, of the claim kinds
+ * (`help claims`) or of the keys' units (`help units`), generated from the same option tables that
  * validate parameters; with --man the man page (help_man.c). */
 #include <stdio.h>
 #include <string.h>
@@ -32,9 +32,10 @@ static int usage(struct rs_buf *out)
                          "\n`routesim list` shows every topology, workload, switching model and "
                          "algorithm with its keys, and every metric;\n`routesim help NAME` "
                          "shows one of them, one key or one metric; `routesim list keys` "
-                         "every key; `routesim help claims`\nthe kinds of claim of a "
-                         "reproduction; `routesim list metrics` every metric with its unit and "
-                         "meaning.\nDocumentation: man routesim, README.md and docs/.\n");
+                         "every key; `routesim help units`\nthe units of the keys' values; "
+                         "`routesim help claims` the kinds of claim of a reproduction;\n"
+                         "`routesim list metrics` every metric with its unit and meaning.\n"
+                         "Documentation: man routesim, README.md and docs/.\n");
     return rc;
 }
 
@@ -149,6 +150,9 @@ static int named_topic(struct rs_buf *out, const char *name, int is_key, struct 
     names[n++] = "claims";
     if (!strcmp(name, "claims"))
         return rs_claim_help(out);
+    names[n++] = "units";
+    if (!strcmp(name, "units"))
+        return cli_units_help(out);
     for (int i = 0; cli_commands[i].name; i++) {
         names[n++] = cli_commands[i].name;
         if (!strcmp(name, cli_commands[i].name))

@@ -11,10 +11,11 @@
 /* Keys of `topo` itself, besides the network's. */
 const struct rs_optdef cli_topo_options[] = {
     {"dot_limit", RS_OPT_STRING, "64M", 0, 0, NULL,
-     "with --dot: refuse (exit 3) a description estimated above this many bytes (512M, 4G)"},
+     "with --dot: refuse (exit 3) a description estimated above this many bytes (512M, 4G)",
+     "bytes"},
     {"picture_limit", RS_OPT_INT, "2000", 1, UINT32_MAX, NULL,
-     "with --svg/--png: refuse (exit 3) to draw a network of more nodes than this"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "with --svg/--png: refuse (exit 3) to draw a network of more nodes than this", "nodes"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* With --dot: 0 when the DOT text of net fits dot_limit, else RS_ERESOURCE naming both. */
 static int check_dot_size(const struct rs_net *net, const struct rs_params *p,

@@ -20,6 +20,10 @@ struct cli_key_source {
  * RS_ENOMEM. */
 int cli_key_help(struct rs_buf *out, const char *key, int man, int *found);
 
+/* Append the units a key's value may have (rs_opt_units), one per line with its meaning
+ * (`routesim help units`). Returns 0 or RS_ENOMEM. */
+int cli_units_help(struct rs_buf *out);
+
 /* Call fn(ctx, key) once per key of every table, in table order; stops at fn's first
  * nonzero return and returns it (else 0). */
 int cli_keys_each(int (*fn)(void *ctx, const char *key), void *ctx);

@@ -3,6 +3,7 @@
  * workload's, switching model's, algorithm's and routing function's), found by name, with its declarations
  * grouped (a key several modules declare alike is shown once, naming them all). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -54,13 +55,17 @@ static const char *type_word(enum rs_opt_type t)
     return (unsigned)t < sizeof w / sizeof *w ? w[t] : "?";
 }
 
-/* Two declarations say the same of a key (type, choices and meaning): shown as one, their
- * defaults and ranges side by side when those differ. */
+/* Two texts that are equal, or both NULL. */
+static int same_text(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+/* Two declarations say the same of a key (type, choices, unit and meaning): shown as one,
+ * their defaults and ranges side by side when those differ. */
 static int same_meaning(const struct rs_optdef *a, const struct rs_optdef *b)
 {
-    if (a->type != b->type)
-        return 0;
-    if ((a->help == NULL) != (b->help == NULL) || (a->help && strcmp(a->help, b->help)))
+    if (a->type != b->type || !same_text(a->help, b->help) || !same_text(a->unit, b->unit))
         return 0;
     if (a->choices != b->choices) {
         if (!a->choices || !b->choices)
@@ -82,11 +87,23 @@ static int same_values(const struct rs_optdef *a, const struct rs_optdef *b)
            (!a->def || !strcmp(a->def, b->def));
 }
 
+/* v as the shortest of %.15g and %.17g that reads back as v (2^53-1 is 9007199254740991). */
+static void exact_number(double v, char *buf, size_t n)
+{
+    snprintf(buf, n, "%.15g", v);
+    if (strtod(buf, NULL) != v)
+        snprintf(buf, n, "%.17g", v);
+}
+
 /* The range or choices of d ("" when free). */
 static int format_range(struct rs_buf *out, const struct rs_optdef *d)
 {
-    if (d->type == RS_OPT_INT || d->type == RS_OPT_DOUBLE)
-        return rs_buf_printf(out, "%.15g to %.15g", d->min, d->max);
+    if (d->type == RS_OPT_INT || d->type == RS_OPT_DOUBLE) {
+        char lo[32], hi[32];
+        exact_number(d->min, lo, sizeof lo);
+        exact_number(d->max, hi, sizeof hi);
+        return rs_buf_printf(out, "%s to %s", lo, hi);
+    }
     if (d->type == RS_OPT_BOOL)
         return rs_buf_puts(out, "0|1|true|false|yes|no|on|off");
     if (d->type == RS_OPT_CHOICE && d->choices) {
@@ -107,25 +124,26 @@ static void example_value(const struct rs_optdef *d, char *buf, size_t n)
     else if (d->type == RS_OPT_CHOICE && d->choices && d->choices[0])
         snprintf(buf, n, "%s", d->choices[0]);
     else if (d->type == RS_OPT_INT || d->type == RS_OPT_DOUBLE)
-        snprintf(buf, n, "%.15g", d->min);
+        exact_number(d->min, buf, n);
     else if (d->type == RS_OPT_BOOL)
         snprintf(buf, n, "1");
     else
         snprintf(buf, n, "VALUE");
 }
 
-/* The unit of a key's value: none for flags, names and text; for numbers the option
- * tables keep the unit in the meaning ("packets per terminal per step"), so it is
- * "as the meaning says". */
+/* The unit of a key's value as its table declares it (a name of rs_opt_units; "-" for none). */
 static const char *unit_of(const struct rs_optdef *d)
 {
-    if (d->type == RS_OPT_BOOL)
-        return "none (a flag)";
-    if (d->type == RS_OPT_CHOICE)
-        return "none (a name)";
-    if (d->type == RS_OPT_STRING)
-        return "none (text)";
-    return "as the meaning says";
+    return d->unit ? d->unit : "(undeclared)";
+}
+
+int cli_units_help(struct rs_buf *out)
+{
+    int rc = rs_buf_puts(out, "units of the keys' values (the unit line of `routesim help KEY`, "
+                              "the column after the range in `routesim list`):\n");
+    for (const struct rs_opt_unit *u = rs_opt_units; u->name && !rc; u++)
+        rc = rs_buf_printf(out, "  %-22s %s\n", u->name, u->meaning);
+    return rc;
 }
 
 int cli_key_help(struct rs_buf *out, const char *key, int man, int *found)

@@ -126,6 +126,21 @@ static int metrics_section(struct rs_buf *out)
     return rc;
 }
 
+/* The units of the keys' values (rs_opt_units), one .TP entry each. */
+static int units_section(struct rs_buf *out)
+{
+    int rc = rs_buf_puts(out, ".SH UNITS\nThe units of the keys' values (also "
+                              "\\fBroutesim help units\\fR).\n");
+    for (const struct rs_opt_unit *u = rs_opt_units; u->name && !rc; u++) {
+        rc = rs_buf_puts(out, ".TP\n.B ");
+        rc = rc ? rc : roff_text(out, u->name);
+        rc = rc ? rc : rs_buf_puts(out, "\n");
+        rc = rc ? rc : roff_text(out, u->meaning);
+        rc = rc ? rc : rs_buf_puts(out, "\n");
+    }
+    return rc;
+}
+
 static int command_page(struct rs_buf *out, const struct cli_command *c)
 {
     char name[64];
@@ -179,10 +194,11 @@ int cli_man_page(struct rs_buf *out, const char *cmd)
     }
     rc = rc ? rc : rs_buf_puts(out, ".SH OPTIONS\n");
     rc = rc ? rc : cli_flags_help(out, ~0u, 1);
-    rc = rc ? rc : rs_buf_puts(out, ".SH KEYS\nEach key, with its type, default, range, meaning, "
-                                    "the modules that read it and an example (also "
-                                    "\\fBroutesim help KEY\\fR).\n");
+    rc = rc ? rc : rs_buf_puts(out, ".SH KEYS\nEach key, with its type, default, range, unit "
+                                    "(UNITS), meaning, the modules that read it and an example "
+                                    "(also \\fBroutesim help KEY\\fR).\n");
     rc = rc ? rc : cli_keys_each(append_key, out);
+    rc = rc ? rc : units_section(out);
     rc = rc ? rc : metrics_section(out);
     rc = rc ? rc : exit_status(out);
     rc = rc ? rc : rs_buf_puts(out, ".SH SEE ALSO\n");

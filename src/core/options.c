@@ -1,4 +1,5 @@
-/* Option tables: lookup, the help listing generated from them, and typo suggestions. */
+/* Option tables: lookup, the units an option may have, the help listing generated from
+ * them, and typo suggestions. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,47 @@
 #include "core/numtext.h"
 #include "routesim/alloc.h"
 #include "routesim/options.h"
+
+/* One vocabulary for every option table (docs/cli.md, "Units"); the metrics table spells
+ * the units they share the same way (steps, flits, packets, messages, channels, cycles). */
+const struct rs_opt_unit rs_opt_units[] = {
+    {"steps", "time steps of the run's model: a packet hop of store_forward, a flit hop of the "
+              "flit engines, one cycle of router=iq (latency_mean and makespan are in steps)"},
+    {"cycles", "cycles the meaning names: router=iq's clock cycles (one per step) or the "
+               "circuit engine's network cycles"},
+    {"flits", "flits (a message or packet of length L is L flits)"},
+    {"packets", "packets"},
+    {"messages", "messages of the static message set"},
+    {"bits", "bits (of a message body or a key)"},
+    {"words", "words of b bits (flexible_sort)"},
+    {"bytes", "bytes; a value may end in K, M, G or T (powers of 1024)"},
+    {"terminals", "terminals: the network's inputs and outputs (PEs, leaves)"},
+    {"nodes", "nodes of the network graph"},
+    {"routers", "routers of a direct network (dragonfly, HyperX)"},
+    {"ports", "ports of a switch or router (its radix, its up or down degree)"},
+    {"channels", "channels (directed links); a path length (dilation) in channels"},
+    {"VCs", "virtual channels of one physical channel"},
+    {"wires", "wires of a fat-tree channel (its capacity)"},
+    {"circuits", "circuits a channel carries at once (circuit switching)"},
+    {"levels", "levels (stages) of a leveled network or a tree"},
+    {"dimensions", "dimensions of a mesh or torus"},
+    {"groups", "dragonfly groups"},
+    {"packets/terminal/step", "a rate: packets per terminal and step (the metrics offered and "
+                              "accepted are in flits/terminal/step)"},
+    {"injection_rate", "the unit of the key injection_rate"},
+    {"<metric>", "the unit of the metric the claim judges (its metric key)"},
+    {"1", "a dimensionless number (a probability, fraction, ratio or constant) or a count of "
+          "what the meaning names (rounds, replications, iterations)"},
+    {"-", "no unit: a choice, a flag, text, a file name, a seed, an id or a mask"},
+    {NULL, NULL}};
+
+const struct rs_opt_unit *rs_opt_unit_find(const char *name)
+{
+    for (const struct rs_opt_unit *u = rs_opt_units; name && u->name; u++)
+        if (!strcmp(u->name, name))
+            return u;
+    return NULL;
+}
 
 const struct rs_optdef *rs_optdef_find(const struct rs_optdef *table, const char *name)
 {
@@ -117,15 +159,23 @@ static int range_column(struct rs_buf *s, const struct rs_optdef *d)
 /* Range texts longer than this do not widen the column; they push that line's help on. */
 #define RANGE_COLUMN_MAX 24
 
+/* The unit column of d: its unit, blank when it has none ("-" or unset). */
+static const char *unit_column(const struct rs_optdef *d)
+{
+    return d->unit && strcmp(d->unit, "-") ? d->unit : "";
+}
+
 int rs_optdef_format(struct rs_buf *out, const struct rs_optdef *table, int indent)
 {
     struct rs_buf range;
-    int wname = 0, wdef = 0, wrange = 0, rc = 0;
+    int wname = 0, wdef = 0, wrange = 0, wunit = 0, rc = 0;
     rs_buf_init(&range);
     for (const struct rs_optdef *d = table; d && d->name && !rc; d++) {
         int ln = (int)strlen(d->name), ld = (int)strlen(d->def ? d->def : "(none)");
+        int lu = (int)strlen(unit_column(d));
         wname = ln > wname ? ln : wname;
         wdef = ld > wdef ? ld : wdef;
+        wunit = lu > wunit ? lu : wunit;
         rc = range_column(&range, d);
         if (!rc && (int)range.len > wrange && range.len <= RANGE_COLUMN_MAX)
             wrange = (int)range.len;
@@ -134,10 +184,12 @@ int rs_optdef_format(struct rs_buf *out, const struct rs_optdef *table, int inde
         rc = range_column(&range, d);
         const char *help = d->help ? d->help : "";
         size_t start = out->len;
-        if (!rc)
-            rc = rs_buf_printf(out, "%*s%-*s  %-6s  default %-*s  %-*s%s%s", indent, "", wname,
-                               d->name, type_name(d->type), wdef, d->def ? d->def : "(none)",
-                               wrange, range.data, *help ? "  " : "", help);
+        if (!rc) /* the unit column only when some option of the table has a unit */
+            rc = rs_buf_printf(out, "%*s%-*s  %-6s  default %-*s  %-*s%s%-*s%s%s", indent, "",
+                               wname, d->name, type_name(d->type), wdef,
+                               d->def ? d->def : "(none)", wrange, range.data,
+                               wunit ? "  " : "", wunit, unit_column(d), *help ? "  " : "",
+                               help);
         while (!rc && out->len > start && out->data[out->len - 1] == ' ')
             out->data[--out->len] = '\0'; /* no trailing blanks when there is no help */
         if (!rc)

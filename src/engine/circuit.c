@@ -23,17 +23,18 @@ static const char *const down_names[] = {"random", "lower_lca_first", "higher_lc
 
 static const struct rs_optdef circuit_options[] = {
     {"circuits", RS_OPT_INT, "1", 1, 1024, NULL,
-     "circuits one channel carries in a network cycle (q of 004 §5)"},
+     "circuits one channel carries in a network cycle (q of 004 §5)", "circuits"},
     {"passes", RS_OPT_INT, "0", 0, 2147483647.0, NULL,
-     "network cycles before the unrouted messages are dropped (0 = until all are routed)"},
+     "network cycles before the unrouted messages are dropped (0 = until all are routed)",
+     "cycles"},
     {"up", RS_OPT_CHOICE, "random_per_cycle", 0, 0, up_names,
-     "LCAN up choices: a random switch setting per cycle, one per run, or fixed"},
+     "LCAN up choices: a random switch setting per cycle, one per run, or fixed", "-"},
     {"down", RS_OPT_CHOICE, "random", 0, 0, down_names,
-     "who wins a contended channel: random, lower or higher LCA level first, higher rank"},
+     "who wins a contended channel: random, lower or higher LCA level first, higher rank", "-"},
     {"ranks", RS_OPT_INT, "0", 0, 4294967295.0, NULL,
-     "down=rank: ranks 1..ranks drawn per message (0 = ceil(log2(N)^(1/circuits)))"},
+     "down=rank: ranks 1..ranks drawn per message (0 = ceil(log2(N)^(1/circuits)))", "1"},
     RS_OPENLOOP_OPTIONS,
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 void rs__circ_free(struct circ *c)
 {

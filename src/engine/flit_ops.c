@@ -11,46 +11,48 @@ static const char *const on_delay_names[] = {"wait", "discard", NULL};
 
 /* Options of every mode. */
 #define FLIT_COMMON_OPTIONS                                                                    \
-    {"length", RS_OPT_INT, "4", 1, 65535, NULL, "flits per message (001's L, 003's k)"},        \
-    {"vcs", RS_OPT_INT, "1", 1, 64, NULL, "virtual channels per physical channel (001's B)"},   \
+    {"length", RS_OPT_INT, "4", 1, 65535, NULL, "flits per message (001's L, 003's k)",        \
+     "flits"},                                                                                 \
+    {"vcs", RS_OPT_INT, "1", 1, 64, NULL, "virtual channels per physical channel (001's B)",   \
+     "VCs"},                                                                                   \
     {"link", RS_OPT_CHOICE, "per_vc", 0, 0, link_names,                                        \
      "link bandwidth per step: one flit per virtual channel (per_vc, 001 §1.1) or one flit "   \
      "per channel shared by its virtual channels, oldest message first (shared, 001 "         \
-     "Remarks)"},                                                                             \
+     "Remarks)", "-"},                                                                         \
     {"vc_classes", RS_OPT_CHOICE, "none", 0, 0, class_names,                                   \
      "none: a header takes the lowest free virtual channel; dateline: the virtual channels "   \
      "are split into classes, before/after the wrap-around (and per Valiant phase), so that "  \
      "tori and rings cannot deadlock; partition: BookSim's torus classes, class 1 for the "  \
-     "whole of a dimension whose route wraps around, class 0 otherwise"},                                                       \
+     "whole of a dimension whose route wraps around, class 0 otherwise", "-"},                 \
     {"on_delay", RS_OPT_CHOICE, "wait", 0, 0, on_delay_names,                                  \
-     "a message whose header is delayed waits, or is discarded (001 §3.1 step 4)"}
+     "a message whose header is delayed waits, or is discarded (001 §3.1 step 4)", "-"}
 
 static const struct rs_optdef wormhole_options[] = {
     FLIT_COMMON_OPTIONS,
     {"vc_depth", RS_OPT_INT, "1", 1, 65535, NULL,
-     "flits per virtual-channel buffer (001 §1.1: 1)"},
+     "flits per virtual-channel buffer (001 §1.1: 1)", "flits"},
     IQ_OPTIONS,
     RS_OPENLOOP_OPTIONS,
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 static const struct rs_optdef vct_options[] = {
     FLIT_COMMON_OPTIONS,
     {"collapse", RS_OPT_BOOL, "0", 0, 0, NULL,
      "1: a message whose header was blocked waits until it is entirely in that buffer "
-     "before going on (003 §1's cut-through model)"},
+     "before going on (003 §1's cut-through model)", "-"},
     IQ_OPTIONS,
     RS_OPENLOOP_OPTIONS,
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 static const struct rs_optdef partial_options[] = {
     FLIT_COMMON_OPTIONS,
     {"vc_depth", RS_OPT_INT, "0", 0, 65535, NULL,
-     "flits per channel FIFO (003's k; 0: the message length)"},
+     "flits per channel FIFO (003's k; 0: the message length)", "flits"},
     RS_OPENLOOP_OPTIONS,
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 static const struct rs_optdef saf_flits_options[] = {FLIT_COMMON_OPTIONS, RS_OPENLOOP_OPTIONS,
-                                                     {NULL, 0, NULL, 0, 0, NULL, NULL}};
+                                                     {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* The lifecycles of each mode, batch and open loop: its set-up, then the shared ops
  * (flit.c); they differ in their columns. Every plan field but via is honoured (the driver

@@ -21,7 +21,7 @@ const char *const rs__iq_alloc_names[] = {"separable_input_first", "separable_ou
                                           "islip", NULL};
 const char *const rs__iq_adaptive_set_names[] = {"all", "booksim", NULL};
 
-const struct rs_optdef rs_iq_options[] = {IQ_OPTIONS, {NULL, 0, NULL, 0, 0, NULL, NULL}};
+const struct rs_optdef rs_iq_options[] = {IQ_OPTIONS, {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 int rs_router_is_iq(const struct rs_params *p)
 {

@@ -19,39 +19,45 @@ extern const char *const rs__iq_adaptive_set_names[];
 #define IQ_OPTIONS                                                                             \
     {"router", RS_OPT_CHOICE, "simple", 0, 0, rs__iq_router_names,                             \
      "simple: one flit step per hop (docs/model-flit.md); iq: BookSim's input-queued "         \
-     "virtual-channel router with its pipeline, allocators and credits (docs/model-iq.md)"},  \
-    {"routing_delay", RS_OPT_INT, "1", 0, 64, NULL, "router=iq: cycles of route computation"}, \
-    {"vc_alloc_delay", RS_OPT_INT, "1", 1, 64, NULL, "router=iq: cycles of VC allocation"},    \
-    {"sw_alloc_delay", RS_OPT_INT, "1", 1, 64, NULL, "router=iq: cycles of switch allocation"},\
+     "virtual-channel router with its pipeline, allocators and credits (docs/model-iq.md)",    \
+     "-"},                                                                                     \
+    {"routing_delay", RS_OPT_INT, "1", 0, 64, NULL, "router=iq: cycles of route computation",  \
+     "cycles"},                                                                                \
+    {"vc_alloc_delay", RS_OPT_INT, "1", 1, 64, NULL, "router=iq: cycles of VC allocation",     \
+     "cycles"},                                                                                \
+    {"sw_alloc_delay", RS_OPT_INT, "1", 1, 64, NULL, "router=iq: cycles of switch allocation", \
+     "cycles"},                                                                                \
     {"st_prepare_delay", RS_OPT_INT, "0", 0, 64, NULL,                                         \
-     "router=iq: cycles of switch-traversal set-up"},                                         \
+     "router=iq: cycles of switch-traversal set-up", "cycles"},                                \
     {"st_final_delay", RS_OPT_INT, "1", 0, 64, NULL,                                           \
-     "router=iq: cycles of switch traversal (st_prepare_delay + st_final_delay >= 1)"},       \
+     "router=iq: cycles of switch traversal (st_prepare_delay + st_final_delay >= 1)",         \
+     "cycles"},                                                                                \
     {"credit_delay", RS_OPT_INT, "0", 0, 64, NULL,                                             \
-     "router=iq: cycles a received credit waits before it counts"},                           \
+     "router=iq: cycles a received credit waits before it counts", "cycles"},                  \
     {"channel_latency", RS_OPT_INT, "1", 1, 64, NULL,                                          \
      "router=iq: cycles of a network channel (flits and credits; BookSim: 1 on a mesh, 2 on " \
-     "a torus)"},                                                                             \
+     "a torus)", "cycles"},                                                                    \
     {"input_speedup", RS_OPT_INT, "1", 1, 64, NULL,                                            \
-     "router=iq: crossbar inputs per router input (VC v uses input v mod speedup)"},          \
+     "router=iq: crossbar inputs per router input (VC v uses input v mod speedup)", "1"},      \
     {"output_speedup", RS_OPT_INT, "1", 1, 64, NULL,                                           \
-     "router=iq: crossbar outputs per router output (input i uses output i mod speedup)"},    \
+     "router=iq: crossbar outputs per router output (input i uses output i mod speedup)",      \
+     "1"},                                                                                     \
     {"vc_allocator", RS_OPT_CHOICE, "islip", 0, 0, rs__iq_alloc_names,                         \
-     "router=iq: VC allocator, round-robin arbiters"},                                        \
+     "router=iq: VC allocator, round-robin arbiters", "-"},                                    \
     {"sw_allocator", RS_OPT_CHOICE, "islip", 0, 0, rs__iq_alloc_names,                         \
-     "router=iq: switch allocator, round-robin arbiters"},                                    \
-    {"alloc_iters", RS_OPT_INT, "1", 1, 16, NULL, "router=iq: iSLIP iterations"},              \
+     "router=iq: switch allocator, round-robin arbiters", "-"},                                \
+    {"alloc_iters", RS_OPT_INT, "1", 1, 16, NULL, "router=iq: iSLIP iterations", "1"},         \
     {"speculative", RS_OPT_BOOL, "0", 0, 0, NULL,                                              \
-     "router=iq: 1: a head bids for the switch while it bids for a VC"},                      \
+     "router=iq: 1: a head bids for the switch while it bids for a VC", "-"},                  \
     {"wait_for_tail_credit", RS_OPT_BOOL, "0", 0, 0, NULL,                                     \
-     "router=iq: 1: a VC is reallocated only once the credit of its tail came back"},         \
+     "router=iq: 1: a VC is reallocated only once the credit of its tail came back", "-"},     \
     {"vc_busy_when_full", RS_OPT_BOOL, "0", 0, 0, NULL,                                        \
-     "router=iq: 1: a VC without credits is not allocated"},                                  \
+     "router=iq: 1: a VC without credits is not allocated", "-"},                              \
     {"hold_switch_for_packet", RS_OPT_BOOL, "0", 0, 0, NULL,                                   \
-     "router=iq: 1: a won switch connection stays with the packet until its tail"},           \
+     "router=iq: 1: a won switch connection stays with the packet until its tail", "-"},       \
     {"adaptive_set", RS_OPT_CHOICE, NULL, 0, 0, rs__iq_adaptive_set_names,                     \
      "router=iq, adaptive routing with escape VCs (min_adaptive): all (unset): every "         \
-     "productive port; booksim: the escape's port only, as BookSim's min_adapt route set"}
+     "productive port; booksim: the escape's port only, as BookSim's min_adapt route set", "-"}
 
 /* Set up router=iq on the flit engine f (already initialised for its mode): read the
  * router's keys from p (option table opt), check that the network and the routing suit it,

@@ -25,23 +25,23 @@ static const char *const on_full_names[] = {"block", "drop", NULL};
 static const struct rs_optdef saf_options[] = {
     {"queue_at", RS_OPT_CHOICE, "input", 0, 0, queue_at_names,
      "where queues sit: head of each channel (input), tail of each channel (output), "
-     "one per switch (switch)"},
+     "one per switch (switch)", "-"},
     {"queue_size", RS_OPT_INT, "0", 0, 1e9, NULL,
-     "capacity of each queue in packets (0 = unbounded)"},
+     "capacity of each queue in packets (0 = unbounded)", "packets"},
     {"queue_threshold", RS_OPT_INT, NULL, 0, 1e9, NULL,
      "instead of queue_size: a queue that held at most this many packets at the start of "
      "the step admits every packet sent to it (004 §3; a switch queue then holds at most "
-     "q + 2 on a butterfly)"},
+     "q + 2 on a butterfly)", "packets"},
     {"protocol", RS_OPT_CHOICE, "fifo", 0, 0, rs_saf_protocol_names,
      "queueing protocol: oldest first, random, lowest message id (open loop: earliest "
-     "generated) first, most hops left first, highest random rank first (004 §5)"},
+     "generated) first, most hops left first, highest random rank first (004 §5)", "-"},
     {"on_full", RS_OPT_CHOICE, "block", 0, 0, on_full_names,
-     "a packet whose next queue is full waits (block) or is discarded (drop)"},
+     "a packet whose next queue is full waits (block) or is discarded (drop)", "-"},
     {"rank_levels", RS_OPT_INT, "0", 0, 65535, NULL,
      "protocol=rank: every packet draws a rank 1..r; 0 = the smallest r with r^q >= log2 N "
-     "(004 §5's r = log^(1/q) N rounded up; q = queue_size, 1 when unbounded)"},
+     "(004 §5's r = log^(1/q) N rounded up; q = queue_size, 1 when unbounded)", "1"},
     RS_OPENLOOP_OPTIONS,
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* ---- queues ---------------------------------------------------------------------- */
 

@@ -190,7 +190,7 @@ static int read_experiment_int(const struct rs_params *p, const char *name, cons
                                double max, int64_t *out, struct rs_err *err)
 {
     const struct rs_optdef d = {name, RS_OPT_INT, def, name[0] == 'r' ? 1 : 0, max, NULL,
-                                "experiment key"};
+                                "experiment key", name[0] == 's' ? "-" : "1"};
     return rs_params_int(p, &d, out, err);
 }
 

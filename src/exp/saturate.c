@@ -17,15 +17,17 @@ static const char *const search_names[] = {"none", "saturation", NULL};
 
 const struct rs_optdef rs_saturate_options[] = {
     {"search", RS_OPT_CHOICE, "none", 0, 0, search_names,
-     "saturation: run the saturation search (routesim saturate) instead of one run"},
+     "saturation: run the saturation search (routesim saturate) instead of one run", "-"},
     {"saturate_lo", RS_OPT_DOUBLE, "0", 0, 1, NULL,
-     "lowest injection_rate of the search (0: known to be below saturation)"},
-    {"saturate_hi", RS_OPT_DOUBLE, "1", 0, 1, NULL, "highest injection_rate of the search"},
+     "lowest injection_rate of the search (0: known to be below saturation)", "injection_rate"},
+    {"saturate_hi", RS_OPT_DOUBLE, "1", 0, 1, NULL, "highest injection_rate of the search",
+     "injection_rate"},
     {"saturate_precision", RS_OPT_DOUBLE, "0.01", 1e-6, 1, NULL,
-     "stop when the bracket of the saturation rate is at most this wide (injection_rate units)"},
+     "stop when the bracket of the saturation rate is at most this wide (injection_rate units)",
+     "injection_rate"},
     {"saturate_reps", RS_OPT_INT, "5", 2, 1000, NULL,
-     "replications per load (seeds seed, seed+1, ...)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "replications per load (seeds seed, seed+1, ...)", "1"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 const char *rs_sat_verdict_name(enum rs_sat_verdict v)
 {

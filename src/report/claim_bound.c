@@ -10,21 +10,22 @@
 #include "report/claim.h"
 #include "routesim/alloc.h"
 
-#define END_OPTION {NULL, RS_OPT_STRING, NULL, 0, 0, NULL, NULL}
+#define END_OPTION {NULL, RS_OPT_STRING, NULL, 0, 0, NULL, NULL, NULL}
 
 static const char *const directions[] = {"at_most", "at_least", NULL};
 
 static const struct rs_optdef bound_options[] = {
     {"bound", RS_OPT_STRING, NULL, 0, 0, NULL,
-     "the bound: an expression over the row's columns (e.g. N/(4*(queue_size+2)*(log2(N)+1)))"},
+     "the bound: an expression over the row's columns (e.g. N/(4*(queue_size+2)*(log2(N)+1)))",
+     "-"},
     {"direction", RS_OPT_CHOICE, "at_most", 0, 0, directions,
-     "at_most: upper bound, judged on <metric>_max; at_least: lower bound, on <metric>_min"},
+     "at_most: upper bound, judged on <metric>_max; at_least: lower bound, on <metric>_min", "-"},
     END_OPTION,
 };
 
 static const struct rs_optdef equal_options[] = {
     {"value", RS_OPT_STRING, NULL, 0, 0, NULL,
-     "the exact value: an expression over the row's columns (e.g. log2(N))"},
+     "the exact value: an expression over the row's columns (e.g. log2(N))", "-"},
     END_OPTION,
 };
 

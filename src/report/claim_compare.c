@@ -12,14 +12,14 @@
 static const char *const signs[] = {"less", "greater", NULL};
 
 static const struct rs_optdef compare_options[] = {
-    {"a", RS_OPT_STRING, NULL, 0, 0, NULL, "side A: KEY=VALUE;... (e.g. traffic=root)"},
-    {"b", RS_OPT_STRING, NULL, 0, 0, NULL, "side B: KEY=VALUE;... (e.g. traffic=randperm)"},
+    {"a", RS_OPT_STRING, NULL, 0, 0, NULL, "side A: KEY=VALUE;... (e.g. traffic=root)", "-"},
+    {"b", RS_OPT_STRING, NULL, 0, 0, NULL, "side B: KEY=VALUE;... (e.g. traffic=randperm)", "-"},
     {"match", RS_OPT_STRING, NULL, 0, 0, NULL,
      "comma list of columns pairing A with B (default: every parameter but seed and the "
-     "sides' own keys)"},
+     "sides' own keys)", "-"},
     {"sign", RS_OPT_CHOICE, NULL, 0, 0, signs,
-     "the claim: side A's mean is less (or greater) than side B's"},
-    {NULL, RS_OPT_STRING, NULL, 0, 0, NULL, NULL},
+     "the claim: side A's mean is less (or greater) than side B's", "-"},
+    {NULL, RS_OPT_STRING, NULL, 0, 0, NULL, NULL, NULL},
 };
 
 struct compare {

@@ -16,36 +16,36 @@
 static const char *const methods[] = {"fieller", "delta", NULL};
 
 #define SIDE_OPTIONS                                                                          \
-    {"a", RS_OPT_STRING, NULL, 0, 0, NULL, "side A: KEY=VALUE;... (e.g. u=16)"},             \
-        {"b", RS_OPT_STRING, NULL, 0, 0, NULL, "side B: KEY=VALUE;... (e.g. u=64)"},         \
+    {"a", RS_OPT_STRING, NULL, 0, 0, NULL, "side A: KEY=VALUE;... (e.g. u=16)", "-"},         \
+        {"b", RS_OPT_STRING, NULL, 0, 0, NULL, "side B: KEY=VALUE;... (e.g. u=64)", "-"},     \
     {                                                                                         \
         "match", RS_OPT_STRING, NULL, 0, 0, NULL,                                             \
             "comma list of columns pairing A with B (default: every parameter but seed and " \
-            "the sides' own keys)"                                                            \
+            "the sides' own keys)", "-"                                                       \
     }
 
 static const struct rs_optdef factor_options[] = {
     SIDE_OPTIONS,
     {"expect", RS_OPT_DOUBLE, NULL, -1e300, 1e300, NULL,
-     "the expected ratio mean(A) / mean(B) (with tol; or give at_least / at_most)"},
+     "the expected ratio mean(A) / mean(B) (with tol; or give at_least / at_most)", "1"},
     {"tol", RS_OPT_DOUBLE, NULL, 0, 1e6, NULL,
-     "relative tolerance: the ratio must lie within expect * (1 -+ tol)"},
+     "relative tolerance: the ratio must lie within expect * (1 -+ tol)", "1"},
     {"at_least", RS_OPT_DOUBLE, NULL, -1e300, 1e300, NULL,
-     "smallest allowed ratio mean(A) / mean(B), instead of expect and tol (optional)"},
+     "smallest allowed ratio mean(A) / mean(B), instead of expect and tol (optional)", "1"},
     {"at_most", RS_OPT_DOUBLE, NULL, -1e300, 1e300, NULL,
-     "largest allowed ratio mean(A) / mean(B), instead of expect and tol (optional)"},
+     "largest allowed ratio mean(A) / mean(B), instead of expect and tol (optional)", "1"},
     {"interval", RS_OPT_CHOICE, "fieller", 0, 0, methods,
-     "95% interval of the ratio shown: Fieller's theorem or the delta method"},
-    {NULL, RS_OPT_STRING, NULL, 0, 0, NULL, NULL},
+     "95% interval of the ratio shown: Fieller's theorem or the delta method", "-"},
+    {NULL, RS_OPT_STRING, NULL, 0, 0, NULL, NULL, NULL},
 };
 
 static const struct rs_optdef difference_options[] = {
     SIDE_OPTIONS,
     {"at_most", RS_OPT_DOUBLE, NULL, -1e300, 1e300, NULL,
-     "largest allowed mean(A) - mean(B) (optional)"},
+     "largest allowed mean(A) - mean(B) (optional)", "<metric>"},
     {"at_least", RS_OPT_DOUBLE, NULL, -1e300, 1e300, NULL,
-     "smallest allowed mean(A) - mean(B) (optional)"},
-    {NULL, RS_OPT_STRING, NULL, 0, 0, NULL, NULL},
+     "smallest allowed mean(A) - mean(B) (optional)", "<metric>"},
+    {NULL, RS_OPT_STRING, NULL, 0, 0, NULL, NULL, NULL},
 };
 
 struct effect {

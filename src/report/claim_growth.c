@@ -21,25 +21,25 @@
 
 static const char *const f_names[] = {"log2", "sqrt", "linear", NULL};
 
-#define X_OPTION {"x", RS_OPT_STRING, "N", 0, 0, NULL, "the size column"}
+#define X_OPTION {"x", RS_OPT_STRING, "N", 0, 0, NULL, "the size column", "-"}
 #define F_OPTION(help)                                                                    \
     {"f", RS_OPT_STRING, "log2", 0, 0, NULL,                                              \
      help "; log2, sqrt, linear (of x) or an expression over the row's columns, e.g. "   \
-          "log2(N)^(-1/circuits)"}
-#define END_OPTION {NULL, RS_OPT_STRING, NULL, 0, 0, NULL, NULL}
+          "log2(N)^(-1/circuits)", "-"}
+#define END_OPTION {NULL, RS_OPT_STRING, NULL, 0, 0, NULL, NULL, NULL}
 
 static const struct rs_optdef ratio_options[] = {
     X_OPTION,
     F_OPTION("the bound's function of x: metric = O(f(x))"),
-    {"window", RS_OPT_INT, "3", 1, 62, NULL, "doublings of x examined at the largest sizes"},
+    {"window", RS_OPT_INT, "3", 1, 62, NULL, "doublings of x examined at the largest sizes", "1"},
     END_OPTION,
 };
 
 static const struct rs_optdef exponent_options[] = {
     X_OPTION,
     F_OPTION("a function of x tabulated beside the metric (not judged)"),
-    {"expect", RS_OPT_DOUBLE, NULL, -1e6, 1e6, NULL, "the claimed exponent a of x^a"},
-    {"tol", RS_OPT_DOUBLE, NULL, 0, 1e6, NULL, "tolerance on the fitted exponent"},
+    {"expect", RS_OPT_DOUBLE, NULL, -1e6, 1e6, NULL, "the claimed exponent a of x^a", "1"},
+    {"tol", RS_OPT_DOUBLE, NULL, 0, 1e6, NULL, "tolerance on the fitted exponent", "1"},
     END_OPTION,
 };
 

@@ -11,12 +11,12 @@
 
 static const struct rs_optdef prediction_options[] = {
     {"predicted", RS_OPT_STRING, NULL, 0, 0, NULL,
-     "the predicted value: an expression over the row's columns, or a column"},
+     "the predicted value: an expression over the row's columns, or a column", "-"},
     {"tol", RS_OPT_DOUBLE, NULL, 0, 1e6, NULL,
-     "largest relative error |mean - predicted| / |predicted| that counts as agreement"},
+     "largest relative error |mean - predicted| / |predicted| that counts as agreement", "1"},
     {"tolerance_reason", RS_OPT_STRING, NULL, 0, 0, NULL,
-     "why this tolerance: the paper's wording it follows (quoted in the report)"},
-    {NULL, RS_OPT_STRING, NULL, 0, 0, NULL, NULL},
+     "why this tolerance: the paper's wording it follows (quoted in the report)", "-"},
+    {NULL, RS_OPT_STRING, NULL, 0, 0, NULL, NULL, NULL},
 };
 
 struct prediction {

@@ -15,10 +15,13 @@ static const char *const statistics[] = {"mean", "var", "sd", "min", "max", "ci9
 
 static const struct rs_optdef range_options[] = {
     {"statistic", RS_OPT_CHOICE, "mean", 0, 0, statistics,
-     "which statistic of the metric: column <metric>_<statistic> (var: variance over the runs)"},
-    {"lo", RS_OPT_DOUBLE, NULL, -1e300, 1e300, NULL, "smallest allowed value (optional)"},
-    {"hi", RS_OPT_DOUBLE, NULL, -1e300, 1e300, NULL, "largest allowed value (optional)"},
-    {NULL, RS_OPT_STRING, NULL, 0, 0, NULL, NULL},
+     "which statistic of the metric: column <metric>_<statistic> (var: variance over the runs)",
+     "-"},
+    {"lo", RS_OPT_DOUBLE, NULL, -1e300, 1e300, NULL, "smallest allowed value (optional)",
+     "<metric>"},
+    {"hi", RS_OPT_DOUBLE, NULL, -1e300, 1e300, NULL, "largest allowed value (optional)",
+     "<metric>"},
+    {NULL, RS_OPT_STRING, NULL, 0, 0, NULL, NULL, NULL},
 };
 
 struct range {

@@ -21,8 +21,8 @@
 
 static const struct rs_optdef updown_options[] = {
     {"updown_root", RS_OPT_INT, "0", 0, 4294967294.0, NULL,
-     "root node of routing=updown's breadth-first ranking (up = toward it)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "root node of routing=updown's breadth-first ranking (up = toward it)", "-"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* Where a packet for one destination goes from one node: the up-port (NO_PORT where its
  * route turns down here or earlier), the down-port (NO_PORT at the destination or where no

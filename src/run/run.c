@@ -22,27 +22,27 @@
 
 const struct rs_optdef rs_run_options[] = {
     {"switching", RS_OPT_CHOICE, "store_forward", 0, 0, rs_engine_names,
-     "switching model (engine)"},
+     "switching model (engine)", "-"},
     {"routing", RS_OPT_CHOICE, "direct", 0, 0, rs_routing_names,
      "routing function (`routesim list`): direct: the network's oblivious route; valiant: "
      "via a random intermediate terminal; ranade: via Ranade's random-but-not-independent "
      "intermediate (topology=benes); min_adaptive: minimal adaptive with dimension-order "
      "escape VCs (meshes and tori, flit engines); ugal_l, ugal_g: UGAL-L/G, minimal or Valiant "
-     "by queue occupancy x hops (topology=dragonfly, flit engines)"},
+     "by queue occupancy x hops (topology=dragonfly, flit engines)", "-"},
     {"seed", RS_OPT_INT, "1", 0, 9007199254740991.0, NULL,
-     "seed of every random choice (workload, Valiant, protocol)"},
+     "seed of every random choice (workload, Valiant, protocol)", "-"},
     {"check", RS_OPT_BOOL, "0", 0, 0, NULL,
-     "run the invariant checker after every step (slow; for tests and debugging)"},
+     "run the invariant checker after every step (slow; for tests and debugging)", "-"},
     {"algorithm", RS_OPT_CHOICE, "greedy", 0, 0, rs_algo_names,
-     "routing algorithm driving the engine (greedy: the engine's own rules)"},
+     "routing algorithm driving the engine (greedy: the engine's own rules)", "-"},
     {"max_memory", RS_OPT_STRING, NULL, 0, 0, NULL,
      "refuse (exit 3) a run whose memory estimate exceeds this many bytes (512M, 4G; "
-     "default: the memory available, MemAvailable); docs/resources.md"},
+     "default: the memory available, MemAvailable); docs/resources.md", "bytes"},
     {"threads", RS_OPT_INT, "1", 1, 1024, NULL,
      "threads (OpenMP) that run one run's steps; the output is the same for every value "
      "(flit engines with an oblivious routing, link=per_vc, not cut_through_partial; other "
-     "runs use one; docs/model-flit.md)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "runs use one; docs/model-flit.md)", "1"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 static const char *const predict_names[] = {"lcan", "channel_load", NULL};
 enum { PREDICT_NONE, PREDICT_LCAN, PREDICT_CHANNEL_LOAD }; /* 1 + index in predict_names */
@@ -52,8 +52,8 @@ const struct rs_optdef rs_predict_options[] = {
      "add a predictor's metrics: lcan = the root-permutation recurrence of 002 eq. 2-3 "
      "(CB-LCANs: predicted_cycles, predicted_first_cycle, predicted_per_cycle); "
      "channel_load = the channel-load bound of the traffic under the routing (channel_load, "
-     "throughput_bound, hops_mean, local_fraction; docs/openloop.md)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "throughput_bound, hops_mean, local_fraction; docs/openloop.md)", "-"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* The modules a parameter set selects, and their option tables. */
 struct selection {
@@ -291,7 +291,7 @@ static int model_run(const struct rs_algo_ops *algo, const struct rs_params *p,
 {
     struct rs_optdef run_keys[3] = {*rs_optdef_find(rs_run_options, "algorithm"),
                                     *rs_optdef_find(rs_run_options, "seed"),
-                                    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+                                    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
     const struct rs_optdef *tables[2] = {run_keys, algo->options};
     struct rs_record scratch;
     int64_t seed;

@@ -8,8 +8,8 @@
 /* N <= 2^25 (not 2^26 as for the butterfly): engines number queues node*max_ports + slot
  * in 32 bits, and (2n+1)N nodes times 2 ports only fit below 2^32 up to N = 2^25. */
 static const struct rs_optdef benes_options[] = {
-    {"N", RS_OPT_INT, "8", 2, 33554432, NULL, "inputs (a power of two)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+    {"N", RS_OPT_INT, "8", 2, 33554432, NULL, "inputs (a power of two)", "terminals"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 static int benes_build(struct rs_net *net, const struct rs_params *p, struct rs_err *err)
 {

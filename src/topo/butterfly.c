@@ -6,9 +6,9 @@
 #include "topo/topo_util.h"
 
 static const struct rs_optdef butterfly_options[] = {
-    {"N", RS_OPT_INT, "8", 2, 67108864, NULL, "inputs (a power of two)"},
-    {"wrap", RS_OPT_BOOL, "0", 0, 0, NULL, "identify level n with level 0 (wrap-around)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+    {"N", RS_OPT_INT, "8", 2, 67108864, NULL, "inputs (a power of two)", "terminals"},
+    {"wrap", RS_OPT_BOOL, "0", 0, 0, NULL, "identify level n with level 0 (wrap-around)", "-"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 static int butterfly_build(struct rs_net *net, const struct rs_params *p, struct rs_err *err)
 {

@@ -17,15 +17,15 @@ enum { SECONDARY_USED, SECONDARY_ALL };
 static const struct rs_optdef cms_options[] = {
     {"B", RS_OPT_INT, "1", 1, 64, NULL,
      "virtual channels per link the bound is built for (a flit engine's vcs follows it unless "
-     "set)"},
+     "set)", "VCs"},
     {"C", RS_OPT_INT, "2", 2, 1048576, NULL,
-     "congestion of the message set (a multiple of B+1, >= B+1)"},
-    {"D", RS_OPT_INT, "5", 2, 1048576, NULL, "dilation of the message set (>= B+1)"},
+     "congestion of the message set (a multiple of B+1, >= B+1)", "messages"},
+    {"D", RS_OPT_INT, "5", 2, 1048576, NULL, "dilation of the message set (>= B+1)", "channels"},
     {"L", RS_OPT_INT, "10", 2, 1073741824, NULL,
-     "message length in flits (> D; a flit engine's length follows it unless set)"},
+     "message length in flits (> D; a flit engine's length follows it unless set)", "flits"},
     {"secondary", RS_OPT_CHOICE, "used", 0, 0, secondary_names,
-     "secondary edges: only those a message takes (used) or every head-to-tail pair (all)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "secondary edges: only those a message takes (used) or every head-to-tail pair (all)", "-"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* The flit engines' vcs and length are the B and L the network is built for, unless the
  * user sets both of a pair (net.h, linked_keys; applied by rs_run). */

@@ -15,18 +15,19 @@
 static const char *const arrangement_names[] = {"absolute", "relative", "circulant", NULL};
 
 static const struct rs_optdef dfly_options[] = {
-    {"p", RS_OPT_INT, "2", 1, 1024, NULL, "terminals per router"},
-    {"a", RS_OPT_INT, NULL, 1, 1024, NULL, "routers per group (default 2p, balanced)"},
-    {"h", RS_OPT_INT, NULL, 1, 1024, NULL, "global links per router (default a/2, at least 1)"},
+    {"p", RS_OPT_INT, "2", 1, 1024, NULL, "terminals per router", "terminals"},
+    {"a", RS_OPT_INT, NULL, 1, 1024, NULL, "routers per group (default 2p, balanced)", "routers"},
+    {"h", RS_OPT_INT, NULL, 1, 1024, NULL, "global links per router (default a/2, at least 1)",
+     "channels"},
     {"g", RS_OPT_INT, NULL, 2, 1u << 20, NULL,
-     "groups (default a*h+1, the most; a*h must be a multiple of g-1)"},
+     "groups (default a*h+1, the most; a*h must be a multiple of g-1)", "groups"},
     {"arrangement", RS_OPT_CHOICE, "absolute", 0, 0, arrangement_names,
      "global links: absolute, relative (SST/Merlin's global_route_mode) or circulant "
-     "(group G to G+1, G-1, G+2, G-2, ...; needs g = a*h+1)"},
+     "(group G to G+1, G-1, G+2, G-2, ...; needs g = a*h+1)", "-"},
     {"ugal_threshold", RS_OPT_DOUBLE, "0", -1e6, 1e6, NULL,
      "UGAL bias T in flits: minimal unless q_min*H_min > q_nm*H_nm + T (routing=ugal_l, "
-     "ugal_g)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "ugal_g)", "flits"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 uint32_t rs_dfly_peer(const struct rs_dfly *d, uint32_t G, uint32_t k)
 {

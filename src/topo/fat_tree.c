@@ -15,14 +15,17 @@ static const char *const capacity_rules[] = {"area_universal", "full", "constant
                                              NULL};
 
 static const struct rs_optdef ft_options[] = {
-    {"N", RS_OPT_INT, "16", 2, 1u << RS_FT_MAX_LOG2N, NULL, "leaves (terminals), a power of 2"},
+    {"N", RS_OPT_INT, "16", 2, 1u << RS_FT_MAX_LOG2N, NULL, "leaves (terminals), a power of 2",
+     "terminals"},
     {"capacity", RS_OPT_CHOICE, "area_universal", 0, 0, capacity_rules,
      "wires of the channel at height h: area_universal 2^ceil(h/2) (000 §2), full 2^(h-1) "
-     "(full bisection), constant cap, or list caps"},
-    {"cap", RS_OPT_INT, "1", 1, FT_MAX_CAP, NULL, "wires of every channel (capacity=constant)"},
+     "(full bisection), constant cap, or list caps", "-"},
+    {"cap", RS_OPT_INT, "1", 1, FT_MAX_CAP, NULL, "wires of every channel (capacity=constant)",
+     "wires"},
     {"caps", RS_OPT_LIST, "1", 0, 0, NULL,
-     "wires per height h = 1..log2 N, leaves' channels first (capacity=list; 2,2,4 or 2/2/4)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "wires per height h = 1..log2 N, leaves' channels first (capacity=list; 2,2,4 or 2/2/4)",
+     "wires"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* caps=... into cap[] by height: exactly n integers 1..FT_MAX_CAP. */
 static int parse_caps(const struct rs_params *p, uint32_t n, struct rs__ftree *ft,

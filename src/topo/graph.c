@@ -10,10 +10,10 @@
 
 static const struct rs_optdef graph_options[] = {
     {"graph_file", RS_OPT_STRING, NULL, 0, 0, NULL,
-     "file of the graph: a 'nodes N' line, then one directed edge 'u v' per line"},
+     "file of the graph: a 'nodes N' line, then one directed edge 'u v' per line", "-"},
     {"paths_file", RS_OPT_STRING, NULL, 0, 0, NULL,
-     "file of message paths, one per line as node ids (use with traffic=paths)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "file of message paths, one per line as node ids (use with traffic=paths)", "-"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 static void graph_destroy(struct rs_net *net)
 {

@@ -27,17 +27,19 @@ struct hyperx {
 static const struct rs_optdef hyperx_options[] = {
     {"S", RS_OPT_LIST, "4,4", 0, 0, NULL,
      "routers per dimension, one value per dimension (4,4 is a 4x4 HyperX; 2..256, at most 8 "
-     "dimensions)"},
-    {"T", RS_OPT_INT, "1", 1, 256, NULL, "terminals per router (concentration)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "dimensions)", "routers"},
+    {"T", RS_OPT_INT, "1", 1, 256, NULL, "terminals per router (concentration)", "terminals"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 static const struct rs_optdef fbfly_options[] = {
     {"k", RS_OPT_INT, "4", 2, 256, NULL,
-     "radix of the butterfly flattened: k routers per dimension and k terminals per router"},
+     "radix of the butterfly flattened: k routers per dimension and k terminals per router",
+     "ports"},
     {"n", RS_OPT_INT, "2", 2, 9, NULL,
-     "stages of the k-ary n-fly flattened: n-1 dimensions, N = k^n terminals"},
-    {"c", RS_OPT_INT, "0", 0, 256, NULL, "terminals per router (0: k, as in the k-ary n-flat)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "stages of the k-ary n-fly flattened: n-1 dimensions, N = k^n terminals", "levels"},
+    {"c", RS_OPT_INT, "0", 0, 256, NULL, "terminals per router (0: k, as in the k-ary n-flat)",
+     "terminals"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* Fill net and its struct hyperx from L sizes S and T terminals per router. */
 static int hx_setup(struct rs_net *net, const uint32_t *S, uint32_t L, uint32_t T,

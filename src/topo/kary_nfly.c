@@ -11,12 +11,14 @@
 #define KFLY_MAX_TERMINALS (1u << 26)
 
 static const struct rs_optdef kfly_options[] = {
-    {"k", RS_OPT_INT, "2", 2, 256, NULL, "router radix: k inputs and k outputs per router"},
-    {"n", RS_OPT_INT, "3", 1, 26, NULL, "stages (N = k^n terminals, k^(n-1) routers each)"},
+    {"k", RS_OPT_INT, "2", 2, 256, NULL, "router radix: k inputs and k outputs per router",
+     "ports"},
+    {"n", RS_OPT_INT, "3", 1, 26, NULL, "stages (N = k^n terminals, k^(n-1) routers each)",
+     "levels"},
     {"wrap", RS_OPT_BOOL, "0", 0, 0, NULL,
      "add a return channel from each last-stage router to the first-stage router of the same "
-     "terminals (needed by routing=valiant)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "terminals (needed by routing=valiant)", "-"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* Routers per stage, R = k^(n-1), kept in net->N / net->k (N = k^n terminals). */
 static uint32_t per_stage(const struct rs_net *net)

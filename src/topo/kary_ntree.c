@@ -12,9 +12,10 @@
 #define KTREE_MAX_TERMINALS (1u << 24)
 
 static const struct rs_optdef ktree_options[] = {
-    {"k", RS_OPT_INT, "2", 2, 128, NULL, "half the switch radix: k ports down and k up"},
-    {"n", RS_OPT_INT, "3", 1, 24, NULL, "levels (N = k^n terminals, k^(n-1) switches each)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+    {"k", RS_OPT_INT, "2", 2, 128, NULL, "half the switch radix: k ports down and k up", "ports"},
+    {"n", RS_OPT_INT, "3", 1, 24, NULL, "levels (N = k^n terminals, k^(n-1) switches each)",
+     "levels"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 static uint32_t per_level(const struct rs_net *net)
 {

@@ -17,34 +17,36 @@
 static const char *const pi_names[] = {"cb", "tree", NULL};
 
 static const struct rs_optdef lcan_options[] = {
-    {"N", RS_OPT_INT, "16", 2, LCAN_MAX_N, NULL, "PEs (network inputs/outputs)"},
+    {"N", RS_OPT_INT, "16", 2, LCAN_MAX_N, NULL, "PEs (network inputs/outputs)", "terminals"},
     {"d", RS_OPT_LIST, "2", 0, 0, NULL,
-     "downers per switch (2..1024): one value, or one per level from level 0 (4,4,4 or 4/4/4)"},
+     "downers per switch (2..1024): one value, or one per level from level 0 (4,4,4 or 4/4/4)",
+     "ports"},
     {"u", RS_OPT_LIST, "2", 0, 0, NULL,
-     "uppers per switch (1..1024): one value, or one per level from level 0 (2,2,4 or 2/2/4)"},
+     "uppers per switch (1..1024): one value, or one per level from level 0 (2,2,4 or 2/2/4)",
+     "ports"},
     {"pi", RS_OPT_CHOICE, "cb", 0, 0, pi_names,
-     "level interconnect: cb (complete bipartite, CB-LCAN) or tree ((d/u)-ary tree, T-LCAN)"},
+     "level interconnect: cb (complete bipartite, CB-LCAN) or tree ((d/u)-ary tree, T-LCAN)", "-"},
     {"l", RS_OPT_INT, "0", 0, RS_LCAN_MAX_LEVELS, NULL,
-     "levels (0 = from Corollary 1 or 2, or the length of the d/u lists)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "levels (0 = from Corollary 1 or 2, or the length of the d/u lists)", "levels"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 static const struct rs_optdef n_only_options[] = {
-    {"N", RS_OPT_INT, "16", 2, LCAN_MAX_N, NULL, "PEs (network inputs/outputs)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+    {"N", RS_OPT_INT, "16", 2, LCAN_MAX_N, NULL, "PEs (network inputs/outputs)", "terminals"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 static const struct rs_optdef trac_options[] = {
-    {"N", RS_OPT_INT, "27", 3, LCAN_MAX_N, NULL, "PEs, a power of 3"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+    {"N", RS_OPT_INT, "27", 3, LCAN_MAX_N, NULL, "PEs, a power of 3", "terminals"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 static const struct rs_optdef swbanyan_options[] = {
-    {"N", RS_OPT_INT, "16", 2, LCAN_MAX_N, NULL, "PEs, a power of f"},
-    {"f", RS_OPT_INT, "2", 2, LCAN_MAX_DU, NULL, "fanout (downers per switch)"},
-    {"s", RS_OPT_INT, "2", 1, LCAN_MAX_DU, NULL, "spread (uppers per switch)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+    {"N", RS_OPT_INT, "16", 2, LCAN_MAX_N, NULL, "PEs, a power of f", "terminals"},
+    {"f", RS_OPT_INT, "2", 2, LCAN_MAX_DU, NULL, "fanout (downers per switch)", "ports"},
+    {"s", RS_OPT_INT, "2", 1, LCAN_MAX_DU, NULL, "spread (uppers per switch)", "ports"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 static const struct rs_optdef cm5_options[] = {
-    {"N", RS_OPT_INT, "64", 4, LCAN_MAX_N, NULL, "PEs, a power of 4"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+    {"N", RS_OPT_INT, "64", 4, LCAN_MAX_N, NULL, "PEs, a power of 4", "terminals"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* What a build reads before the rules are checked. */
 struct lcan_spec {

@@ -21,38 +21,38 @@ struct grid_conc {
  * reproductions' bytes); unset means 1 */
 #define CONC_OPT                                                                             \
     {"c", RS_OPT_INT, NULL, 1, 256, NULL,                                                    \
-     "terminals per router (concentration; 1 when unset): terminal t on router t / c"}
+     "terminals per router (concentration; 1 when unset): terminal t on router t / c", "terminals"}
 
 static const struct rs_optdef mesh_options[] = {
-    {"k", RS_OPT_INT, "8", 2, 67108864, NULL, "nodes per dimension"},
-    {"n", RS_OPT_INT, "2", 1, 12, NULL, "dimensions"},
+    {"k", RS_OPT_INT, "8", 2, 67108864, NULL, "nodes per dimension", "nodes"},
+    {"n", RS_OPT_INT, "2", 1, 12, NULL, "dimensions", "dimensions"},
     CONC_OPT,
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 static const struct rs_optdef line_options[] = {
-    {"k", RS_OPT_INT, "8", 2, 67108864, NULL, "nodes"},
+    {"k", RS_OPT_INT, "8", 2, 67108864, NULL, "nodes", "nodes"},
     CONC_OPT,
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* torus_tie: the direction at distance k/2 (rs_coord_step, docs/routing.md) */
 static const char *const tie_names[] = {"plus", "split", NULL};
 #define TIE_OPT                                                                              \
     {"torus_tie", RS_OPT_CHOICE, NULL, 0, 0, tie_names,                                      \
      "direction at distance k/2: plus (always +; the default when unset) or split (+ from " \
-     "even, - from odd coordinates)"}
+     "even, - from odd coordinates)", "-"}
 
 static const struct rs_optdef torus_options[] = {
-    {"k", RS_OPT_INT, "8", 2, 67108864, NULL, "nodes per dimension"},
-    {"n", RS_OPT_INT, "2", 1, 12, NULL, "dimensions"},
+    {"k", RS_OPT_INT, "8", 2, 67108864, NULL, "nodes per dimension", "nodes"},
+    {"n", RS_OPT_INT, "2", 1, 12, NULL, "dimensions", "dimensions"},
     CONC_OPT,
     TIE_OPT,
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 static const struct rs_optdef ring_options[] = {
-    {"k", RS_OPT_INT, "8", 2, 67108864, NULL, "nodes"},
+    {"k", RS_OPT_INT, "8", 2, 67108864, NULL, "nodes", "nodes"},
     CONC_OPT,
     TIE_OPT,
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 static int grid_build(struct rs_net *net, const struct rs_params *p, int wrap, int one_dim,
                       struct rs_err *err)

@@ -9,8 +9,9 @@
 #include "topo/topo_util.h"
 
 static const struct rs_optdef pb_options[] = {
-    {"N", RS_OPT_INT, "16", 4, 1u << RS_FT_MAX_LOG2N, NULL, "leaves (terminals), a power of 4"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+    {"N", RS_OPT_INT, "16", 4, 1u << RS_FT_MAX_LOG2N, NULL, "leaves (terminals), a power of 4",
+     "terminals"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 static int pb_build(struct rs_net *net, const struct rs_params *p, struct rs_err *err)
 {

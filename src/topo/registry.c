@@ -29,8 +29,8 @@ static const char *const topology_names[] = {RS__TOPO_LIST(RS__TOPO_NAME) NULL};
 #undef RS__TOPO_NAME
 
 const struct rs_optdef rs_net_options[] = {
-    {"topology", RS_OPT_CHOICE, "butterfly", 0, 0, topology_names, "network to build"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+    {"topology", RS_OPT_CHOICE, "butterfly", 0, 0, topology_names, "network to build", "-"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 const struct rs_topo_ops *rs_topo_find(const char *name)
 {

@@ -15,12 +15,13 @@
 static const struct rs_optdef sfly_options[] = {
     {"q", RS_OPT_INT, "5", 3, RS_SFLY_MAX_Q, NULL,
      "prime power q = 4w + delta, delta in {-1,0,1} (every prime power from 3 up): 2q^2 "
-     "routers of network radix (3q - delta)/2"},
+     "routers of network radix (3q - delta)/2", "1"},
     {"p", RS_OPT_INT, NULL, 1, 1024, NULL,
-     "terminals per router (default ceil(k'/2), the paper's full global bandwidth)"},
+     "terminals per router (default ceil(k'/2), the paper's full global bandwidth)", "terminals"},
     {"ugal_threshold", RS_OPT_DOUBLE, "0", -1e6, 1e6, NULL,
-     "UGAL bias T in flits: minimal unless q_min*H_min > q_nm*H_nm + T (routing=ugal_l_sf)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "UGAL bias T in flits: minimal unless q_min*H_min > q_nm*H_nm + T (routing=ugal_l_sf)",
+     "flits"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* q = prime^n with n >= 1: sets *prime and *n and returns 1; else 0. */
 static int prime_power(uint32_t q, uint32_t *prime, uint32_t *n)

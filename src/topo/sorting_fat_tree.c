@@ -10,10 +10,11 @@
 
 static const struct rs_optdef sft_options[] = {
     {"N", RS_OPT_INT, "256", 4, 1u << RS_SFT_MAX_LOG2N, NULL,
-     "terminals, a power of 2 (meshes of side^2 terminals)"},
+     "terminals, a power of 2 (meshes of side^2 terminals)", "terminals"},
     {"side", RS_OPT_INT, "0", 0, 1u << (RS_SFT_MAX_LOG2N / 2), NULL,
-     "mesh side m, a power of 2 with m^2 <= N; 0: the smallest power of 2 >= log2 N (§4.2)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "mesh side m, a power of 2 with m^2 <= N; 0: the smallest power of 2 >= log2 N (§4.2)",
+     "terminals"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 const struct rs__sft *rs__sft_of(const struct rs_net *net)
 {

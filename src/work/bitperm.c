@@ -17,13 +17,13 @@
 
 #define RS__MAX_BITS 32
 
-static const struct rs_optdef no_options[] = {{NULL, 0, NULL, 0, 0, NULL, NULL}};
+static const struct rs_optdef no_options[] = {{NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 static const struct rs_optdef bpc_options[] = {
     {"bpc", RS_OPT_STRING, NULL, 0, 0, NULL,
      "bit map, least significant source bit first: entry i = j or ~j sends source bit i "
-     "to destination bit j (complemented with ~); absent = random BPC"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL},
+     "to destination bit j (complemented with ~); absent = random BPC", "-"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL},
 };
 
 /* Fill dst[s*q + k] = f(s) for every k, f given as a per-bit map: source bit i goes to

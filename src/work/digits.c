@@ -7,7 +7,7 @@
 
 #define RS__MAX_DIGITS 32 /* k >= 2 and N < 2^32 give at most 32 digits */
 
-static const struct rs_optdef no_options[] = {{NULL, 0, NULL, 0, 0, NULL, NULL}};
+static const struct rs_optdef no_options[] = {{NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* How a traffic maps the digits of a source to those of its destination. */
 enum digit_map { MAP_TRANSPOSE, MAP_TORNADO, MAP_NEIGHBOR };

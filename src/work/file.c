@@ -15,10 +15,10 @@ enum { KIND_PERMUTATION, KIND_ANY };
 
 static const struct rs_optdef file_options[] = {
     {"traffic_file", RS_OPT_STRING, NULL, 0, 0, NULL,
-     "file of destinations, one per line in message order (m = s*per_input + k)"},
+     "file of destinations, one per line in message order (m = s*per_input + k)", "-"},
     {"file_kind", RS_OPT_CHOICE, "permutation", 0, 0, file_kinds,
-     "permutation: every terminal receives exactly per_input messages; any: no check"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL},
+     "permutation: every terminal receives exactly per_input messages; any: no check", "-"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL},
 };
 
 /* State of one pass over the file. */

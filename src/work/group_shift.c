@@ -6,7 +6,7 @@
 #include "routesim/problem.h"
 #include "routesim/rng.h"
 
-static const struct rs_optdef no_options[] = {{NULL, 0, NULL, 0, 0, NULL, NULL}};
+static const struct rs_optdef no_options[] = {{NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* A terminal of group (group of src) + 1 mod g, the r-th of the a*p there. */
 static uint32_t next_group_terminal(const struct rs_dfly *d, uint32_t src, uint32_t r)

@@ -43,8 +43,8 @@ static const char *const hard_protocols[] = {"run", "fifo", "random", "priority"
 static const struct rs_optdef hard_options[] = {
     {"hard_protocol", RS_OPT_CHOICE, "run", 0, 0, hard_protocols,
      "protocol the permutation is built against (run: the run's protocol); the run may then "
-     "route it with another"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL},
+     "route it with another", "-"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL},
 };
 
 /* The smallest n >= from for which some r = 2^k is valid for threshold q (0 if none up to

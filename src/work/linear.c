@@ -16,10 +16,10 @@
 static const struct rs_optdef linear_options[] = {
     {"matrix", RS_OPT_STRING, NULL, 0, 0, NULL,
      "rows, least significant destination bit first: row i = the source bits XORed into "
-     "destination bit i, as a mask (5, 0b101, 0x5); absent = a random invertible matrix"},
+     "destination bit i, as a mask (5, 0b101, 0x5); absent = a random invertible matrix", "-"},
     {"complement", RS_OPT_INT, "0", 0, 4294967295.0, NULL,
-     "mask XORed into every destination (0 = linear; else an affine permutation)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "mask XORed into every destination (0 = linear; else an affine permutation)", "-"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* Index of the first row of rows[0..b) that is a XOR of earlier rows (Gaussian elimination
  * over GF(2)), or b when the matrix is invertible. */

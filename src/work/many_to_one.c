@@ -12,11 +12,11 @@
 
 static const struct rs_optdef m2o_options[] = {
     {"packets", RS_OPT_INT, "0", 0, 4294967295.0, NULL,
-     "packets (one per source; 0: every eligible source sends)"},
+     "packets (one per source; 0: every eligible source sends)", "packets"},
     {"spread", RS_OPT_INT, "1", 1, 4294967295.0, NULL,
      "only terminals that are multiples of spread send (2: no two adjacent on a chain or an "
-     "even ring, as 003 Lemma 6 asks)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL},
+     "even ring, as 003 Lemma 6 asks)", "terminals"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL},
 };
 
 /* Sources: the first `packets` of a uniform permutation (RS_STREAM_PERM, entity 3 * 2^32) of

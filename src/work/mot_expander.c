@@ -10,8 +10,8 @@
 static const struct rs_optdef mot_options[] = {
     {"eta", RS_OPT_INT, "1", 1, 1 << 13, NULL,
      "eta, a power of two with N / eta^2 a power of 4 of at least 4: the expander has eta^2 "
-     "vertices (000 §5)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "vertices (000 §5)", "1"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* Shuffle-major label of grid point (r, c), 0 <= r, c < 2^m: the bits of r and c
  * interleaved, r's bit the more significant of each pair (000 §5). */

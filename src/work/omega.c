@@ -15,7 +15,7 @@
  * 2^32 + 2, below root's 2^33. */
 #define RS__OMEGA_ENTITY (((uint64_t)1 << 32) + 3)
 
-static const struct rs_optdef no_options[] = {{NULL, 0, NULL, 0, 0, NULL, NULL}};
+static const struct rs_optdef no_options[] = {{NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 void rs__inverse_omega_perm(unsigned b, const uint32_t *settings, uint32_t *perm,
                             uint32_t *scratch)

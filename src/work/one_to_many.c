@@ -16,8 +16,8 @@
 static const struct rs_optdef o2m_options[] = {
     {"packets", RS_OPT_INT, "0", 0, 4294967295.0, NULL,
      "packets m (one per destination; 0: every terminal receives one), from ceil(m/per_input) "
-     "sources sending per_input each"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL},
+     "sources sending per_input each", "packets"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL},
 };
 
 /* D = rs_random_permutation(N, RS_STREAM_PERM, entity 4 * 2^32), S = the same with entity

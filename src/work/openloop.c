@@ -15,11 +15,11 @@ const char *const rs_sim_type_names[] = {"fixed", "latency", "throughput", NULL}
 const char *const rs_arrivals_names[] = {"per_step", "per_packet", "on_off", NULL};
 
 const struct rs_optdef rs_openloop_options[] = {RS_OPENLOOP_OPTIONS,
-                                                {NULL, 0, NULL, 0, 0, NULL, NULL}};
+                                                {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 const struct rs_optdef rs_openloop_runctl_options[] = {RS_OPENLOOP_RUNCTL_OPTIONS,
-                                                       {NULL, 0, NULL, 0, 0, NULL, NULL}};
+                                                       {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 const struct rs_optdef rs_openloop_fixed_options[] = {RS_OPENLOOP_FIXED_OPTIONS,
-                                                      {NULL, 0, NULL, 0, 0, NULL, NULL}};
+                                                      {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* The run-control keys into cfg. */
 static int runctl_config(struct rs_openloop_cfg *cfg, const struct rs_params *p,

@@ -7,7 +7,7 @@
 #include "routesim/msg_paths.h"
 #include "routesim/problem.h"
 
-static const struct rs_optdef paths_options[] = {{NULL, 0, NULL, 0, 0, NULL, NULL}};
+static const struct rs_optdef paths_options[] = {{NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* Fill pb from net->paths: src[m], dst[m] the ends of path m; per_input the largest
  * number of paths starting at one node. Errors: RS_EUNSUPPORTED when the network carries

@@ -11,9 +11,9 @@
 #include "routesim/rng.h"
 
 static const struct rs_optdef hotspot_options[] = {RS_HOTSPOT_OPTIONS,
-                                                   {NULL, 0, NULL, 0, 0, NULL, NULL}};
+                                                   {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 static const struct rs_optdef mix_key[] = {
-    {"mix", RS_OPT_STRING, NULL, 0, 0, NULL, ""}, {NULL, 0, NULL, 0, 0, NULL, NULL}};
+    {"mix", RS_OPT_STRING, NULL, 0, 0, NULL, "", "-"}, {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 void rs_pattern_free(struct rs_pattern *pt)
 {

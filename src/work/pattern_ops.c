@@ -6,15 +6,15 @@
 #include "routesim/problem.h"
 #include "routesim/rng.h"
 
-static const struct rs_optdef no_options[] = {{NULL, 0, NULL, 0, 0, NULL, NULL}};
+static const struct rs_optdef no_options[] = {{NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 static const struct rs_optdef hotspot_options[] = {RS_HOTSPOT_OPTIONS,
-                                                   {NULL, 0, NULL, 0, 0, NULL, NULL}};
+                                                   {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 static const struct rs_optdef mix_options[] = {
     {"mix", RS_OPT_STRING, NULL, 0, 0, NULL,
      "mix: NAME@WEIGHT,... e.g. uniform@0.8,hotspot@0.2: each packet (message) follows "
-     "traffic NAME with probability WEIGHT / (sum of the weights)"},
+     "traffic NAME with probability WEIGHT / (sum of the weights)", "-"},
     RS_HOTSPOT_OPTIONS,
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* dst[m] = rs_pattern_dst(entity m, step 0) for the pattern of p's traffic. */
 static int sampled_generate(const struct rs_net *net, const struct rs_params *p, uint64_t seed,

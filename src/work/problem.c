@@ -61,10 +61,10 @@ static const char *const traffic_names[] = {RS__TRAFFIC_LIST(RS__TRAFFIC_NAME) N
 
 const struct rs_optdef rs_problem_options[] = {
     {"traffic", RS_OPT_CHOICE, "uniform", 0, 0, traffic_names,
-     "workload: destinations of the messages"},
+     "workload: destinations of the messages", "-"},
     {"per_input", RS_OPT_INT, "1", 1, RS__PER_INPUT_MAX, NULL,
-     "messages per source terminal (q)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL},
+     "messages per source terminal (q)", "messages"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL},
 };
 
 const struct rs_traffic_ops *rs_traffic_find(const char *name)

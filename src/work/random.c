@@ -12,7 +12,7 @@
  * randperm uses, so the two never share numbers. */
 #define RS__QRELATION_ENTITY ((uint64_t)1 << 32)
 
-static const struct rs_optdef no_options[] = {{NULL, 0, NULL, 0, 0, NULL, NULL}};
+static const struct rs_optdef no_options[] = {{NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* uniform: dst[m] = rs_rand_below(seed, RS_STREAM_TRAFFIC, entity m, step 0, N). */
 static int uniform_generate(const struct rs_net *net, const struct rs_params *p, uint64_t seed,

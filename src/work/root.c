@@ -17,7 +17,7 @@
  * k < 2^20, qrelation's 2^32 and bpc's 2^32 + 1. */
 #define RS__ROOT_ENTITY ((uint64_t)1 << 33)
 
-static const struct rs_optdef no_options[] = {{NULL, 0, NULL, 0, 0, NULL, NULL}};
+static const struct rs_optdef no_options[] = {{NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 uint64_t rs__root_steps(uint32_t n)
 {

@@ -15,8 +15,8 @@
 static const struct rs_optdef subtree_options[] = {
     {"height", RS_OPT_INT, "0", 0, 26, NULL,
      "height g of the subtrees (1..log2 N; 0 = log2 N, the whole tree): messages peak at "
-     "level log2 N - g"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+     "level log2 N - g", "levels"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
 /* For permutation k: in subtree j (leaves j S .. j S + S - 1, S = 2^g), leaf j S + a of the
  * left half sends to j S + S/2 + pi[a] and leaf j S + S/2 + b of the right half to

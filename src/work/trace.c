@@ -13,8 +13,8 @@
 static const struct rs_optdef trace_options[] = {
     {"trace_file", RS_OPT_STRING, NULL, 0, 0, NULL,
      "trace: file of `cycle source destination size` lines, sorted by cycle (open loop; "
-     "docs/workloads.md)"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL},
+     "docs/workloads.md)", "-"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL},
 };
 
 struct rs_trace {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Help and man pages (issue 24, item 4): `help KEY` for every key (`list keys` lists them,
 # and they include every key `list` shows) with its type, default or per-module defaults,
-# range, unit, meaning, readers and an example; `help METRIC` for every metric `list
+# range, unit (one of `help units`, which docs/cli.md lists too; exact output of a few keys),
+# meaning, readers and an example; `help METRIC` for every metric `list
 # metrics` shows; `CMD --help` and `CMD -h` for every command (exit 0, the command's usage
 # and options); `-c -` reads the configuration from standard input; the man pages the build
 # wrote are those `help --man` writes now and render with `man -l` without a warning.
@@ -9,6 +10,15 @@
 MAN=$(dirname "$RS")/man
 fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
 ok() { PASSES=$((PASSES + 1)); }
+
+# The units (rs_opt_units): `help units` lists them, docs/cli.md's table names the same ones.
+"$RS" help units >"$TMP/units" || fail "help units"
+awk 'NR > 1 {print $1}' "$TMP/units" | sort >"$TMP/unit_names"
+[ "$(wc -l <"$TMP/unit_names")" -ge 10 ] && grep -qx -- - "$TMP/unit_names" &&
+  grep -qx 1 "$TMP/unit_names" && ok || fail "help units lists $(wc -l <"$TMP/unit_names") units"
+sed -n 's/^| `\([^`]*\)` | .*/\1/p' "$(dirname "$0")/../../docs/cli.md" | sort >"$TMP/doc_units"
+cmp -s "$TMP/unit_names" "$TMP/doc_units" && ok ||
+  fail "docs/cli.md's units differ from help units: $(diff "$TMP/unit_names" "$TMP/doc_units" | tr '\n' ' ')"
 
 "$RS" list keys >"$TMP/keys" || fail "list keys"
 [ "$(wc -l <"$TMP/keys")" -gt 100 ] && ok || fail "list keys lists $(wc -l <"$TMP/keys") keys"
@@ -29,7 +39,86 @@ while read -r key; do
   else
     fail "help $key (status $st):"; head -4 "$TMP/h" "$TMP/e"
   fi
+  # every declaration's unit is one of help units; a choice or a flag has none ("-")
+  bad=$(awk -v units="$TMP/unit_names" '
+    BEGIN { while ((getline u < units) > 0) known[u] = 1 }
+    /^  type: / { type = $2 }
+    /^  unit: / { u = substr($0, 9)
+                  if (!(u in known) || ((type == "choice" || type == "boolean") && u != "-"))
+                    print type " with unit \"" u "\"" }' "$TMP/h")
+  [ -z "$bad" ] && ok || fail "help $key: $bad"
 done <"$TMP/keys"
+# Exact help of keys with units: a rate, a key with two meanings (each with its unit), an
+# identifier without unit, a topology's size, a BookSim router delay.
+check_help() {
+  "$RS" help "$1" >"$TMP/h" 2>&1 && diff -u "$TMP/want" "$TMP/h" >"$TMP/d" && ok ||
+    { fail "help $1 differs:"; cat "$TMP/d"; }
+}
+cat >"$TMP/want" <<'EOT'
+key injection_rate
+  type: number
+  default: 0.1
+  range: 0 to 1
+  unit: packets/terminal/step
+  meaning: bernoulli: packets per terminal per step (flits with injection_rate_uses_flits=1)
+  read by: switching=store_forward switching=circuit switching=wormhole switching=virtual_cut_through switching=cut_through_partial switching=store_forward_flits
+  example: routesim run switching=store_forward injection_rate=0.1
+EOT
+check_help injection_rate
+cat >"$TMP/want" <<'EOT'
+key vc_depth
+  type: integer
+  default: 1
+  range: 1 to 65535
+  unit: flits
+  meaning: flits per virtual-channel buffer (001 §1.1: 1)
+  read by: switching=wormhole
+  example: routesim run switching=wormhole vc_depth=1
+key vc_depth
+  type: integer
+  default: 0
+  range: 0 to 65535
+  unit: flits
+  meaning: flits per channel FIFO (003's k; 0: the message length)
+  read by: switching=cut_through_partial
+  example: routesim run switching=cut_through_partial vc_depth=0
+EOT
+check_help vc_depth
+cat >"$TMP/want" <<'EOT'
+key seed
+  type: integer
+  default: 1
+  range: 0 to 9007199254740991
+  unit: -
+  meaning: seed of every random choice (workload, Valiant, protocol)
+  read by: (every run)
+  example: routesim run seed=1
+EOT
+check_help seed
+cat >"$TMP/want" <<'EOT'
+key T
+  type: integer
+  default: 1
+  range: 1 to 256
+  unit: terminals
+  meaning: terminals per router (concentration)
+  read by: topology=hyperx
+  example: routesim topo topology=hyperx T=1
+EOT
+check_help T
+cat >"$TMP/want" <<'EOT'
+key routing_delay
+  type: integer
+  default: 1
+  range: 0 to 64
+  unit: cycles
+  meaning: router=iq: cycles of route computation
+  read by: switching=wormhole switching=virtual_cut_through
+  example: routesim run switching=wormhole routing_delay=1
+EOT
+check_help routing_delay
+# The listings show the unit after the range (blank for "-").
+expect_ok '^  T  int     default 1    \[1, 256\]  terminals  terminals per router' help hyperx
 # A key several topologies declare with different ranges names each with its own.
 expect_ok '^    topology=benes \(default 8, range 2 to 33554432\)$' help N
 

@@ -15,12 +15,12 @@ static const char *const protocols[] = {"fifo", "random", "priority", "furthest_
 
 static const struct rs_optdef table[] = {
     {"queue_size", RS_OPT_INT, "0", 0, 1e9, NULL,
-     "capacity of each queue in packets (0 = unbounded)"},
-    {"protocol", RS_OPT_CHOICE, "fifo", 0, 0, protocols, "queueing protocol"},
-    {"wrap", RS_OPT_BOOL, "0", 0, 0, NULL, "identify level n with level 0"},
-    {"rate", RS_OPT_DOUBLE, "0.5", 0, 1, NULL, "injection rate"},
-    {"file", RS_OPT_STRING, NULL, 0, 0, NULL, ""},
-    {NULL, RS_OPT_INT, NULL, 0, 0, NULL, NULL},
+     "capacity of each queue in packets (0 = unbounded)", "packets"},
+    {"protocol", RS_OPT_CHOICE, "fifo", 0, 0, protocols, "queueing protocol", "-"},
+    {"wrap", RS_OPT_BOOL, "0", 0, 0, NULL, "identify level n with level 0", "-"},
+    {"rate", RS_OPT_DOUBLE, "0.5", 0, 1, NULL, "injection rate", "packets/terminal/step"},
+    {"file", RS_OPT_STRING, NULL, 0, 0, NULL, "", "-"},
+    {NULL, RS_OPT_INT, NULL, 0, 0, NULL, NULL, NULL},
 };
 
 static void test_find(void **state)
@@ -36,8 +36,9 @@ static void test_find(void **state)
 
 /* Columns: name padded to the longest name (10), type to 6, the default to the longest
  * default ("(none)", 6), the range to the longest range text of at most 24 characters
- * ("fifo|random|priority|furthest_first" is 35, so "[0, 1e9]" = 8 sets the width), each
- * two blanks apart; no trailing blanks when there is no help. */
+ * ("fifo|random|priority|furthest_first" is 35, so "[0, 1e9]" = 8 sets the width), the
+ * unit to the longest unit ("packets/terminal/step", 21; blank for "-"), each two blanks
+ * apart; no trailing blanks when there is no help. */
 static void test_format(void **state)
 {
     (void)state;
@@ -46,10 +47,10 @@ static void test_format(void **state)
     assert_int_equal(rs_optdef_format(&out, table, 2), 0);
     assert_string_equal(
         out.data,
-        "  queue_size  int     default 0       [0, 1e9]  capacity of each queue in packets (0 = unbounded)\n"
-        "  protocol    choice  default fifo    fifo|random|priority|furthest_first  queueing protocol\n"
-        "  wrap        bool    default 0                 identify level n with level 0\n"
-        "  rate        real    default 0.5     [0, 1]    injection rate\n"
+        "  queue_size  int     default 0       [0, 1e9]  packets                capacity of each queue in packets (0 = unbounded)\n"
+        "  protocol    choice  default fifo    fifo|random|priority|furthest_first                         queueing protocol\n"
+        "  wrap        bool    default 0                                        identify level n with level 0\n"
+        "  rate        real    default 0.5     [0, 1]    packets/terminal/step  injection rate\n"
         "  file        text    default (none)\n");
     rs_buf_free(&out);
 
@@ -58,9 +59,41 @@ static void test_format(void **state)
     assert_int_equal(rs_optdef_format(&out, table + 5, 0), 0);
     assert_int_equal(out.len, 0);
     assert_int_equal(rs_optdef_format(&out, table + 3, 0), 0);
-    assert_string_equal(out.data, "rate  real    default 0.5     [0, 1]  injection rate\n"
+    assert_string_equal(out.data, "rate  real    default 0.5     [0, 1]  packets/terminal/step  injection rate\n"
                                   "file  text    default (none)\n");
     rs_buf_free(&out);
+
+    /* "-" leaves the unit column blank; a table without any unit (table + 4) has none */
+    rs_buf_init(&out);
+    assert_int_equal(rs_optdef_format(&out, table + 1, 0), 0);
+    assert_int_equal(rs_optdef_format(&out, table + 4, 0), 0);
+    assert_string_equal(out.data, "protocol  choice  default fifo    fifo|random|priority|furthest_first                         queueing protocol\n"
+                                  "wrap      bool    default 0                                      identify level n with level 0\n"
+                                  "rate      real    default 0.5     [0, 1]  packets/terminal/step  injection rate\n"
+                                  "file      text    default (none)\n"
+                                  "file  text    default (none)\n");
+    rs_buf_free(&out);
+}
+
+/* The vocabulary: found by name, every name once, each with a meaning; "-" and "1" there. */
+static void test_units(void **state)
+{
+    (void)state;
+    assert_ptr_equal(rs_opt_unit_find("steps"), &rs_opt_units[0]);
+    assert_string_equal(rs_opt_unit_find("-")->name, "-");
+    assert_non_null(rs_opt_unit_find("1"));
+    assert_non_null(rs_opt_unit_find("packets/terminal/step"));
+    assert_null(rs_opt_unit_find("Steps")); /* exact */
+    assert_null(rs_opt_unit_find("step"));
+    assert_null(rs_opt_unit_find(""));
+    assert_null(rs_opt_unit_find(NULL));
+    int n = 0;
+    for (const struct rs_opt_unit *u = rs_opt_units; u->name; u++, n++) {
+        assert_ptr_equal(rs_opt_unit_find(u->name), u);
+        assert_non_null(u->meaning);
+        assert_true(u->meaning[0] != '\0');
+    }
+    assert_true(n >= 10);
 }
 
 static void expect_num(double v, const char *want)
@@ -137,6 +170,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_find),
         cmocka_unit_test(test_format),
+        cmocka_unit_test(test_units),
         cmocka_unit_test(test_num_text),
         cmocka_unit_test(test_suggest),
     };

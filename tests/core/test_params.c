@@ -16,20 +16,20 @@
 static const char *const protocols[] = {"fifo", "random", "priority", "furthest_first", NULL};
 
 static const struct rs_optdef opts[] = {
-    {"queue_size", RS_OPT_INT, "0", 0, 1e9, NULL, "capacity of each queue"},
-    {"seed", RS_OPT_INT, "1", -1e19, 1e19, NULL, "seed"},
-    {"protocol", RS_OPT_CHOICE, "fifo", 0, 0, protocols, "queueing protocol"},
-    {"rate", RS_OPT_DOUBLE, "0.5", 0, 1, NULL, "injection rate"},
-    {"wrap", RS_OPT_BOOL, "0", 0, 0, NULL, "wrap-around"},
-    {"file", RS_OPT_STRING, NULL, 0, 0, NULL, "permutation file"},
-    {"bad_default", RS_OPT_INT, "many", 0, 10, NULL, "a broken table entry"},
-    {NULL, RS_OPT_INT, NULL, 0, 0, NULL, NULL},
+    {"queue_size", RS_OPT_INT, "0", 0, 1e9, NULL, "capacity of each queue", "packets"},
+    {"seed", RS_OPT_INT, "1", -1e19, 1e19, NULL, "seed", "-"},
+    {"protocol", RS_OPT_CHOICE, "fifo", 0, 0, protocols, "queueing protocol", "-"},
+    {"rate", RS_OPT_DOUBLE, "0.5", 0, 1, NULL, "injection rate", "1"},
+    {"wrap", RS_OPT_BOOL, "0", 0, 0, NULL, "wrap-around", "-"},
+    {"file", RS_OPT_STRING, NULL, 0, 0, NULL, "permutation file", "-"},
+    {"bad_default", RS_OPT_INT, "many", 0, 10, NULL, "a broken table entry", "1"},
+    {NULL, RS_OPT_INT, NULL, 0, 0, NULL, NULL, NULL},
 };
 
 static const struct rs_optdef net_opts[] = {
-    {"topology", RS_OPT_STRING, "butterfly", 0, 0, NULL, "network"},
-    {"N", RS_OPT_INT, "8", 2, 1 << 26, NULL, "inputs"},
-    {NULL, RS_OPT_INT, NULL, 0, 0, NULL, NULL},
+    {"topology", RS_OPT_STRING, "butterfly", 0, 0, NULL, "network", "-"},
+    {"N", RS_OPT_INT, "8", 2, 1 << 26, NULL, "inputs", "terminals"},
+    {NULL, RS_OPT_INT, NULL, 0, 0, NULL, NULL, NULL},
 };
 
 /* A fresh temporary folder for INI files. */
@@ -663,8 +663,8 @@ static void test_string_and_text(void **state)
     assert_int_equal(rs_opt_string(&p, opts, "file", &s, &err), RS_EINVAL);
     assert_string_equal(err.msg, "missing required key 'file' (permutation file)");
     int64_t v;
-    static const struct rs_optdef req[] = {{"n", RS_OPT_INT, NULL, 0, 9, NULL, NULL},
-                                           {NULL, RS_OPT_INT, NULL, 0, 0, NULL, NULL}};
+    static const struct rs_optdef req[] = {{"n", RS_OPT_INT, NULL, 0, 9, NULL, NULL, "1"},
+                                           {NULL, RS_OPT_INT, NULL, 0, 0, NULL, NULL, NULL}};
     assert_int_equal(rs_opt_int(&p, req, "n", &v, &err), RS_EINVAL);
     assert_string_equal(err.msg, "missing required key 'n' (it has no default)");
     rs_params_free(&p);
