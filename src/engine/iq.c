@@ -181,6 +181,22 @@ static inline uint32_t ring_wrap(uint32_t j, uint32_t cap)
 }
 #define RING_AT(arr, base, r, cap, i) (arr)[(base) * (cap) + ring_wrap((r)->head + (i), (cap))]
 #define RING_BACK(arr, base, r, cap) (arr)[(base) * (cap) + ring_wrap((r)->head + (r)->cnt, (cap))]
+/* a mod s and a / s for the speedups (s = 1, the default, without a division) */
+static inline uint32_t mod_s(uint32_t a, uint32_t s)
+{
+    return s == 1 ? 0 : a % s;
+}
+static inline uint32_t div_s(uint32_t a, uint32_t s)
+{
+    return s == 1 ? a : a / s;
+}
+/* Clear a set of nw words (nw = 1: a router with at most 64 ports). */
+static inline void bits_zero(uint64_t *s, uint32_t nw)
+{
+    s[0] = 0;
+    for (uint32_t w = 1; w < nw; w++)
+        s[w] = 0;
+}
 static inline void ring_pop(struct iq_ring *r, uint32_t cap)
 {
     if (++r->head == cap)
@@ -280,7 +296,7 @@ static int input_queuing(struct flit *f, struct iq *q, uint32_t node, struct rs_
             if ((rc = start_head(f, q, node, in, fl->vc, err)))
                 return rc;
         } else if (q->state[x] == VC_ACTIVE && r->cnt == 1) {
-            uint32_t ein = in * q->s_in + fl->vc % q->s_in;
+            uint32_t ein = in * q->s_in + mod_s(fl->vc, q->s_in);
             if (q->hold && q->hold_vc[node * q->NIe + ein] == (int32_t)fl->vc)
                 push_ent(q, q->hq, q->hqr, node, in, fl->vc);
             else
@@ -288,8 +304,7 @@ static int input_queuing(struct flit *f, struct iq *q, uint32_t node, struct rs_
         }
         fl->m = NO_FLIT;
     }
-    for (uint32_t w = 0; w < q->wI; w++)
-        rxm[w] = 0;
+    bits_zero(rxm, q->wI);
     struct iq_ring *pr = &q->pcr[node];
     while (pr->cnt) {
         struct iq_cred *c = &RING_AT(q->pc, node, pr, q->QP, 0);
@@ -390,7 +405,7 @@ static void vc_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
 static void sw_add_req(struct iq *q, uint32_t node, uint32_t in, uint32_t vc, uint32_t out,
                        int32_t prio)
 {
-    uint32_t ein = in * q->s_in + vc % q->s_in, eout = out * q->s_out + in % q->s_out;
+    uint32_t ein = in * q->s_in + mod_s(vc, q->s_in), eout = out * q->s_out + mod_s(in, q->s_out);
     if (q->hold && (q->hold_in[node * q->NIe + ein] >= 0 || q->hold_out[node * q->NOe + eout] >= 0))
         return; /* a held connection uses that crossbar input or output */
     int32_t *at = &q->sreq_at[ein * q->NOe + eout];
@@ -461,11 +476,12 @@ static void sw_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
         e->time = (int32_t)(q->now + q->sa - 1);
         if (e->res < -1)
             continue;
-        uint32_t ein = e->in * q->s_in + e->vc % q->s_in;
+        uint32_t ein = e->in * q->s_in + mod_s(e->vc, q->s_in);
         int32_t eout = q->saa.inmatch[ein];
         e->res = STALL;
         if (eout >= 0 && q->sreq[q->sreq_at[ein * q->NOe + (uint32_t)eout]].label == e->vc) {
-            q->sw_rr[node * q->NIe + ein] = (e->vc + q->s_in) % q->B;
+            uint32_t nx = e->vc + q->s_in;
+            q->sw_rr[node * q->NIe + ein] = nx < q->B ? nx : nx % q->B;
             e->res = eout;
         }
     }
@@ -476,8 +492,9 @@ static void sw_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
                 break;
             if (e->res < 0)
                 continue;
-            uint32_t o = (uint32_t)e->res / q->s_out, x = ivc(q, node, e->in, e->vc);
-            if (q->hold && (q->hold_in[node * q->NIe + e->in * q->s_in + e->vc % q->s_in] >= 0 ||
+            uint32_t o = div_s((uint32_t)e->res, q->s_out), x = ivc(q, node, e->in, e->vc);
+            uint32_t ein = e->in * q->s_in + mod_s(e->vc, q->s_in);
+            if (q->hold && (q->hold_in[node * q->NIe + ein] >= 0 ||
                             q->hold_out[node * q->NOe + (uint32_t)e->res] >= 0)) {
                 e->res = STALL;
             } else if (q->state[x] == VC_VA) { /* speculative: its VC bid must win, same output */
@@ -553,12 +570,11 @@ static void vc_alloc_update(struct flit *f, struct iq *q, uint32_t node)
 static int move_flit(struct flit *f, struct iq *q, uint32_t node, uint32_t in, uint32_t vc,
                      uint32_t eout)
 {
-    uint32_t x = ivc(q, node, in, vc), o = eout / q->s_out;
+    uint32_t x = ivc(q, node, in, vc), o = div_s(eout, q->s_out);
     RS_ASSERT(q->state[x] == VC_ACTIVE);
     struct iq_ring *br = &q->iq[x];
     struct iq_fl fl = q->ibuf[(size_t)x * q->depth + br->head];
-    br->head = (br->head + 1) % q->depth;
-    br->cnt--;
+    ring_pop(br, q->depth);
     struct flit_worm *w = &f->w[fl.m];
     int tail = fl.k + 1u == w->len;
     fl.vc = q->out_vc[x];
@@ -579,7 +595,7 @@ static int move_flit(struct flit *f, struct iq *q, uint32_t node, uint32_t in, u
     struct iq_ring *xr = &q->xqr[node];
     RS_ASSERT(xr->cnt < q->QX);
     RING_BACK(q->xq, node, xr, q->QX) =
-        (struct iq_xent){-1, fl, (uint16_t)(in * q->s_in + vc % q->s_in), (uint16_t)eout};
+        (struct iq_xent){-1, fl, (uint16_t)(in * q->s_in + mod_s(vc, q->s_in)), (uint16_t)eout};
     xr->cnt++;
     q->made[node * q->NI + in] |= (uint64_t)1 << vc;
     iq_bit_set(&q->madem[(size_t)node * q->wI], in);
@@ -607,7 +623,7 @@ static void sw_hold_evaluate(struct iq *q, uint32_t node)
             break;
         e->time = (int32_t)q->now;
         uint32_t x = ivc(q, node, e->in, e->vc);
-        uint32_t eout = q->out_port[x] * q->s_out + e->in % q->s_out;
+        uint32_t eout = q->out_port[x] * q->s_out + mod_s(e->in, q->s_out);
         e->res = full_for(q, ovc(q, node, q->out_port[x], q->out_vc[x])) ? STALL : (int32_t)eout;
     }
 }
@@ -621,7 +637,7 @@ static int sw_hold_update(struct flit *f, struct iq *q, uint32_t node, struct rs
         if (e.time < 0)
             break;
         ring_pop(r, q->QS);
-        uint32_t ein = e.in * q->s_in + e.vc % q->s_in;
+        uint32_t ein = e.in * q->s_in + mod_s(e.vc, q->s_in);
         if (e.res < 0) {
             hold_release(q, node, ein);
             push_ent(q, q->sq, q->sqr, node, e.in, e.vc);
@@ -666,7 +682,7 @@ static int sw_alloc_update(struct flit *f, struct iq *q, uint32_t node, struct r
             if ((rc = start_head(f, q, node, e.in, e.vc, err)))
                 return rc;
         } else if (q->hold) {
-            uint32_t ein = e.in * q->s_in + e.vc % q->s_in;
+            uint32_t ein = e.in * q->s_in + mod_s(e.vc, q->s_in);
             q->hold_vc[node * q->NIe + ein] = e.vc;
             q->hold_in[node * q->NIe + ein] = e.res;
             q->hold_out[node * q->NOe + (uint32_t)e.res] = (int32_t)ein;
@@ -720,7 +736,7 @@ static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_e
         if (e.time < 0 || (int32_t)q->now < e.time)
             break;
         ring_pop(xr, q->QX);
-        uint32_t o = e.eout / q->s_out;
+        uint32_t o = div_s(e.eout, q->s_out);
         struct iq_ring *orr = &q->oqr[node * q->NO + o];
         RS_ASSERT(orr->cnt < q->QO);
         RING_BACK(q->oq, node * q->NO + o, orr, q->QO) = e.fl;
@@ -739,8 +755,7 @@ static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_e
         iq_bit_set(&q->cqm[(size_t)node * q->wI], in);
         iq_bit_set(q->wbusy, node);
     }
-    for (uint32_t w = 0; w < q->wI; w++)
-        madem[w] = 0;
+    bits_zero(madem, q->wI);
     /* still busy next cycle: a stage, the crossbar or a received credit has entries */
     if (!(q->rqr[node].cnt | q->vqr[node].cnt | q->sqr[node].cnt | q->hqr[node].cnt |
           xr->cnt | q->pcr[node].cnt))
@@ -914,8 +929,7 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
         q->evk[(size_t)q->rt_wr * q->n_src + q->n_evk[q->rt_wr]++] = t;
         iq_deliver(f, q, fl);
     }
-    for (uint32_t w = 0; w < q->wT; w++)
-        ejm[w] = 0;
+    bits_zero(ejm, q->wT);
     for (uint32_t i = 0, n = q->n_evj[rt_now]; i < n; i++) {
         uint32_t t = q->evj[(size_t)rt_now * q->n_src + i];
         uint64_t *c = &q->injc[(size_t)t * q->Rt + rt_now];
