@@ -204,7 +204,7 @@ static inline void ring_pop(struct iq_ring *r, uint32_t cap)
     r->cnt--;
 }
 
-static void push_ent(struct iq *q, struct iq_ent *arr, struct iq_ring *rr, uint32_t node,
+static inline void push_ent(struct iq *q, struct iq_ent *arr, struct iq_ring *rr, uint32_t node,
                      uint32_t in, uint32_t vc)
 {
     struct iq_ring *r = &rr[node];
@@ -277,7 +277,7 @@ static int start_head(struct flit *f, struct iq *q, uint32_t node, uint32_t in, 
 
 /* ---- one router's cycle ---------------------------------------------------------------- */
 
-static int input_queuing(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
+static inline int input_queuing(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
 {
     int rc;
     uint64_t *rxm = &q->rxm[(size_t)node * q->wI];
@@ -567,7 +567,7 @@ static void vc_alloc_update(struct flit *f, struct iq *q, uint32_t node)
 /* Move the front flit of input VC (in, vc) through crossbar output eout (a won switch or
  * a held connection): out of its buffer, onto the output VC's count, into the crossbar
  * queue, a credit made for its buffer. Returns 1 if it was its packet's tail. */
-static int move_flit(struct flit *f, struct iq *q, uint32_t node, uint32_t in, uint32_t vc,
+static inline int move_flit(struct flit *f, struct iq *q, uint32_t node, uint32_t in, uint32_t vc,
                      uint32_t eout)
 {
     uint32_t x = ivc(q, node, in, vc), o = div_s(eout, q->s_out);
@@ -726,8 +726,10 @@ static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_e
         return rc;
     if ((rc = sw_alloc_update(f, q, node, err)))
         return rc;
-    rs__iq_alloc_clear(&q->vaa, q->vreq, q->n_vreq);
-    rs__iq_alloc_clear(&q->saa, q->sreq, q->n_sreq);
+    if (q->n_vreq)
+        rs__iq_alloc_clear(&q->vaa, q->vreq, q->n_vreq);
+    if (q->n_sreq)
+        rs__iq_alloc_clear(&q->saa, q->sreq, q->n_sreq);
     for (uint32_t k = 0; k < q->n_sreq; k++)
         q->sreq_at[q->sreq[k].in * q->NOe + q->sreq[k].out] = -1;
     q->n_vreq = q->n_sreq = 0;
@@ -894,7 +896,7 @@ static void source_cycle(struct flit *f, struct iq *q, uint32_t t)
 }
 
 /* A credit (VC mask mk) arrives at output o of node: it counts after credit_delay cycles. */
-static void push_credit(struct iq *q, uint32_t node, uint32_t o, uint64_t mk)
+static inline void push_credit(struct iq *q, uint32_t node, uint32_t o, uint64_t mk)
 {
     struct iq_ring *pr = &q->pcr[node];
     RS_ASSERT(pr->cnt < q->QP);
