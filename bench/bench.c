@@ -1,10 +1,10 @@
 /* Benchmark driver (`make bench`, never part of the tests): runs one standard case of an
  * engine (store-and-forward cases a-e, flit cases f-j) or algorithm (wave k-l, ms_chain m-n,
  * ms_mesh o, bay_bilardi p-q; dragonfly flit cases dfly_min, dfly_ugal; HyperX hyperx;
- * Slim Fly sf_min, sf_ugal) several times and prints steps/s, packet-hops/s, flit-hops/s
- * or messages/s of bit-serial algorithms (engine time only, median of the repetitions), the
- * set-up time and the process's peak RSS. One case per process, so that peak RSS belongs to
- * that case. */
+ * Slim Fly sf_min, sf_ugal; router=iq iq_h, iq_i, iq_j) several times and prints steps/s,
+ * packet-hops/s, flit-hops/s or messages/s of bit-serial algorithms (engine time only,
+ * median of the repetitions), the set-up time and the process's peak RSS. One case per
+ * process, so that peak RSS belongs to that case. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +97,20 @@ static const struct bench_case cases[] = {
                 "vc_depth=8 length=4 routing=ugal_l_sf "
                 "injection_process=bernoulli injection_rate=0.1 injection_rate_uses_flits=1 "
                 "warmup_steps=10000 measure_steps=30000", 3},
+    /* router=iq (issue 21 item 5): cases h, i (0.1 flits) and the butterfly at 0.3 flits of
+     * docs/PERFORMANCE.md's BookSim comparison, in BookSim 2's input-queued router model */
+    {"iq_h", "topology=mesh k=8 n=2 traffic=uniform switching=wormhole router=iq vcs=2 "
+             "vc_depth=4 length=4 injection_process=bernoulli injection_rate=0.1 "
+             "injection_rate_uses_flits=1 warmup_steps=10000 measure_steps=30000 drain_steps=0",
+     5},
+    {"iq_i", "topology=mesh k=16 n=2 traffic=uniform switching=wormhole router=iq vcs=2 "
+             "vc_depth=4 length=4 injection_process=bernoulli injection_rate=0.1 "
+             "injection_rate_uses_flits=1 warmup_steps=10000 measure_steps=30000 drain_steps=0",
+     3},
+    {"iq_j", "topology=butterfly N=1024 traffic=uniform switching=wormhole router=iq vcs=2 "
+             "vc_depth=4 length=4 injection_process=bernoulli injection_rate=0.3 "
+             "injection_rate_uses_flits=1 warmup_steps=1000 measure_steps=3000 drain_steps=0",
+     3},
     {NULL, NULL, 0}};
 
 static double now(void)

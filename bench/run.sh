@@ -12,8 +12,9 @@ echo
 # "messages" are the packets delivered), then algorithm=wave k-l (packet-hops, as a-e),
 # then algorithm=ms_chain's line simulator m-n and ms_mesh o (flit-hops), then
 # algorithm=bay_bilardi p-q (bit steps), then the folded Clos r-s and the dragonfly
-# dfly_min, dfly_ugal, hyperx, the Slim Fly sf_min, sf_ugal (flit engine)
-cases=${BENCH_CASES:-a b c d e f g h i j k l m n o p q r s dfly_min dfly_ugal hyperx sf_min sf_ugal}
+# dfly_min, dfly_ugal, hyperx, the Slim Fly sf_min, sf_ugal, and router=iq iq_h, iq_i, iq_j
+# (flit engine)
+cases=${BENCH_CASES:-a b c d e f g h i j k l m n o p q r s dfly_min dfly_ugal hyperx sf_min sf_ugal iq_h iq_i iq_j}
 header=
 for c in $cases; do
   case $c in

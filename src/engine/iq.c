@@ -12,6 +12,7 @@
 
 #include "core/events_hook.h"
 #include "engine/iq_alloc.h"
+#include "engine/iq_bits.h"
 #include "engine/iq_route.h"
 #include "routesim/alloc.h"
 #include "routesim/assert.h"
@@ -138,6 +139,23 @@ struct iq {
     uint32_t now;
     uint32_t r_now, rt_now;    /* now mod R, now mod Rt: the channel slots read now */
     uint32_t r_wr, rt_wr;      /* (now + lat + 1) mod R, (now + 2) mod Rt: the slots written */
+    /* the event-driven cycle (iq_bits.h): work lists and sets instead of scans of every
+     * router, port and terminal */
+    uint32_t n_chan;           /* network channels (f->n_chan) */
+    uint32_t wN, wI, wO, wT;   /* words of a set of nodes, inputs, outputs, terminals */
+    uint64_t *busy;            /* nodes whose router has something to do this cycle */
+    uint64_t *wbusy;           /* nodes with a flit or credit to write */
+    uint64_t *rxm, *madem;     /* [node * wI]: inputs with a flit received, a credit made */
+    uint64_t *oqm, *cqm;       /* [node * wO], [node * wI]: non-empty output, credit queues */
+    uint32_t *evf, *evc;       /* [r * n_chan]: channels written in ring slot r (flit, credit) */
+    uint32_t *n_evf, *n_evc;   /* [R] */
+    uint32_t *evi, *evj;       /* [rt * n_src]: terminals with a flit injected, a credit to
+                                * their source */
+    uint32_t *evk;             /* [rt * n_src]: terminals with a credit to their router */
+    uint32_t *n_evi, *n_evj, *n_evk; /* [Rt] */
+    uint64_t *ejm;             /* [rt * wT]: terminals with a flit to eject in slot rt */
+    uint32_t *src_n, *src_j, *dst_n; /* [n_src]: t's source node and its input there - P,
+                                      * its destination node */
 };
 
 /* ---- small helpers --------------------------------------------------------------------- */
@@ -163,6 +181,22 @@ static inline uint32_t ring_wrap(uint32_t j, uint32_t cap)
 }
 #define RING_AT(arr, base, r, cap, i) (arr)[(base) * (cap) + ring_wrap((r)->head + (i), (cap))]
 #define RING_BACK(arr, base, r, cap) (arr)[(base) * (cap) + ring_wrap((r)->head + (r)->cnt, (cap))]
+/* a mod s and a / s for the speedups (s = 1, the default, without a division) */
+static inline uint32_t mod_s(uint32_t a, uint32_t s)
+{
+    return s == 1 ? 0 : a % s;
+}
+static inline uint32_t div_s(uint32_t a, uint32_t s)
+{
+    return s == 1 ? a : a / s;
+}
+/* Clear a set of nw words (nw = 1: a router with at most 64 ports). */
+static inline void bits_zero(uint64_t *s, uint32_t nw)
+{
+    s[0] = 0;
+    for (uint32_t w = 1; w < nw; w++)
+        s[w] = 0;
+}
 static inline void ring_pop(struct iq_ring *r, uint32_t cap)
 {
     if (++r->head == cap)
@@ -170,7 +204,7 @@ static inline void ring_pop(struct iq_ring *r, uint32_t cap)
     r->cnt--;
 }
 
-static void push_ent(struct iq *q, struct iq_ent *arr, struct iq_ring *rr, uint32_t node,
+static inline void push_ent(struct iq *q, struct iq_ent *arr, struct iq_ring *rr, uint32_t node,
                      uint32_t in, uint32_t vc)
 {
     struct iq_ring *r = &rr[node];
@@ -243,13 +277,13 @@ static int start_head(struct flit *f, struct iq *q, uint32_t node, uint32_t in, 
 
 /* ---- one router's cycle ---------------------------------------------------------------- */
 
-static int input_queuing(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
+static inline int input_queuing(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
 {
     int rc;
-    for (uint32_t in = 0; in < q->NI; in++) {
+    uint64_t *rxm = &q->rxm[(size_t)node * q->wI];
+    IQ_FOR_BITS(rxm, q->wI, in) {
         struct iq_fl *fl = &q->rx[node * q->NI + in];
-        if (fl->m == NO_FLIT)
-            continue;
+        RS_DASSERT(fl->m != NO_FLIT);
         uint32_t x = ivc(q, node, in, fl->vc);
         struct iq_ring *r = &q->iq[x];
         RS_ASSERT(r->cnt < q->depth);
@@ -262,7 +296,7 @@ static int input_queuing(struct flit *f, struct iq *q, uint32_t node, struct rs_
             if ((rc = start_head(f, q, node, in, fl->vc, err)))
                 return rc;
         } else if (q->state[x] == VC_ACTIVE && r->cnt == 1) {
-            uint32_t ein = in * q->s_in + fl->vc % q->s_in;
+            uint32_t ein = in * q->s_in + mod_s(fl->vc, q->s_in);
             if (q->hold && q->hold_vc[node * q->NIe + ein] == (int32_t)fl->vc)
                 push_ent(q, q->hq, q->hqr, node, in, fl->vc);
             else
@@ -270,6 +304,7 @@ static int input_queuing(struct flit *f, struct iq *q, uint32_t node, struct rs_
         }
         fl->m = NO_FLIT;
     }
+    bits_zero(rxm, q->wI);
     struct iq_ring *pr = &q->pcr[node];
     while (pr->cnt) {
         struct iq_cred *c = &RING_AT(q->pc, node, pr, q->QP, 0);
@@ -370,7 +405,7 @@ static void vc_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
 static void sw_add_req(struct iq *q, uint32_t node, uint32_t in, uint32_t vc, uint32_t out,
                        int32_t prio)
 {
-    uint32_t ein = in * q->s_in + vc % q->s_in, eout = out * q->s_out + in % q->s_out;
+    uint32_t ein = in * q->s_in + mod_s(vc, q->s_in), eout = out * q->s_out + mod_s(in, q->s_out);
     if (q->hold && (q->hold_in[node * q->NIe + ein] >= 0 || q->hold_out[node * q->NOe + eout] >= 0))
         return; /* a held connection uses that crossbar input or output */
     int32_t *at = &q->sreq_at[ein * q->NOe + eout];
@@ -441,11 +476,12 @@ static void sw_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
         e->time = (int32_t)(q->now + q->sa - 1);
         if (e->res < -1)
             continue;
-        uint32_t ein = e->in * q->s_in + e->vc % q->s_in;
+        uint32_t ein = e->in * q->s_in + mod_s(e->vc, q->s_in);
         int32_t eout = q->saa.inmatch[ein];
         e->res = STALL;
         if (eout >= 0 && q->sreq[q->sreq_at[ein * q->NOe + (uint32_t)eout]].label == e->vc) {
-            q->sw_rr[node * q->NIe + ein] = (e->vc + q->s_in) % q->B;
+            uint32_t nx = e->vc + q->s_in;
+            q->sw_rr[node * q->NIe + ein] = nx < q->B ? nx : nx % q->B;
             e->res = eout;
         }
     }
@@ -456,8 +492,9 @@ static void sw_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
                 break;
             if (e->res < 0)
                 continue;
-            uint32_t o = (uint32_t)e->res / q->s_out, x = ivc(q, node, e->in, e->vc);
-            if (q->hold && (q->hold_in[node * q->NIe + e->in * q->s_in + e->vc % q->s_in] >= 0 ||
+            uint32_t o = div_s((uint32_t)e->res, q->s_out), x = ivc(q, node, e->in, e->vc);
+            uint32_t ein = e->in * q->s_in + mod_s(e->vc, q->s_in);
+            if (q->hold && (q->hold_in[node * q->NIe + ein] >= 0 ||
                             q->hold_out[node * q->NOe + (uint32_t)e->res] >= 0)) {
                 e->res = STALL;
             } else if (q->state[x] == VC_VA) { /* speculative: its VC bid must win, same output */
@@ -530,15 +567,14 @@ static void vc_alloc_update(struct flit *f, struct iq *q, uint32_t node)
 /* Move the front flit of input VC (in, vc) through crossbar output eout (a won switch or
  * a held connection): out of its buffer, onto the output VC's count, into the crossbar
  * queue, a credit made for its buffer. Returns 1 if it was its packet's tail. */
-static int move_flit(struct flit *f, struct iq *q, uint32_t node, uint32_t in, uint32_t vc,
+static inline int move_flit(struct flit *f, struct iq *q, uint32_t node, uint32_t in, uint32_t vc,
                      uint32_t eout)
 {
-    uint32_t x = ivc(q, node, in, vc), o = eout / q->s_out;
+    uint32_t x = ivc(q, node, in, vc), o = div_s(eout, q->s_out);
     RS_ASSERT(q->state[x] == VC_ACTIVE);
     struct iq_ring *br = &q->iq[x];
     struct iq_fl fl = q->ibuf[(size_t)x * q->depth + br->head];
-    br->head = (br->head + 1) % q->depth;
-    br->cnt--;
+    ring_pop(br, q->depth);
     struct flit_worm *w = &f->w[fl.m];
     int tail = fl.k + 1u == w->len;
     fl.vc = q->out_vc[x];
@@ -559,9 +595,10 @@ static int move_flit(struct flit *f, struct iq *q, uint32_t node, uint32_t in, u
     struct iq_ring *xr = &q->xqr[node];
     RS_ASSERT(xr->cnt < q->QX);
     RING_BACK(q->xq, node, xr, q->QX) =
-        (struct iq_xent){-1, fl, (uint16_t)(in * q->s_in + vc % q->s_in), (uint16_t)eout};
+        (struct iq_xent){-1, fl, (uint16_t)(in * q->s_in + mod_s(vc, q->s_in)), (uint16_t)eout};
     xr->cnt++;
     q->made[node * q->NI + in] |= (uint64_t)1 << vc;
+    iq_bit_set(&q->madem[(size_t)node * q->wI], in);
     f->step_moves++;
     return tail;
 }
@@ -586,7 +623,7 @@ static void sw_hold_evaluate(struct iq *q, uint32_t node)
             break;
         e->time = (int32_t)q->now;
         uint32_t x = ivc(q, node, e->in, e->vc);
-        uint32_t eout = q->out_port[x] * q->s_out + e->in % q->s_out;
+        uint32_t eout = q->out_port[x] * q->s_out + mod_s(e->in, q->s_out);
         e->res = full_for(q, ovc(q, node, q->out_port[x], q->out_vc[x])) ? STALL : (int32_t)eout;
     }
 }
@@ -600,7 +637,7 @@ static int sw_hold_update(struct flit *f, struct iq *q, uint32_t node, struct rs
         if (e.time < 0)
             break;
         ring_pop(r, q->QS);
-        uint32_t ein = e.in * q->s_in + e.vc % q->s_in;
+        uint32_t ein = e.in * q->s_in + mod_s(e.vc, q->s_in);
         if (e.res < 0) {
             hold_release(q, node, ein);
             push_ent(q, q->sq, q->sqr, node, e.in, e.vc);
@@ -645,7 +682,7 @@ static int sw_alloc_update(struct flit *f, struct iq *q, uint32_t node, struct r
             if ((rc = start_head(f, q, node, e.in, e.vc, err)))
                 return rc;
         } else if (q->hold) {
-            uint32_t ein = e.in * q->s_in + e.vc % q->s_in;
+            uint32_t ein = e.in * q->s_in + mod_s(e.vc, q->s_in);
             q->hold_vc[node * q->NIe + ein] = e.vc;
             q->hold_in[node * q->NIe + ein] = e.res;
             q->hold_out[node * q->NOe + (uint32_t)e.res] = (int32_t)ein;
@@ -660,8 +697,6 @@ static int sw_alloc_update(struct flit *f, struct iq *q, uint32_t node, struct r
 static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
 {
     int rc;
-    if (f->adaptive)
-        rs__iq_rsets_node(&q->rs, node);
     if ((rc = input_queuing(f, q, node, err)))
         return rc;
     struct iq_ring *r = &q->rqr[node];
@@ -691,8 +726,10 @@ static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_e
         return rc;
     if ((rc = sw_alloc_update(f, q, node, err)))
         return rc;
-    rs__iq_alloc_clear(&q->vaa, q->vreq, q->n_vreq);
-    rs__iq_alloc_clear(&q->saa, q->sreq, q->n_sreq);
+    if (q->n_vreq)
+        rs__iq_alloc_clear(&q->vaa, q->vreq, q->n_vreq);
+    if (q->n_sreq)
+        rs__iq_alloc_clear(&q->saa, q->sreq, q->n_sreq);
     for (uint32_t k = 0; k < q->n_sreq; k++)
         q->sreq_at[q->sreq[k].in * q->NOe + q->sreq[k].out] = -1;
     q->n_vreq = q->n_sreq = 0;
@@ -701,59 +738,80 @@ static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_e
         if (e.time < 0 || (int32_t)q->now < e.time)
             break;
         ring_pop(xr, q->QX);
-        uint32_t o = e.eout / q->s_out;
+        uint32_t o = div_s(e.eout, q->s_out);
         struct iq_ring *orr = &q->oqr[node * q->NO + o];
         RS_ASSERT(orr->cnt < q->QO);
         RING_BACK(q->oq, node * q->NO + o, orr, q->QO) = e.fl;
         orr->cnt++;
+        iq_bit_set(&q->oqm[(size_t)node * q->wO], o);
+        iq_bit_set(q->wbusy, node);
     }
-    for (uint32_t in = 0; in < q->NI; in++) { /* output queuing of the credits */
+    uint64_t *madem = &q->madem[(size_t)node * q->wI];
+    IQ_FOR_BITS(madem, q->wI, in) { /* output queuing of the credits */
         uint64_t *mk = &q->made[node * q->NI + in];
-        if (!*mk)
-            continue;
         struct iq_ring *cr = &q->cqr[node * q->NI + in];
         RS_ASSERT(cr->cnt < q->QC);
         RING_BACK(q->cq, node * q->NI + in, cr, q->QC) = *mk;
         cr->cnt++;
         *mk = 0;
+        iq_bit_set(&q->cqm[(size_t)node * q->wI], in);
+        iq_bit_set(q->wbusy, node);
     }
+    bits_zero(madem, q->wI);
+    /* still busy next cycle: a stage, the crossbar or a received credit has entries */
+    if (!(q->rqr[node].cnt | q->vqr[node].cnt | q->sqr[node].cnt | q->hqr[node].cnt |
+          xr->cnt | q->pcr[node].cnt))
+        iq_bit_clear(q->busy, node);
     return 0;
 }
 
-/* The router's writes: one flit per output, one credit per input. */
+/* The router's writes: one flit per output, one credit per input (only those with a
+ * non-empty queue), each also listed as an event of the ring slot written. */
 static void router_write(struct flit *f, struct iq *q, uint32_t node)
 {
     uint32_t P = q->P;
-    for (uint32_t o = 0; o < q->NO; o++) {
+    uint64_t *oqm = &q->oqm[(size_t)node * q->wO], *cqm = &q->cqm[(size_t)node * q->wI];
+    IQ_FOR_BITS(oqm, q->wO, o) {
         struct iq_ring *orr = &q->oqr[node * q->NO + o];
-        if (!orr->cnt)
-            continue;
         struct iq_fl fl = RING_AT(q->oq, node * q->NO + o, orr, q->QO, 0);
         ring_pop(orr, q->QO);
+        if (!orr->cnt)
+            iq_bit_clear(oqm, o);
         if (o < P) {
             uint32_t c = node * P + o;
             q->chf[(size_t)c * q->R + q->r_wr] = fl;
+            q->evf[(size_t)q->r_wr * q->n_chan + q->n_evf[q->r_wr]++] = c;
         } else {
             uint32_t t = q->dst_t[q->dst_of[node] + o - P];
             q->ejf[(size_t)t * q->Rt + q->rt_wr] = fl;
+            iq_bit_set(&q->ejm[(size_t)q->rt_wr * q->wT], t);
         }
         f->step_moves++;
     }
-    for (uint32_t in = 0; in < q->NI; in++) {
+    IQ_FOR_BITS(cqm, q->wI, in) {
         struct iq_ring *cr = &q->cqr[node * q->NI + in];
-        if (!cr->cnt)
-            continue;
         uint64_t mk = RING_AT(q->cq, node * q->NI + in, cr, q->QC, 0);
         ring_pop(cr, q->QC);
+        if (!cr->cnt)
+            iq_bit_clear(cqm, in);
         if (in < P) {
             uint32_t c = q->in_chan[node * P + in];
             q->chc[(size_t)c * q->R + q->r_wr] = mk;
+            q->evc[(size_t)q->r_wr * q->n_chan + q->n_evc[q->r_wr]++] = c;
         } else {
             uint32_t t = q->src_t[q->src_of[node] + in - P];
             q->injc[(size_t)t * q->Rt + q->rt_wr] = mk;
+            q->evj[(size_t)q->rt_wr * q->n_src + q->n_evj[q->rt_wr]++] = t;
         }
         f->step_moves++;
     }
+    int more = 0;
+    for (uint32_t w = 0; w < q->wO; w++)
+        more |= oqm[w] != 0;
+    for (uint32_t w = 0; w < q->wI; w++)
+        more |= cqm[w] != 0;
+    if (!more)
+        iq_bit_clear(q->wbusy, node);
 }
 
 /* Deliver flit fl at its destination terminal in this cycle. */
@@ -833,7 +891,18 @@ static void source_cycle(struct flit *f, struct iq *q, uint32_t t)
         q->t_cur[t] = RS_NONE;
     }
     q->injf[(size_t)t * q->Rt + q->rt_wr] = (struct iq_fl){m, (uint16_t)k, (uint16_t)vc};
+    q->evi[(size_t)q->rt_wr * q->n_src + q->n_evi[q->rt_wr]++] = t;
     f->step_moves++;
+}
+
+/* A credit (VC mask mk) arrives at output o of node: it counts after credit_delay cycles. */
+static inline void push_credit(struct iq *q, uint32_t node, uint32_t o, uint64_t mk)
+{
+    struct iq_ring *pr = &q->pcr[node];
+    RS_ASSERT(pr->cnt < q->QP);
+    RING_BACK(q->pc, node, pr, q->QP) = (struct iq_cred){(int32_t)(q->now + q->cd), o, mk};
+    pr->cnt++;
+    iq_bit_set(q->busy, node);
 }
 
 int rs__iq_step(struct flit *f, struct rs_err *err)
@@ -849,73 +918,83 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
     q->r_wr = (now + q->lat + 1) % q->R;
     q->rt_wr = (now + 2) % q->Rt;
     uint32_t r_now = q->r_now, rt_now = q->rt_now;
-    /* terminals read their ejection channels and the credits of their injection buffers */
-    for (uint32_t t = 0; t < q->n_src; t++) {
+    /* terminals read their ejection channels (in increasing order: deliveries are ordered)
+     * and the credits of their injection buffers */
+    uint64_t *ejm = &q->ejm[(size_t)rt_now * q->wT];
+    IQ_FOR_BITS(ejm, q->wT, t) {
         struct iq_fl *e = &q->ejf[(size_t)t * q->Rt + rt_now];
-        if (e->m != NO_FLIT) {
-            struct iq_fl fl = *e;
-            e->m = NO_FLIT;
-            q->ejc[(size_t)t * q->Rt + q->rt_wr] |= (uint64_t)1 << fl.vc;
-            iq_deliver(f, q, fl);
-        }
+        struct iq_fl fl = *e;
+        e->m = NO_FLIT;
+        uint64_t *ec = &q->ejc[(size_t)t * q->Rt + q->rt_wr];
+        RS_DASSERT(*ec == 0);
+        *ec = (uint64_t)1 << fl.vc;
+        q->evk[(size_t)q->rt_wr * q->n_src + q->n_evk[q->rt_wr]++] = t;
+        iq_deliver(f, q, fl);
+    }
+    bits_zero(ejm, q->wT);
+    for (uint32_t i = 0, n = q->n_evj[rt_now]; i < n; i++) {
+        uint32_t t = q->evj[(size_t)rt_now * q->n_src + i];
         uint64_t *c = &q->injc[(size_t)t * q->Rt + rt_now];
-        if (*c) {
-            for (uint32_t v = 0; v < B; v++)
-                if (*c >> v & 1) {
-                    q->t_occ[t * B + v]--;
-                    if (q->wftc && q->t_occ[t * B + v] == 0 && q->t_tail[t * B + v])
-                        q->t_use[t * B + v] = -1;
-                }
-            *c = 0;
+        for (uint64_t b = *c; b; b &= b - 1) {
+            uint32_t v = (uint32_t)__builtin_ctzll(b);
+            q->t_occ[t * B + v]--;
+            if (q->wftc && q->t_occ[t * B + v] == 0 && q->t_tail[t * B + v])
+                q->t_use[t * B + v] = -1;
         }
+        *c = 0;
     }
-    /* routers read their inputs: flits, and credits (counted after credit_delay) */
-    for (uint32_t node = 0; node < q->n_nodes; node++) {
-        for (uint32_t in = 0; in < q->NI; in++) {
-            struct iq_fl *slot;
-            if (in < P) {
-                uint32_t c = q->in_chan[node * P + in];
-                if (c == RS_NONE)
-                    continue;
-                slot = &q->chf[(size_t)c * q->R + r_now];
-            } else {
-                if (q->src_of[node] + in - P >= q->src_of[node + 1])
-                    continue;
-                uint32_t t = q->src_t[q->src_of[node] + in - P];
-                slot = &q->injf[(size_t)t * q->Rt + rt_now];
-            }
-            if (slot->m != NO_FLIT) {
-                q->rx[node * q->NI + in] = *slot;
-                slot->m = NO_FLIT;
-            }
-        }
-        for (uint32_t o = 0; o < q->NO; o++) {
-            uint64_t *c;
-            if (o < P) {
-                if (q->ch_head[node * P + o] == RS_NONE)
-                    continue;
-                c = &q->chc[(size_t)(node * P + o) * q->R + r_now];
-            } else {
-                if (q->dst_of[node] + o - P >= q->dst_of[node + 1])
-                    continue;
-                uint32_t t = q->dst_t[q->dst_of[node] + o - P];
-                c = &q->ejc[(size_t)t * q->Rt + rt_now];
-            }
-            if (*c) {
-                struct iq_ring *pr = &q->pcr[node];
-                RS_ASSERT(pr->cnt < q->QP);
-                RING_BACK(q->pc, node, pr, q->QP) = (struct iq_cred){(int32_t)(now + q->cd), o, *c};
-                pr->cnt++;
-                *c = 0;
-            }
-        }
+    q->n_evj[rt_now] = 0;
+    /* routers read their inputs: flits, and credits (counted after credit_delay); only the
+     * channels written for this cycle */
+    for (uint32_t i = 0, n = q->n_evf[r_now]; i < n; i++) {
+        uint32_t c = q->evf[(size_t)r_now * q->n_chan + i];
+        struct iq_fl *slot = &q->chf[(size_t)c * q->R + r_now];
+        uint32_t node = q->ch_head[c], in = q->ch_slot[c];
+        q->rx[node * q->NI + in] = *slot;
+        slot->m = NO_FLIT;
+        iq_bit_set(&q->rxm[(size_t)node * q->wI], in);
+        iq_bit_set(q->busy, node);
     }
+    q->n_evf[r_now] = 0;
+    for (uint32_t i = 0, n = q->n_evi[rt_now]; i < n; i++) {
+        uint32_t t = q->evi[(size_t)rt_now * q->n_src + i];
+        struct iq_fl *slot = &q->injf[(size_t)t * q->Rt + rt_now];
+        uint32_t node = q->src_n[t], in = P + q->src_j[t];
+        q->rx[node * q->NI + in] = *slot;
+        slot->m = NO_FLIT;
+        iq_bit_set(&q->rxm[(size_t)node * q->wI], in);
+        iq_bit_set(q->busy, node);
+    }
+    q->n_evi[rt_now] = 0;
+    for (uint32_t i = 0, n = q->n_evc[r_now]; i < n; i++) {
+        uint32_t c = q->evc[(size_t)r_now * q->n_chan + i];
+        uint64_t *cr = &q->chc[(size_t)c * q->R + r_now];
+        push_credit(q, c / P, c % P, *cr);
+        *cr = 0;
+    }
+    q->n_evc[r_now] = 0;
+    for (uint32_t i = 0, n = q->n_evk[rt_now]; i < n; i++) {
+        uint32_t t = q->evk[(size_t)rt_now * q->n_src + i];
+        uint64_t *cr = &q->ejc[(size_t)t * q->Rt + rt_now];
+        push_credit(q, q->dst_n[t], P + q->dst_j[t], *cr);
+        *cr = 0;
+    }
+    q->n_evk[rt_now] = 0;
     for (uint32_t t = 0; t < q->n_src; t++)
         source_cycle(f, q, t);
-    for (uint32_t node = 0; node < q->n_nodes; node++)
-        if ((rc = router_cycle(f, q, node, err)))
-            return rc;
-    for (uint32_t node = 0; node < q->n_nodes; node++)
+    if (f->adaptive) { /* every router's view of its credits at the start of its cycle */
+        for (uint32_t node = 0; node < q->n_nodes; node++) {
+            rs__iq_rsets_node(&q->rs, node);
+            if (iq_bit_has(q->busy, node) && (rc = router_cycle(f, q, node, err)))
+                return rc;
+        }
+    } else {
+        IQ_FOR_BITS(q->busy, q->wN, node) {
+            if ((rc = router_cycle(f, q, node, err)))
+                return rc;
+        }
+    }
+    IQ_FOR_BITS(q->wbusy, q->wN, node)
         router_write(f, q, node);
     f->n_act = (uint32_t)q->packets;
     /* no flit or credit moved: the pipelines may still be counting down; report a fixed
@@ -1080,7 +1159,9 @@ void rs__iq_free(struct flit *f)
                     q->ch_slot, q->in_chan, q->chf, q->chc, q->src_of, q->dst_of, q->src_t,
                     q->dst_t, q->dst_j, q->injf,
                     q->ejf, q->injc, q->ejc, q->t_use, q->t_tail, q->t_occ, q->t_last,
-                    q->t_cur, q->t_k, q->t_vc};
+                    q->t_cur, q->t_k, q->t_vc, q->busy, q->wbusy, q->rxm, q->madem, q->cqm,
+                    q->oqm, q->evf, q->evc, q->n_evf, q->n_evc, q->evi, q->evj, q->evk,
+                    q->n_evi, q->n_evj, q->n_evk, q->ejm, q->src_n, q->src_j, q->dst_n};
     for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++)
         rs_free(arrs[i]);
     rs__iq_rsets_free(&q->rs);
@@ -1330,6 +1411,40 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
     IQ_ALLOC(q->t_occ, (uint64_t)q->n_src * q->B);
     for (uint64_t i = 0; i < (uint64_t)q->n_src * q->B; i++)
         q->t_use[i] = -1;
+    /* the event-driven cycle's sets and lists */
+    q->n_chan = (uint32_t)n_chan;
+    q->wN = IQ_WORDS(q->n_nodes);
+    q->wI = IQ_WORDS(q->NI);
+    q->wO = IQ_WORDS(q->NO);
+    q->wT = IQ_WORDS(q->n_src);
+    IQ_ALLOC(q->busy, q->wN);
+    IQ_ALLOC(q->wbusy, q->wN);
+    IQ_ALLOC(q->rxm, (uint64_t)q->n_nodes * q->wI);
+    IQ_ALLOC(q->madem, (uint64_t)q->n_nodes * q->wI);
+    IQ_ALLOC(q->cqm, (uint64_t)q->n_nodes * q->wI);
+    IQ_ALLOC(q->oqm, (uint64_t)q->n_nodes * q->wO);
+    IQ_ALLOC(q->evf, n_chan * q->R);
+    IQ_ALLOC(q->evc, n_chan * q->R);
+    IQ_ALLOC(q->n_evf, q->R);
+    IQ_ALLOC(q->n_evc, q->R);
+    IQ_ALLOC(q->evi, nt);
+    IQ_ALLOC(q->evj, nt);
+    IQ_ALLOC(q->evk, nt);
+    IQ_ALLOC(q->n_evi, q->Rt);
+    IQ_ALLOC(q->n_evj, q->Rt);
+    IQ_ALLOC(q->n_evk, q->Rt);
+    IQ_ALLOC(q->ejm, (uint64_t)q->Rt * q->wT);
+    IQ_ALLOC(q->src_n, q->n_src);
+    IQ_ALLOC(q->src_j, q->n_src);
+    IQ_ALLOC(q->dst_n, q->n_src);
+    for (uint32_t node = 0; node < q->n_nodes; node++) {
+        for (uint32_t i = q->src_of[node]; i < q->src_of[node + 1]; i++) {
+            q->src_n[q->src_t[i]] = node;
+            q->src_j[q->src_t[i]] = i - q->src_of[node];
+        }
+        for (uint32_t i = q->dst_of[node]; i < q->dst_of[node + 1]; i++)
+            q->dst_n[q->dst_t[i]] = node;
+    }
     IQ_ALLOC(q->t_last, q->n_src);
     IQ_ALLOC(q->t_cur, q->n_src);
     IQ_ALLOC(q->t_k, q->n_src);

@@ -6,11 +6,17 @@
 /* Does a request at position p1 with priority r1 win over one at p2 with r2, for a
  * round-robin arbiter of n positions whose pointer is at ptr? Higher priority first, then
  * the first position at or after the pointer. */
+/* (p + n - ptr) mod n for p, ptr < n: how far p lies after the pointer, without a division */
+static inline uint32_t rr_dist(uint32_t p, uint32_t ptr, uint32_t n)
+{
+    return p >= ptr ? p - ptr : p + n - ptr;
+}
+
 int rs__iq_supersedes(uint32_t p1, int32_t r1, uint32_t p2, int32_t r2, uint32_t ptr, uint32_t n)
 {
     if (r1 != r2)
         return r1 > r2;
-    return (p1 + n - ptr) % n < (p2 + n - ptr) % n;
+    return rr_dist(p1, ptr, n) < rr_dist(p2, ptr, n);
 }
 
 /* Separable allocation: first = the side that arbitrates first (its pointer ptr_a, its
@@ -75,8 +81,8 @@ static void islip(struct iq_allocator *a, const struct iq_req *q, uint32_t nq)
             if (a->outmatch[o] >= 0 || a->inmatch[i] >= 0)
                 continue;
             int32_t c = a->out_best[o];
-            if (c < 0 || (i + a->n_in - a->out_ptr[o]) % a->n_in <
-                             (q[c].in + a->n_in - a->out_ptr[o]) % a->n_in)
+            if (c < 0 || rr_dist(i, a->out_ptr[o], a->n_in) <
+                             rr_dist(q[c].in, a->out_ptr[o], a->n_in))
                 a->out_best[o] = (int32_t)k;
         }
         for (uint32_t k = 0; k < nq; k++) { /* accept among the grants */
@@ -84,8 +90,8 @@ static void islip(struct iq_allocator *a, const struct iq_req *q, uint32_t nq)
             if (a->out_best[o] != (int32_t)k)
                 continue;
             int32_t c = a->in_best[i];
-            if (c < 0 || (o + a->n_out - a->in_ptr[i]) % a->n_out <
-                             (q[c].out + a->n_out - a->in_ptr[i]) % a->n_out)
+            if (c < 0 || rr_dist(o, a->in_ptr[i], a->n_out) <
+                             rr_dist(q[c].out, a->in_ptr[i], a->n_out))
                 a->in_best[i] = (int32_t)k;
         }
         for (uint32_t k = 0; k < nq; k++) {
@@ -106,6 +112,14 @@ static void islip(struct iq_allocator *a, const struct iq_req *q, uint32_t nq)
 
 void rs__iq_allocate(struct iq_allocator *a, const struct iq_req *q, uint32_t nq)
 {
+    if (nq == 1) { /* one request: every allocator grants it and moves both pointers past it
+                    * (separable: both arbiters; iSLIP: the first iteration's match) */
+        a->inmatch[q->in] = (int32_t)q->out;
+        a->outmatch[q->out] = (int32_t)q->in;
+        a->in_ptr[q->in] = q->out + 1 == a->n_out ? 0 : q->out + 1;
+        a->out_ptr[q->out] = q->in + 1 == a->n_in ? 0 : q->in + 1;
+        return;
+    }
     switch (a->kind) {
     case IQ_ALLOC_SEP_IN:
         separable(a, q, nq, 1);
