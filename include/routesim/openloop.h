@@ -221,9 +221,15 @@ struct rs_openloop {
     uint32_t *tmpl_first;    /* [n_terminals + 1]: template messages of terminal t are */
     uint32_t *tmpl;          /* tmpl[tmpl_first[t] .. tmpl_first[t+1]) */
     struct rs_ol_terminal *term; /* [n_terminals] */
-    uint32_t *next;          /* arrivals=per_packet, [n_terminals]: step of terminal t's next
-                                arrival (UINT32_MAX: none); an array of its own so that the
-                                scan of a step reads 4 bytes per terminal */
+    uint32_t *next;          /* arrivals=per_packet|on_off, [n_terminals]: step of terminal
+                                t's next arrival (UINT32_MAX: none) */
+    /* arrivals=per_packet|on_off: the calendar of next arrivals, a timing wheel of
+       wheel_mask + 1 slots; slot s lists (through wlink) the terminals whose next arrival
+       is a step congruent to s, so a step visits only its slot's terminals */
+    uint32_t *wheel;         /* [wheel_mask + 1]: first terminal of the slot, UINT32_MAX */
+    uint32_t *wlink;         /* [n_terminals]: next terminal of its slot, UINT32_MAX */
+    uint32_t wheel_mask;
+    uint64_t *wbits;         /* [n_terminals / 64 + 1]: scratch, a step's arrivals as bits */
     /* statistics of the measurement window (steps warmup+1 .. warmup+measure) */
     uint64_t win_packets, win_flits;  /* generated in the window */
     uint64_t win_accepted;            /* flits delivered in the window (any packet) */

@@ -169,8 +169,16 @@ static uint32_t new_worm(struct flit *f, uint32_t src, uint32_t dst, uint32_t mi
     w->src_left = len;
     w->head = RS_NONE;
     w->next_node = f->src_node[src];
-    w->path = f->adaptive ? RS_NONE : rs__flit_path_of(f, src, dst, mid);
-    if ((f->rc = rs__flit_route(f, m, f->src_node[src], f->err))) {
+    w->path = f->adaptive ? RS_NONE : flit_path_of(f, src, dst, mid);
+    if (w->path != RS_NONE) { /* the cached route's first hop (rs__flit_route_oblivious) */
+        const struct flit_hop *h = &f->hop[w->path];
+        w->next_chan = h->chan;
+        if (h->chan != RS_NONE) {
+            w->next_node = h->node;
+            w->vc_lo = h->vc_lo;
+            w->vc_hi = h->vc_hi;
+        }
+    } else if ((f->rc = rs__flit_route(f, m, f->src_node[src], f->err))) {
         f->free_slot[f->n_free++] = m;
         return RS_NONE;
     }

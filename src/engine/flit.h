@@ -284,6 +284,16 @@ int rs__flit_route(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err
 int rs__flit_paths_init(struct flit *f);
 uint32_t rs__flit_path_of(struct flit *f, uint32_t src, uint32_t dst, uint32_t mid);
 void rs__flit_paths_free(struct flit *f);
+/* rs__flit_path_of with the look-up of an expanded pair inline (the call only to expand). */
+static inline uint32_t flit_path_of(struct flit *f, uint32_t src, uint32_t dst, uint32_t mid)
+{
+    if (!f->pair_path || mid != RS_NONE)
+        return RS_NONE;
+    uint32_t p = f->pair_path[(uint64_t)src * f->n_src + dst];
+    if (p == 0)
+        return rs__flit_path_of(f, src, dst, mid);
+    return p == RS_NONE ? RS_NONE : p - 1;
+}
 /* Hops the path cache holds for a network of pairs (source, destination) pairs: 0 when it has
  * no cache (too many pairs). For the memory estimate: the cache takes at most 4 bytes per pair
  * and 12 per hop. */

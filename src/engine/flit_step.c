@@ -11,6 +11,7 @@
 #include <omp.h>
 
 #include "routesim/alloc.h"
+#include "routesim/assert.h"
 
 /* The step's hot functions take part (cut_through_partial), shared (link=shared), adapt
  * (an adaptive routing) and ev (the event log is open) as arguments and are always inlined,
@@ -176,27 +177,29 @@ FLIT_HOT int move_header_p(struct flit *f, struct flit_thr *th, uint32_t m, stru
 
 /* Move the front flit of worm m in y (a VC of its chain, or RS_NONE: its source) on into z,
  * the next VC of its chain toward the head (or the delivery buffer when z is the head and
- * the header has been delivered). y_last: y is the last element of the chain (its tail VC,
- * or the source). header_moved: the header moved this step. */
+ * the header has been delivered). zh: z is m's head VC (z == w->head; a constant where the
+ * caller knows it). y_last: y is the last element of the chain (its tail VC, or the
+ * source). header_moved: the header moved this step. */
 FLIT_HOT void move_flit(struct flit *f, struct flit_thr *th, uint32_t m, uint32_t y, uint32_t z,
-                        int y_last, int header_moved, int part, int shared, int par)
+                        int zh, int y_last, int header_moved, int part, int shared, int par)
 {
+    RS_DASSERT(zh == (z == f->w[m].head));
     struct flit_acc *a = par ? &th->acc : &f->sacc;
     struct flit_worm *w = &f->w[m];
     uint32_t t = f->step;
     struct flit_vc *zv = &f->vc[z];
     if (zv->t_arr == t)
         return; /* one flit per virtual channel per step */
-    if (y != RS_NONE) {
+    if (y != RS_NONE) { /* (RS_NONE is a constant at the source's call) */
         const struct flit_vc *yv = &f->vc[y];
         if (yv->t_dep == t || count_p(f, m, y, part) == 0)
             return; /* it sent a flit already, or holds none of m's (a gap, link=shared) */
     }
-    int deliver = z == w->head && w->next_chan == RS_NONE;
+    int deliver = zh && w->next_chan == RS_NONE;
     if (!deliver) {
         /* room after m's own departure from z this step; another message's departure
          * (the FIFO ahead of m's header) frees its slot only at the next step */
-        uint32_t occ = zv->cnt + (z == w->head && !header_moved && zv->t_dep == t);
+        uint32_t occ = zv->cnt + (zh && !header_moved && zv->t_dep == t);
         if (occ >= f->depth)
             return;
     }
@@ -235,20 +238,44 @@ FLIT_HOT void move_flit(struct flit *f, struct flit_thr *th, uint32_t m, uint32_
         tail_moved(f, th, m, y, z, deliver, part, par);
 }
 
+/* y, read from a chain of n VCs before its n-th, is a VC (not RS_NONE, the source): said
+ * to the compiler so that move_flit's tests of the source fold away. */
+#define FLIT_IS_VC(y)                                                                          \
+    do {                                                                                       \
+        RS_DASSERT((y) != RS_NONE);                                                            \
+        if ((y) == RS_NONE)                                                                    \
+            __builtin_unreachable();                                                           \
+    } while (0)
+
 /* The body of worm m: every buffer of its chain passes its front flit on, head to tail,
  * then its source injects one flit. */
 FLIT_HOT void move_body(struct flit *f, struct flit_thr *th, uint32_t m, int header_moved,
                         int part, int shared, int par)
 {
     struct flit_worm *w = &f->w[m];
-    uint32_t z = w->head, n = w->span;
-    for (uint32_t k = 1; k < n; k++) {
-        uint32_t y = f->vc[z].up;
-        move_flit(f, th, m, y, z, k == n - 1 && !w->src_left, header_moved, part, shared, par);
+    uint32_t z = w->head, n = w->span, y;
+    /* the chain's first, middle and last moves apart, so that the tests of the head VC and
+     * of the tail fold away where they cannot apply (the same moves in the same order) */
+    if (n >= 2) {
+        y = f->vc[z].up;
+        FLIT_IS_VC(y);
+        move_flit(f, th, m, y, z, 1, n == 2 && !w->src_left, header_moved, part, shared, par);
         z = y;
+        for (uint32_t k = 2; k + 1 < n; k++) {
+            y = f->vc[z].up;
+            FLIT_IS_VC(y);
+            move_flit(f, th, m, y, z, 0, 0, header_moved, part, shared, par);
+            z = y;
+        }
+        if (n >= 3) {
+            y = f->vc[z].up;
+            FLIT_IS_VC(y);
+            move_flit(f, th, m, y, z, 0, !w->src_left, header_moved, part, shared, par);
+            z = y;
+        }
     }
     if (w->src_left && n)
-        move_flit(f, th, m, RS_NONE, z, 1, header_moved, part, shared, par);
+        move_flit(f, th, m, RS_NONE, z, n == 1, 1, header_moved, part, shared, par);
 }
 
 void rs__flit_compact(struct flit *f)
@@ -508,6 +535,8 @@ static int step_worms_par(struct flit *f, struct flit_acc *acc, struct rs_err *e
 static int move_header(struct flit *f, struct flit_thr *th, uint32_t m, struct rs_err *err,
                        int *rc)
 {
+    if (f->mode != FLIT_PARTIAL && f->link != FLIT_SHARED && !f->adaptive && !f->ev)
+        return move_header_p(f, th, m, err, rc, 0, 0, 0, 0, 0); /* the common case, folded */
     return move_header_p(f, th, m, err, rc, f->mode == FLIT_PARTIAL, f->link == FLIT_SHARED,
                          f->adaptive, 0, f->ev != NULL);
 }

@@ -249,7 +249,7 @@ int rs_openloop_config(struct rs_openloop_cfg *cfg, const struct rs_params *p, u
 static double unit_of(const uint32_t *w)
 {
     uint64_t bits = ((uint64_t)w[0] << 21) ^ (uint64_t)(w[1] >> 11);
-    return ldexp((double)bits + 0.5, -53);
+    return ((double)bits + 0.5) * 0x1p-53; /* exact: a power of two, a normal result */
 }
 
 /* Steps to the first success (>= 1) of trials with probability q, from u in (0, 1);
@@ -305,11 +305,15 @@ static uint32_t gap_after(const struct rs_openloop *ol, uint32_t t, uint32_t idx
     if (ol->cfg.log_q == 0.0) /* probability 1: every step */
         return prev + 1;
     rs_rng_block(ol->seed, RS_STREAM_OL_GAP, t, idx, blk);
-    /* u uniform in (0, 1): 53 random bits, offset by half a unit */
+    /* u uniform in (0, 1): 53 random bits, offset by half a unit (the product by 2^-53 is
+       exact, as ldexp) */
     uint64_t bits = ((uint64_t)blk[0] << 21) ^ (uint64_t)(blk[1] >> 11);
-    double u = ldexp((double)bits + 0.5, -53);
-    double gap = floor(log(u) / ol->cfg.log_q) + 1.0;
-    if (gap >= (double)(UINT32_MAX - prev))
+    double u = ((double)bits + 0.5) * 0x1p-53;
+    /* floor(log(u) / log_q) + 1: the quotient is finite and in [0, 2^38) (log(u) >= -38,
+       -log_q >= 2^-32 since threshold >= 1), so truncation is the floor, and the gap is an
+       exact integer */
+    uint64_t gap = (uint64_t)(log(u) / ol->cfg.log_q) + 1;
+    if (gap >= (uint64_t)(UINT32_MAX - prev))
         return UINT32_MAX;
     return prev + (uint32_t)gap;
 }
@@ -322,12 +326,104 @@ static uint32_t next_after(const struct rs_openloop *ol, uint32_t t, uint32_t id
     return gap_after(ol, t, idx, prev);
 }
 
+/* ---- the calendar of next arrivals (arrivals=per_packet|on_off) --------------------------
+ * A timing wheel: slot s lists the terminals whose next arrival step is congruent to s
+ * modulo the wheel's size, so that a step visits its slot's terminals only (those due then,
+ * and those due a multiple of the wheel's size later) instead of scanning every terminal.
+ * The gaps are keyed by (seed, terminal, packet index), so the order of the visits changes
+ * no value; the step's terminals are sorted before use, as the scan visited them. */
+
+/* Slots of the wheel: a power of two about twice the mean gap, so that a terminal is seen
+ * about once per packet, within [64, 4096] (16 KiB at most). */
+static uint32_t wheel_slots(const struct rs_openloop_cfg *c)
+{
+    double gap = c->packet_rate > 0 ? 2.0 / c->packet_rate : 4096.0;
+    uint32_t w = 64;
+    while (w < 4096 && (double)w < gap)
+        w *= 2;
+    return w;
+}
+
+/* File terminal t under the slot of its next arrival (none when it has none). */
+static inline void calendar_put(struct rs_openloop *ol, uint32_t t)
+{
+    uint32_t at = ol->next[t];
+    if (at == UINT32_MAX)
+        return;
+    uint32_t *head = &ol->wheel[at & ol->wheel_mask];
+    ol->wlink[t] = *head;
+    *head = t;
+}
+
+/* The calendar of ol->next (set). Returns 0 or RS_ENOMEM. */
+static int calendar_init(struct rs_openloop *ol)
+{
+    uint32_t w = wheel_slots(&ol->cfg), n = ol->n_terminals;
+    ol->wheel_mask = w - 1;
+    ol->wheel = rs_malloc((size_t)w * sizeof *ol->wheel);
+    ol->wlink = rs_malloc(((size_t)n + 1) * sizeof *ol->wlink);
+    ol->wbits = rs_calloc((size_t)n / 64 + 1, sizeof *ol->wbits);
+    if (!ol->wheel || !ol->wlink || !ol->wbits)
+        return RS_ENOMEM;
+    memset(ol->wheel, 0xff, (size_t)w * sizeof *ol->wheel);
+    for (uint32_t t = n; t-- > 0;) /* each slot's list in increasing terminal order */
+        calendar_put(ol, t);
+    return 0;
+}
+
+/* The terminals whose next arrival is step, taken off the calendar into out, increasing;
+ * returns their number. The slot's other terminals stay. */
+static uint32_t calendar_due(struct rs_openloop *ol, uint32_t step, uint32_t *out)
+{
+    uint32_t *head = &ol->wheel[step & ol->wheel_mask], t = *head, k = 0;
+    uint32_t lo = UINT32_MAX, hi = 0;
+    const uint32_t *next = ol->next;
+    *head = UINT32_MAX;
+    while (t != UINT32_MAX) {
+        uint32_t nx = ol->wlink[t];
+        if (next[t] == step) {
+            out[k++] = t;
+            lo = t < lo ? t : lo;
+            hi = t > hi ? t : hi;
+        } else { /* due a lap or more later */
+            ol->wlink[t] = *head;
+            *head = t;
+        }
+        t = nx;
+    }
+    if (k <= 8) { /* a few: insertion */
+        for (uint32_t i = 1; i < k; i++) {
+            uint32_t x = out[i], j = i;
+            for (; j > 0 && out[j - 1] > x; j--)
+                out[j] = out[j - 1];
+            out[j] = x;
+        }
+        return k;
+    }
+    uint64_t *bits = ol->wbits; /* many: as bits, read back in order */
+    for (uint32_t i = 0; i < k; i++)
+        bits[out[i] >> 6] |= UINT64_C(1) << (out[i] & 63);
+    k = 0;
+    for (uint32_t wd = lo >> 6; wd <= hi >> 6; wd++) {
+        uint64_t b = bits[wd];
+        bits[wd] = 0;
+        while (b) {
+            out[k++] = wd << 6 | (uint32_t)__builtin_ctzll(b);
+            b &= b - 1;
+        }
+    }
+    return k;
+}
+
 void rs_openloop_free(struct rs_openloop *ol)
 {
     rs_free(ol->tmpl_first);
     rs_free(ol->tmpl);
     rs_free(ol->term);
     rs_free(ol->next);
+    rs_free(ol->wheel);
+    rs_free(ol->wlink);
+    rs_free(ol->wbits);
     rs_free(ol->lat_hist);
     rs_pattern_free(&ol->pat);
     for (uint32_t t = 0; ol->tq && t < ol->n_terminals; t++)
@@ -407,6 +503,10 @@ int rs_openloop_init(struct rs_openloop *ol, const struct rs_openloop_cfg *cfg,
         if (cfg->arrivals != RS_ARRIVALS_PER_STEP && cfg->threshold > 0 &&
             ol->tmpl_first[t + 1] > ol->tmpl_first[t])
             ol->next[t] = next_after(ol, t, 0, 0);
+    }
+    if (cfg->arrivals != RS_ARRIVALS_PER_STEP && !ol->tq && (rc = calendar_init(ol))) {
+        rs_openloop_free(ol);
+        return rs_err_set(err, rc, "out of memory for open-loop injection");
     }
     return 0;
 }
@@ -521,17 +621,13 @@ uint32_t rs_openloop_generate(struct rs_openloop *ol, uint32_t step, uint32_t *b
     if (ol->cfg.threshold == 0)
         return 0;
     int per_packet = ol->cfg.arrivals != RS_ARRIVALS_PER_STEP;
-    const uint32_t *next = ol->next;
-    for (uint32_t t = 0; t < ol->n_terminals; t++) {
-        if (per_packet) {
-            while (t < ol->n_terminals && next[t] != step) /* the common case: no arrival */
-                t++;
-            if (t == ol->n_terminals)
-                break;
-        }
+    uint32_t n_due = per_packet ? calendar_due(ol, step, became_pending) : ol->n_terminals;
+    for (uint32_t i = 0; i < n_due; i++) {
+        uint32_t t = per_packet ? became_pending[i] : i; /* n_new <= i: written behind */
         struct rs_ol_terminal *s = &ol->term[t];
         if (per_packet) {
             ol->next[t] = next_after(ol, t, ++s->born, step);
+            calendar_put(ol, t);
         } else {
             if (s->blk_step != b) { /* one Philox block serves four consecutive steps */
                 if (!has_templates(ol, t))

@@ -186,6 +186,60 @@ static void test_arrivals_per_packet(void **state)
     fx_done(&f, &ol);
 }
 
+/* The calendar of next arrivals (a timing wheel, src/work/openloop.c) against the gaps
+ * themselves: on a 16x16 mesh (256 terminals), every terminal's arrival steps as generated
+ * step by step equal its FIFO's fronts as rs_openloop_start recomputes them from the gap
+ * chain, and the terminals listed as newly pending are strictly increasing; at 0.001
+ * packets per step (a wheel of 2048 slots, about 13% of gaps longer than a turn) and at
+ * 0.5 (about 128 terminals due per step: the calendar's bit-set sort). */
+static void check_calendar(const char *rate, uint32_t steps, uint32_t per_term)
+{
+    struct fx f;
+    struct rs_openloop ol;
+    static uint32_t arr[256][400], n_arr[256], newly[256];
+    char buf[256];
+    snprintf(buf, sizeof buf, "topology=mesh k=16 injection_process=bernoulli injection_rate=%s "
+             "warmup_steps=0 measure_steps=%u drain_steps=0", rate, steps);
+    ol_build(&f, &ol, buf, 1);
+    assert_int_equal(ol.n_terminals, 256);
+    memset(n_arr, 0, sizeof n_arr);
+    uint64_t total = 0, laps = 0;
+    for (uint32_t s = 1; s <= steps; s++) {
+        uint32_t n = rs_openloop_generate(&ol, s, newly);
+        for (uint32_t i = 1; i < n; i++)
+            assert_true(newly[i] > newly[i - 1]);
+        for (uint32_t t = 0; t < 256; t++) {
+            while (n_arr[t] < ol.term[t].born) { /* born counts the packets generated */
+                assert_true(n_arr[t] < per_term);
+                uint32_t prev = n_arr[t] ? arr[t][n_arr[t] - 1] : 0;
+                laps += s - prev > (ol.wheel_mask + 1);
+                arr[t][n_arr[t]++] = s;
+                total++;
+            }
+        }
+    }
+    assert_true(total > 0);
+    for (uint32_t t = 0; t < 256; t++) {
+        assert_int_equal(ol.term[t].pending, n_arr[t]);
+        for (uint32_t i = 0; i < n_arr[t]; i++) {
+            assert_int_equal(ol.term[t].front, arr[t][i]);
+            rs_openloop_start(&ol, t);
+        }
+    }
+    if (!strcmp(rate, "0.001")) {
+        assert_int_equal(ol.wheel_mask + 1, 2048);
+        assert_true(laps > 1000); /* about 13% of 51200 gaps span more than a turn */
+    }
+    fx_done(&f, &ol);
+}
+
+static void test_arrivals_calendar(void **state)
+{
+    (void)state;
+    check_calendar("0.001", 200000, 400);
+    check_calendar("0.5", 600, 400);
+}
+
 /* Destinations: traffic=uniform draws a fresh destination per packet (over 32000 packets
  * of 16 terminals the chi-square statistic with 15 degrees of freedom stays below 37.7,
  * its 0.1% critical value); a permutation traffic sends every packet of a terminal to the
@@ -319,6 +373,7 @@ int main(void)
         cmocka_unit_test(test_config),
         cmocka_unit_test(test_arrivals),
         cmocka_unit_test(test_arrivals_per_packet),
+        cmocka_unit_test(test_arrivals_calendar),
         cmocka_unit_test(test_destinations_and_lengths),
         cmocka_unit_test(test_statistics),
     };
