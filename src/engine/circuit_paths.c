@@ -71,13 +71,15 @@ int rs__circ_paths_init(struct circ *c, const struct rs_driver *d, struct rs_err
     return rc;
 }
 
-/* Decide one stage's requests c->req[0..n): every channel carries at most cap - used
- * circuits (all requests win when they fit, else the best by key); losers fail and the
- * winners lock the channel (in the all-at-once mode also a winner whose message loses on
- * another channel: what it locked stays locked for the cycle). */
-static void decide_hops(struct circ *c, uint32_t n, uint32_t stage)
+/* Decide one stage's requests, grouped by channel (g[0..n)): every channel carries at most
+ * cap - used circuits (all requests win when they fit, else the best by key); losers fail
+ * and the winners lock the channel (in the all-at-once mode also a winner whose message
+ * loses on another channel: what it locked stays locked for the cycle; its fail flag may
+ * then be set by several threads at once, hence the atomic store). */
+static void decide_hops(struct circ *c, const struct circ_stage *st, struct circ_req *g,
+                        uint32_t n)
 {
-    struct circ_req *g = rs__circ_group(c, n, stage);
+    uint32_t stage = st->stage;
     for (uint32_t s = 0; s < n;) {
         uint32_t e = s + 1;
         while (e < n && g[e].res == g[s].res)
@@ -89,7 +91,7 @@ static void decide_hops(struct circ *c, uint32_t n, uint32_t stage)
                 if (k < avail)
                     rs__circ_lock(c, c->run[k].p, ch);
                 else
-                    c->fail[c->run[k].p] = 1;
+                    __atomic_store_n(&c->fail[c->run[k].p], 1, __ATOMIC_RELAXED);
             }
             len = avail;
         } else {
@@ -105,36 +107,61 @@ static void decide_hops(struct circ *c, uint32_t n, uint32_t stage)
     }
 }
 
+/* Staged mode: hop st->a of the live messages at positions k0..k1. */
+static uint32_t build_hop(struct circ *c, const struct circ_stage *st, uint32_t k0, uint32_t k1,
+                          struct circ_req *out)
+{
+    uint32_t n = 0, h = st->a;
+    for (uint32_t p = k0; p < k1; p++) {
+        uint32_t m = c->act[p];
+        if (!c->fail[p] && c->off[m] + h < c->off[m + 1])
+            out[n++] = (struct circ_req){c->hop[c->off[m] + h], p};
+    }
+    return n;
+}
+
+/* All-at-once mode: every hop of the messages at positions k0..k1. */
+static uint32_t build_all(struct circ *c, const struct circ_stage *st, uint32_t k0, uint32_t k1,
+                          struct circ_req *out)
+{
+    uint32_t n = 0;
+    (void)st;
+    for (uint32_t p = k0; p < k1; p++) {
+        uint32_t m = c->act[p];
+        for (uint64_t h = c->off[m]; h < c->off[m + 1]; h++)
+            out[n++] = (struct circ_req){c->hop[h], p};
+    }
+    return n;
+}
+
 void rs__circ_paths_cycle(struct circ *c)
 {
-    uint32_t n;
     for (uint32_t p = 0; p < c->n_act; p++) {
         c->fail[p] = 0;
         if (c->cpath)
             c->cplen[p] = 0;
     }
+    /* every thread may touch every channel of the cycle's paths (off is indexed by id) */
+    uint64_t n_hops = 0;
+    if (c->threads > 1)
+        for (uint32_t p = 0; p < c->n_act; p++)
+            n_hops += c->off[c->act[p] + 1] - c->off[c->act[p]];
+    rs__circ_par_begin(c, c->mode == CIRC_MODE_STAGED ? c->n_act : n_hops, n_hops);
+    struct circ_stage st = {.decide = decide_hops, .n_items = c->n_act};
     if (c->mode == CIRC_MODE_STAGED) { /* hop h of every path, h = 0, 1, ... */
+        st.build = build_hop;
         for (uint32_t h = 0; h < c->max_len; h++) {
-            n = 0;
-            for (uint32_t p = 0; p < c->n_act; p++) {
-                uint32_t m = c->act[p];
-                if (!c->fail[p] && c->off[m] + h < c->off[m + 1])
-                    c->req[n++] = (struct circ_req){c->hop[c->off[m] + h], p};
-            }
-            if (!n)
+            st.stage = st.a = h;
+            if (!rs__circ_stage(c, &st))
                 break;
-            decide_hops(c, n, h);
         }
     } else { /* every hop of every path at once, one key per message and cycle */
-        n = 0;
-        for (uint32_t p = 0; p < c->n_act; p++) {
-            uint32_t m = c->act[p];
-            for (uint64_t h = c->off[m]; h < c->off[m + 1]; h++)
-                c->req[n++] = (struct circ_req){c->hop[h], p};
-        }
-        decide_hops(c, n, 0);
+        st.build = build_all;
+        rs__circ_stage(c, &st);
     }
     for (uint64_t t = 0; t < c->n_touched; t++)
         c->used[c->touched[t]] = 0;
     c->n_touched = 0;
+    if (c->par_now)
+        rs__circ_par_untouch(c);
 }
