@@ -165,6 +165,10 @@ struct circ_open {
                                all-at-once mode) */
     uint64_t *tmp;          /* one expanded route */
     uint32_t tmp_cap;
+    /* threads > 1, fixed paths: the threads' shares of the path expansion
+     * (circuit_openloop.c) and each position's packet (its index in win) */
+    struct circ_xthr *xt;
+    uint32_t *wk;
 };
 
 extern const struct rs_engine_ops rs_engine_circuit;

@@ -5,7 +5,7 @@
 # (hop by hop), LCANs of every form with each up and down policy, plans (algorithm=offline),
 # meshes and tori with Valiant paths (every hop at once), one pass with drops, circuits=2,
 # down=rank, batch and open loop at several loads, and runs with the invariant checker after
-# every cycle (check=1).
+# every cycle (check=1); and the errors met while the threads expand paths.
 . "$(dirname "$0")/lib.bash"
 
 OL="injection_process=bernoulli warmup_steps=50 measure_steps=200 drain_steps=100"
@@ -56,6 +56,23 @@ for c in "${cases[@]}"; do
     else
       PASSES=$((PASSES + 1))
     fi
+  done
+done
+# errors found while the threads expand the paths: the first failing message in order
+for c in "topology=butterfly N=64 wrap=1 routing=valiant seed=2" \
+         "topology=butterfly N=64 wrap=1 routing=valiant seed=3 injection_process=bernoulli injection_rate=0.2"; do
+  # shellcheck disable=SC2086
+  { "$RS" run $c switching=circuit 2>&1; echo "rc=$?"; } >"$TMP/t1"
+  if ! grep -q 'more than circuits=1 times' "$TMP/t1"; then
+    echo "FAIL: routesim run $c switching=circuit: no error:"; head -3 "$TMP/t1"
+    FAILS=$((FAILS + 1))
+  fi
+  for T in 2 3; do
+    # shellcheck disable=SC2086
+    { "$RS" run $c switching=circuit threads=$T 2>&1; echo "rc=$?"; } >"$TMP/t$T"
+    if cmp -s "$TMP/t1" "$TMP/t$T"; then PASSES=$((PASSES + 1)); else
+      echo "FAIL: routesim run $c switching=circuit: threads=$T differs:"; diff "$TMP/t1" "$TMP/t$T" | head -4
+      FAILS=$((FAILS + 1)); fi
   done
 done
 # the cases contend (a test of nothing otherwise): the first needs several cycles and has
