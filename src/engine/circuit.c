@@ -15,6 +15,7 @@
 
 #include "routesim/alloc.h"
 #include "routesim/rng.h"
+#include "routesim/run.h"
 
 static const char *const up_names[] = {"random_per_cycle", "random_per_permutation", "fixed",
                                        NULL};
@@ -63,6 +64,7 @@ void rs__circ_free(struct circ *c)
     rs_free(c->chk);
     rs_free(c->per_cycle);
     rs_buf_free(&c->per_cycle_text);
+    rs__circ_par_free(c);
     memset(c, 0, sizeof *c);
 }
 
@@ -101,6 +103,11 @@ int rs__circ_read_options(struct circ *c, const struct rs_engine_input *in, stru
                           "switching=circuit on an LCAN routes through LCA switches with its "
                           "own up choices; routing=%s is not supported there",
                           in->routing->name);
+    int64_t threads;
+    if ((rc = rs_opt_int(p, rs_run_options, "threads", &threads, err)))
+        return rc;
+    /* the event log is written in the serial order: one thread then (the same outcome) */
+    c->threads = in->events ? 1 : (uint32_t)threads;
     if (c->down == CIRC_DOWN_RANK) {
         if (ranks == 0) { /* 004 §5: r = log^(1/q) N, rounded up */
             double lg = log2((double)c->net->n_terminals);

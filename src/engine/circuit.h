@@ -57,6 +57,7 @@ struct circ_ranked {
 };
 
 struct circ_open;
+struct circ_thr;
 
 struct circ {
     const struct rs_net *net;
@@ -121,6 +122,13 @@ struct circ {
 
     uint64_t shuffle; /* tests only: nonzero shuffles requests and visits runs backwards */
 
+    /* threads (the run key `threads`, circuit_par.c): the stages of a cycle on `threads`
+     * OpenMP threads; par_now: this cycle's stages run on them (else serially, the same
+     * bytes) */
+    uint32_t threads;
+    int par_now;
+    struct circ_thr *thr; /* [threads] once a cycle has run in parallel */
+
     /* metrics */
     uint64_t delivered, dropped, conflicts, locks;
     uint32_t max_circ;
@@ -157,6 +165,10 @@ struct circ_open {
                                all-at-once mode) */
     uint64_t *tmp;          /* one expanded route */
     uint32_t tmp_cap;
+    /* threads > 1, fixed paths: the threads' shares of the path expansion
+     * (circuit_openloop.c) and each position's packet (its index in win) */
+    struct circ_xthr *xt;
+    uint32_t *wk;
 };
 
 extern const struct rs_engine_ops rs_engine_circuit;
@@ -207,13 +219,54 @@ void rs__circ_order(struct circ *c, const struct circ_req *g, uint32_t len, uint
 /* Order c->run[0..len) by (key, m) (keys already filled in). */
 void rs__circ_sort_run(struct circ_ranked *r, uint32_t len);
 
-/* Note that position p locked channel ch (for the checker; no-op without it). */
+/* Note that position p locked channel ch (for the checker; no-op without it). In the
+ * all-at-once mode threads may lock channels of one position at once: its count is taken
+ * atomically (the checker reads those channels as a set). */
 static inline void rs__circ_lock(struct circ *c, uint32_t p, uint32_t ch)
 {
     c->locks++;
     if (c->cpath)
-        c->cpath[(uint64_t)p * c->cp_max + c->cplen[p]++] = ch;
+        c->cpath[(uint64_t)p * c->cp_max + __atomic_fetch_add(&c->cplen[p], 1, __ATOMIC_RELAXED)] =
+            ch;
 }
+
+/* ---- circuit_par.c: one stage of a cycle, serially or on c->threads threads ---------- */
+
+/* A stage of a cycle: every live message requests one resource (fixed paths in the all-at-
+ * once mode: every channel of its path). build writes the requests of items k0..k1 (the
+ * mode's list: positions, or entries of c->tb) to out and returns their number; decide gets
+ * the requests of a range of resources grouped by resource, g[0..n), and decides, locks and
+ * applies them. Both run on a view tc of c (circuit_par.c): the same shared arrays, but
+ * their own scratch (run, cnt, sigma, ucnt, touched) and counters (locks, max_circ); they
+ * write only the state of their items' / resources' positions. */
+struct circ_stage {
+    uint32_t (*build)(struct circ *tc, const struct circ_stage *s, uint32_t k0, uint32_t k1,
+                      struct circ_req *out);
+    void (*decide)(struct circ *tc, const struct circ_stage *s, struct circ_req *g, uint32_t n);
+    uint32_t stage;   /* keys the conflict draws (rs__circ_key) */
+    uint32_t n_items; /* items 0..n_items of build */
+    uint32_t a, b, c; /* the mode's parameters (hop, level, wires, first item) */
+};
+
+/* Run one stage: serially (build, rs__circ_group, decide), or when c->par_now on
+ * c->threads threads: each builds the requests of an equal share of the items, the
+ * requests are distributed by resource over T equal ranges of the stage's resource ids,
+ * and each thread groups and decides its range. Every decision is a function of one
+ * resource's requests, so the outcome is the same for every T. Returns the number of
+ * requests. */
+uint32_t rs__circ_stage(struct circ *c, const struct circ_stage *s);
+
+/* At the start of a cycle: set c->par_now (threads > 1 and the threads' scratch holds
+ * n_req requests per stage and n_touch touched channels; when it cannot be allocated the
+ * cycle runs serially, with the same outcome). */
+void rs__circ_par_begin(struct circ *c, uint64_t n_req, uint64_t n_touch);
+
+/* Paths mode, at the end of a parallel cycle: zero c->used on the channels every thread
+ * touched and forget them. */
+void rs__circ_par_untouch(struct circ *c);
+
+/* Free the threads' scratch. */
+void rs__circ_par_free(struct circ *c);
 
 /* ---- modes ------------------------------------------------------------------------- */
 

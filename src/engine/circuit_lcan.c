@@ -19,13 +19,13 @@ static uint32_t stage_down(const struct rs_lcan *lc, uint32_t i)
     return lc->l + (lc->l - 1 - i);
 }
 
-/* Decide every run of the n grouped requests of one stage for resources of wires wires
+/* Decide every run of the n grouped requests g of one stage for resources of wires wires
  * with cap circuits each: all win when they fit, else the wires*cap best by key. Losers
  * get fail. Winners get slot[p] = their wire in the bundle (0 when wires == 1), wires
- * being handed out round-robin in message-id order. Returns the grouped requests. */
-static struct circ_req *decide(struct circ *c, uint32_t n, uint32_t stage, uint32_t wires)
+ * being handed out round-robin in message-id order. */
+static void decide(struct circ *c, const struct circ_req *g, uint32_t n, uint32_t stage,
+                   uint32_t wires)
 {
-    struct circ_req *g = rs__circ_group(c, n, stage);
     uint32_t avail = wires * c->cap;
     for (uint32_t s = 0; s < n;) {
         uint32_t e = s + 1;
@@ -58,7 +58,6 @@ static struct circ_req *decide(struct circ *c, uint32_t n, uint32_t stage, uint3
             c->max_circ = per_wire;
         s = e;
     }
-    return g;
 }
 
 /* The up setting of switch node w (d downers): sigma, a permutation of the downers giving
@@ -129,6 +128,121 @@ static uint32_t planned_upper(const struct rs_lcan *lc, uint32_t via, uint32_t i
     return (lo / (lc->U[T] / lc->U[i + 1])) % lc->u[i];
 }
 
+/* The stages (struct circ_stage): items are entries k of c->tb from st->c on; a = level
+ * i; b = wires of the down bundles of level i. */
+
+/* The PE links: a terminal sends at most cap circuits. */
+static uint32_t build_inject(struct circ *c, const struct circ_stage *st, uint32_t k0,
+                             uint32_t k1, struct circ_req *out)
+{
+    uint32_t n = 0;
+    for (uint32_t k = st->c + k0; k < st->c + k1; k++) {
+        uint32_t p = c->tb[k];
+        out[n++] = (struct circ_req){rs_problem_src(c->pb, c->act[p]), p};
+    }
+    return n;
+}
+
+static void decide_inject(struct circ *c, const struct circ_stage *st, struct circ_req *g,
+                          uint32_t n)
+{
+    const struct rs_lcan *lc = c->lc;
+    decide(c, g, n, st->stage, 1);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t p = g[k].p, s = g[k].res, j;
+        if (c->fail[p])
+            continue;
+        rs__circ_lock(c, p, s * c->P);
+        c->pos[p] = rs__lcan_switch(lc, 0, rs__lcan_pe_switch(lc, s, &j));
+        c->slot[p] = j;
+    }
+}
+
+/* Up from level i: the live messages turning above i request their switch (or, under a
+ * plan off a tree, the planned upper). */
+static uint32_t build_up(struct circ *c, const struct circ_stage *st, uint32_t k0, uint32_t k1,
+                         struct circ_req *out)
+{
+    const struct rs_lcan *lc = c->lc;
+    uint32_t i = st->a, P = c->P, n = 0;
+    int forced = c->via && !lc->tree;
+    for (uint32_t k = st->c + k0; k < st->c + k1; k++) {
+        uint32_t p = c->tb[k];
+        if (c->fail[p])
+            continue;
+        uint32_t res = forced ? c->pos[p] * P + lc->d[i] + planned_upper(lc, c->via[c->act[p]], i)
+                              : c->pos[p];
+        out[n++] = (struct circ_req){res, p};
+    }
+    return n;
+}
+
+static void decide_up(struct circ *c, const struct circ_stage *st, struct circ_req *g, uint32_t n)
+{
+    const struct rs_lcan *lc = c->lc;
+    uint32_t i = st->a, P = c->P;
+    if (c->via && !lc->tree) {
+        decide(c, g, n, st->stage, 1);
+        for (uint32_t k = 0; k < n; k++)
+            if (!c->fail[g[k].p])
+                c->slot[g[k].p] = g[k].res - c->pos[g[k].p] * P - lc->d[i];
+    } else {
+        for (uint32_t s = 0; s < n;) {
+            uint32_t e = s + 1;
+            while (e < n && g[e].res == g[s].res)
+                e++;
+            up_choice(c, g + s, e - s, i);
+            s = e;
+        }
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t p = g[k].p, downer;
+        if (c->fail[p])
+            continue;
+        uint32_t x = c->pos[p] - lc->first[i], up = c->slot[p];
+        rs__circ_lock(c, p, c->pos[p] * P + lc->d[i] + up);
+        c->pos[p] = rs__lcan_switch(lc, i + 1, rs__lcan_up(lc, i, x, up, &downer));
+        c->slot[p] = downer;
+    }
+}
+
+/* Down from level i (to i - 1, or at i = 0 to the PEs): the live messages turning at i or
+ * above request the down channel (bundle) towards their destination. */
+static uint32_t build_down(struct circ *c, const struct circ_stage *st, uint32_t k0,
+                           uint32_t k1, struct circ_req *out)
+{
+    const uint32_t *dst = c->pb->dst;
+    uint32_t i = st->a, P = c->P, n = 0, wires;
+    for (uint32_t k = st->c + k0; k < st->c + k1; k++) {
+        uint32_t p = c->tb[k];
+        if (c->fail[p])
+            continue;
+        uint32_t j = rs__lcan_downer_to(c->lc, i, dst[c->act[p]], &wires);
+        out[n++] = (struct circ_req){c->pos[p] * P + j, p};
+    }
+    return n;
+}
+
+static void decide_down(struct circ *c, const struct circ_stage *st, struct circ_req *g,
+                        uint32_t n)
+{
+    const struct rs_lcan *lc = c->lc;
+    uint32_t i = st->a;
+    decide(c, g, n, st->stage, st->b);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t p = g[k].p, upper;
+        if (c->fail[p])
+            continue;
+        uint32_t ch = g[k].res + c->slot[p];
+        rs__circ_lock(c, p, ch);
+        if (i == 0)
+            continue; /* at its PE */
+        uint32_t x = c->pos[p] - lc->first[i], j = ch - c->pos[p] * c->P;
+        c->pos[p] = rs__lcan_switch(lc, i - 1, rs__lcan_down(lc, i, x, j, &upper));
+        c->slot[p] = upper;
+    }
+}
+
 /* The cycle. Positions are first sorted by turn level into c->tb: after the up phase of
  * levels below i every live message with turn level >= i is at level i, so the messages
  * taking part in the up choice of level i are the live ones of the suffix with turn > i,
@@ -137,8 +251,7 @@ static uint32_t planned_upper(const struct rs_lcan *lc, uint32_t via, uint32_t i
 void rs__circ_lcan_cycle(struct circ *c)
 {
     const struct rs_lcan *lc = c->lc;
-    const uint32_t *dst = c->pb->dst, P = c->P;
-    uint32_t start[RS_LCAN_MAX_LEVELS + 1] = {0}, fill[RS_LCAN_MAX_LEVELS + 1], n = 0, total;
+    uint32_t start[RS_LCAN_MAX_LEVELS + 1] = {0}, fill[RS_LCAN_MAX_LEVELS + 1], total;
     for (uint32_t p = 0; p < c->n_act; p++) {
         uint32_t t = c->turn[c->act[p]];
         c->fail[p] = 0;
@@ -156,82 +269,22 @@ void rs__circ_lcan_cycle(struct circ *c)
         if (t != UINT8_MAX)
             c->tb[fill[t]++] = p;
     }
-    /* the PE links: a terminal sends at most cap circuits */
-    for (uint32_t k = 0; k < total; k++) {
-        uint32_t p = c->tb[k];
-        c->req[n++] = (struct circ_req){rs_problem_src(c->pb, c->act[p]), p};
-    }
-    struct circ_req *g = decide(c, n, 0, 1);
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t p = g[k].p, s = g[k].res, j;
-        if (c->fail[p])
-            continue;
-        rs__circ_lock(c, p, s * P);
-        c->pos[p] = rs__lcan_switch(lc, 0, rs__lcan_pe_switch(lc, s, &j));
-        c->slot[p] = j;
-    }
+    rs__circ_par_begin(c, total, 0);
+    struct circ_stage st = {build_inject, decide_inject, 0, total, 0, 1, 0};
+    rs__circ_stage(c, &st);
     /* up: level i to i+1, the live messages turning above i */
     for (uint32_t i = 0; i + 1 < lc->l; i++) {
-        int forced = c->via && !lc->tree;
-        n = 0;
-        for (uint32_t k = start[i + 1]; k < total; k++) {
-            uint32_t p = c->tb[k];
-            if (c->fail[p])
-                continue;
-            uint32_t res = forced ? c->pos[p] * P + lc->d[i] +
-                                        planned_upper(lc, c->via[c->act[p]], i)
-                                  : c->pos[p];
-            c->req[n++] = (struct circ_req){res, p};
-        }
-        if (forced) {
-            g = decide(c, n, stage_up(lc, i), 1);
-            for (uint32_t k = 0; k < n; k++)
-                if (!c->fail[g[k].p])
-                    c->slot[g[k].p] = g[k].res - c->pos[g[k].p] * P - lc->d[i];
-        } else {
-            g = rs__circ_group(c, n, stage_up(lc, i));
-            for (uint32_t s = 0; s < n;) {
-                uint32_t e = s + 1;
-                while (e < n && g[e].res == g[s].res)
-                    e++;
-                up_choice(c, g + s, e - s, i);
-                s = e;
-            }
-        }
-        for (uint32_t k = 0; k < n; k++) {
-            uint32_t p = g[k].p, downer;
-            if (c->fail[p])
-                continue;
-            uint32_t x = c->pos[p] - lc->first[i], up = c->slot[p];
-            rs__circ_lock(c, p, c->pos[p] * P + lc->d[i] + up);
-            c->pos[p] = rs__lcan_switch(lc, i + 1, rs__lcan_up(lc, i, x, up, &downer));
-            c->slot[p] = downer;
-        }
+        st = (struct circ_stage){build_up, decide_up, stage_up(lc, i), total - start[i + 1], i, 1,
+                                 start[i + 1]};
+        rs__circ_stage(c, &st);
     }
     /* down: level i to i-1 for the live messages turning at i or above, then (i = 0) the
      * links to the PEs */
     for (uint32_t i = lc->l; i-- > 0;) {
-        uint32_t wires = 1;
-        n = 0;
-        for (uint32_t k = start[i]; k < total; k++) {
-            uint32_t p = c->tb[k];
-            if (c->fail[p])
-                continue;
-            uint32_t j = rs__lcan_downer_to(lc, i, dst[c->act[p]], &wires);
-            c->req[n++] = (struct circ_req){c->pos[p] * P + j, p};
-        }
-        g = decide(c, n, i ? stage_down(lc, i) : 2 * lc->l - 1, wires);
-        for (uint32_t k = 0; k < n; k++) {
-            uint32_t p = g[k].p, upper;
-            if (c->fail[p])
-                continue;
-            uint32_t ch = g[k].res + c->slot[p];
-            rs__circ_lock(c, p, ch);
-            if (i == 0)
-                continue; /* at its PE */
-            uint32_t x = c->pos[p] - lc->first[i], j = ch - c->pos[p] * P;
-            c->pos[p] = rs__lcan_switch(lc, i - 1, rs__lcan_down(lc, i, x, j, &upper));
-            c->slot[p] = upper;
-        }
+        uint32_t wires;
+        rs__lcan_downer_to(lc, i, 0, &wires); /* the same for every destination */
+        st = (struct circ_stage){build_down, decide_down, i ? stage_down(lc, i) : 2 * lc->l - 1,
+                                 total - start[i], i, wires, start[i]};
+        rs__circ_stage(c, &st);
     }
 }

@@ -3,6 +3,7 @@
  * every terminal (a window of W = circuits x the out-channels of its node) try to lock
  * their circuits through the engine's own cycle (LCAN or fixed paths), as the message set
  * of that cycle. The model: docs/openloop.md ("Circuit switching"), docs/model-circuit.md. */
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,8 +13,36 @@
 
 /* ---- set-up ------------------------------------------------------------------------------ */
 
-static void open_free(struct circ_open *o)
+/* One thread's share of a cycle's path expansion (threads > 1, fixed paths): positions
+ * next..end, their channels in hop[0..n_hop) (lengths in c->off until the serial prefix). */
+struct circ_xthr {
+    uint64_t *tmp;
+    uint32_t *hop;
+    uint16_t *used; /* share 0: NULL (c->used) */
+    uint32_t tmp_cap;
+    uint64_t hop_cap, n_hop;
+    uint32_t start, next, end;
+    int rc; /* 0 done, 1 stopped for memory, else the RS_E... of position next (err) */
+    struct rs_err err;
+};
+
+static void xt_free(struct circ_open *o, uint32_t T)
 {
+    if (o->xt)
+        for (uint32_t j = 0; j < T; j++) {
+            rs_free(o->xt[j].tmp);
+            rs_free(o->xt[j].hop);
+            rs_free(o->xt[j].used);
+        }
+    rs_free(o->xt);
+    rs_free(o->wk);
+    o->xt = NULL;
+    o->wk = NULL;
+}
+
+static void open_free(struct circ_open *o, uint32_t T)
+{
+    xt_free(o, T);
     rs_free(o->first);
     rs_free(o->n);
     rs_free(o->win);
@@ -23,6 +52,32 @@ static void open_free(struct circ_open *o)
     rs_free(o->cyc.dst);
     rs_free(o->tmp);
     memset(o, 0, sizeof *o);
+}
+
+/* The threads' expansion scratch, once. Returns 0 or RS_ENOMEM (the cycles then expand
+ * serially). */
+static int xt_alloc(struct circ *c)
+{
+    struct circ_open *o = c->open;
+    uint32_t T = c->threads;
+    if (o->xt)
+        return 0;
+    uint64_t n_ch = (uint64_t)c->net->n_nodes * c->P;
+    o->xt = rs_calloc(T, sizeof *o->xt);
+    o->wk = rs_malloc(((size_t)c->n + 1) * sizeof *o->wk);
+    if (!o->xt || !o->wk)
+        return RS_ENOMEM;
+    for (uint32_t j = 0; j < T; j++) {
+        struct circ_xthr *x = &o->xt[j];
+        x->tmp_cap = 64;
+        x->hop_cap = 8 * ((uint64_t)c->n / T + 1) + 64;
+        x->tmp = rs_malloc(x->tmp_cap * sizeof *x->tmp);
+        x->hop = rs_malloc((size_t)x->hop_cap * sizeof *x->hop);
+        x->used = j ? rs_calloc(n_ch + 1, sizeof *x->used) : NULL;
+        if (!x->tmp || !x->hop || (j && !x->used))
+            return RS_ENOMEM;
+    }
+    return 0;
 }
 
 /* W_t: at most `circuits` circuits leave the terminal's node on each of its out-channels
@@ -274,6 +329,134 @@ static int build_cycle(struct circ *c, struct rs_err *err)
     return 0;
 }
 
+/* Expand share x's positions x->next..x->end into x->hop, refusing a path that needs a
+ * channel more than `circuits` times, as add_path does (same messages). Without may_alloc
+ * (on a thread) it stops with rc 1 where it would need more memory. Returns x->rc. */
+static int expand_share(struct circ *c, struct circ_xthr *x, int may_alloc)
+{
+    struct circ_open *o = c->open;
+    uint32_t max_hops = 4 * c->net->n_nodes + 16;
+    uint16_t *used = x->used ? x->used : c->used;
+    for (; x->next < x->end; x->next++) {
+        uint32_t k = x->next, t = o->cyc.src[k];
+        const struct circ_wait *e = &o->win[o->wk[k]];
+        struct rs_route_state st = {t, e->dst, e->mid, 0, e->msg};
+        int64_t len = rs_route_walk(c->net, c->routing, &st, x->tmp, x->tmp_cap, max_hops, NULL);
+        if (len < 0)
+            return x->rc = rs_err_set(&x->err, RS_EINVARIANT,
+                                      "route of a packet %u -> %u does not end at its "
+                                      "destination",
+                                      t, e->dst);
+        if (len > (int64_t)x->tmp_cap || x->n_hop + (uint64_t)len > x->hop_cap) {
+            if (!may_alloc)
+                return x->rc = 1;
+            uint64_t need = x->n_hop + (uint64_t)len, cap = 2 * x->hop_cap;
+            uint32_t *hop = rs_realloc(x->hop, (size_t)(cap > need ? cap : need) * sizeof *hop);
+            if (hop) {
+                x->hop = hop;
+                x->hop_cap = cap > need ? cap : need;
+            }
+            uint64_t *tmp = len > (int64_t)x->tmp_cap
+                                ? rs_realloc(x->tmp, (size_t)len * 2 * sizeof *tmp)
+                                : x->tmp;
+            if (tmp && tmp != x->tmp) {
+                x->tmp = tmp;
+                x->tmp_cap = (uint32_t)len * 2;
+                len = rs_route_walk(c->net, c->routing, &st, x->tmp, x->tmp_cap, max_hops, NULL);
+            }
+            if (!hop || !tmp)
+                return x->rc = rs_err_set(&x->err, RS_ENOMEM, "out of memory for a path");
+        }
+        int rc = 0;
+        for (int64_t h = 0; h < len; h++)
+            if (++used[x->tmp[h]] > c->cap && !rc)
+                rc = rs_err_set(&x->err, RS_EUNSUPPORTED,
+                                "the path of a packet %u -> %u uses channel %llu more than "
+                                "circuits=%u times",
+                                t, e->dst, (unsigned long long)x->tmp[h], c->cap);
+        for (int64_t h = 0; h < len; h++) {
+            used[x->tmp[h]] = 0;
+            x->hop[x->n_hop + (uint64_t)h] = (uint32_t)x->tmp[h];
+        }
+        if (rc)
+            return x->rc = rc;
+        c->off[k] = (uint64_t)len;
+        x->n_hop += (uint64_t)len;
+    }
+    return x->rc = 0;
+}
+
+/* build_cycle on fixed paths with threads > 1: the positions serially, their paths
+ * expanded by T threads (equal shares of the positions, each into its own buffer; a share
+ * that needs more memory is finished serially), then laid out in position order. The
+ * same positions, paths and first error as build_cycle. Returns 1 when the scratch cannot
+ * be had (build_cycle then does the work), else 0 or RS_E... */
+static int build_cycle_par(struct circ *c, struct rs_err *err)
+{
+    struct circ_open *o = c->open;
+    uint32_t T = c->threads, k = 0;
+    if (xt_alloc(c))
+        return 1;
+    for (uint32_t i = 0; i < o->n_pend; i++) {
+        uint32_t t = o->pend[i];
+        for (uint32_t j = 0; j < o->n[t]; j++, k++) {
+            const struct circ_wait *e = &o->win[o->first[t] + j];
+            o->cyc.src[k] = t;
+            o->cyc.dst[k] = e->dst;
+            c->act[k] = k;
+            o->wk[k] = o->first[t] + j;
+            if (c->rank)
+                c->rank[k] = e->rank;
+        }
+    }
+    c->n_act = k;
+    o->cyc.n_msgs = k;
+    for (uint32_t j = 0; j < T; j++) {
+        struct circ_xthr *x = &o->xt[j];
+        x->start = x->next = (uint32_t)((uint64_t)k * j / T);
+        x->end = (uint32_t)((uint64_t)k * (j + 1) / T);
+        x->n_hop = 0;
+        x->rc = 1;
+    }
+#pragma omp parallel num_threads(T)
+    if (omp_get_num_threads() == (int)T) /* else every share is expanded below */
+        expand_share(c, &o->xt[omp_get_thread_num()], 0);
+    uint64_t total = 0;
+    uint32_t max_len = 0;
+    for (uint32_t j = 0; j < T; j++) { /* shares in position order: the first error */
+        struct circ_xthr *x = &o->xt[j];
+        if (x->rc == 1)
+            expand_share(c, x, 1);
+        if (x->rc) {
+            *err = x->err;
+            return x->rc;
+        }
+        for (uint32_t p = x->start; p < x->end; p++) {
+            uint64_t len = c->off[p];
+            c->off[p] = total;
+            total += len;
+            max_len = (uint32_t)len > max_len ? (uint32_t)len : max_len;
+        }
+    }
+    if (total > o->hop_cap && grow_hops(c, total))
+        return rs_err_set(err, RS_ENOMEM, "out of memory for the paths of a cycle");
+    for (uint32_t j = 0; j < T; j++) {
+        struct circ_xthr *x = &o->xt[j];
+        if (x->n_hop)
+            memcpy(c->hop + c->off[x->start], x->hop, (size_t)x->n_hop * sizeof *c->hop);
+    }
+    c->off[k] = total;
+    c->max_len = max_len;
+    if (c->cpath && max_len > c->cp_max) { /* the checker records every locked channel */
+        uint32_t *cp = rs_realloc(c->cpath, ((size_t)c->n + 1) * max_len * sizeof *cp + 4);
+        if (!cp)
+            return rs_err_set(err, RS_ENOMEM, "out of memory for the invariant checker");
+        c->cpath = cp;
+        c->cp_max = max_len;
+    }
+    return 0;
+}
+
 /* After the cycle: routed packets are delivered at this cycle, failed ones tried once more
  * and are dropped after `passes` tries; the windows keep the rest in order. Returns the
  * number routed. */
@@ -413,7 +596,10 @@ static int open_life_step(void *st, struct rs_driver *d, struct rs_err *err)
     struct circ *c = &((struct circ_run_open *)st)->c;
     int rc;
     c->cycle++;
-    if ((rc = build_cycle(c, err)))
+    rc = c->threads > 1 && !c->lc ? build_cycle_par(c, err) : 1;
+    if (rc == 1)
+        rc = build_cycle(c, err);
+    if (rc)
         return rc;
     if (c->mode == CIRC_MODE_LCAN)
         rs__circ_lcan_cycle(c);
@@ -443,9 +629,10 @@ static int open_life_collect(void *st, struct rs_driver *d, struct rs_result *re
 static void open_life_free(void *st)
 {
     struct circ_run_open *r = st;
+    uint32_t T = r->c.threads;
     r->c.open = NULL;
     rs__circ_free(&r->c);
-    open_free(&r->o);
+    open_free(&r->o, T);
 }
 
 const struct rs_engine_life rs__circ_open_life = {

@@ -19,26 +19,156 @@ enum circ_mode rs__circ_mode(const struct rs_net *net, const struct rs_routing_o
     return CIRC_MODE_STAGED;
 }
 
+/* The route of message m. */
+static struct rs_route_state route_of(const struct circ *c, const struct rs_driver *d, uint32_t m)
+{
+    return (struct rs_route_state){rs_problem_src(c->pb, m), c->pb->dst[m],
+                                   rs_driver_mid_of(d, m), 0, m};
+}
+
+/* Pass 1 over messages m0..m1: their path lengths into off[m + 1]. Returns the first m
+ * whose route does not end, or m1. */
+static uint32_t lengths(struct circ *c, const struct rs_driver *d, uint32_t m0, uint32_t m1)
+{
+    uint32_t max_hops = 4 * c->net->n_nodes + 16;
+    for (uint32_t m = m0; m < m1; m++) {
+        struct rs_route_state st = route_of(c, d, m);
+        int64_t len = rs_route_length(c->net, c->routing, &st, max_hops);
+        if (len < 0)
+            return m;
+        c->off[m + 1] = (uint64_t)len;
+    }
+    return m1;
+}
+
+/* Pass 2 over messages m0..m1: their channels into hop (tmp: max_len + 1 ids; used: zero,
+ * left zero). Returns the first m whose path uses a channel more than cap times (err set),
+ * or m1. */
+static uint32_t walks(struct circ *c, const struct rs_driver *d, uint32_t m0, uint32_t m1,
+                      uint64_t *tmp, uint16_t *used, struct rs_err *err)
+{
+    uint32_t max_hops = 4 * c->net->n_nodes + 16;
+    for (uint32_t m = m0; m < m1; m++) {
+        struct rs_route_state st = route_of(c, d, m);
+        uint32_t len = (uint32_t)(c->off[m + 1] - c->off[m]), bad = 0;
+        rs_route_walk(c->net, c->routing, &st, tmp, len, max_hops, NULL);
+        for (uint32_t h = 0; h < len; h++) /* a path using one channel more than cap times */
+            if (++used[tmp[h]] > c->cap && !bad) { /* could never be established */
+                bad = 1;
+                (void)rs_err_set(err, RS_EUNSUPPORTED,
+                                 "the path of message %u (%u -> %u) uses channel %llu more "
+                                 "than circuits=%u times",
+                                 m, st.src, st.dst, (unsigned long long)tmp[h], c->cap);
+            }
+        for (uint32_t h = 0; h < len; h++) {
+            used[tmp[h]] = 0;
+            c->hop[c->off[m] + h] = (uint32_t)tmp[h];
+        }
+        if (bad)
+            return m;
+    }
+    return m1;
+}
+
+/* The threads' scratch of the two passes (threads > 1). */
+struct paths_thr {
+    uint64_t *tmp;
+    uint16_t *used; /* thread 0: c->used */
+    uint32_t bad;   /* the first failing message of its share, or its end */
+    struct rs_err err;
+};
+
+/* Both passes on T threads, each over an equal share of the messages, the first failure
+ * in message order reported (the serial passes' outcome). Returns 1 when the scratch
+ * cannot be had (then the serial passes run), else 0 or RS_E.. */
+static int paths_init_par(struct circ *c, const struct rs_driver *d, struct rs_err *err)
+{
+    uint32_t T = c->threads, n = c->n;
+    uint64_t n_ch = (uint64_t)c->net->n_nodes * c->P;
+    struct paths_thr *th = rs_calloc(T, sizeof *th);
+    int rc = th ? 0 : 1;
+    for (uint32_t j = 1; j < T && !rc; j++)
+        if (!(th[j].used = rs_calloc(n_ch + 1, sizeof *th[j].used)))
+            rc = 1;
+    if (!rc) {
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+        for (uint32_t j = 0; j < T; j++) {
+            uint32_t m1 = (uint32_t)((uint64_t)n * (j + 1) / T);
+            th[j].bad = lengths(c, d, (uint32_t)((uint64_t)n * j / T), m1);
+        }
+        uint32_t bad = RS_NONE;
+        for (uint32_t j = 0; j < T && bad == RS_NONE; j++)
+            if (th[j].bad != (uint32_t)((uint64_t)n * (j + 1) / T))
+                bad = th[j].bad;
+        c->off[0] = 0;
+        for (uint32_t m = 0; m < n && bad == RS_NONE; m++) {
+            uint64_t len = c->off[m + 1];
+            c->off[m + 1] = c->off[m] + len;
+            if ((uint32_t)len > c->max_len)
+                c->max_len = (uint32_t)len;
+        }
+        if (bad != RS_NONE) {
+            struct rs_route_state st = route_of(c, d, bad);
+            rc = rs_err_set(err, RS_EINVARIANT,
+                            "route of message %u (%u -> %u) does not end at its destination",
+                            bad, st.src, st.dst);
+        }
+    }
+    if (!rc) {
+        c->hop = rs_malloc((size_t)c->off[n] * sizeof *c->hop + 4);
+        if (!c->hop)
+            rc = rs_err_set(err, RS_ENOMEM, "out of memory for %llu path hops",
+                            (unsigned long long)c->off[n]);
+        for (uint32_t j = 0; j < T && !rc; j++)
+            if (!(th[j].tmp = rs_malloc(((size_t)c->max_len + 1) * sizeof *th[j].tmp)))
+                rc = rs_err_set(err, RS_ENOMEM, "out of memory for %llu path hops",
+                                (unsigned long long)c->off[n]);
+    }
+    if (!rc) {
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+        for (uint32_t j = 0; j < T; j++) {
+            uint32_t m1 = (uint32_t)((uint64_t)n * (j + 1) / T);
+            th[j].bad = walks(c, d, (uint32_t)((uint64_t)n * j / T), m1, th[j].tmp,
+                              j ? th[j].used : c->used, &th[j].err);
+        }
+        for (uint32_t j = 0; j < T && !rc; j++)
+            if (th[j].bad != (uint32_t)((uint64_t)n * (j + 1) / T)) {
+                *err = th[j].err;
+                rc = RS_EUNSUPPORTED;
+            }
+    }
+    for (uint32_t j = 0; th && j < T; j++) {
+        rs_free(th[j].tmp);
+        rs_free(th[j].used);
+    }
+    rs_free(th);
+    return rc;
+}
+
 int rs__circ_paths_init(struct circ *c, const struct rs_driver *d, struct rs_err *err)
 {
-    const struct rs_net *net = c->net;
-    const struct rs_problem *pb = c->pb;
-    uint32_t max_hops = 4 * net->n_nodes + 16;
     c->off = rs_malloc(((size_t)c->n + 1) * sizeof *c->off);
     if (!c->off)
         return rs_err_set(err, RS_ENOMEM, "out of memory for %u paths", c->n);
+    if (c->threads > 1) {
+        int rc = paths_init_par(c, d, err);
+        if (rc != 1)
+            return rc;
+        rs_free(c->hop); /* the threads' scratch was not had: serially */
+        c->hop = NULL;
+        c->max_len = 0;
+    }
+    uint32_t bad = lengths(c, d, 0, c->n);
+    if (bad < c->n) {
+        struct rs_route_state st = route_of(c, d, bad);
+        return rs_err_set(err, RS_EINVARIANT,
+                          "route of message %u (%u -> %u) does not end at its destination", bad,
+                          st.src, st.dst);
+    }
     c->off[0] = 0;
     for (uint32_t m = 0; m < c->n; m++) {
-        uint32_t src = rs_problem_src(pb, m);
-        struct rs_route_state st = {src, pb->dst[m],
-                                    rs_driver_mid_of(d, m), 0, m};
-        int64_t len = rs_route_length(net, c->routing, &st, max_hops);
-        if (len < 0) {
-            return rs_err_set(err, RS_EINVARIANT,
-                              "route of message %u (%u -> %u) does not end at its destination",
-                              m, st.src, st.dst);
-        }
-        c->off[m + 1] = c->off[m] + (uint64_t)len;
+        uint64_t len = c->off[m + 1];
+        c->off[m + 1] = c->off[m] + len;
         if ((uint32_t)len > c->max_len)
             c->max_len = (uint32_t)len;
     }
@@ -49,35 +179,20 @@ int rs__circ_paths_init(struct circ *c, const struct rs_driver *d, struct rs_err
         return rs_err_set(err, RS_ENOMEM, "out of memory for %llu path hops",
                           (unsigned long long)c->off[c->n]);
     }
-    int rc = 0;
-    for (uint32_t m = 0; m < c->n && !rc; m++) {
-        uint32_t src = rs_problem_src(pb, m);
-        struct rs_route_state st = {src, pb->dst[m],
-                                    rs_driver_mid_of(d, m), 0, m};
-        uint32_t len = (uint32_t)(c->off[m + 1] - c->off[m]);
-        rs_route_walk(net, c->routing, &st, tmp, len, max_hops, NULL);
-        for (uint32_t h = 0; h < len; h++) /* a path using one channel more than cap times */
-            if (++c->used[tmp[h]] > c->cap) /* could never be established */
-                rc = rs_err_set(err, RS_EUNSUPPORTED,
-                                "the path of message %u (%u -> %u) uses channel %llu more than "
-                                "circuits=%u times",
-                                m, st.src, st.dst, (unsigned long long)tmp[h], c->cap);
-        for (uint32_t h = 0; h < len; h++) {
-            c->used[tmp[h]] = 0;
-            c->hop[c->off[m] + h] = (uint32_t)tmp[h];
-        }
-    }
+    bad = walks(c, d, 0, c->n, tmp, c->used, err);
     rs_free(tmp);
-    return rc;
+    return bad < c->n ? RS_EUNSUPPORTED : 0;
 }
 
-/* Decide one stage's requests c->req[0..n): every channel carries at most cap - used
- * circuits (all requests win when they fit, else the best by key); losers fail and the
- * winners lock the channel (in the all-at-once mode also a winner whose message loses on
- * another channel: what it locked stays locked for the cycle). */
-static void decide_hops(struct circ *c, uint32_t n, uint32_t stage)
+/* Decide one stage's requests, grouped by channel (g[0..n)): every channel carries at most
+ * cap - used circuits (all requests win when they fit, else the best by key); losers fail
+ * and the winners lock the channel (in the all-at-once mode also a winner whose message
+ * loses on another channel: what it locked stays locked for the cycle; its fail flag may
+ * then be set by several threads at once, hence the atomic store). */
+static void decide_hops(struct circ *c, const struct circ_stage *st, struct circ_req *g,
+                        uint32_t n)
 {
-    struct circ_req *g = rs__circ_group(c, n, stage);
+    uint32_t stage = st->stage;
     for (uint32_t s = 0; s < n;) {
         uint32_t e = s + 1;
         while (e < n && g[e].res == g[s].res)
@@ -89,7 +204,7 @@ static void decide_hops(struct circ *c, uint32_t n, uint32_t stage)
                 if (k < avail)
                     rs__circ_lock(c, c->run[k].p, ch);
                 else
-                    c->fail[c->run[k].p] = 1;
+                    __atomic_store_n(&c->fail[c->run[k].p], 1, __ATOMIC_RELAXED);
             }
             len = avail;
         } else {
@@ -105,36 +220,61 @@ static void decide_hops(struct circ *c, uint32_t n, uint32_t stage)
     }
 }
 
+/* Staged mode: hop st->a of the live messages at positions k0..k1. */
+static uint32_t build_hop(struct circ *c, const struct circ_stage *st, uint32_t k0, uint32_t k1,
+                          struct circ_req *out)
+{
+    uint32_t n = 0, h = st->a;
+    for (uint32_t p = k0; p < k1; p++) {
+        uint32_t m = c->act[p];
+        if (!c->fail[p] && c->off[m] + h < c->off[m + 1])
+            out[n++] = (struct circ_req){c->hop[c->off[m] + h], p};
+    }
+    return n;
+}
+
+/* All-at-once mode: every hop of the messages at positions k0..k1. */
+static uint32_t build_all(struct circ *c, const struct circ_stage *st, uint32_t k0, uint32_t k1,
+                          struct circ_req *out)
+{
+    uint32_t n = 0;
+    (void)st;
+    for (uint32_t p = k0; p < k1; p++) {
+        uint32_t m = c->act[p];
+        for (uint64_t h = c->off[m]; h < c->off[m + 1]; h++)
+            out[n++] = (struct circ_req){c->hop[h], p};
+    }
+    return n;
+}
+
 void rs__circ_paths_cycle(struct circ *c)
 {
-    uint32_t n;
     for (uint32_t p = 0; p < c->n_act; p++) {
         c->fail[p] = 0;
         if (c->cpath)
             c->cplen[p] = 0;
     }
+    /* every thread may touch every channel of the cycle's paths (off is indexed by id) */
+    uint64_t n_hops = 0;
+    if (c->threads > 1)
+        for (uint32_t p = 0; p < c->n_act; p++)
+            n_hops += c->off[c->act[p] + 1] - c->off[c->act[p]];
+    rs__circ_par_begin(c, c->mode == CIRC_MODE_STAGED ? c->n_act : n_hops, n_hops);
+    struct circ_stage st = {.decide = decide_hops, .n_items = c->n_act};
     if (c->mode == CIRC_MODE_STAGED) { /* hop h of every path, h = 0, 1, ... */
+        st.build = build_hop;
         for (uint32_t h = 0; h < c->max_len; h++) {
-            n = 0;
-            for (uint32_t p = 0; p < c->n_act; p++) {
-                uint32_t m = c->act[p];
-                if (!c->fail[p] && c->off[m] + h < c->off[m + 1])
-                    c->req[n++] = (struct circ_req){c->hop[c->off[m] + h], p};
-            }
-            if (!n)
+            st.stage = st.a = h;
+            if (!rs__circ_stage(c, &st))
                 break;
-            decide_hops(c, n, h);
         }
     } else { /* every hop of every path at once, one key per message and cycle */
-        n = 0;
-        for (uint32_t p = 0; p < c->n_act; p++) {
-            uint32_t m = c->act[p];
-            for (uint64_t h = c->off[m]; h < c->off[m + 1]; h++)
-                c->req[n++] = (struct circ_req){c->hop[h], p};
-        }
-        decide_hops(c, n, 0);
+        st.build = build_all;
+        rs__circ_stage(c, &st);
     }
     for (uint64_t t = 0; t < c->n_touched; t++)
         c->used[c->touched[t]] = 0;
     c->n_touched = 0;
+    if (c->par_now)
+        rs__circ_par_untouch(c);
 }
