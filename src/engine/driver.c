@@ -6,6 +6,7 @@
  * and writes the record from it. Contracts in include/routesim/driver.h. */
 #include "routesim/alloc.h"
 #include "routesim/driver.h"
+#include "core/events_hook.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,7 +98,11 @@ uint32_t rs__driver_generate(struct rs_driver *d, uint32_t step, const uint32_t 
     *newly = d->newly;
     if (step > rs_openloop_last_step(d->ol))
         return 0;
-    return rs_openloop_generate(d->ol, step, d->newly);
+    uint32_t n = rs_openloop_generate(d->ol, step, d->newly);
+    for (uint32_t t = 0; d->in->events && t < d->ol->n_terminals; t++) /* ids, docs/events.md */
+        rs__events_ol_generated(d->in->events, step, t,
+                                d->ol->term[t].started + d->ol->term[t].pending);
+    return n;
 }
 
 static int cmp_u64(const void *a, const void *b)
