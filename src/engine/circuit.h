@@ -27,6 +27,7 @@
 #include "routesim/engine.h"
 #include "routesim/openloop.h"
 #include "routesim/lcan.h"
+#include "core/events_hook.h"
 
 enum circ_up { CIRC_UP_RANDOM_PER_CYCLE, CIRC_UP_RANDOM_PER_PERMUTATION, CIRC_UP_FIXED };
 enum circ_down {
@@ -71,6 +72,7 @@ struct circ {
     uint32_t passes; /* 0 = until all are routed */
     uint32_t ranks;  /* down=rank: ranks are 1..ranks */
     uint32_t P;      /* net->max_ports */
+    struct rs_events *ev; /* batch runs: the event log (docs/events.md), NULL when none */
     uint32_t n;      /* messages */
 
     uint8_t *state;       /* [n] enum circ_state */
@@ -211,6 +213,7 @@ void rs__circ_sort_run(struct circ_ranked *r, uint32_t len);
 static inline void rs__circ_lock(struct circ *c, uint32_t p, uint32_t ch)
 {
     c->locks++;
+    RS_EVENT(c->ev, RS_EV_HOP, c->cycle, c->act[p], ch / c->P, ch % c->P, RS_EV_NONE); /* probe */
     if (c->cpath)
         c->cpath[(uint64_t)p * c->cp_max + c->cplen[p]++] = ch;
 }

@@ -563,13 +563,16 @@ static int events_admit(const struct prepared *x, struct rs_events *ev, struct r
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "--events: only algorithm=greedy is covered, not algorithm=%s",
                           x->sel.algo->name);
-    if (x->sel.algo->timed || !strcmp(x->sel.engine->name, "circuit"))
+    if (x->sel.algo->timed)
         return rs_err_set(err, RS_EUNSUPPORTED,
-                          "--events: switching=%s is not covered (store_forward and the flit "
-                          "engines are)",
+                          "--events: switching=%s is not covered (store_forward, the flit "
+                          "engines and circuit are)",
                           x->sel.engine->name);
     if (x->sel.engine->openloop && (rc = rs_openloop_process(&x->params, &inj, err)))
         return rc;
+    if (inj != RS_INJECT_BATCH && !strcmp(x->sel.engine->name, "circuit"))
+        return rs_err_set(err, RS_EUNSUPPORTED, "--events: switching=circuit with open-loop "
+                          "injection is not covered (batch circuit runs are)");
     if (inj == RS_INJECT_BATCH)
         return rs__events_start(ev, x->pb.n_msgs, err);
     uint32_t n = x->net.n_terminals; /* open loop: ids given at generation */
