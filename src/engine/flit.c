@@ -161,7 +161,6 @@ static uint32_t new_worm(struct flit *f, uint32_t src, uint32_t dst, uint32_t mi
     memset(w, 0, sizeof *w);
     w->key = key;
     w->msg = msg;
-    RS_EVENT_BIND(f->ol ? f->ev : NULL, m, src, f->ol ? f->ol->term[src].started : 0);
     w->src = src;
     w->dst = dst;
     w->mid = mid;
@@ -171,6 +170,8 @@ static uint32_t new_worm(struct flit *f, uint32_t src, uint32_t dst, uint32_t mi
     w->head = RS_NONE;
     w->next_node = f->src_node[src];
     w->path = f->adaptive ? RS_NONE : rs__flit_path_of(f, src, dst, mid);
+    if (__builtin_expect(f->ev != NULL, 0) && f->ol) /* the event log: slot m's packet id */
+        rs__events_ol_bind(f->ev, m, src, f->ol->term[src].started);
     if ((f->rc = rs__flit_route(f, m, f->src_node[src], f->err))) {
         f->free_slot[f->n_free++] = m;
         return RS_NONE;
