@@ -279,11 +279,11 @@ static int circ_init(struct circ *c, struct rs_driver *d, uint64_t shuffle, int 
     c->per_cycle_cap = (uint32_t)cycles;
     if (!(c->per_cycle = rs_calloc(cycles + 1, sizeof *c->per_cycle)))
         return rs_err_set(err, RS_ENOMEM, "out of memory for the per-cycle counts");
-    if (check) {
+    if (check || in->events) { /* the event log's hop records come from the lock list */
         c->cpath = rs_malloc(((size_t)c->n + 1) * c->cp_max * sizeof *c->cpath + 4);
         c->cplen = rs_malloc((size_t)c->n + 1);
-        c->chk = rs_calloc(n_ch + 1, sizeof *c->chk);
-        if (!c->cpath || !c->cplen || !c->chk)
+        c->chk = check ? rs_calloc(n_ch + 1, sizeof *c->chk) : NULL;
+        if (!c->cpath || !c->cplen || (check && !c->chk))
             return rs_err_set(err, RS_ENOMEM, "out of memory for the invariant checker");
     }
     c->drv = d;
@@ -304,7 +304,7 @@ static uint32_t run_cycle(struct circ *c)
     else
         rs__circ_paths_cycle(c);
     uint32_t routed = 0;
-    for (uint32_t p = 0; p < c->n_act; p++) {
+    for (uint32_t p = 0; c->ev && p < c->n_act; p++) {
         uint32_t m = c->act[p]; /* the event log: established (delivered) or failed */
         RS_EVENT(c->ev, c->fail[p] ? RS_EV_BLOCKED : RS_EV_DELIVERED, c->cycle, m,
                  c->fail[p] ? c->net->ops->src_node(c->net, rs_problem_src(c->pb, m))

@@ -209,13 +209,15 @@ void rs__circ_order(struct circ *c, const struct circ_req *g, uint32_t len, uint
 /* Order c->run[0..len) by (key, m) (keys already filled in). */
 void rs__circ_sort_run(struct circ_ranked *r, uint32_t len);
 
-/* Note that position p locked channel ch (for the checker; no-op without it). */
+/* Note that position p locked channel ch (for the checker and the event log's probe hop
+ * records; no-op without them). */
 static inline void rs__circ_lock(struct circ *c, uint32_t p, uint32_t ch)
 {
     c->locks++;
-    RS_EVENT(c->ev, RS_EV_HOP, c->cycle, c->act[p], ch / c->P, ch % c->P, RS_EV_NONE); /* probe */
-    if (c->cpath)
+    if (c->cpath) { /* with the checker or the event log (which costs no test without) */
         c->cpath[(uint64_t)p * c->cp_max + c->cplen[p]++] = ch;
+        RS_EVENT(c->ev, RS_EV_HOP, c->cycle, c->act[p], ch / c->P, ch % c->P, RS_EV_NONE);
+    }
 }
 
 /* ---- modes ------------------------------------------------------------------------- */
