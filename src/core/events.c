@@ -25,6 +25,28 @@ struct rs_events {
     uint64_t *blocked; /* one bit per packet: in a blocked episode */
     uint64_t n_packets;
     struct ev_ranges f[3]; /* enum rs_events_filter */
+    struct ev_open *ol;    /* open-loop runs: the packet ids (NULL in batch runs) */
+};
+
+/* A terminal's ids of packets generated and not started (a ring of cap from head). */
+struct ev_fifo {
+    uint32_t *v;
+    uint32_t head, count, cap;
+    uint32_t popped; /* ids taken off so far: the head is the terminal's packet `popped` */
+    uint32_t logged; /* packets of the terminal with a `generated` record so far */
+};
+
+/* Open-loop runs (docs/events.md, "Open loop"): ids are given at generation, in order of
+ * step, then terminal, then the terminal's order; the engines name packets by their slot,
+ * bound to an id when the slot takes a terminal's packet. */
+struct ev_open {
+    uint32_t n_term;
+    uint32_t *term_node;   /* [n_term]: the node terminal t injects at */
+    struct ev_fifo *fifo;  /* [n_term] */
+    uint32_t *slot_id;     /* [slot_cap]: the id of the packet in slot s */
+    uint64_t slot_cap;
+    uint32_t scratch_id;   /* the id bound to RS_EV_SCRATCH */
+    uint64_t next_id;      /* the next id to give */
 };
 
 static const char *const kind_names[RS_EV_N_KINDS] = {
@@ -55,12 +77,27 @@ int rs_events_new(struct rs_events **out, uint64_t max_records, struct rs_err *e
     return 0;
 }
 
+/* The open-loop ids (none: nothing). */
+static void ol_free(struct rs_events *ev)
+{
+    if (!ev->ol)
+        return;
+    for (uint32_t t = 0; t < ev->ol->n_term; t++)
+        rs_free(ev->ol->fifo[t].v);
+    rs_free(ev->ol->fifo);
+    rs_free(ev->ol->term_node);
+    rs_free(ev->ol->slot_id);
+    rs_free(ev->ol);
+    ev->ol = NULL;
+}
+
 void rs_events_free(struct rs_events *ev)
 {
     if (!ev)
         return;
     rs_free(ev->rec);
     rs_free(ev->blocked);
+    ol_free(ev);
     for (int i = 0; i < 3; i++)
         rs_free(ev->f[i].r);
     rs_free(ev);
@@ -169,6 +206,7 @@ static int in_ranges(const struct ev_ranges *f, uint32_t v)
 int rs__events_start(struct rs_events *ev, uint64_t n_packets, struct rs_err *err)
 {
     rs_free(ev->blocked);
+    ol_free(ev); /* a log used before by an open-loop run */
     ev->n_packets = n_packets;
     ev->blocked = rs_calloc(n_packets / 64 + 1, sizeof *ev->blocked);
     if (!ev->blocked)
@@ -207,6 +245,17 @@ static void append(struct rs_events *ev, enum rs_event_kind kind, uint32_t step,
 static void put_one(struct rs_events *ev, enum rs_event_kind kind, uint32_t step,
                     uint32_t packet, uint32_t node, uint32_t port, uint32_t vc)
 {
+    if (ev->ol && packet != RS_EV_NONE && packet >= ev->n_packets) { /* ids grow: the bits too */
+        uint64_t words = ev->n_packets / 64, want = words; /* n_packets: 64 per word */
+        while (want * 64 <= packet)
+            want *= 2;
+        uint64_t *b = rs_realloc(ev->blocked, want * sizeof *b);
+        if (b) {
+            memset(b + words, 0, (want - words) * sizeof *b);
+            ev->blocked = b;
+            ev->n_packets = want * 64;
+        }
+    }
     if (packet < ev->n_packets) { /* blocked episodes: kept at their first step */
         uint64_t bit = 1ull << (packet % 64), *w = &ev->blocked[packet / 64];
         if (kind == RS_EV_BLOCKED) {
@@ -231,9 +280,106 @@ static void put_one(struct rs_events *ev, enum rs_event_kind kind, uint32_t step
 void rs__events_put(struct rs_events *ev, enum rs_event_kind kind, uint32_t step,
                     uint32_t packet, uint32_t node, uint32_t port, uint32_t vc)
 {
+    if (ev->ol) /* the engine's slot: its packet's id */
+        packet = packet == RS_EV_SCRATCH     ? ev->ol->scratch_id
+                 : packet < ev->ol->slot_cap ? ev->ol->slot_id[packet]
+                                             : RS_EV_NONE;
     put_one(ev, kind, step, packet, node, port, vc);
     if (kind == RS_EV_INJECTED && port != RS_EV_NONE) /* its first channel: a hop too */
         put_one(ev, RS_EV_HOP, step, packet, node, port, vc);
+}
+
+/* ---- open loop --------------------------------------------------------------------------- */
+
+int rs__events_start_openloop(struct rs_events *ev, uint32_t n_terminals,
+                              const uint32_t *term_node, struct rs_err *err)
+{
+    int rc = rs__events_start(ev, 63, err); /* one word of blocked bits to start with */
+    if (rc)
+        return rc;
+    ev->n_packets = 64;
+    struct ev_open *o = rs_calloc(1, sizeof *o);
+    if (!o)
+        return rs_err_set(err, RS_ENOMEM, "out of memory for the event log");
+    ev->ol = o;
+    o->n_term = n_terminals;
+    o->scratch_id = RS_EV_NONE;
+    o->term_node = rs_malloc((size_t)n_terminals * sizeof *o->term_node + 1);
+    o->fifo = rs_calloc((size_t)n_terminals + 1, sizeof *o->fifo);
+    if (!o->term_node || !o->fifo)
+        return rs_err_set(err, RS_ENOMEM, "out of memory for the event log");
+    memcpy(o->term_node, term_node, (size_t)n_terminals * sizeof *term_node);
+    return 0;
+}
+
+/* Out of memory or of ids during an open-loop run: end the log with the marker. */
+static void ol_stop(struct rs_events *ev, uint32_t step)
+{
+    if (ev->truncated)
+        return;
+    ev->truncated = 1;
+    append(ev, RS_EV_TRUNCATED, step, RS_EV_NONE, RS_EV_NONE, RS_EV_NONE, RS_EV_NONE);
+}
+
+void rs__events_ol_generated(struct rs_events *ev, uint32_t step, uint32_t t, uint32_t total)
+{
+    struct ev_open *o = ev->ol;
+    struct ev_fifo *q = &o->fifo[t];
+    for (; q->logged < total; q->logged++) {
+        if (o->next_id >= RS_EV_SCRATCH) { /* ids are 32-bit, two values reserved */
+            ol_stop(ev, step);
+            return;
+        }
+        if (q->count == q->cap) { /* grow the ring, unrolled to start at 0 */
+            uint32_t cap = q->cap ? 2 * q->cap : 4;
+            uint32_t *v = rs_malloc((size_t)cap * sizeof *v);
+            if (!v || cap < q->cap) {
+                rs_free(v);
+                ol_stop(ev, step);
+                return;
+            }
+            for (uint32_t i = 0; i < q->count; i++)
+                v[i] = q->v[(q->head + i) % q->cap];
+            rs_free(q->v);
+            q->v = v;
+            q->head = 0;
+            q->cap = cap;
+        }
+        uint32_t id = (uint32_t)o->next_id++;
+        q->v[(q->head + q->count++) % q->cap] = id;
+        put_one(ev, RS_EV_GENERATED, step, id, o->term_node[t], RS_EV_NONE, RS_EV_NONE);
+    }
+}
+
+void rs__events_ol_bind(struct rs_events *ev, uint32_t slot, uint32_t t, uint32_t k)
+{
+    struct ev_open *o = ev->ol;
+    struct ev_fifo *q = &o->fifo[t];
+    while (q->popped < k && q->count) { /* the packets before k have started */
+        q->head = (q->head + 1) % q->cap;
+        q->count--;
+        q->popped++;
+    }
+    uint32_t id = q->popped == k && q->count ? q->v[q->head] : RS_EV_NONE;
+    if (slot == RS_EV_SCRATCH) {
+        o->scratch_id = id;
+        return;
+    }
+    if (slot >= o->slot_cap) {
+        uint64_t cap = o->slot_cap ? 2 * o->slot_cap : 1024;
+        while (cap <= slot)
+            cap *= 2;
+        uint32_t *v = rs_realloc(o->slot_id, (size_t)cap * sizeof *v);
+        if (!v) {
+            ol_stop(ev, 0);
+            return;
+        }
+        for (uint64_t i = o->slot_cap; i < cap; i++)
+            v[i] = RS_EV_NONE;
+        o->slot_id = v;
+        o->slot_cap = cap;
+    }
+    o->slot_id[slot] = id;
 }
 
 uint64_t rs_events_count(const struct rs_events *ev)

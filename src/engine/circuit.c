@@ -174,6 +174,10 @@ static void take_released(struct circ *c, uint32_t step)
     uint32_t n = rs_driver_released(c->drv, step, &r);
     if (!n)
         return;
+    for (uint32_t j = 0; c->ev && j < n; j++) /* the event log (docs/events.md) */
+        rs__events_put(c->ev, RS_EV_GENERATED, step, rs_released_id(&r, j),
+                       c->net->ops->src_node(c->net, rs_problem_src(c->pb, rs_released_id(&r, j))),
+                       RS_EV_NONE, RS_EV_NONE);
     uint32_t i = 0, j = 0, k = 0;
     while (i < c->n_pend || j < n) {
         uint32_t m = j < n ? rs_released_id(&r, j) : RS_NONE;
@@ -283,14 +287,15 @@ static int circ_init(struct circ *c, struct rs_driver *d, uint64_t shuffle, int 
     c->per_cycle_cap = (uint32_t)cycles;
     if (!(c->per_cycle = rs_calloc(cycles + 1, sizeof *c->per_cycle)))
         return rs_err_set(err, RS_ENOMEM, "out of memory for the per-cycle counts");
-    if (check) {
+    if (check || in->events) { /* the event log's hop records come from the lock list */
         c->cpath = rs_malloc(((size_t)c->n + 1) * c->cp_max * sizeof *c->cpath + 4);
         c->cplen = rs_malloc((size_t)c->n + 1);
-        c->chk = rs_calloc(n_ch + 1, sizeof *c->chk);
-        if (!c->cpath || !c->cplen || !c->chk)
+        c->chk = check ? rs_calloc(n_ch + 1, sizeof *c->chk) : NULL;
+        if (!c->cpath || !c->cplen || (check && !c->chk))
             return rs_err_set(err, RS_ENOMEM, "out of memory for the invariant checker");
     }
     c->drv = d;
+    c->ev = in->events; /* batch runs only (rs_run refuses open loop) */
     c->unreleased = c->n;
     take_released(c, 0);
     return 0;
@@ -307,6 +312,13 @@ static uint32_t run_cycle(struct circ *c)
     else
         rs__circ_paths_cycle(c);
     uint32_t routed = 0;
+    for (uint32_t p = 0; c->ev && p < c->n_act; p++) {
+        uint32_t m = c->act[p]; /* the event log: established (delivered) or failed */
+        RS_EVENT(c->ev, c->fail[p] ? RS_EV_BLOCKED : RS_EV_DELIVERED, c->cycle, m,
+                 c->fail[p] ? c->net->ops->src_node(c->net, rs_problem_src(c->pb, m))
+                            : c->net->ops->dst_node(c->net, c->pb->dst[m]),
+                 RS_EV_NONE, RS_EV_NONE);
+    }
     for (uint32_t p = 0; p < c->n_act; p++)
         if (!c->fail[p]) {
             c->state[c->act[p]] = CIRC_ROUTED;
@@ -331,8 +343,12 @@ static void settle_batch(struct circ *c)
     c->n_pend = w;
     if (c->passes && c->cycle == c->passes && (c->n_pend || c->unreleased)) {
         /* the rest are dropped, released or not */
-        for (uint32_t k = 0; k < c->n_pend; k++)
+        for (uint32_t k = 0; k < c->n_pend; k++) {
             c->state[c->pend[k]] = CIRC_DROPPED;
+            RS_EVENT(c->ev, RS_EV_DROPPED, c->cycle, c->pend[k],
+                     c->net->ops->src_node(c->net, rs_problem_src(c->pb, c->pend[k])),
+                     RS_EV_NONE, RS_EV_NONE);
+        }
         struct rs_released r;
         uint32_t n = rs_driver_released(c->drv, UINT32_MAX, &r);
         for (uint32_t i = 0; i < n; i++)

@@ -27,6 +27,7 @@
 #include "routesim/engine.h"
 #include "routesim/openloop.h"
 #include "routesim/lcan.h"
+#include "core/events_hook.h"
 
 enum circ_up { CIRC_UP_RANDOM_PER_CYCLE, CIRC_UP_RANDOM_PER_PERMUTATION, CIRC_UP_FIXED };
 enum circ_down {
@@ -72,6 +73,7 @@ struct circ {
     uint32_t passes; /* 0 = until all are routed */
     uint32_t ranks;  /* down=rank: ranks are 1..ranks */
     uint32_t P;      /* net->max_ports */
+    struct rs_events *ev; /* batch runs: the event log (docs/events.md), NULL when none */
     uint32_t n;      /* messages */
 
     uint8_t *state;       /* [n] enum circ_state */
@@ -219,15 +221,18 @@ void rs__circ_order(struct circ *c, const struct circ_req *g, uint32_t len, uint
 /* Order c->run[0..len) by (key, m) (keys already filled in). */
 void rs__circ_sort_run(struct circ_ranked *r, uint32_t len);
 
-/* Note that position p locked channel ch (for the checker; no-op without it). In the
- * all-at-once mode threads may lock channels of one position at once: its count is taken
- * atomically (the checker reads those channels as a set). */
+/* Note that position p locked channel ch (for the checker and the event log's probe hop
+ * records; no-op without them). In the all-at-once mode threads may lock channels of one
+ * position at once: its count is taken atomically (the checker reads those channels as a
+ * set; a run with an event log runs on one thread). */
 static inline void rs__circ_lock(struct circ *c, uint32_t p, uint32_t ch)
 {
     c->locks++;
-    if (c->cpath)
+    if (c->cpath) { /* with the checker or the event log (which costs no test without) */
         c->cpath[(uint64_t)p * c->cp_max + __atomic_fetch_add(&c->cplen[p], 1, __ATOMIC_RELAXED)] =
             ch;
+        RS_EVENT(c->ev, RS_EV_HOP, c->cycle, c->act[p], ch / c->P, ch % c->P, RS_EV_NONE);
+    }
 }
 
 /* ---- circuit_par.c: one stage of a cycle, serially or on c->threads threads ---------- */

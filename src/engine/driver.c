@@ -6,6 +6,7 @@
  * and writes the record from it. Contracts in include/routesim/driver.h. */
 #include "routesim/alloc.h"
 #include "routesim/driver.h"
+#include "core/events_hook.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,12 +93,24 @@ static int setup_openloop(struct rs_driver *d, struct rs_openloop *ol, struct rs
     return 0;
 }
 
+/* The event log: the packets generated at step get their ids and `generated` records, by
+ * terminal (docs/events.md, "Open loop"). */
+static __attribute__((noinline)) void log_generated(const struct rs_driver *d, uint32_t step)
+{
+    for (uint32_t t = 0; t < d->ol->n_terminals; t++)
+        rs__events_ol_generated(d->in->events, step, t,
+                                d->ol->term[t].started + d->ol->term[t].pending);
+}
+
 uint32_t rs__driver_generate(struct rs_driver *d, uint32_t step, const uint32_t **newly)
 {
     *newly = d->newly;
     if (step > rs_openloop_last_step(d->ol))
         return 0;
-    return rs_openloop_generate(d->ol, step, d->newly);
+    uint32_t n = rs_openloop_generate(d->ol, step, d->newly);
+    if (__builtin_expect(d->in->events != NULL, 0))
+        log_generated(d, step);
+    return n;
 }
 
 static int cmp_u64(const void *a, const void *b)

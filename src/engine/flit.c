@@ -101,14 +101,14 @@ void rs__flit_event_hop(const struct flit *f, uint32_t m)
 {
     const struct flit_worm *w = &f->w[m];
     uint32_t chan = w->head / f->B; /* VC id = channel * B + v, channel = node * P + port */
-    rs__events_put(f->ev, w->hops == 1 ? RS_EV_INJECTED : RS_EV_HOP, f->step, w->msg,
+    rs__events_put(f->ev, w->hops == 1 ? RS_EV_INJECTED : RS_EV_HOP, f->step, FLIT_EV_ID(f, m),
                    chan / f->P, chan % f->P, w->head % f->B);
 }
 
 void rs__flit_event_blocked(const struct flit *f, uint32_t m)
 {
     const struct flit_worm *w = &f->w[m];
-    rs__events_put(f->ev, RS_EV_BLOCKED, f->step, w->msg, w->next_chan / f->P,
+    rs__events_put(f->ev, RS_EV_BLOCKED, f->step, FLIT_EV_ID(f, m), w->next_chan / f->P,
                    w->next_chan % f->P, RS_EV_NONE);
 }
 
@@ -135,12 +135,12 @@ void rs__flit_finish(struct flit *f, uint32_t m, int delivered)
         f->delivered++;
     }
     f->last_event = f->step;
+    RS_EVENT(f->ev, delivered ? RS_EV_DELIVERED : RS_EV_DROPPED, f->step, FLIT_EV_ID(f, m),
+             w->next_chan == RS_NONE ? w->next_node : (uint32_t)(w->next_chan / f->P),
+             RS_EV_NONE, RS_EV_NONE); /* its node: where the header is */
     if (f->ol) {
         rs_openloop_finish(f->ol, w->gen, w->len, f->step, delivered);
-    } else { /* the event log is batch runs' only (its node: where the header is) */
-        RS_EVENT(f->ev, delivered ? RS_EV_DELIVERED : RS_EV_DROPPED, f->step, w->msg,
-                 w->next_chan == RS_NONE ? w->next_node : (uint32_t)(w->next_chan / f->P),
-                 RS_EV_NONE, RS_EV_NONE);
+    } else {
         f->finish[w->msg] = f->step;
         f->fate[w->msg] = delivered ? RS_FATE_DELIVERED : RS_FATE_DROPPED;
         f->remaining--;
@@ -170,6 +170,8 @@ static uint32_t new_worm(struct flit *f, uint32_t src, uint32_t dst, uint32_t mi
     w->head = RS_NONE;
     w->next_node = f->src_node[src];
     w->path = f->adaptive ? RS_NONE : flit_path_of(f, src, dst, mid);
+    if (__builtin_expect(f->ev != NULL, 0) && f->ol) /* the event log: slot m's packet id */
+        rs__events_ol_bind(f->ev, m, src, f->ol->term[src].started);
     if (w->path != RS_NONE) { /* the cached route's first hop (rs__flit_route_oblivious) */
         const struct flit_hop *h = &f->hop[w->path];
         w->next_chan = h->chan;
@@ -547,6 +549,7 @@ static int flit_init(struct flit *f, struct rs_driver *d, enum flit_mode mode,
         if (!f->stuck || (mode == FLIT_PARTIAL && !f->stuck_front))
             return rs_err_set(err, RS_ENOMEM, "out of memory for the deadlock search");
         f->ol = d->ol;
+        f->ev = d->in->events; /* packets named by slot (FLIT_EV_ID, docs/events.md) */
         return 0;
     }
     f->finish = rs_malloc((size_t)pb->n_msgs * sizeof *f->finish + 1);
@@ -638,10 +641,9 @@ int rs__flit_init(void *st, struct rs_driver *d, enum flit_mode mode,
 {
     struct flit *f = st;
     int rc = flit_init(f, d, mode, options, err);
-    if (!rc && d->in->events && ((f->threads > 1 && !f->iq_router) || f->ol))
-        return rs_err_set(err, RS_EUNSUPPORTED, "--events: %s is not covered (batch runs with "
-                          "threads=1 or router=iq are)",
-                          f->ol ? "open-loop injection" : "threads > 1");
+    if (!rc && d->in->events && f->threads > 1 && !f->iq_router)
+        return rs_err_set(err, RS_EUNSUPPORTED, "--events: threads > 1 is not covered (runs "
+                          "with threads=1 or router=iq are)");
     if (!rc && f->iq_router)
         rc = rs__iq_init(f, d->in->params, options, err);
     if (rc)

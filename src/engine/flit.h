@@ -241,6 +241,10 @@ int rs__flit_collect(void *st, struct rs_driver *d, struct rs_result *res, int d
         RS_M_STEPS, RS_M_DEADLOCK
 void rs__flit_free(void *st);
 
+/* The packet of worm slot m as the event log names it: batch runs, its message id; open
+ * loop, the slot (the log maps it to the packet's id, docs/events.md). */
+#define FLIT_EV_ID(f, m) ((f)->ol ? (m) : (f)->w[m].msg)
+
 /* The event log (f->ev set; docs/events.md), out of the step's line: worm m's header just
  * crossed into VC w->head (its hops counted): an injected record when it left its source,
  * then a hop record; worm m's header wanted to move this step and could not. */

@@ -557,7 +557,7 @@ static void vc_alloc_update(struct flit *f, struct iq *q, uint32_t node)
         } else {
             f->blocked++;
             RS_EVENT(f->ev, RS_EV_BLOCKED, q->now,
-                     f->w[q->ibuf[(size_t)x * q->depth + q->iq[x].head].m].msg, node,
+                     FLIT_EV_ID(f, q->ibuf[(size_t)x * q->depth + q->iq[x].head].m), node,
                      q->r_port[x] < q->P ? q->r_port[x] : RS_EV_NONE, RS_EV_NONE);
             push_ent(q, q->vq, q->vqr, node, e.in, e.vc);
         }
@@ -582,7 +582,7 @@ static inline int move_flit(struct flit *f, struct iq *q, uint32_t node, uint32_
         f->flit_hops++;
         if (fl.k == 0)
             w->hops++;
-        RS_EVENT_IF(f->ev, fl.k == 0, RS_EV_HOP, q->now, w->msg, node, o, fl.vc);
+        RS_EVENT_IF(f->ev, fl.k == 0, RS_EV_HOP, q->now, FLIT_EV_ID(f, fl.m), node, o, fl.vc);
     }
     uint32_t y = ovc(q, node, o, fl.vc);
     q->occ[y]++;
@@ -826,11 +826,11 @@ static void iq_deliver(struct flit *f, struct iq *q, struct iq_fl fl)
     q->packets--;
     f->delivered++;
     f->last_event = q->now;
+    RS_EVENT(f->ev, RS_EV_DELIVERED, q->now, FLIT_EV_ID(f, fl.m),
+             f->net->ops->dst_node(f->net, w->dst), RS_EV_NONE, RS_EV_NONE);
     if (f->ol) {
         rs_openloop_finish(f->ol, w->gen, w->len, q->now, 1);
     } else {
-        RS_EVENT(f->ev, RS_EV_DELIVERED, q->now, w->msg, f->net->ops->dst_node(f->net, w->dst),
-                 RS_EV_NONE, RS_EV_NONE);
         f->finish[w->msg] = q->now;
         f->fate[w->msg] = RS_FATE_DELIVERED;
         f->remaining--;
@@ -859,7 +859,7 @@ static void source_cycle(struct flit *f, struct iq *q, uint32_t t)
         }
         if (vc == RS_NONE) {
             f->blocked++;
-            RS_EVENT(f->ev, RS_EV_BLOCKED, q->now, f->w[m].msg, f->src_node[t], RS_EV_NONE,
+            RS_EVENT(f->ev, RS_EV_BLOCKED, q->now, FLIT_EV_ID(f, m), f->src_node[t], RS_EV_NONE,
                      RS_EV_NONE);
             return;
         }
@@ -869,7 +869,7 @@ static void source_cycle(struct flit *f, struct iq *q, uint32_t t)
         q->t_cur[t] = m;
         q->t_k[t] = 0;
         q->t_vc[t] = vc;
-        RS_EVENT(f->ev, RS_EV_INJECTED, q->now, f->w[m].msg, f->src_node[t], RS_EV_NONE, vc);
+        RS_EVENT(f->ev, RS_EV_INJECTED, q->now, FLIT_EV_ID(f, m), f->src_node[t], RS_EV_NONE, vc);
         q->packets++;
         if (f->adaptive)
             rs__iq_rsets_new(&q->rs, m);

@@ -590,7 +590,7 @@ static int record_latency(struct saf *s, uint32_t step)
 static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
 {
     const uint32_t *release = ol ? NULL : s->drv->release; /* latencies count from it */
-    struct rs_events *const ev = ol ? NULL : s->ev; /* the event log (batch runs) */
+    struct rs_events *const ev = s->ev; /* the event log (open loop: m is the slot) */
     for (uint64_t i = 0; i < s->n_moves; i++) {
         const struct saf_move *mv = &s->moves[i];
         if (i + SAF_PF_PKT < s->n_moves) {

@@ -8,6 +8,7 @@
 
 #include "routesim/alloc.h"
 #include "routesim/hugemem.h"
+#include "core/events_hook.h"
 #include "engine/saf.h"
 #include "routesim/rng.h"
 
@@ -98,6 +99,7 @@ static int refill_terminal(struct saf *s, uint32_t t, struct rs_err *err)
     while (s->own[t] == RS_NONE && ol->term[t].pending) {
         struct rs_ol_packet pk;
         rs_openloop_front(ol, t, &pk);
+        RS_EVENT_BIND(s->ev, RS_EV_SCRATCH, t, ol->term[t].started); /* docs/events.md */
         rs_openloop_start(ol, t);
         struct rs_route_state st = {t, pk.dst, pk.mid, 0, pk.msg};
         int64_t len = route_length(s, &st), la = 0;
@@ -106,6 +108,8 @@ static int refill_terminal(struct saf *s, uint32_t t, struct rs_err *err)
                               "route of a packet %u -> %u does not end at its destination", t,
                               pk.dst);
         if (len == 0) { /* source = destination: delivered without a move */
+            RS_EVENT(s->ev, RS_EV_DELIVERED, s->step, RS_EV_SCRATCH, s->src_node[t], RS_EV_NONE,
+                     RS_EV_NONE);
             rs_openloop_finish(ol, pk.gen, 1, s->step, 1);
             s->step_accepted++;
             continue;
@@ -129,6 +133,7 @@ static int refill_terminal(struct saf *s, uint32_t t, struct rs_err *err)
                                   (unsigned long long)cap);
         }
         uint32_t m = s->free_slot[--s->n_free], v = s->src_node[t];
+        RS_EVENT_BIND(s->ev, m, t, ol->term[t].started - 1);
         struct saf_pkt *p = &s->pkt[m];
         memset(p, 0, sizeof *p);
         p->dst = pk.dst;
@@ -174,6 +179,7 @@ static int open_init(struct saf *s, struct rs_openloop *ol, const struct rs_engi
     if ((rc = rs__saf_init_common(s, in, cap, err)))
         return rc;
     s->ol = ol;
+    s->ev = in->events; /* the event log: packets named by slot (docs/events.md) */
     s->osrc = rs_malloc(cap * sizeof *s->osrc);
     s->omsg = rs_malloc(cap * sizeof *s->omsg);
     s->ogen = rs_malloc(cap * sizeof *s->ogen);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "routesim/algo.h"
+#include "routesim/alloc.h"
 #include "routesim/buf.h"
 #include "routesim/analysis.h"
 #include "routesim/assert.h"
@@ -550,9 +551,10 @@ static int record_load_factors(struct rs_record *out, const struct prepared *x, 
     return e ? rs_err_set(err, RS_ENOMEM, "out of memory for the result record") : 0;
 }
 
-/* The event log (docs/events.md) covers batch runs of algorithm=greedy on store_forward and
- * the flit engines (each engine refuses the rest of its own configurations at set-up).
- * Returns 0 with the log sized for the message set, or RS_EUNSUPPORTED / RS_ENOMEM. */
+/* The event log (docs/events.md) covers batch and open-loop runs of algorithm=greedy on
+ * store_forward and the flit engines (each engine refuses the rest of its own
+ * configurations at set-up). Returns 0 with the log sized for the message set (batch) or
+ * set up for ids given at generation (open loop), or RS_EUNSUPPORTED / RS_ENOMEM. */
 static int events_admit(const struct prepared *x, struct rs_events *ev, struct rs_err *err)
 {
     enum rs_injection inj = RS_INJECT_BATCH;
@@ -561,17 +563,27 @@ static int events_admit(const struct prepared *x, struct rs_events *ev, struct r
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "--events: only algorithm=greedy is covered, not algorithm=%s",
                           x->sel.algo->name);
-    if (x->sel.algo->timed || !strcmp(x->sel.engine->name, "circuit"))
+    if (x->sel.algo->timed)
         return rs_err_set(err, RS_EUNSUPPORTED,
-                          "--events: switching=%s is not covered (store_forward and the flit "
-                          "engines are)",
+                          "--events: switching=%s is not covered (store_forward, the flit "
+                          "engines and circuit are)",
                           x->sel.engine->name);
     if (x->sel.engine->openloop && (rc = rs_openloop_process(&x->params, &inj, err)))
         return rc;
-    if (inj != RS_INJECT_BATCH)
-        return rs_err_set(err, RS_EUNSUPPORTED,
-                          "--events: open-loop injection is not covered (batch runs are)");
-    return rs__events_start(ev, x->pb.n_msgs, err);
+    if (inj != RS_INJECT_BATCH && !strcmp(x->sel.engine->name, "circuit"))
+        return rs_err_set(err, RS_EUNSUPPORTED, "--events: switching=circuit with open-loop "
+                          "injection is not covered (batch circuit runs are)");
+    if (inj == RS_INJECT_BATCH)
+        return rs__events_start(ev, x->pb.n_msgs, err);
+    uint32_t n = x->net.n_terminals; /* open loop: ids given at generation */
+    uint32_t *node = rs_malloc((size_t)n * sizeof *node + 1);
+    if (!node)
+        return rs_err_set(err, RS_ENOMEM, "out of memory for the event log");
+    for (uint32_t t = 0; t < n; t++)
+        node[t] = x->net.ops->src_node(&x->net, t);
+    rc = rs__events_start_openloop(ev, n, node, err);
+    rs_free(node);
+    return rc;
 }
 
 int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,

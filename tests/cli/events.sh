@@ -202,13 +202,8 @@ check "size guard: the same record" cmp -s "$TMP/g.out" "$TMP/a.out"
 check "size guard, binary: the same log" cmp -s <("$RS" events "$TMP/g.bin") "$TMP/g.csv"
 
 # ---- refused (exit 2)
-expect_fail 2 "^routesim: --events: switching=circuit is not covered" \
-  run topology=butterfly N=8 switching=circuit --events "$TMP/e.csv"
 expect_fail 2 "^routesim: --events: threads > 1 is not covered" \
   run topology=mesh k=3 n=2 switching=wormhole threads=2 --events "$TMP/e.csv"
-expect_fail 2 "^routesim: --events: open-loop injection is not covered" \
-  run topology=mesh k=3 n=2 switching=wormhole injection_process=bernoulli \
-  injection_rate=0.1 measure_steps=100 --events "$TMP/e.csv"
 expect_fail 2 "^routesim: --events: only algorithm=greedy is covered, not algorithm=colour_refine" \
   run topology=butterfly N=8 algorithm=colour_refine switching=wormhole --events "$TMP/e.csv"
 expect_fail 2 "^routesim: --events: a self-contained model has no per-packet events" \

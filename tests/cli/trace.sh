@@ -57,6 +57,17 @@ check "store-and-forward: the event log is embedded" \
   test "$(grep -o '\[[0-9]*,[0-9],[0-9]*,[0-9]*,-\?[0-9]*,-\?[0-9]*\]' s.html | wc -l)" = \
   "$(($(wc -l <s.csv) - 1))"
 
+# An open-loop run (warm-up, measurement, drain): its log is embedded whole too.
+OL=(topology=mesh k=4 n=2 switching=wormhole vcs=2 traffic=uniform injection_process=bernoulli
+  injection_rate=0.2 warmup_steps=10 measure_steps=20 drain_steps=40)
+"$RS" run "${OL[@]}" --events o.csv --trace o.html -o o.out 2>err
+check "open-loop run with --trace: exit 0 ($(cat err))" test $? = 0
+check "open-loop: the event log is embedded" \
+  test "$(grep -o '\[[0-9]*,[0-9],[0-9]*,[0-9]*,-\?[0-9]*,-\?[0-9]*\]' o.html | wc -l)" = \
+  "$(($(wc -l <o.csv) - 1))"
+"$RS" run "${OL[@]}" -o o2.out 2>/dev/null
+check "open-loop: the record is the same with --trace" cmp -s o.out o2.out
+
 # 2. A deadlocked run: the page carries the waiting cycle's line.
 "$RS" run topology=ring k=8 traffic=tornado switching=wormhole --trace d.html >/dev/null 2>err
 check "deadlocked run: exit 1" test $? = 1
@@ -79,7 +90,8 @@ check "no Graphviz: exit status 2" test $? = 2
 check "no Graphviz: the reason" grep -q "cannot run neato: not found on PATH (Graphviz" err
 check "no Graphviz: the old file whole" grep -qx old keep.html
 
-# 4. In a browser: nodes drawn, packets present at steps 0, 3 and 6 as the log says.
+# 4. In a browser: nodes drawn, packets present at steps 0, 3 and 6 as the log says (and
+# at steps 5, 15 and 25 of the open-loop run).
 if [ -z "$CHROMIUM" ]; then
   echo "SKIPPED (browser part): Chromium is not installed: scripts/setup.sh installs it"
   [ "$FAILS" = 0 ] && exit 77
@@ -92,6 +104,15 @@ for t in 0 3 6; do
   check "step $t: packets drawn $got, the log says $want" test "$got" = "$want"
   check "step $t: the page is at the step asked" test "$(attr "$body" step)" = $t
   check "step $t: all 16 nodes drawn" test "$(attr "$body" drawn-nodes)" = 16
+done
+for t in 5 15 25; do # open loop: packets generated, moving, delivered at that step
+  body=$(page_body o.html $t)
+  want=$(present o.csv $t)
+  got=$(attr "$body" drawn-packets)
+  check "open loop, step $t: packets drawn $got, the log says $want" test "$got" = "$want"
+  check "open loop, step $t: some packets present" test "$want" -gt 0
+  check "open loop, step $t: the page is at the step asked" test "$(attr "$body" step)" = $t
+  check "open loop, step $t: all 16 nodes drawn" test "$(attr "$body" drawn-nodes)" = 16
 done
 body=$(page_body d.html 2)
 check "deadlocked run: the 8 channels of the cycle drawn red" test "$(attr "$body" cycle-edges)" = 8
