@@ -71,19 +71,6 @@ st=$?
 check "another experiment's file is refused" grep -q "holds results of another experiment" err.txt
 check "... and left as it was" cmp -s j2.csv j1.csv
 
-# catches_int PID: the process has installed its SIGINT handler (SigCgt of /proc/PID/status).
-# A background job of a script starts with SIGINT ignored, so a signal sent before the
-# handler exists (a slow start: sanitizer builds, a loaded machine) would be lost.
-catches_int() {
-  local m
-  m=$(awk '/^SigCgt:/ { print $2 }' "/proc/$1/status" 2>/dev/null)
-  [ -n "$m" ] && [ $((0x$m & 2)) -ne 0 ]
-}
-wait_catches_int() { # at most 60 s
-  local n=600
-  while [ "$n" -gt 0 ]; do catches_int "$1" && return 0; sleep 0.1; n=$((n - 1)); done
-  return 1
-}
 # Interruption: SIGINT mid-way stops with status 130 and only whole rows; resume finishes
 # with the same bytes as an uninterrupted sweep.
 cat >long.ini <<'INI'

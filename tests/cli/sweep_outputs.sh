@@ -53,19 +53,6 @@ for i in 1 2 3 4 5 6; do
 done
 check "the same error with 1 and 2 threads" test $same = 1
 
-# catches_int PID: the process has installed its SIGINT handler (SigCgt of /proc/PID/status).
-# A background job of a script starts with SIGINT ignored, so a signal sent before the
-# handler exists (a slow start: sanitizer builds, a loaded machine) would be lost.
-catches_int() {
-  local m
-  m=$(awk '/^SigCgt:/ { print $2 }' "/proc/$1/status" 2>/dev/null)
-  [ -n "$m" ] && [ $((0x$m & 2)) -ne 0 ]
-}
-wait_catches_int() { # at most 60 s
-  local n=600
-  while [ "$n" -gt 0 ]; do catches_int "$1" && return 0; sleep 0.1; n=$((n - 1)); done
-  return 1
-}
 # SIGINT before the first point is complete: exit 130, no file.
 # (runs = 4 at --jobs 1: the first Ctrl-C lets the run in progress finish, so the signal
 # must land before the last run starts for the point to stay incomplete)
