@@ -7,16 +7,6 @@
 # refused engines and bad options (exit 2).
 . "$(dirname "$0")/lib.bash"
 
-check() { # check NAME COMMAND...: the command succeeds
-  local name=$1; shift
-  if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi
-}
-metric() { # metric NAME CSVFILE: the value of column NAME in the record's one row
-  awk -F, -v c="$(csvcol "$1" "$2")" 'NR == 2 {print $c}' "$2"
-}
-count() { # count KIND LOG: records of that kind
-  awk -F, -v k="$1" '$2 == k' "$2" | wc -l
-}
 
 # ---- 1x3 line, wormhole, 1 VC, 2-flit messages 0->2, 1->2, 2->0 (docs/events.md works it
 # out): message 0's header waits at node 1 in step 2 for the VC message 1's tail holds

@@ -6,16 +6,6 @@
 # loop refused.
 . "$(dirname "$0")/lib.bash"
 
-check() { # check NAME COMMAND...: the command succeeds
-  local name=$1; shift
-  if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi
-}
-metric() { # metric NAME CSVFILE: the value of column NAME in the record's one row
-  awk -F, -v c="$(csvcol "$1" "$2")" 'NR == 2 {print $c}' "$2"
-}
-count() { # count KIND LOG: records of that kind
-  awk -F, -v k="$1" '$2 == k' "$2" | wc -l
-}
 
 # ---- 1x3 line, messages 0->2, 1->2, 2->0: every hop of every path contends at once;
 # 0 and 1 want channel (1, 0) and message 0's key wins (seed 1), 1 fails the cycle having

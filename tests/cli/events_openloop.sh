@@ -7,16 +7,6 @@
 # ids are 0, 1, 2, ... in generation order; filters and the size guard on a long run.
 . "$(dirname "$0")/lib.bash"
 
-check() { # check NAME COMMAND...: the command succeeds
-  local name=$1; shift
-  if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi
-}
-metric() { # metric NAME CSVFILE: the value of column NAME in the record's one row
-  awk -F, -v c="$(csvcol "$1" "$2")" 'NR == 2 {print $c}' "$2"
-}
-count() { # count KIND LOG: records of that kind
-  awk -F, -v k="$1" '$2 == k' "$2" | wc -l
-}
 
 # ---- 1x3 line, wormhole, 1 VC: packets 0->2, 1->2, 2->0 of 2 flits generated at step 1
 # (warm-up), 0->1 of 1 flit at step 2 (measured: warmup_steps=1)

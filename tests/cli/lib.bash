@@ -61,3 +61,15 @@ wait_catches_int() { # at most 60 s
   while [ "$n" -gt 0 ]; do catches_int "$1" && return 0; sleep 0.1; n=$((n - 1)); done
   return 1
 }
+
+# check, metric and count of the event-log tests (events*.sh)
+check() { # check NAME COMMAND...: the command succeeds
+  local name=$1; shift
+  if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi
+}
+metric() { # metric NAME CSVFILE: the value of column NAME in the record's one row
+  awk -F, -v c="$(csvcol "$1" "$2")" 'NR == 2 {print $c}' "$2"
+}
+count() { # count KIND LOG: records of that kind
+  awk -F, -v k="$1" '$2 == k' "$2" | wc -l
+}
