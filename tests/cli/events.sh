@@ -7,7 +7,6 @@
 # refused engines and bad options (exit 2).
 . "$(dirname "$0")/lib.bash"
 
-
 # ---- 1x3 line, wormhole, 1 VC, 2-flit messages 0->2, 1->2, 2->0 (docs/events.md works it
 # out): message 0's header waits at node 1 in step 2 for the VC message 1's tail holds
 printf '2\n2\n0\n' >"$TMP/t3.txt"

@@ -6,7 +6,6 @@
 # loop refused.
 . "$(dirname "$0")/lib.bash"
 
-
 # ---- 1x3 line, messages 0->2, 1->2, 2->0: every hop of every path contends at once;
 # 0 and 1 want channel (1, 0) and message 0's key wins (seed 1), 1 fails the cycle having
 # locked nothing, and is routed in cycle 2

@@ -7,7 +7,6 @@
 # ids are 0, 1, 2, ... in generation order; filters and the size guard on a long run.
 . "$(dirname "$0")/lib.bash"
 
-
 # ---- 1x3 line, wormhole, 1 VC: packets 0->2, 1->2, 2->0 of 2 flits generated at step 1
 # (warm-up), 0->1 of 1 flit at step 2 (measured: warmup_steps=1)
 printf '# cycle src dst size\n1 0 2 2\n1 1 2 2\n1 2 0 2\n2 0 1 1\n' >"$TMP/t4.txt"
