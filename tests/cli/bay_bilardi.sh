@@ -3,7 +3,6 @@
 # a lambda = 1 set, the butterfly baseline, the help, the errors (one line, exit 2) and the
 # quick reproduction bay-bilardi end to end (every claim holds).
 . "$(dirname "$0")/lib.bash"
-check() { local name=$1; shift; if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi; }
 
 # subtree_cross height=1: every leaf swaps with its pair partner; lambda = 1, one batch per
 # stage 3 only (the others have no message), nothing sidetracked.

@@ -94,7 +94,6 @@ else
   echo "FAIL: sweep of search=saturation did not run"; FAILS=$((FAILS + 1))
 fi
 expect_fail 2 "search=none: leave the key out for one run" run search=none $R
-check() { local name=$1; shift; if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi; }
 # the replications of a load run in parallel (OpenMP) and give the serial search's bytes
 OMP_NUM_THREADS=1 "$RS" saturate $R saturate_precision=0.05 --format csv >"$TMP/sat1.csv"
 OMP_NUM_THREADS=4 "$RS" saturate $R saturate_precision=0.05 --format csv >"$TMP/sat4.csv"

@@ -4,7 +4,6 @@
 # 2, nothing written), and the reproduction `cole-maggs-sitaraman --quick` end to end: CSV,
 # plots, a report whose exact claims hold.
 . "$(dirname "$0")/lib.bash"
-check() { local name=$1; shift; if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi; }
 
 expect_ok '^blocked_header_steps +0$' run topology=mesh k=8 traffic=uniform per_input=2 switching=wormhole vcs=2 algorithm=colour_refine
 expect_ok '^late_messages +0$' run topology=torus k=6 traffic=randperm switching=virtual_cut_through vcs=3 algorithm=colour_refine colour_constants=tight

@@ -5,10 +5,6 @@
 # packaged libinih's 198 characters (a 49-value list) are read whole.
 . "$(dirname "$0")/lib.bash"
 
-check() { # check NAME COMMAND...: the command succeeds
-  local name=$1; shift
-  if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi
-}
 ini() { # ini NAME LINES...: write $TMP/NAME from one line per argument
   local f=$1; shift
   printf '%s\n' "$@" >"$TMP/$f"

@@ -7,10 +7,6 @@
 . "$(dirname "$0")/lib.bash"
 cd "$TMP" || exit 1
 
-check() { # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi
-}
 # no_raw_controls FILE: no control byte in FILE other than the line ends
 no_raw_controls() { ! tr -d '\n' <"$1" | LC_ALL=C grep -q '[[:cntrl:]]'; }
 

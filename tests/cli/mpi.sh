@@ -38,10 +38,6 @@ runs = 3
 seed = 17
 INI
 
-check() { # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi
-}
 
 "$RS" sweep -c grid.ini -o serial.csv --per-run serial-runs.csv --jobs 1 2>/dev/null
 for np in 2 3 4; do

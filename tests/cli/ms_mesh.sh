@@ -5,7 +5,6 @@
 # mesh claims (hold) and of Theorem 7's random part under Lemma 7 (does not hold: step 4
 # alone takes nk/2).
 . "$(dirname "$0")/lib.bash"
-check() { local name=$1; shift; if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi; }
 
 MS="traffic=randperm switching=cut_through_partial check=1"
 expect_ok '^delivered +64$' run topology=mesh k=8 $MS algorithm=ms_mesh colouring=B length=4

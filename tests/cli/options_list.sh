@@ -4,10 +4,6 @@
 # every name the help shows and suggests from the same list.
 . "$(dirname "$0")/lib.bash"
 cd "$TMP" || exit 1
-check() { # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi
-}
 for cmd in run analyze sweep merge reproduce topo convert saturate list help; do
   "$RS" "$cmd" --help >"h.$cmd" 2>/dev/null
   got=$(python3 - "h.$cmd" <<'PY'

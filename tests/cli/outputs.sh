@@ -8,10 +8,6 @@
 # replaces /dev/null or /dev/full.
 . "$(dirname "$0")/lib.bash"
 
-check() { # check NAME COMMAND...: the command succeeds
-  local name=$1; shift
-  if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi
-}
 lines() { wc -l <"$1"; }
 quiet() { # quiet ARGS...: status 0, nothing on stdout or stderr
   "$RS" "$@" >"$TMP/out" 2>"$TMP/err"

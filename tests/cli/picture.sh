@@ -11,10 +11,6 @@ if ! command -v dot >/dev/null || ! command -v neato >/dev/null; then
   echo "SKIPPED: Graphviz (dot, neato) is not installed: scripts/setup.sh installs it"
   exit 77
 fi
-check() { # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi
-}
 
 i=0
 while read -r args; do

@@ -7,10 +7,6 @@ if ! command -v script >/dev/null; then
   echo "SKIPPED: script(1) (util-linux) is not installed"
   exit 77
 fi
-check() { # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi
-}
 # about 2 s on this machine: the line first appears after one second
 args="topology=mesh k=16 n=2 switching=wormhole injection_process=bernoulli injection_rate=0.1 warmup_steps=1000 measure_steps=120000 drain_steps=0 seed=3"
 script -qc "'$RS' run $args -o tty.txt" /dev/null >tty.log 2>&1

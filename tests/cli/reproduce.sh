@@ -5,7 +5,6 @@
 # reproductions of 002 and 004 validate in both modes (dry run) and run end to end, their
 # largest experiments with a test-only override of their [quick] sizes (001: cole_maggs_sitaraman.sh).
 . "$(dirname "$0")/lib.bash"
-check() { local name=$1; shift; if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi; }
 
 out=$(RS_EXPERIMENTS="$RS_TEST_DATA/repro" "$RS" reproduce fixture --quick --out "$TMP/fx" 2>/dev/null)
 check "fixture verdicts" grep -q "fixture: 14 hold, 10 do not hold, 2 inconclusive, 1 vacuous;" <<<"$out"

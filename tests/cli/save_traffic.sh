@@ -4,10 +4,6 @@
 # (traffic=hard_permutation is deterministic); an output that is an input is refused.
 . "$(dirname "$0")/lib.bash"
 
-check() { # check NAME COMMAND...: the command succeeds
-  local name=$1; shift
-  if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi
-}
 field() { awk -v k="$1" '$1 == k {print $2}' "$2"; }
 HARD=(topology=butterfly N=512 traffic=hard_permutation queue_at=switch queue_threshold=2)
 ROUTE=(topology=butterfly N=512 queue_at=switch queue_threshold=2)

@@ -16,10 +16,6 @@ runs = 3
 seed = 5
 INI
 
-check() { # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi
-}
 
 "$RS" sweep -c grid.ini -o all.csv --per-run all-runs.csv --jobs 1 2>/dev/null
 for n in 1 2 5 12; do

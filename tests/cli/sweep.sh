@@ -15,10 +15,6 @@ runs = 4
 seed = 11
 INI
 
-check() { # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi
-}
 
 "$RS" sweep -c grid.ini -o j1.csv --per-run r1.csv --jobs 1 2>/dev/null
 "$RS" sweep -c grid.ini -o j2.csv --per-run r2.csv --jobs 2 2>/dev/null

@@ -6,10 +6,6 @@
 # default stays 9 digits; --resume keeps rows by their identity text.
 . "$(dirname "$0")/lib.bash"
 cd "$TMP" || exit 1
-check() { # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi
-}
 
 cat >grid.ini <<'INI'
 topology = butterfly

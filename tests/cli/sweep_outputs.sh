@@ -5,10 +5,6 @@
 # start or SIGINT before the first point leave no file and an existing file untouched).
 . "$(dirname "$0")/lib.bash"
 
-check() { # check NAME COMMAND...: the command succeeds
-  local name=$1; shift
-  if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi
-}
 printf 'topology = butterfly\nN = 8,16\ntraffic = uniform\nruns = 2\n[plot]\nx = N\n' >"$TMP/ok.ini"
 cp "$TMP/ok.ini" "$TMP/ok.orig"
 

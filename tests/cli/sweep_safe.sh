@@ -5,10 +5,6 @@
 . "$(dirname "$0")/lib.bash"
 cd "$TMP"
 
-check() { # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi
-}
 
 cat >grid.ini <<'INI'
 topology = butterfly

@@ -8,10 +8,6 @@
 # checks) when Chromium is not installed; scripts/setup.sh installs it.
 . "$(dirname "$0")/lib.bash"
 cd "$TMP" || exit 1
-check() { # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi
-}
 if ! command -v dot >/dev/null || ! command -v neato >/dev/null; then
   echo "SKIPPED: Graphviz (dot, neato) is not installed: scripts/setup.sh installs it"
   exit 77

@@ -5,10 +5,6 @@
 . "$(dirname "$0")/lib.bash"
 cd "$TMP" || exit 1
 
-check() { # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi
-}
 cell() { # cell COLUMN FILE: the value in the first data row
   awk -F, -v c="$(csvcol "$1" "$2")" 'NR==2{print $c}' "$2"
 }
