@@ -188,11 +188,15 @@ FLIT_HOT void move_flit(struct flit *f, struct flit_thr *th, uint32_t m, uint32_
     struct flit_worm *w = &f->w[m];
     uint32_t t = f->step;
     struct flit_vc *zv = &f->vc[z];
-    if (zv->t_arr == t)
+    /* Without shared FIFOs or links, only m's own moves reach its VCs, and move_body never
+     * calls a move into a head VC its header entered this step: so z took no flit and y sent
+     * none yet this step, and the two step-stamp tests are needed only with part or shared. */
+    RS_DASSERT(part || shared || (zv->t_arr != t && (y == RS_NONE || f->vc[y].t_dep != t)));
+    if ((part || shared) && zv->t_arr == t)
         return; /* one flit per virtual channel per step */
     if (y != RS_NONE) { /* (RS_NONE is a constant at the source's call) */
         const struct flit_vc *yv = &f->vc[y];
-        if (yv->t_dep == t || count_p(f, m, y, part) == 0)
+        if (((part || shared) && yv->t_dep == t) || count_p(f, m, y, part) == 0)
             return; /* it sent a flit already, or holds none of m's (a gap, link=shared) */
     }
     int deliver = zh && w->next_chan == RS_NONE;
@@ -255,11 +259,14 @@ FLIT_HOT void move_body(struct flit *f, struct flit_thr *th, uint32_t m, int hea
     struct flit_worm *w = &f->w[m];
     uint32_t z = w->head, n = w->span, y;
     /* the chain's first, middle and last moves apart, so that the tests of the head VC and
-     * of the tail fold away where they cannot apply (the same moves in the same order) */
+     * of the tail fold away where they cannot apply (the same moves in the same order); a
+     * header that moved this step filled its head VC's one arrival of the step, so the move
+     * into the head VC is skipped then (move_flit would refuse it) */
     if (n >= 2) {
         y = f->vc[z].up;
         FLIT_IS_VC(y);
-        move_flit(f, th, m, y, z, 1, n == 2 && !w->src_left, header_moved, part, shared, par);
+        if (!header_moved)
+            move_flit(f, th, m, y, z, 1, n == 2 && !w->src_left, 0, part, shared, par);
         z = y;
         for (uint32_t k = 2; k + 1 < n; k++) {
             y = f->vc[z].up;
@@ -274,7 +281,7 @@ FLIT_HOT void move_body(struct flit *f, struct flit_thr *th, uint32_t m, int hea
             z = y;
         }
     }
-    if (w->src_left && n)
+    if (w->src_left && n && (n >= 2 || !header_moved))
         move_flit(f, th, m, RS_NONE, z, n == 1, 1, header_moved, part, shared, par);
 }
 
@@ -336,18 +343,21 @@ static void merge_born(struct flit *f)
 }
 
 /* The worms in the network, oldest first: header, then body. Sets *any_done when one
- * finished or was discarded. */
+ * finished or was discarded. The active list is compacted in the same pass: a worm that
+ * goes on keeps its place in order, one that finished leaves no RS_NONE entry behind (the
+ * entries of an earlier parallel step's finished worms are dropped too). */
 FLIT_HOT int step_worms_p(struct flit *f, struct flit_thr *th, struct rs_err *err, int *any_done,
                           int part, int shared, int adapt, int ev)
 {
     int rc = 0;
-    for (uint32_t i = 0; i < f->n_act; i++) {
-        uint32_t m = f->act[i];
-        if (m == RS_NONE) /* finished in an earlier step */
+    uint32_t *act = f->act, n_act = f->n_act, n = 0, i;
+    for (i = 0; i < n_act; i++) {
+        uint32_t m = act[i];
+        if (__builtin_expect(m == RS_NONE, 0)) /* finished in an earlier (parallel) step */
             continue;
         int r = move_header_p(f, th, m, err, &rc, part, shared, adapt, 0, ev);
         if (rc)
-            return rc;
+            break;
         if (r < 0) {
             f->sacc.blocked++;
             if (ev)
@@ -356,8 +366,6 @@ FLIT_HOT int step_worms_p(struct flit *f, struct flit_thr *th, struct rs_err *er
             f->w[m].t_block = f->step;
             if (f->discard) {
                 rs__flit_finish(f, m, 0);
-                f->act[i] = RS_NONE;
-                f->n_holes++;
                 *any_done = 1;
                 continue;
             }
@@ -365,12 +373,18 @@ FLIT_HOT int step_worms_p(struct flit *f, struct flit_thr *th, struct rs_err *er
         move_body(f, th, m, r > 0, part, shared, 0);
         if (f->w[m].done == f->w[m].len) {
             rs__flit_finish(f, m, 1);
-            f->act[i] = RS_NONE;
-            f->n_holes++;
             *any_done = 1;
+            continue;
         }
+        act[n++] = m;
     }
-    return 0;
+    if (rc) /* a routing error: the rest as they were (worm i included) */
+        for (; i < n_act; i++)
+            if (act[i] != RS_NONE)
+                act[n++] = act[i];
+    f->n_act = n;
+    f->n_holes = 0;
+    return rc;
 }
 
 /* ---- the parallel step (threads > 1) ----------------------------------------------------
