@@ -130,14 +130,12 @@ FLIT_HOT int move_header_p(struct flit *f, struct flit_thr *th, uint32_t m, stru
         hv->t_dep = t;
         if (part)
             f->fifo[h].out_seq++;
-        a->in_net--;
     } else {
         w->src_left--;
     }
     if (shared)
         f->chan_used[c] = t;
     a->flit_hops++;
-    a->step_moves++;
     w->hops++;
     w->head = x;
     w->span++;
@@ -156,17 +154,24 @@ FLIT_HOT int move_header_p(struct flit *f, struct flit_thr *th, uint32_t m, stru
         }
     } else if ((*rc = adapt ? rs__flit_route_adaptive(f, m, w->next_node, err)
                             : rs__flit_route_oblivious(f, m, w->next_node, err))) {
+        if (h != RS_NONE) /* the flit left h and entered no buffer */
+            a->in_net--;
         return 0;
     }
+    /* a->in_net counts only what changes the flits in network buffers: a flit from the
+     * source that stays in the network, one from a VC that is delivered */
     int delivered = w->next_chan == RS_NONE;
     if (delivered) {
         w->done++;
         a->step_accepted++;
+        if (h != RS_NONE)
+            a->in_net--;
     } else {
         xv->cnt++;
         if (part)
             f->fifo[x].in_seq++;
-        a->in_net++;
+        if (h == RS_NONE)
+            a->in_net++;
         if (xv->cnt > a->max_buffer)
             a->max_buffer = xv->cnt;
     }
@@ -219,22 +224,23 @@ FLIT_HOT void move_flit(struct flit *f, struct flit_thr *th, uint32_t m, uint32_
         yv->t_dep = t;
         if (part)
             f->fifo[y].out_seq++;
-        a->in_net--;
     } else {
         w->src_left--;
     }
     zv->t_arr = t;
     w->t_move = t;
     a->flit_hops++;
-    a->step_moves++;
-    if (deliver) {
+    if (deliver) { /* a->in_net as in move_header_p (the tests of y fold away) */
         w->done++;
         a->step_accepted++;
+        if (y != RS_NONE)
+            a->in_net--;
     } else {
         zv->cnt++;
         if (part)
             f->fifo[z].in_seq++;
-        a->in_net++;
+        if (y == RS_NONE)
+            a->in_net++;
         if (zv->cnt > a->max_buffer)
             a->max_buffer = zv->cnt;
     }
@@ -504,7 +510,6 @@ static int step_worms_par(struct flit *f, struct flit_acc *acc, struct rs_err *e
         struct flit_thr *th = &f->thr[j];
         acc->flit_hops += th->acc.flit_hops;
         acc->blocked += th->acc.blocked;
-        acc->step_moves += th->acc.step_moves;
         acc->step_accepted += th->acc.step_accepted;
         acc->in_net += th->acc.in_net;
         if (th->acc.max_buffer > acc->max_buffer)
@@ -614,7 +619,7 @@ int rs__flit_step(struct flit *f, struct rs_err *err)
     }
     f->flit_hops += f->sacc.flit_hops; /* the step's counters */
     f->blocked += f->sacc.blocked;
-    f->step_moves += f->sacc.step_moves;
+    f->step_moves += f->sacc.flit_hops; /* every move of a flit, and only those */
     f->step_accepted += f->sacc.step_accepted;
     f->in_net += (uint64_t)f->sacc.in_net;
     f->max_buffer = f->sacc.max_buffer;

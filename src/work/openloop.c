@@ -299,12 +299,9 @@ static uint32_t onoff_after(const struct rs_openloop *ol, uint32_t t, uint32_t i
     return pos >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)pos;
 }
 
-static uint32_t gap_after(const struct rs_openloop *ol, uint32_t t, uint32_t idx, uint32_t prev)
+/* The gap's step after prev from its block (seed, RS_STREAM_OL_GAP, t, idx), log_q != 0. */
+static uint32_t gap_of_block(const struct rs_openloop *ol, const uint32_t blk[4], uint32_t prev)
 {
-    uint32_t blk[4];
-    if (ol->cfg.log_q == 0.0) /* probability 1: every step */
-        return prev + 1;
-    rs_rng_block(ol->seed, RS_STREAM_OL_GAP, t, idx, blk);
     /* u uniform in (0, 1): 53 random bits, offset by half a unit (the product by 2^-53 is
        exact, as ldexp) */
     uint64_t bits = ((uint64_t)blk[0] << 21) ^ (uint64_t)(blk[1] >> 11);
@@ -316,6 +313,15 @@ static uint32_t gap_after(const struct rs_openloop *ol, uint32_t t, uint32_t idx
     if (gap >= (uint64_t)(UINT32_MAX - prev))
         return UINT32_MAX;
     return prev + (uint32_t)gap;
+}
+
+static uint32_t gap_after(const struct rs_openloop *ol, uint32_t t, uint32_t idx, uint32_t prev)
+{
+    uint32_t blk[4];
+    if (ol->cfg.log_q == 0.0) /* probability 1: every step */
+        return prev + 1;
+    rs_rng_block(ol->seed, RS_STREAM_OL_GAP, t, idx, blk);
+    return gap_of_block(ol, blk, prev);
 }
 
 /* The step of packet idx of terminal t after its predecessor at prev, by the sampler. */
@@ -626,7 +632,19 @@ uint32_t rs_openloop_generate(struct rs_openloop *ol, uint32_t step, uint32_t *b
         uint32_t t = per_packet ? became_pending[i] : i; /* n_new <= i: written behind */
         struct rs_ol_terminal *s = &ol->term[t];
         if (per_packet) {
-            ol->next[t] = next_after(ol, t, ++s->born, step);
+            if (s->pending == 0 && ol->uniform && ol->cfg.arrivals == RS_ARRIVALS_PER_PACKET &&
+                ol->cfg.log_q != 0.0) {
+                /* this packet becomes the front: its destination's block (t, step) beside the
+                   next gap's, kept for rs_openloop_front */
+                uint32_t gb[4], db[4];
+                rs_rng_block2(ol->seed, RS_STREAM_OL_GAP, t, ++s->born, gb, RS_STREAM_OL_DEST,
+                              t, step, db);
+                ol->next[t] = gap_of_block(ol, gb, step);
+                s->dst_word = db[0];
+                s->dst_at = step;
+            } else {
+                ol->next[t] = next_after(ol, t, ++s->born, step);
+            }
             calendar_put(ol, t);
         } else {
             if (s->blk_step != b) { /* one Philox block serves four consecutive steps */
@@ -657,17 +675,32 @@ uint32_t rs_openloop_generate(struct rs_openloop *ol, uint32_t step, uint32_t *b
     return n_new;
 }
 
+/* traffic=uniform: the destination of terminal t's front packet, rs_rand_below(seed,
+ * RS_STREAM_OL_DEST, t, front, n) from the first word kept by rs_openloop_generate when it
+ * is there and needs no second draw (the same value). */
+static inline uint32_t uniform_dst(const struct rs_openloop *ol, const struct rs_ol_terminal *s,
+                                   uint32_t t)
+{
+    uint32_t n = ol->n_terminals;
+    if (s->dst_at == s->front && s->dst_at) {
+        uint64_t m = (uint64_t)s->dst_word * n; /* Lemire's first draw (rs_rng_below) */
+        if ((uint32_t)m >= n)
+            return (uint32_t)(m >> 32);
+    }
+    return rs_rand_below(ol->seed, RS_STREAM_OL_DEST, t, s->front, n);
+}
+
 void rs_openloop_front(const struct rs_openloop *ol, uint32_t t, struct rs_ol_packet *pkt)
 {
     RS_DASSERT(t < ol->n_terminals && ol->term[t].pending > 0);
     const struct rs_ol_terminal *s = &ol->term[t];
     uint32_t first = ol->tmpl_first[t], count = ol->tmpl_first[t + 1] - first;
-    uint32_t msg = ol->tmpl[first + s->started % count];
+    uint32_t msg = ol->tmpl[first + (count == 1 ? 0 : s->started % count)]; /* (no division
+                                                                                for one) */
     pkt->src = t;
     pkt->gen = s->front;
     pkt->msg = msg;
-    pkt->dst = ol->uniform
-                   ? rs_rand_below(ol->seed, RS_STREAM_OL_DEST, t, s->front, ol->n_terminals)
+    pkt->dst = ol->uniform ? uniform_dst(ol, s, t)
                : ol->pat.n_parts
                    ? rs_pattern_dst(&ol->pat, ol->net, ol->seed, RS_STREAM_OL_DEST, t, s->front, t)
                : ol->dst_fn ? ol->dst_fn(ol->net, ol->seed, t, s->front)

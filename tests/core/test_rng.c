@@ -47,7 +47,7 @@ static void test_known_answers(void **state)
 /* Random123's scalar philox4x32 (the reference) and routesim's block code (SSE2 on x86-64)
  * give the same words on 100,000 counter/key pairs from a fixed 64-bit LCG (all 32 bits of
  * every word varied, the block word by hand); the one-shots rs_rng_block and rs_rand_below
- * equal a reader's first draws. */
+ * equal a reader's first draws, and rs_rng_block2 two rs_rng_block calls. */
 static void test_same_words_as_random123(void **state)
 {
     (void)state;
@@ -73,6 +73,11 @@ static void test_same_words_as_random123(void **state)
         rs_rng_block(seed, stream, entity, w[2], blk);
         rs_rng_init(&r, seed, stream, entity, w[2]);
         expect_block(&r, blk[0], blk[1], blk[2], blk[3]);
+        uint32_t b1[4], b2[4], other[4];
+        rs_rng_block(seed, w[3] >> 16, entity ^ 1, w[2] + 7, other);
+        rs_rng_block2(seed, stream, entity, w[2], b1, w[3] >> 16, entity ^ 1, w[2] + 7, b2);
+        assert_memory_equal(b1, blk, sizeof blk);
+        assert_memory_equal(b2, other, sizeof other);
         uint32_t n = (i & 1) ? (w[3] | 1u) : (w[3] & 0xffu) + 1; /* large n: rejections occur */
         rs_rng_init(&r, seed, stream, entity, w[2]);
         assert_int_equal(rs_rand_below(seed, stream, entity, w[2], n), rs_rng_below(&r, n));
