@@ -313,6 +313,17 @@ static void merge_born(struct flit *f)
 {
     struct flit_keyed *born = f->born_key;
     uint32_t nb = f->n_born;
+    if (nb == 1 && f->n_act + 1 <= f->n_slots && 2 * f->n_holes <= f->n_act) {
+        /* one (the common case): insertion from the end, as the merge below would do */
+        uint32_t *act = f->act, m = f->born[0], k = f->n_act;
+        uint64_t key = f->w[m].key;
+        for (; k > 0 && (act[k - 1] == RS_NONE || f->w[act[k - 1]].key > key); k--)
+            act[k] = act[k - 1];
+        act[k] = m;
+        f->n_act++;
+        f->n_born = 0;
+        return;
+    }
     int sorted = 1;
     for (uint32_t k = 0; k < nb; k++) {
         born[k].slot = f->born[k];
