@@ -184,6 +184,9 @@ struct rs_ol_terminal {
     uint32_t blk_step; /* per_step: (step / 4) + 1 of the cached arrival block; 0 = none */
     uint32_t blk[4];   /* per_step: arrival draws of steps 4*(blk_step-1) .. +3 */
     uint32_t born;     /* per_packet: packets generated so far (the index of the next) */
+    uint32_t dst_at;   /* traffic=uniform, per_packet: generation step of the packet whose
+                          destination block's first word is dst_word; 0 = none */
+    uint32_t dst_word;
 };
 
 /* traffic=trace: a terminal's waiting packets (ring buffer of cap records from head). */

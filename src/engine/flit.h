@@ -86,7 +86,7 @@ struct flit_hop {
 /* What one flit step (or one thread's part of it) adds to the run's counters; folded into
  * struct flit at the end of the step. */
 struct flit_acc {
-    uint64_t flit_hops, blocked, step_moves, step_accepted;
+    uint64_t flit_hops, blocked, step_accepted; /* (the step's moves are its flit_hops) */
     int64_t in_net;      /* change of the flits in network buffers */
     uint32_t max_buffer; /* the largest buffer count seen (starts at the run's) */
 };

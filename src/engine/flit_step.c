@@ -130,14 +130,12 @@ FLIT_HOT int move_header_p(struct flit *f, struct flit_thr *th, uint32_t m, stru
         hv->t_dep = t;
         if (part)
             f->fifo[h].out_seq++;
-        a->in_net--;
     } else {
         w->src_left--;
     }
     if (shared)
         f->chan_used[c] = t;
     a->flit_hops++;
-    a->step_moves++;
     w->hops++;
     w->head = x;
     w->span++;
@@ -156,17 +154,24 @@ FLIT_HOT int move_header_p(struct flit *f, struct flit_thr *th, uint32_t m, stru
         }
     } else if ((*rc = adapt ? rs__flit_route_adaptive(f, m, w->next_node, err)
                             : rs__flit_route_oblivious(f, m, w->next_node, err))) {
+        if (h != RS_NONE) /* the flit left h and entered no buffer */
+            a->in_net--;
         return 0;
     }
+    /* a->in_net counts only what changes the flits in network buffers: a flit from the
+     * source that stays in the network, one from a VC that is delivered */
     int delivered = w->next_chan == RS_NONE;
     if (delivered) {
         w->done++;
         a->step_accepted++;
+        if (h != RS_NONE)
+            a->in_net--;
     } else {
         xv->cnt++;
         if (part)
             f->fifo[x].in_seq++;
-        a->in_net++;
+        if (h == RS_NONE)
+            a->in_net++;
         if (xv->cnt > a->max_buffer)
             a->max_buffer = xv->cnt;
     }
@@ -188,11 +193,15 @@ FLIT_HOT void move_flit(struct flit *f, struct flit_thr *th, uint32_t m, uint32_
     struct flit_worm *w = &f->w[m];
     uint32_t t = f->step;
     struct flit_vc *zv = &f->vc[z];
-    if (zv->t_arr == t)
+    /* Without shared FIFOs or links, only m's own moves reach its VCs, and move_body never
+     * calls a move into a head VC its header entered this step: so z took no flit and y sent
+     * none yet this step, and the two step-stamp tests are needed only with part or shared. */
+    RS_DASSERT(part || shared || (zv->t_arr != t && (y == RS_NONE || f->vc[y].t_dep != t)));
+    if ((part || shared) && zv->t_arr == t)
         return; /* one flit per virtual channel per step */
     if (y != RS_NONE) { /* (RS_NONE is a constant at the source's call) */
         const struct flit_vc *yv = &f->vc[y];
-        if (yv->t_dep == t || count_p(f, m, y, part) == 0)
+        if (((part || shared) && yv->t_dep == t) || count_p(f, m, y, part) == 0)
             return; /* it sent a flit already, or holds none of m's (a gap, link=shared) */
     }
     int deliver = zh && w->next_chan == RS_NONE;
@@ -215,22 +224,23 @@ FLIT_HOT void move_flit(struct flit *f, struct flit_thr *th, uint32_t m, uint32_
         yv->t_dep = t;
         if (part)
             f->fifo[y].out_seq++;
-        a->in_net--;
     } else {
         w->src_left--;
     }
     zv->t_arr = t;
     w->t_move = t;
     a->flit_hops++;
-    a->step_moves++;
-    if (deliver) {
+    if (deliver) { /* a->in_net as in move_header_p (the tests of y fold away) */
         w->done++;
         a->step_accepted++;
+        if (y != RS_NONE)
+            a->in_net--;
     } else {
         zv->cnt++;
         if (part)
             f->fifo[z].in_seq++;
-        a->in_net++;
+        if (y == RS_NONE)
+            a->in_net++;
         if (zv->cnt > a->max_buffer)
             a->max_buffer = zv->cnt;
     }
@@ -255,11 +265,14 @@ FLIT_HOT void move_body(struct flit *f, struct flit_thr *th, uint32_t m, int hea
     struct flit_worm *w = &f->w[m];
     uint32_t z = w->head, n = w->span, y;
     /* the chain's first, middle and last moves apart, so that the tests of the head VC and
-     * of the tail fold away where they cannot apply (the same moves in the same order) */
+     * of the tail fold away where they cannot apply (the same moves in the same order); a
+     * header that moved this step filled its head VC's one arrival of the step, so the move
+     * into the head VC is skipped then (move_flit would refuse it) */
     if (n >= 2) {
         y = f->vc[z].up;
         FLIT_IS_VC(y);
-        move_flit(f, th, m, y, z, 1, n == 2 && !w->src_left, header_moved, part, shared, par);
+        if (!header_moved)
+            move_flit(f, th, m, y, z, 1, n == 2 && !w->src_left, 0, part, shared, par);
         z = y;
         for (uint32_t k = 2; k + 1 < n; k++) {
             y = f->vc[z].up;
@@ -274,7 +287,7 @@ FLIT_HOT void move_body(struct flit *f, struct flit_thr *th, uint32_t m, int hea
             z = y;
         }
     }
-    if (w->src_left && n)
+    if (w->src_left && n && (n >= 2 || !header_moved))
         move_flit(f, th, m, RS_NONE, z, n == 1, 1, header_moved, part, shared, par);
 }
 
@@ -300,6 +313,17 @@ static void merge_born(struct flit *f)
 {
     struct flit_keyed *born = f->born_key;
     uint32_t nb = f->n_born;
+    if (nb == 1 && f->n_act + 1 <= f->n_slots && 2 * f->n_holes <= f->n_act) {
+        /* one (the common case): insertion from the end, as the merge below would do */
+        uint32_t *act = f->act, m = f->born[0], k = f->n_act;
+        uint64_t key = f->w[m].key;
+        for (; k > 0 && (act[k - 1] == RS_NONE || f->w[act[k - 1]].key > key); k--)
+            act[k] = act[k - 1];
+        act[k] = m;
+        f->n_act++;
+        f->n_born = 0;
+        return;
+    }
     int sorted = 1;
     for (uint32_t k = 0; k < nb; k++) {
         born[k].slot = f->born[k];
@@ -336,18 +360,21 @@ static void merge_born(struct flit *f)
 }
 
 /* The worms in the network, oldest first: header, then body. Sets *any_done when one
- * finished or was discarded. */
+ * finished or was discarded. The active list is compacted in the same pass: a worm that
+ * goes on keeps its place in order, one that finished leaves no RS_NONE entry behind (the
+ * entries of an earlier parallel step's finished worms are dropped too). */
 FLIT_HOT int step_worms_p(struct flit *f, struct flit_thr *th, struct rs_err *err, int *any_done,
                           int part, int shared, int adapt, int ev)
 {
     int rc = 0;
-    for (uint32_t i = 0; i < f->n_act; i++) {
-        uint32_t m = f->act[i];
-        if (m == RS_NONE) /* finished in an earlier step */
+    uint32_t *act = f->act, n_act = f->n_act, n = 0, i;
+    for (i = 0; i < n_act; i++) {
+        uint32_t m = act[i];
+        if (__builtin_expect(m == RS_NONE, 0)) /* finished in an earlier (parallel) step */
             continue;
         int r = move_header_p(f, th, m, err, &rc, part, shared, adapt, 0, ev);
         if (rc)
-            return rc;
+            break;
         if (r < 0) {
             f->sacc.blocked++;
             if (ev)
@@ -356,8 +383,6 @@ FLIT_HOT int step_worms_p(struct flit *f, struct flit_thr *th, struct rs_err *er
             f->w[m].t_block = f->step;
             if (f->discard) {
                 rs__flit_finish(f, m, 0);
-                f->act[i] = RS_NONE;
-                f->n_holes++;
                 *any_done = 1;
                 continue;
             }
@@ -365,12 +390,18 @@ FLIT_HOT int step_worms_p(struct flit *f, struct flit_thr *th, struct rs_err *er
         move_body(f, th, m, r > 0, part, shared, 0);
         if (f->w[m].done == f->w[m].len) {
             rs__flit_finish(f, m, 1);
-            f->act[i] = RS_NONE;
-            f->n_holes++;
             *any_done = 1;
+            continue;
         }
+        act[n++] = m;
     }
-    return 0;
+    if (rc) /* a routing error: the rest as they were (worm i included) */
+        for (; i < n_act; i++)
+            if (act[i] != RS_NONE)
+                act[n++] = act[i];
+    f->n_act = n;
+    f->n_holes = 0;
+    return rc;
 }
 
 /* ---- the parallel step (threads > 1) ----------------------------------------------------
@@ -490,7 +521,6 @@ static int step_worms_par(struct flit *f, struct flit_acc *acc, struct rs_err *e
         struct flit_thr *th = &f->thr[j];
         acc->flit_hops += th->acc.flit_hops;
         acc->blocked += th->acc.blocked;
-        acc->step_moves += th->acc.step_moves;
         acc->step_accepted += th->acc.step_accepted;
         acc->in_net += th->acc.in_net;
         if (th->acc.max_buffer > acc->max_buffer)
@@ -600,7 +630,7 @@ int rs__flit_step(struct flit *f, struct rs_err *err)
     }
     f->flit_hops += f->sacc.flit_hops; /* the step's counters */
     f->blocked += f->sacc.blocked;
-    f->step_moves += f->sacc.step_moves;
+    f->step_moves += f->sacc.flit_hops; /* every move of a flit, and only those */
     f->step_accepted += f->sacc.step_accepted;
     f->in_net += (uint64_t)f->sacc.in_net;
     f->max_buffer = f->sacc.max_buffer;

@@ -44,6 +44,46 @@ static void test_known_answers(void **state)
     expect_block(&r, 0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1);
 }
 
+/* Random123's scalar philox4x32 (the reference) and routesim's block code (SSE2 on x86-64)
+ * give the same words on 100,000 counter/key pairs from a fixed 64-bit LCG (all 32 bits of
+ * every word varied, the block word by hand); the one-shots rs_rng_block and rs_rand_below
+ * equal a reader's first draws, and rs_rng_block2 two rs_rng_block calls. */
+static void test_same_words_as_random123(void **state)
+{
+    (void)state;
+    uint64_t s = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < 100000; i++) {
+        uint32_t w[6];
+        for (int j = 0; j < 6; j++) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            w[j] = (uint32_t)(s >> 32);
+        }
+        uint64_t seed = (uint64_t)w[5] << 32 | w[4];
+        uint32_t stream = w[1] >> 16;
+        uint64_t entity = (uint64_t)(w[1] & 0xffffu) << 32 | w[0];
+        struct rs_rng r;
+        rs_rng_init(&r, seed, stream, entity, w[2]);
+        r.ctr[3] = w[3];
+        philox4x32_ctr_t c = {{w[0], w[1], w[2], w[3]}};
+        philox4x32_key_t k = {{w[4], w[5]}};
+        philox4x32_ctr_t want = philox4x32(c, k);
+        expect_block(&r, want.v[0], want.v[1], want.v[2], want.v[3]);
+
+        uint32_t blk[4];
+        rs_rng_block(seed, stream, entity, w[2], blk);
+        rs_rng_init(&r, seed, stream, entity, w[2]);
+        expect_block(&r, blk[0], blk[1], blk[2], blk[3]);
+        uint32_t b1[4], b2[4], other[4];
+        rs_rng_block(seed, w[3] >> 16, entity ^ 1, w[2] + 7, other);
+        rs_rng_block2(seed, stream, entity, w[2], b1, w[3] >> 16, entity ^ 1, w[2] + 7, b2);
+        assert_memory_equal(b1, blk, sizeof blk);
+        assert_memory_equal(b2, other, sizeof other);
+        uint32_t n = (i & 1) ? (w[3] | 1u) : (w[3] & 0xffu) + 1; /* large n: rejections occur */
+        rs_rng_init(&r, seed, stream, entity, w[2]);
+        assert_int_equal(rs_rand_below(seed, stream, entity, w[2], n), rs_rng_below(&r, n));
+    }
+}
+
 /* The documented layout: key = seed words; ctr = {entity lo, entity hi16 | stream<<16,
  * step, block}. */
 static void test_layout(void **state)
@@ -251,6 +291,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_known_answers),
+        cmocka_unit_test(test_same_words_as_random123),
         cmocka_unit_test(test_layout),
         cmocka_unit_test(test_u64_and_unit),
         cmocka_unit_test(test_determinism),
