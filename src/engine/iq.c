@@ -88,11 +88,16 @@ struct iq {
     struct iq_fl *oq;
     struct iq_ring *oqr;
     uint32_t QO;
-    /* credit queues [node * NI + in], capacity QC, and credits made this cycle */
-    uint64_t *cq;
-    struct iq_ring *cqr;
-    uint32_t QC;
-    uint64_t *made;
+    /* the switch's pass-through path (docs/ARCHITECTURE.md, router=iq): direct = 1 when
+     * st_prepare_delay + st_final_delay = 1 and output_speedup = 1, where a flit leaving an
+     * input buffer in cycle c is written to its channel in cycle c + 1 without waiting in
+     * the crossbar and output queues; carry = such flits written this cycle, counted as
+     * moves of the next (the cycle BookSim writes them in) */
+    int direct;
+    uint32_t carry;
+    /* cd0 = 1 when credit_delay = 0 and the routing is oblivious: a credit counts when it
+     * is read (no received-credit queue) */
+    int cd0;
     /* received credits per node, capacity QP */
     struct iq_cred *pc;
     struct iq_ring *pcr;
@@ -145,8 +150,8 @@ struct iq {
     uint32_t wN, wI, wO, wT;   /* words of a set of nodes, inputs, outputs, terminals */
     uint64_t *busy;            /* nodes whose router has something to do this cycle */
     uint64_t *wbusy;           /* nodes with a flit or credit to write */
-    uint64_t *rxm, *madem;     /* [node * wI]: inputs with a flit received, a credit made */
-    uint64_t *oqm, *cqm;       /* [node * wO], [node * wI]: non-empty output, credit queues */
+    uint64_t *rxm;             /* [node * wI]: inputs with a flit received */
+    uint64_t *oqm;             /* [node * wO]: non-empty output queues */
     uint32_t *evf, *evc;       /* [r * n_chan]: channels written in ring slot r (flit, credit) */
     uint32_t *n_evf, *n_evc;   /* [R] */
     uint32_t *evi, *evj;       /* [rt * n_src]: terminals with a flit injected, a credit to
@@ -564,6 +569,51 @@ static void vc_alloc_update(struct flit *f, struct iq *q, uint32_t node)
     }
 }
 
+/* The credit of a flit that left input VC (in, vc) of node in this cycle: onto the input's
+ * channel back to its sender (a terminal's injection credit channel for in >= P), in the
+ * ring slot written now. The credits of one input in one cycle share a mask and a slot
+ * (BookSim sends one credit per input per cycle); the first lists the slot as an event. */
+static inline void send_credit(struct flit *f, struct iq *q, uint32_t node, uint32_t in,
+                               uint32_t vc)
+{
+    uint64_t bit = (uint64_t)1 << vc;
+    if (in < q->P) {
+        uint32_t c = q->in_chan[node * q->P + in];
+        uint64_t *cr = &q->chc[(size_t)c * q->R + q->r_wr];
+        if (!*cr) {
+            q->evc[(size_t)q->r_wr * q->n_chan + q->n_evc[q->r_wr]++] = c;
+            f->step_moves++;
+        }
+        *cr |= bit;
+    } else {
+        uint32_t t = q->src_t[q->src_of[node] + in - q->P];
+        uint64_t *cr = &q->injc[(size_t)t * q->Rt + q->rt_wr];
+        if (!*cr) {
+            q->evj[(size_t)q->rt_wr * q->n_src + q->n_evj[q->rt_wr]++] = t;
+            f->step_moves++;
+        }
+        *cr |= bit;
+    }
+}
+
+/* direct: flit fl, switched to output o of node in cycle now, is written to o's channel
+ * (or ejection channel) as the switch and output queue would write it in cycle now + 1:
+ * that cycle's write slot, (now + 1 + lat + 1) mod R = now mod R (and (now + 3) mod 3 for
+ * a terminal's), is the slot read at the start of this cycle, free again. */
+static inline void write_flit(struct iq *q, uint32_t node, uint32_t o, struct iq_fl fl)
+{
+    if (o < q->P) {
+        uint32_t c = node * q->P + o;
+        q->chf[(size_t)c * q->R + q->r_now] = fl;
+        q->evf[(size_t)q->r_now * q->n_chan + q->n_evf[q->r_now]++] = c;
+    } else {
+        uint32_t t = q->dst_t[q->dst_of[node] + o - q->P];
+        q->ejf[(size_t)t * q->Rt + q->rt_now] = fl;
+        iq_bit_set(&q->ejm[(size_t)q->rt_now * q->wT], t);
+    }
+    q->carry++;
+}
+
 /* Move the front flit of input VC (in, vc) through crossbar output eout (a won switch or
  * a held connection): out of its buffer, onto the output VC's count, into the crossbar
  * queue, a credit made for its buffer. Returns 1 if it was its packet's tail. */
@@ -592,13 +642,16 @@ static inline int move_flit(struct flit *f, struct iq *q, uint32_t node, uint32_
         if (!q->wftc)
             q->use[y] = -1;
     }
-    struct iq_ring *xr = &q->xqr[node];
-    RS_ASSERT(xr->cnt < q->QX);
-    RING_BACK(q->xq, node, xr, q->QX) =
-        (struct iq_xent){-1, fl, (uint16_t)(in * q->s_in + mod_s(vc, q->s_in)), (uint16_t)eout};
-    xr->cnt++;
-    q->made[node * q->NI + in] |= (uint64_t)1 << vc;
-    iq_bit_set(&q->madem[(size_t)node * q->wI], in);
+    if (q->direct) {
+        write_flit(q, node, o, fl);
+    } else {
+        struct iq_ring *xr = &q->xqr[node];
+        RS_ASSERT(xr->cnt < q->QX);
+        RING_BACK(q->xq, node, xr, q->QX) = (struct iq_xent){
+            -1, fl, (uint16_t)(in * q->s_in + mod_s(vc, q->s_in)), (uint16_t)eout};
+        xr->cnt++;
+    }
+    send_credit(f, q, node, in, vc);
     f->step_moves++;
     return tail;
 }
@@ -746,18 +799,6 @@ static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_e
         iq_bit_set(&q->oqm[(size_t)node * q->wO], o);
         iq_bit_set(q->wbusy, node);
     }
-    uint64_t *madem = &q->madem[(size_t)node * q->wI];
-    IQ_FOR_BITS(madem, q->wI, in) { /* output queuing of the credits */
-        uint64_t *mk = &q->made[node * q->NI + in];
-        struct iq_ring *cr = &q->cqr[node * q->NI + in];
-        RS_ASSERT(cr->cnt < q->QC);
-        RING_BACK(q->cq, node * q->NI + in, cr, q->QC) = *mk;
-        cr->cnt++;
-        *mk = 0;
-        iq_bit_set(&q->cqm[(size_t)node * q->wI], in);
-        iq_bit_set(q->wbusy, node);
-    }
-    bits_zero(madem, q->wI);
     /* still busy next cycle: a stage, the crossbar or a received credit has entries */
     if (!(q->rqr[node].cnt | q->vqr[node].cnt | q->sqr[node].cnt | q->hqr[node].cnt |
           xr->cnt | q->pcr[node].cnt))
@@ -765,12 +806,13 @@ static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_e
     return 0;
 }
 
-/* The router's writes: one flit per output, one credit per input (only those with a
- * non-empty queue), each also listed as an event of the ring slot written. */
+/* The router's writes (not direct): one flit per non-empty output queue, also listed as
+ * an event of the ring slot written. Credits were written as they were made
+ * (send_credit). */
 static void router_write(struct flit *f, struct iq *q, uint32_t node)
 {
     uint32_t P = q->P;
-    uint64_t *oqm = &q->oqm[(size_t)node * q->wO], *cqm = &q->cqm[(size_t)node * q->wI];
+    uint64_t *oqm = &q->oqm[(size_t)node * q->wO];
     IQ_FOR_BITS(oqm, q->wO, o) {
         struct iq_ring *orr = &q->oqr[node * q->NO + o];
         struct iq_fl fl = RING_AT(q->oq, node * q->NO + o, orr, q->QO, 0);
@@ -788,28 +830,9 @@ static void router_write(struct flit *f, struct iq *q, uint32_t node)
         }
         f->step_moves++;
     }
-    IQ_FOR_BITS(cqm, q->wI, in) {
-        struct iq_ring *cr = &q->cqr[node * q->NI + in];
-        uint64_t mk = RING_AT(q->cq, node * q->NI + in, cr, q->QC, 0);
-        ring_pop(cr, q->QC);
-        if (!cr->cnt)
-            iq_bit_clear(cqm, in);
-        if (in < P) {
-            uint32_t c = q->in_chan[node * P + in];
-            q->chc[(size_t)c * q->R + q->r_wr] = mk;
-            q->evc[(size_t)q->r_wr * q->n_chan + q->n_evc[q->r_wr]++] = c;
-        } else {
-            uint32_t t = q->src_t[q->src_of[node] + in - P];
-            q->injc[(size_t)t * q->Rt + q->rt_wr] = mk;
-            q->evj[(size_t)q->rt_wr * q->n_src + q->n_evj[q->rt_wr]++] = t;
-        }
-        f->step_moves++;
-    }
     int more = 0;
     for (uint32_t w = 0; w < q->wO; w++)
         more |= oqm[w] != 0;
-    for (uint32_t w = 0; w < q->wI; w++)
-        more |= cqm[w] != 0;
     if (!more)
         iq_bit_clear(q->wbusy, node);
 }
@@ -895,9 +918,20 @@ static void source_cycle(struct flit *f, struct iq *q, uint32_t t)
     f->step_moves++;
 }
 
-/* A credit (VC mask mk) arrives at output o of node: it counts after credit_delay cycles. */
+/* A credit (VC mask mk) arrives at output o of node: it counts after credit_delay cycles
+ * (cd0: now; nothing reads the count between here and the router's own cycle). */
 static inline void push_credit(struct iq *q, uint32_t node, uint32_t o, uint64_t mk)
 {
+    if (q->cd0) {
+        for (; mk; mk &= mk - 1) {
+            uint32_t y = ovc(q, node, o, (uint32_t)__builtin_ctzll(mk));
+            RS_ASSERT(q->occ[y] > 0);
+            q->occ[y]--;
+            if (q->wftc && q->occ[y] == 0 && q->tail_sent[y])
+                q->use[y] = -1;
+        }
+        return;
+    }
     struct iq_ring *pr = &q->pcr[node];
     RS_ASSERT(pr->cnt < q->QP);
     RING_BACK(q->pc, node, pr, q->QP) = (struct iq_cred){(int32_t)(q->now + q->cd), o, mk};
@@ -910,7 +944,8 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
     struct iq *q = f->iq;
     int rc;
     q->now = f->step - 1;
-    f->step_moves = 0;
+    f->step_moves = q->carry;
+    q->carry = 0;
     f->step_accepted = 0;
     uint32_t now = q->now, P = q->P, B = q->B;
     q->r_now = now % q->R;
@@ -1152,15 +1187,13 @@ void rs__iq_free(struct flit *f)
     if (!q)
         return;
     void *arrs[] = {q->ibuf, q->iq, q->state, q->out_port, q->out_vc, q->r_port, q->r_lo,
-                    q->r_hi, q->use, q->tail_sent, q->occ, q->oq, q->oqr, q->cq, q->cqr,
-                    q->made, q->pc, q->pcr, q->rq, q->vq, q->sq, q->rqr, q->vqr, q->sqr,
+                    q->r_hi, q->use, q->tail_sent, q->occ, q->oq, q->oqr, q->pc, q->pcr, q->rq, q->vq, q->sq, q->rqr, q->vqr, q->sqr,
                     q->xq, q->xqr, q->hq, q->hqr, q->hold_vc, q->hold_in, q->hold_out, q->va_in_ptr, q->va_out_ptr, q->sa_in_ptr, q->sa_out_ptr,
                     q->sw_rr, q->scratch, q->vreq, q->sreq, q->sreq_at, q->rx, q->ch_head,
                     q->ch_slot, q->in_chan, q->chf, q->chc, q->src_of, q->dst_of, q->src_t,
                     q->dst_t, q->dst_j, q->injf,
                     q->ejf, q->injc, q->ejc, q->t_use, q->t_tail, q->t_occ, q->t_last,
-                    q->t_cur, q->t_k, q->t_vc, q->busy, q->wbusy, q->rxm, q->madem, q->cqm,
-                    q->oqm, q->evf, q->evc, q->n_evf, q->n_evc, q->evi, q->evj, q->evk,
+                    q->t_cur, q->t_k, q->t_vc, q->busy, q->wbusy, q->rxm, q->oqm, q->evf, q->evc, q->n_evf, q->n_evc, q->evi, q->evj, q->evk,
                     q->n_evi, q->n_evj, q->n_evk, q->ejm, q->src_n, q->src_j, q->dst_n};
     for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++)
         rs_free(arrs[i]);
@@ -1321,10 +1354,8 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
     q->QO = q->B * q->depth + q->s_out + 2;
     IQ_ALLOC(q->oq, (uint64_t)nio * q->QO);
     IQ_ALLOC(q->oqr, nio);
-    q->QC = q->sa + q->s_in + 4;
-    IQ_ALLOC(q->cq, (uint64_t)nio * q->QC);
-    IQ_ALLOC(q->cqr, nio);
-    IQ_ALLOC(q->made, nio);
+    q->direct = q->xd == 1 && q->s_out == 1;
+    q->cd0 = q->cd == 0 && !f->adaptive;
     q->QP = q->NO * (q->cd + 2);
     IQ_ALLOC(q->pc, (uint64_t)q->n_nodes * q->QP);
     IQ_ALLOC(q->pcr, q->n_nodes);
@@ -1420,8 +1451,6 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
     IQ_ALLOC(q->busy, q->wN);
     IQ_ALLOC(q->wbusy, q->wN);
     IQ_ALLOC(q->rxm, (uint64_t)q->n_nodes * q->wI);
-    IQ_ALLOC(q->madem, (uint64_t)q->n_nodes * q->wI);
-    IQ_ALLOC(q->cqm, (uint64_t)q->n_nodes * q->wI);
     IQ_ALLOC(q->oqm, (uint64_t)q->n_nodes * q->wO);
     IQ_ALLOC(q->evf, n_chan * q->R);
     IQ_ALLOC(q->evc, n_chan * q->R);
