@@ -75,7 +75,8 @@ struct iq {
     uint32_t B, depth, P, NI, NO, n_nodes, n_src, R, Rt;
     uint32_t NIe, NOe; /* crossbar ports: NI * s_in, NO * s_out */
     /* input VCs [(node * NI + in) * B + vc] */
-    struct iq_fl *ibuf; /* [.. * depth] ring per VC */
+    struct iq_fl *ibuf; /* [.. * Dc] ring per VC */
+    uint32_t Dc;        /* its capacity: the power of two at or above depth */
     struct iq_ring *iq;
     uint8_t *state;
     uint16_t *out_port, *out_vc, *r_port, *r_lo, *r_hi;
@@ -179,10 +180,10 @@ static inline void ring_push(struct iq_ring *r, uint32_t cap)
     (void)cap;
     r->cnt++;
 }
-/* (head + i) mod cap for head < cap and i <= cap, without a division */
+/* (head + i) mod cap: every ring's capacity is a power of two (pow2_at_least) */
 static inline uint32_t ring_wrap(uint32_t j, uint32_t cap)
 {
-    return j >= cap ? j - cap : j;
+    return j & (cap - 1);
 }
 #define RING_AT(arr, base, r, cap, i) (arr)[(base) * (cap) + ring_wrap((r)->head + (i), (cap))]
 #define RING_BACK(arr, base, r, cap) (arr)[(base) * (cap) + ring_wrap((r)->head + (r)->cnt, (cap))]
@@ -204,8 +205,7 @@ static inline void bits_zero(uint64_t *s, uint32_t nw)
 }
 static inline void ring_pop(struct iq_ring *r, uint32_t cap)
 {
-    if (++r->head == cap)
-        r->head = 0;
+    r->head = (r->head + 1) & (cap - 1);
     r->cnt--;
 }
 
@@ -226,7 +226,7 @@ static inline int full_for(const struct iq *q, uint32_t x)
 /* The route of the packet at the front of input VC x of node: its output port and VCs. */
 static int route_vc(struct flit *f, struct iq *q, uint32_t node, uint32_t x, struct rs_err *err)
 {
-    uint32_t m = q->ibuf[(size_t)x * q->depth + q->iq[x].head].m;
+    uint32_t m = q->ibuf[(size_t)x * q->Dc + q->iq[x].head].m;
     int rc = f->adaptive ? rs__iq_rsets_route(&q->rs, f, node, x, m, err)
                          : rs__flit_route(f, m, node, err);
     if (rc)
@@ -292,7 +292,7 @@ static inline int input_queuing(struct flit *f, struct iq *q, uint32_t node, str
         uint32_t x = ivc(q, node, in, fl->vc);
         struct iq_ring *r = &q->iq[x];
         RS_ASSERT(r->cnt < q->depth);
-        q->ibuf[(size_t)x * q->depth + ring_wrap(r->head + r->cnt, q->depth)] = *fl;
+        q->ibuf[(size_t)x * q->Dc + ring_wrap(r->head + r->cnt, q->Dc)] = *fl;
         r->cnt++;
         if (r->cnt > f->max_buffer)
             f->max_buffer = r->cnt;
@@ -555,14 +555,14 @@ static void vc_alloc_update(struct flit *f, struct iq *q, uint32_t node)
             q->out_vc[x] = (uint16_t)v;
             q->state[x] = VC_ACTIVE;
             if (f->adaptive)
-                rs__iq_rsets_granted(&q->rs, x, q->ibuf[(size_t)x * q->depth + q->iq[x].head].m,
+                rs__iq_rsets_granted(&q->rs, x, q->ibuf[(size_t)x * q->Dc + q->iq[x].head].m,
                                      o, v);
             if (!q->spec)
                 push_ent(q, q->sq, q->sqr, node, e.in, e.vc);
         } else {
             f->blocked++;
             RS_EVENT(f->ev, RS_EV_BLOCKED, q->now,
-                     FLIT_EV_ID(f, q->ibuf[(size_t)x * q->depth + q->iq[x].head].m), node,
+                     FLIT_EV_ID(f, q->ibuf[(size_t)x * q->Dc + q->iq[x].head].m), node,
                      q->r_port[x] < q->P ? q->r_port[x] : RS_EV_NONE, RS_EV_NONE);
             push_ent(q, q->vq, q->vqr, node, e.in, e.vc);
         }
@@ -623,8 +623,8 @@ static inline int move_flit(struct flit *f, struct iq *q, uint32_t node, uint32_
     uint32_t x = ivc(q, node, in, vc), o = div_s(eout, q->s_out);
     RS_ASSERT(q->state[x] == VC_ACTIVE);
     struct iq_ring *br = &q->iq[x];
-    struct iq_fl fl = q->ibuf[(size_t)x * q->depth + br->head];
-    ring_pop(br, q->depth);
+    struct iq_fl fl = q->ibuf[(size_t)x * q->Dc + br->head];
+    ring_pop(br, q->Dc);
     struct flit_worm *w = &f->w[fl.m];
     int tail = fl.k + 1u == w->len;
     fl.vc = q->out_vc[x];
@@ -1076,9 +1076,9 @@ static uint32_t iq_waits(const struct iq *q, uint32_t x, uint32_t *c, uint32_t *
         return RS_NONE;
     *c = node * q->P + o;
     *v = q->state[x] == VC_ACTIVE ? q->out_vc[x] : q->r_lo[x];
-    *m = q->iq[x].cnt ? q->ibuf[(size_t)x * q->depth + q->iq[x].head].m : RS_NONE;
+    *m = q->iq[x].cnt ? q->ibuf[(size_t)x * q->Dc + q->iq[x].head].m : RS_NONE;
     uint32_t y = ivc(q, q->ch_head[*c], q->ch_slot[*c], *v);
-    *m2 = q->iq[y].cnt ? q->ibuf[(size_t)y * q->depth + q->iq[y].head].m : RS_NONE;
+    *m2 = q->iq[y].cnt ? q->ibuf[(size_t)y * q->Dc + q->iq[y].head].m : RS_NONE;
     return y;
 }
 
@@ -1238,6 +1238,16 @@ static int read_keys(struct iq *q, const struct rs_params *p, const struct rs_op
     return 0;
 }
 
+/* The least power of two >= n (n <= 2^31): a ring's capacity, so that its index wraps
+ * with a mask. */
+static uint32_t pow2_at_least(uint32_t n)
+{
+    uint32_t c = 1;
+    while (c < n)
+        c <<= 1;
+    return c;
+}
+
 #define IQ_ALLOC(ptr, n)                                                                       \
     do {                                                                                       \
         (ptr) = rs_calloc((size_t)(n) + 1, sizeof *(ptr));                                     \
@@ -1322,9 +1332,10 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
     q->NIe = q->NI * q->s_in;
     q->NOe = q->NO * q->s_out;
     uint64_t n_ivc = (uint64_t)q->n_nodes * q->NI * q->B;
-    if (n_ivc * q->depth >= UINT32_MAX / 2 || q->NIe > 65535 || q->NOe > 65535)
+    if (n_ivc * pow2_at_least(q->depth) >= UINT32_MAX / 2 || q->NIe > 65535 || q->NOe > 65535)
         return rs_err_set(err, RS_ECONSTRAINT, "router=iq: network too large");
-    IQ_ALLOC(q->ibuf, n_ivc * q->depth);
+    q->Dc = pow2_at_least(q->depth);
+    IQ_ALLOC(q->ibuf, n_ivc * q->Dc);
     IQ_ALLOC(q->iq, n_ivc);
     IQ_ALLOC(q->state, n_ivc);
     IQ_ALLOC(q->out_port, n_ivc);
@@ -1351,15 +1362,15 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
         q->rs.booksim = set == 1;
     }
     uint32_t nio = q->n_nodes * q->NO;
-    q->QO = q->B * q->depth + q->s_out + 2;
+    q->QO = pow2_at_least(q->B * q->depth + q->s_out + 2);
     IQ_ALLOC(q->oq, (uint64_t)nio * q->QO);
     IQ_ALLOC(q->oqr, nio);
     q->direct = q->xd == 1 && q->s_out == 1;
     q->cd0 = q->cd == 0 && !f->adaptive;
-    q->QP = q->NO * (q->cd + 2);
+    q->QP = pow2_at_least(q->NO * (q->cd + 2));
     IQ_ALLOC(q->pc, (uint64_t)q->n_nodes * q->QP);
     IQ_ALLOC(q->pcr, q->n_nodes);
-    q->QS = q->NI * q->B;
+    q->QS = pow2_at_least(q->NI * q->B);
     IQ_ALLOC(q->rq, (uint64_t)q->n_nodes * q->QS);
     IQ_ALLOC(q->vq, (uint64_t)q->n_nodes * q->QS);
     IQ_ALLOC(q->sq, (uint64_t)q->n_nodes * q->QS);
@@ -1375,7 +1386,7 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
     IQ_ALLOC(q->rqr, q->n_nodes);
     IQ_ALLOC(q->vqr, q->n_nodes);
     IQ_ALLOC(q->sqr, q->n_nodes);
-    q->QX = q->NIe * (q->xd + 1) + 1;
+    q->QX = pow2_at_least(q->NIe * (q->xd + 1) + 1);
     IQ_ALLOC(q->xq, (uint64_t)q->n_nodes * q->QX);
     IQ_ALLOC(q->xqr, q->n_nodes);
     IQ_ALLOC(q->va_in_ptr, n_ivc);
