@@ -282,7 +282,8 @@ static int start_head(struct flit *f, struct iq *q, uint32_t node, uint32_t in, 
 
 /* ---- one router's cycle ---------------------------------------------------------------- */
 
-static inline int input_queuing(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
+static inline __attribute__((always_inline)) int input_queuing(struct flit *f, struct iq *q,
+                                                               uint32_t node, struct rs_err *err)
 {
     int rc;
     uint64_t *rxm = &q->rxm[(size_t)node * q->wI];
@@ -379,7 +380,7 @@ static void vc_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
     }
     q->vaa.in_ptr = q->va_in_ptr + (size_t)node * q->NI * q->B;
     q->vaa.out_ptr = q->va_out_ptr + (size_t)node * q->NO * q->B;
-    rs__iq_allocate(&q->vaa, q->vreq, q->n_vreq);
+    iq_allocate(&q->vaa, q->vreq, q->n_vreq);
     for (uint32_t i = 0; i < r->cnt; i++) {
         struct iq_ent *e = &RING_AT(q->vq, node, r, q->QS, i);
         if (e->time >= 0)
@@ -473,7 +474,7 @@ static void sw_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
     }
     q->saa.in_ptr = q->sa_in_ptr + (size_t)node * q->NIe;
     q->saa.out_ptr = q->sa_out_ptr + (size_t)node * q->NOe;
-    rs__iq_allocate(&q->saa, q->sreq, q->n_sreq);
+    iq_allocate(&q->saa, q->sreq, q->n_sreq);
     for (uint32_t i = 0; i < r->cnt; i++) {
         struct iq_ent *e = &RING_AT(q->sq, node, r, q->QS, i);
         if (e->time >= 0)
@@ -617,8 +618,9 @@ static inline void write_flit(struct iq *q, uint32_t node, uint32_t o, struct iq
 /* Move the front flit of input VC (in, vc) through crossbar output eout (a won switch or
  * a held connection): out of its buffer, onto the output VC's count, into the crossbar
  * queue, a credit made for its buffer. Returns 1 if it was its packet's tail. */
-static inline int move_flit(struct flit *f, struct iq *q, uint32_t node, uint32_t in, uint32_t vc,
-                     uint32_t eout)
+static inline __attribute__((always_inline)) int move_flit(struct flit *f, struct iq *q,
+                                                           uint32_t node, uint32_t in,
+                                                           uint32_t vc, uint32_t eout)
 {
     uint32_t x = ivc(q, node, in, vc), o = div_s(eout, q->s_out);
     RS_ASSERT(q->state[x] == VC_ACTIVE);
@@ -779,12 +781,13 @@ static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_e
         return rc;
     if ((rc = sw_alloc_update(f, q, node, err)))
         return rc;
-    if (q->n_vreq)
-        rs__iq_alloc_clear(&q->vaa, q->vreq, q->n_vreq);
-    if (q->n_sreq)
-        rs__iq_alloc_clear(&q->saa, q->sreq, q->n_sreq);
-    for (uint32_t k = 0; k < q->n_sreq; k++)
-        q->sreq_at[q->sreq[k].in * q->NOe + q->sreq[k].out] = -1;
+    for (uint32_t k = 0; k < q->n_vreq; k++)
+        q->vaa.inmatch[q->vreq[k].in] = q->vaa.outmatch[q->vreq[k].out] = -1;
+    for (uint32_t k = 0; k < q->n_sreq; k++) {
+        const struct iq_req *rq = &q->sreq[k];
+        q->saa.inmatch[rq->in] = q->saa.outmatch[rq->out] = -1;
+        q->sreq_at[rq->in * q->NOe + rq->out] = -1;
+    }
     q->n_vreq = q->n_sreq = 0;
     while (xr->cnt) { /* switch update: into the output queue */
         struct iq_xent e = RING_AT(q->xq, node, xr, q->QX, 0);
