@@ -1389,7 +1389,9 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
     IQ_ALLOC(q->rqr, q->n_nodes);
     IQ_ALLOC(q->vqr, q->n_nodes);
     IQ_ALLOC(q->sqr, q->n_nodes);
-    q->QX = pow2_at_least(q->NIe * (q->xd + 1) + 1);
+    /* the crossbar queue: entries are evaluated in batches (none behind one in progress),
+     * so two batches of up to xd cycles' moves and one cycle's more can wait at once */
+    q->QX = pow2_at_least(q->NIe * (2 * q->xd + 1) + 1);
     IQ_ALLOC(q->xq, (uint64_t)q->n_nodes * q->QX);
     IQ_ALLOC(q->xqr, q->n_nodes);
     IQ_ALLOC(q->va_in_ptr, n_ivc);
