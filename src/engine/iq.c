@@ -96,6 +96,9 @@ struct iq {
      * moves of the next (the cycle BookSim writes them in) */
     int direct;
     uint32_t carry;
+    /* lone_sa = 1 when sw_alloc_delay = 1, speculative = 0 and hold_switch_for_packet = 0:
+     * a lone switch bid is granted without the allocator (sw_alloc_lone) */
+    int lone_sa;
     /* cd0 = 1 when credit_delay = 0 and the routing is oblivious: a credit counts when it
      * is read (no received-credit queue) */
     int cd0;
@@ -426,6 +429,31 @@ static void sw_add_req(struct iq *q, uint32_t node, uint32_t in, uint32_t vc, ui
     }
     *at = (int32_t)q->n_sreq;
     q->sreq[q->n_sreq++] = (struct iq_req){ein, eout, (int32_t)vc, prio, prio};
+}
+
+/* Switch allocation of a lone bid (lone_sa: sw_alloc_delay = 1, not speculative, no held
+ * connections): the front VC of the switch-allocation queue, alone in it, bids for its
+ * output unless the output VC has no credit; a lone request is granted by every allocator,
+ * both its arbiters' pointers moving past it, and the input's VC offset moving past the VC
+ * (the outcome of sw_alloc_evaluate's passes for one entry, without the bid table). */
+static inline void sw_alloc_lone(struct iq *q, uint32_t node)
+{
+    struct iq_ent *e = &RING_AT(q->sq, node, &q->sqr[node], q->QS, 0);
+    if (e->time >= 0)
+        return;
+    e->time = (int32_t)q->now;
+    uint32_t x = ivc(q, node, e->in, e->vc), out = q->out_port[x];
+    if (full_for(q, ovc(q, node, out, q->out_vc[x]))) {
+        e->res = STALL;
+        return;
+    }
+    uint32_t ein = e->in * q->s_in + mod_s(e->vc, q->s_in);
+    uint32_t eout = out * q->s_out + mod_s(e->in, q->s_out);
+    q->sa_in_ptr[node * q->NIe + ein] = eout + 1 == q->NOe ? 0 : eout + 1;
+    q->sa_out_ptr[node * q->NOe + eout] = ein + 1 == q->NIe ? 0 : ein + 1;
+    uint32_t nx = e->vc + q->s_in;
+    q->sw_rr[node * q->NIe + ein] = nx < q->B ? nx : nx % q->B;
+    e->res = (int32_t)eout;
 }
 
 static void sw_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
@@ -765,7 +793,9 @@ static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_e
         vc_alloc_evaluate(f, q, node);
     if (q->hold && q->hqr[node].cnt)
         sw_hold_evaluate(q, node);
-    if (q->sqr[node].cnt)
+    if (q->sqr[node].cnt == 1 && q->lone_sa)
+        sw_alloc_lone(q, node);
+    else if (q->sqr[node].cnt)
         sw_alloc_evaluate(f, q, node);
     struct iq_ring *xr = &q->xqr[node];
     for (uint32_t i = 0; i < xr->cnt; i++) {
@@ -1369,6 +1399,7 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
     IQ_ALLOC(q->oq, (uint64_t)nio * q->QO);
     IQ_ALLOC(q->oqr, nio);
     q->direct = q->xd == 1 && q->s_out == 1;
+    q->lone_sa = q->sa == 1 && !q->spec && !q->hold;
     q->cd0 = q->cd == 0 && !f->adaptive;
     q->QP = pow2_at_least(q->NO * (q->cd + 2));
     IQ_ALLOC(q->pc, (uint64_t)q->n_nodes * q->QP);
