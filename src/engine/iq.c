@@ -99,6 +99,9 @@ struct iq {
     /* lone_sa = 1 when sw_alloc_delay = 1, speculative = 0 and hold_switch_for_packet = 0:
      * a lone switch bid is granted without the allocator (sw_alloc_lone) */
     int lone_sa;
+    /* lone_va = 1 when vc_alloc_delay = 1, speculative = 0 and the routing is oblivious: a
+     * lone head's VC bids are decided without the allocator (vc_alloc_lone) */
+    int lone_va;
     /* cd0 = 1 when credit_delay = 0 and the routing is oblivious: a credit counts when it
      * is read (no received-credit queue) */
     int cd0;
@@ -344,6 +347,40 @@ static inline uint32_t candidates(const struct flit *f, const struct iq *q, uint
     *one = (struct rs_route_choice){q->r_port[x], q->r_lo[x], q->r_hi[x]};
     *c = one;
     return 1;
+}
+
+/* VC allocation of a lone head (lone_va: vc_alloc_delay = 1, not speculative, an oblivious
+ * routing): the front VC of the VC-allocation queue, alone in it, bids for each free VC of
+ * its route (with vc_busy_when_full=1: each with a credit); no such VC: it stalls. Its
+ * bids come from one input VC with one priority, so every allocator grants the first at or
+ * after that input's pointer and moves both pointers past it (the outcome of
+ * vc_alloc_evaluate's passes for one entry, without the request list). */
+static inline void vc_alloc_lone(struct iq *q, uint32_t node)
+{
+    struct iq_ent *e = &RING_AT(q->vq, node, &q->vqr[node], q->QS, 0);
+    if (e->time >= 0)
+        return;
+    e->time = (int32_t)q->now;
+    uint32_t x = ivc(q, node, e->in, e->vc), o = q->r_port[x], nvo = q->NO * q->B;
+    uint32_t vin = e->in * q->B + e->vc, ptr = q->va_in_ptr[(size_t)node * q->NI * q->B + vin];
+    uint32_t best = RS_NONE, bd = 0;
+    for (uint32_t v = q->r_lo[x]; v < q->r_hi[x]; v++) {
+        uint32_t y = ovc(q, node, o, v), vout = o * q->B + v;
+        if (q->use[y] >= 0 || (q->busy_full && full_for(q, y)))
+            continue;
+        uint32_t d = vout >= ptr ? vout - ptr : vout + nvo - ptr;
+        if (best == RS_NONE || d < bd) {
+            best = vout;
+            bd = d;
+        }
+    }
+    if (best == RS_NONE) {
+        e->res = STALL;
+        return;
+    }
+    q->va_in_ptr[(size_t)node * q->NI * q->B + vin] = best + 1 == nvo ? 0 : best + 1;
+    q->va_out_ptr[(size_t)node * nvo + best] = vin + 1 == q->NI * q->B ? 0 : vin + 1;
+    e->res = (int32_t)best;
 }
 
 static void vc_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
@@ -789,7 +826,9 @@ static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_e
             break;
         e->time = (int32_t)(q->now + q->rd - 1);
     }
-    if (q->vqr[node].cnt)
+    if (q->vqr[node].cnt == 1 && q->lone_va)
+        vc_alloc_lone(q, node);
+    else if (q->vqr[node].cnt)
         vc_alloc_evaluate(f, q, node);
     if (q->hold && q->hqr[node].cnt)
         sw_hold_evaluate(q, node);
@@ -1400,6 +1439,7 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
     IQ_ALLOC(q->oqr, nio);
     q->direct = q->xd == 1 && q->s_out == 1;
     q->lone_sa = q->sa == 1 && !q->spec && !q->hold;
+    q->lone_va = q->va == 1 && !q->spec && !f->adaptive;
     q->cd0 = q->cd == 0 && !f->adaptive;
     q->QP = pow2_at_least(q->NO * (q->cd + 2));
     IQ_ALLOC(q->pc, (uint64_t)q->n_nodes * q->QP);
