@@ -97,7 +97,8 @@ struct iq {
     int direct;
     uint32_t carry;
     /* lone_sa = 1 when sw_alloc_delay = 1, speculative = 0 and hold_switch_for_packet = 0:
-     * a lone switch bid is granted without the allocator (sw_alloc_lone) */
+     * switch bids without conflicts are granted without the allocator (sw_alloc_lone for
+     * one bid, sw_alloc_free for more) */
     int lone_sa;
     /* lone_va = 1 when vc_alloc_delay = 1, speculative = 0 and the routing is oblivious: a
      * lone head's VC bids are decided without the allocator (vc_alloc_lone) */
@@ -493,6 +494,50 @@ static inline void sw_alloc_lone(struct iq *q, uint32_t node)
     e->res = (int32_t)eout;
 }
 
+/* Switch allocation without conflicts (lone_sa: sw_alloc_delay = 1, not speculative, no
+ * held connections): when the VCs of the switch-allocation queue (at most IQ_FREE_SA of
+ * them, none evaluated yet) that bid (their output VC has a credit) use distinct crossbar
+ * inputs and distinct crossbar outputs, every allocator grants every bid, both arbiters'
+ * pointers moving past it, and each input's VC offset moves past its VC: the outcome of
+ * sw_alloc_evaluate's passes, without the bid table. Returns 0 (nothing changed) when the
+ * queue does not qualify. */
+#define IQ_FREE_SA 8
+static inline int sw_alloc_free(struct iq *q, uint32_t node)
+{
+    struct iq_ring *r = &q->sqr[node];
+    uint32_t n = r->cnt, ein[IQ_FREE_SA], eout[IQ_FREE_SA];
+    if (n > IQ_FREE_SA)
+        return 0;
+    for (uint32_t i = 0; i < n; i++) {
+        struct iq_ent *e = &RING_AT(q->sq, node, r, q->QS, i);
+        if (e->time >= 0)
+            return 0;
+        uint32_t x = ivc(q, node, e->in, e->vc), out = q->out_port[x];
+        ein[i] = RS_NONE;
+        if (full_for(q, ovc(q, node, out, q->out_vc[x])))
+            continue;
+        ein[i] = e->in * q->s_in + mod_s(e->vc, q->s_in);
+        eout[i] = out * q->s_out + mod_s(e->in, q->s_out);
+        for (uint32_t j = 0; j < i; j++)
+            if (ein[j] != RS_NONE && (ein[j] == ein[i] || eout[j] == eout[i]))
+                return 0;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        struct iq_ent *e = &RING_AT(q->sq, node, r, q->QS, i);
+        e->time = (int32_t)q->now;
+        if (ein[i] == RS_NONE) {
+            e->res = STALL;
+            continue;
+        }
+        q->sa_in_ptr[node * q->NIe + ein[i]] = eout[i] + 1 == q->NOe ? 0 : eout[i] + 1;
+        q->sa_out_ptr[node * q->NOe + eout[i]] = ein[i] + 1 == q->NIe ? 0 : ein[i] + 1;
+        uint32_t nx = e->vc + q->s_in;
+        q->sw_rr[node * q->NIe + ein[i]] = nx < q->B ? nx : nx % q->B;
+        e->res = (int32_t)eout[i];
+    }
+    return 1;
+}
+
 static void sw_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
 {
     struct iq_ring *r = &q->sqr[node];
@@ -834,7 +879,7 @@ static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_e
         sw_hold_evaluate(q, node);
     if (q->sqr[node].cnt == 1 && q->lone_sa)
         sw_alloc_lone(q, node);
-    else if (q->sqr[node].cnt)
+    else if (q->sqr[node].cnt && !(q->lone_sa && sw_alloc_free(q, node)))
         sw_alloc_evaluate(f, q, node);
     struct iq_ring *xr = &q->xqr[node];
     for (uint32_t i = 0; i < xr->cnt; i++) {
