@@ -294,30 +294,35 @@ static inline __attribute__((always_inline)) int input_queuing(struct flit *f, s
 {
     int rc;
     uint64_t *rxm = &q->rxm[(size_t)node * q->wI];
-    IQ_FOR_BITS(rxm, q->wI, in) {
-        struct iq_fl *fl = &q->rx[node * q->NI + in];
-        RS_DASSERT(fl->m != NO_FLIT);
-        uint32_t x = ivc(q, node, in, fl->vc);
-        struct iq_ring *r = &q->iq[x];
-        RS_ASSERT(r->cnt < q->depth);
-        q->ibuf[(size_t)x * q->Dc + ring_wrap(r->head + r->cnt, q->Dc)] = *fl;
-        r->cnt++;
-        if (r->cnt > f->max_buffer)
-            f->max_buffer = r->cnt;
-        if (q->state[x] == VC_IDLE) {
-            RS_ASSERT(r->cnt == 1 && fl->k == 0);
-            if ((rc = start_head(f, q, node, in, fl->vc, err)))
-                return rc;
-        } else if (q->state[x] == VC_ACTIVE && r->cnt == 1) {
-            uint32_t ein = in * q->s_in + mod_s(fl->vc, q->s_in);
-            if (q->hold && q->hold_vc[node * q->NIe + ein] == (int32_t)fl->vc)
-                push_ent(q, q->hq, q->hqr, node, in, fl->vc);
-            else
-                push_ent(q, q->sq, q->sqr, node, in, fl->vc);
+    const uint32_t nw = q->wI;
+    for (uint32_t w = 0; w < nw; w++) {
+        uint64_t bits = rxm[w]; /* the inputs with a flit, in increasing order */
+        rxm[w] = 0;
+        for (; bits; bits &= bits - 1) {
+            uint32_t in = w * 64u + (uint32_t)__builtin_ctzll(bits);
+            struct iq_fl *fl = &q->rx[node * q->NI + in];
+            RS_DASSERT(fl->m != NO_FLIT);
+            uint32_t x = ivc(q, node, in, fl->vc);
+            struct iq_ring *r = &q->iq[x];
+            RS_ASSERT(r->cnt < q->depth);
+            q->ibuf[(size_t)x * q->Dc + ring_wrap(r->head + r->cnt, q->Dc)] = *fl;
+            r->cnt++;
+            if (r->cnt > f->max_buffer)
+                f->max_buffer = r->cnt;
+            if (q->state[x] == VC_IDLE) {
+                RS_ASSERT(r->cnt == 1 && fl->k == 0);
+                if ((rc = start_head(f, q, node, in, fl->vc, err)))
+                    return rc;
+            } else if (q->state[x] == VC_ACTIVE && r->cnt == 1) {
+                uint32_t ein = in * q->s_in + mod_s(fl->vc, q->s_in);
+                if (q->hold && q->hold_vc[node * q->NIe + ein] == (int32_t)fl->vc)
+                    push_ent(q, q->hq, q->hqr, node, in, fl->vc);
+                else
+                    push_ent(q, q->sq, q->sqr, node, in, fl->vc);
+            }
+            fl->m = NO_FLIT;
         }
-        fl->m = NO_FLIT;
     }
-    bits_zero(rxm, q->wI);
     struct iq_ring *pr = &q->pcr[node];
     while (pr->cnt) {
         struct iq_cred *c = &RING_AT(q->pc, node, pr, q->QP, 0);
@@ -1133,7 +1138,8 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
     }
     q->n_evk[rt_now] = 0;
     for (uint32_t t = 0; t < q->n_src; t++)
-        source_cycle(f, q, t);
+        if (q->t_cur[t] != RS_NONE || f->front[t] != RS_NONE) /* else: nothing to send */
+            source_cycle(f, q, t);
     if (f->adaptive) { /* every router's view of its credits at the start of its cycle */
         for (uint32_t node = 0; node < q->n_nodes; node++) {
             rs__iq_rsets_node(&q->rs, node);
