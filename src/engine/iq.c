@@ -106,6 +106,13 @@ struct iq {
     /* cd0 = 1 when credit_delay = 0 and the routing is oblivious: a credit counts when it
      * is read (no received-credit queue) */
     int cd0;
+    /* cy0 = 1 when cd0 and input_speedup = 1 (one credit per input per cycle): a network
+     * input's credit travels as the index of the output VC it frees at the sender,
+     * up_y[node * NI + in] + vc, in the list cy of its ring slot (no mask, no channel
+     * slot) */
+    int cy0;
+    uint32_t *up_y;            /* [node * NI + in], in < P */
+    uint32_t *cy, *n_cy;       /* [r * n_chan], [R] */
     /* received credits per node, capacity QP */
     struct iq_cred *pc;
     struct iq_ring *pcr;
@@ -693,7 +700,11 @@ static inline void send_credit(struct flit *f, struct iq *q, uint32_t node, uint
                                uint32_t vc)
 {
     uint64_t bit = (uint64_t)1 << vc;
-    if (in < q->P) {
+    if (q->cy0 && in < q->P) {
+        uint32_t y = q->up_y[node * q->NI + in] + vc;
+        q->cy[(size_t)q->r_wr * q->n_chan + q->n_cy[q->r_wr]++] = y;
+        f->step_moves++;
+    } else if (in < q->P) {
         uint32_t c = q->in_chan[node * q->P + in];
         uint64_t *cr = &q->chc[(size_t)c * q->R + q->r_wr];
         if (!*cr) {
@@ -1123,6 +1134,14 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
         iq_bit_set(q->busy, node);
     }
     q->n_evi[rt_now] = 0;
+    for (uint32_t i = 0, n = q->n_cy[r_now]; i < n; i++) { /* cy0: credits count now */
+        uint32_t y = q->cy[(size_t)r_now * q->n_chan + i];
+        RS_ASSERT(q->occ[y] > 0);
+        q->occ[y]--;
+        if (q->wftc && q->occ[y] == 0 && q->tail_sent[y])
+            q->use[y] = -1;
+    }
+    q->n_cy[r_now] = 0;
     for (uint32_t i = 0, n = q->n_evc[r_now]; i < n; i++) {
         uint32_t c = q->evc[(size_t)r_now * q->n_chan + i];
         uint64_t *cr = &q->chc[(size_t)c * q->R + r_now];
@@ -1137,8 +1156,9 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
         *cr = 0;
     }
     q->n_evk[rt_now] = 0;
-    for (uint32_t t = 0; t < q->n_src; t++)
-        if (q->t_cur[t] != RS_NONE || f->front[t] != RS_NONE) /* else: nothing to send */
+    const uint32_t *t_cur = q->t_cur, *front = f->front, n_src = q->n_src;
+    for (uint32_t t = 0; t < n_src; t++)
+        if (t_cur[t] != RS_NONE || front[t] != RS_NONE) /* else: nothing to send */
             source_cycle(f, q, t);
     if (f->adaptive) { /* every router's view of its credits at the start of its cycle */
         for (uint32_t node = 0; node < q->n_nodes; node++) {
@@ -1317,7 +1337,8 @@ void rs__iq_free(struct flit *f)
                     q->dst_t, q->dst_j, q->injf,
                     q->ejf, q->injc, q->ejc, q->t_use, q->t_tail, q->t_occ, q->t_last,
                     q->t_cur, q->t_k, q->t_vc, q->busy, q->wbusy, q->rxm, q->oqm, q->evf, q->evc, q->n_evf, q->n_evc, q->evi, q->evj, q->evk,
-                    q->n_evi, q->n_evj, q->n_evk, q->ejm, q->src_n, q->src_j, q->dst_n};
+                    q->n_evi, q->n_evj, q->n_evk, q->ejm, q->up_y, q->cy, q->n_cy,
+                    q->src_n, q->src_j, q->dst_n};
     for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++)
         rs_free(arrs[i]);
     rs__iq_rsets_free(&q->rs);
@@ -1564,6 +1585,15 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
                 q->in_chan[h * q->P + slot] = c;
             }
         }
+    q->cy0 = q->cd0 && q->s_in == 1;
+    IQ_ALLOC(q->up_y, (uint64_t)q->n_nodes * q->NI);
+    for (uint32_t node = 0; node < q->n_nodes; node++)
+        for (uint32_t o = 0; o < q->P; o++)
+            if (q->ch_head[node * q->P + o] != RS_NONE)
+                q->up_y[q->ch_head[node * q->P + o] * q->NI + q->ch_slot[node * q->P + o]] =
+                    ovc(q, node, o, 0);
+    IQ_ALLOC(q->cy, n_chan * q->R);
+    IQ_ALLOC(q->n_cy, q->R);
     IQ_ALLOC(q->chf, n_chan * q->R);
     IQ_ALLOC(q->chc, n_chan * q->R);
     for (uint64_t i = 0; i < n_chan * q->R; i++)
