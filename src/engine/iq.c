@@ -154,6 +154,7 @@ struct iq {
     uint32_t *t_occ;
     int32_t *t_last;           /* last VC a head took */
     uint32_t *t_cur, *t_k, *t_vc; /* packet being injected, its next flit, its VC */
+    uint64_t *tcm, *srcm;      /* [wT]: terminals with t_cur set; scratch of the step */
     uint64_t packets;          /* in the network (head sent, tail not delivered) */
     uint32_t idle;             /* cycles without a flit or credit moving */
     uint32_t now;
@@ -841,10 +842,45 @@ static int sw_hold_update(struct flit *f, struct iq *q, uint32_t node, struct rs
     return 0;
 }
 
+/* sw_alloc_update when lone_sa and every entry of the queue was evaluated this cycle (its
+ * last one was): each entry is popped and, if its VC bids again, pushed back, in order, so
+ * the queue keeps the bidding entries in their order, reset: compacted in place. With
+ * lone_sa nothing else pushes to this queue meanwhile (start_head pushes to the routing or
+ * VC-allocation queue when not speculative). */
+static int sw_alloc_update_all(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
+{
+    struct iq_ring *r = &q->sqr[node];
+    uint32_t n = r->cnt, j = 0;
+    int rc;
+    for (uint32_t i = 0; i < n; i++) {
+        struct iq_ent e = RING_AT(q->sq, node, r, q->QS, i);
+        int keep = e.res < 0;
+        if (!keep) {
+            uint32_t x = ivc(q, node, e.in, e.vc);
+            int tail = move_flit(f, q, node, e.in, e.vc, (uint32_t)e.res);
+            if (q->iq[x].cnt == 0) {
+                if (tail)
+                    q->state[x] = VC_IDLE;
+            } else if (tail) {
+                if ((rc = start_head(f, q, node, e.in, e.vc, err)))
+                    return rc;
+            } else {
+                keep = 1;
+            }
+        }
+        if (keep)
+            RING_AT(q->sq, node, r, q->QS, j++) = (struct iq_ent){-1, e.in, e.vc, -1};
+    }
+    r->cnt = j;
+    return 0;
+}
+
 static int sw_alloc_update(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
 {
     struct iq_ring *r = &q->sqr[node];
     int rc;
+    if (q->lone_sa && r->cnt && RING_AT(q->sq, node, r, q->QS, r->cnt - 1).time >= 0)
+        return sw_alloc_update_all(f, q, node, err);
     while (r->cnt) {
         struct iq_ent e = RING_AT(q->sq, node, r, q->QS, 0);
         if (e.time < 0 || (int32_t)q->now < e.time)
@@ -1023,6 +1059,7 @@ static void source_cycle(struct flit *f, struct iq *q, uint32_t t)
         q->t_tail[t * B + vc] = 0;
         q->t_last[t] = (int32_t)vc;
         q->t_cur[t] = m;
+        iq_bit_set(q->tcm, t);
         q->t_k[t] = 0;
         q->t_vc[t] = vc;
         RS_EVENT(f->ev, RS_EV_INJECTED, q->now, FLIT_EV_ID(f, m), f->src_node[t], RS_EV_NONE, vc);
@@ -1045,6 +1082,7 @@ static void source_cycle(struct flit *f, struct iq *q, uint32_t t)
         if (!q->wftc)
             q->t_use[t * B + vc] = -1;
         q->t_cur[t] = RS_NONE;
+        iq_bit_clear(q->tcm, t);
     }
     q->injf[(size_t)t * q->Rt + q->rt_wr] = (struct iq_fl){m, (uint16_t)k, (uint16_t)vc};
     q->evi[(size_t)q->rt_wr * q->n_src + q->n_evi[q->rt_wr]++] = t;
@@ -1156,10 +1194,16 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
         *cr = 0;
     }
     q->n_evk[rt_now] = 0;
-    const uint32_t *t_cur = q->t_cur, *front = f->front, n_src = q->n_src;
-    for (uint32_t t = 0; t < n_src; t++)
-        if (t_cur[t] != RS_NONE || front[t] != RS_NONE) /* else: nothing to send */
+    /* the sources, in increasing order: those sending a packet (tcm) and those that may
+     * start one (a terminal with a front is in the flit engine's pending list) */
+    for (uint32_t w = 0; w < q->wT; w++)
+        q->srcm[w] = q->tcm[w];
+    for (uint32_t i = 0; i < f->n_pend; i++)
+        iq_bit_set(q->srcm, f->pend[i]);
+    IQ_FOR_BITS(q->srcm, q->wT, t) {
+        if (q->t_cur[t] != RS_NONE || f->front[t] != RS_NONE) /* else: nothing to send */
             source_cycle(f, q, t);
+    }
     if (f->adaptive) { /* every router's view of its credits at the start of its cycle */
         for (uint32_t node = 0; node < q->n_nodes; node++) {
             rs__iq_rsets_node(&q->rs, node);
@@ -1329,16 +1373,16 @@ void rs__iq_free(struct flit *f)
     struct iq *q = f->iq;
     if (!q)
         return;
-    void *arrs[] = {q->ibuf, q->iq, q->state, q->out_port, q->out_vc, q->r_port, q->r_lo,
-                    q->r_hi, q->use, q->tail_sent, q->occ, q->oq, q->oqr, q->pc, q->pcr, q->rq, q->vq, q->sq, q->rqr, q->vqr, q->sqr,
-                    q->xq, q->xqr, q->hq, q->hqr, q->hold_vc, q->hold_in, q->hold_out, q->va_in_ptr, q->va_out_ptr, q->sa_in_ptr, q->sa_out_ptr,
-                    q->sw_rr, q->scratch, q->vreq, q->sreq, q->sreq_at, q->rx, q->ch_head,
-                    q->ch_slot, q->in_chan, q->chf, q->chc, q->src_of, q->dst_of, q->src_t,
-                    q->dst_t, q->dst_j, q->injf,
-                    q->ejf, q->injc, q->ejc, q->t_use, q->t_tail, q->t_occ, q->t_last,
-                    q->t_cur, q->t_k, q->t_vc, q->busy, q->wbusy, q->rxm, q->oqm, q->evf, q->evc, q->n_evf, q->n_evc, q->evi, q->evj, q->evk,
-                    q->n_evi, q->n_evj, q->n_evk, q->ejm, q->up_y, q->cy, q->n_cy,
-                    q->src_n, q->src_j, q->dst_n};
+    void *arrs[] = {q->ibuf, q->iq, q->state, q->out_port, q->out_vc, q->r_port, q->r_lo, q->r_hi,
+                    q->use, q->tail_sent, q->occ, q->oq, q->oqr, q->pc, q->pcr, q->rq, q->vq, q->sq,
+                    q->rqr, q->vqr, q->sqr, q->xq, q->xqr, q->hq, q->hqr, q->hold_vc, q->hold_in,
+                    q->hold_out, q->va_in_ptr, q->va_out_ptr, q->sa_in_ptr, q->sa_out_ptr, q->sw_rr,
+                    q->scratch, q->vreq, q->sreq, q->sreq_at, q->rx, q->ch_head, q->ch_slot,
+                    q->in_chan, q->chf, q->chc, q->src_of, q->dst_of, q->src_t, q->dst_t, q->dst_j,
+                    q->injf, q->ejf, q->injc, q->ejc, q->t_use, q->t_tail, q->t_occ, q->t_last,
+                    q->t_cur, q->t_k, q->t_vc, q->busy, q->wbusy, q->rxm, q->oqm, q->evf, q->evc,
+                    q->n_evf, q->n_evc, q->evi, q->evj, q->evk, q->n_evi, q->n_evj, q->n_evk,
+                    q->ejm, q->up_y, q->cy, q->n_cy, q->src_n, q->src_j, q->dst_n, q->tcm, q->srcm};
     for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++)
         rs_free(arrs[i]);
     rs__iq_rsets_free(&q->rs);
@@ -1631,6 +1675,8 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
     IQ_ALLOC(q->n_evj, q->Rt);
     IQ_ALLOC(q->n_evk, q->Rt);
     IQ_ALLOC(q->ejm, (uint64_t)q->Rt * q->wT);
+    IQ_ALLOC(q->tcm, q->wT);
+    IQ_ALLOC(q->srcm, q->wT);
     IQ_ALLOC(q->src_n, q->n_src);
     IQ_ALLOC(q->src_j, q->n_src);
     IQ_ALLOC(q->dst_n, q->n_src);
