@@ -697,8 +697,9 @@ static void vc_alloc_update(struct flit *f, struct iq *q, uint32_t node)
  * channel back to its sender (a terminal's injection credit channel for in >= P), in the
  * ring slot written now. The credits of one input in one cycle share a mask and a slot
  * (BookSim sends one credit per input per cycle); the first lists the slot as an event. */
-static inline void send_credit(struct flit *f, struct iq *q, uint32_t node, uint32_t in,
-                               uint32_t vc)
+static inline __attribute__((always_inline)) void send_credit(struct flit *f, struct iq *q,
+                                                             uint32_t node, uint32_t in,
+                                                             uint32_t vc)
 {
     uint64_t bit = (uint64_t)1 << vc;
     if (q->cy0 && in < q->P) {
@@ -842,11 +843,11 @@ static int sw_hold_update(struct flit *f, struct iq *q, uint32_t node, struct rs
     return 0;
 }
 
-/* sw_alloc_update when lone_sa and every entry of the queue was evaluated this cycle (its
- * last one was): each entry is popped and, if its VC bids again, pushed back, in order, so
- * the queue keeps the bidding entries in their order, reset: compacted in place. With
- * lone_sa nothing else pushes to this queue meanwhile (start_head pushes to the routing or
- * VC-allocation queue when not speculative). */
+/* sw_alloc_update when lone_sa and every entry of the queue was evaluated this cycle: each
+ * entry is popped and, if its VC bids again, pushed back, in order, so the queue keeps the
+ * bidding entries in their order, reset: compacted in place. With lone_sa nothing else
+ * pushes to this queue meanwhile (start_head pushes to the routing or VC-allocation queue
+ * when not speculative). */
 static int sw_alloc_update_all(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
 {
     struct iq_ring *r = &q->sqr[node];
@@ -879,8 +880,6 @@ static int sw_alloc_update(struct flit *f, struct iq *q, uint32_t node, struct r
 {
     struct iq_ring *r = &q->sqr[node];
     int rc;
-    if (q->lone_sa && r->cnt && RING_AT(q->sq, node, r, q->QS, r->cnt - 1).time >= 0)
-        return sw_alloc_update_all(f, q, node, err);
     while (r->cnt) {
         struct iq_ent e = RING_AT(q->sq, node, r, q->QS, 0);
         if (e.time < 0 || (int32_t)q->now < e.time)
@@ -942,10 +941,17 @@ static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_e
     }
     if ((rc = route_update(f, q, node, err)))
         return rc;
+    uint32_t n_sq = q->sqr[node].cnt;
     vc_alloc_update(f, q, node);
     if (q->hold && (rc = sw_hold_update(f, q, node, err)))
         return rc;
-    if ((rc = sw_alloc_update(f, q, node, err)))
+    /* lone_sa: the switch-allocation queue's entries were all evaluated this cycle unless VC
+     * allocation just added some (nothing else adds to it after its evaluation) */
+    if (q->lone_sa && q->sqr[node].cnt == n_sq)
+        rc = sw_alloc_update_all(f, q, node, err);
+    else
+        rc = sw_alloc_update(f, q, node, err);
+    if (rc)
         return rc;
     for (uint32_t k = 0; k < q->n_vreq; k++)
         q->vaa.inmatch[q->vreq[k].in] = q->vaa.outmatch[q->vreq[k].out] = -1;
