@@ -646,8 +646,8 @@ static int route_update(struct flit *f, struct iq *q, uint32_t node, struct rs_e
     int rc;
     while (r->cnt) {
         struct iq_ent e = RING_AT(q->rq, node, r, q->QS, 0);
-        if (e.time < 0 || (int32_t)q->now < e.time)
-            break;
+        if (q->rd != 1 && (e.time < 0 || (int32_t)q->now < e.time))
+            break; /* routing_delay=1: every entry was added since the last update, due now */
         ring_pop(r, q->QS);
         uint32_t x = ivc(q, node, e.in, e.vc);
         if ((rc = route_vc(f, q, node, x, err)))
@@ -916,7 +916,7 @@ static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_e
     if ((rc = input_queuing(f, q, node, err)))
         return rc;
     struct iq_ring *r = &q->rqr[node];
-    for (uint32_t i = 0; i < r->cnt; i++) {
+    for (uint32_t i = 0; q->rd != 1 && i < r->cnt; i++) { /* 1: route_update takes all */
         struct iq_ent *e = &RING_AT(q->rq, node, r, q->QS, i);
         if (e->time >= 0)
             break;
