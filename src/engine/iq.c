@@ -65,6 +65,13 @@ struct iq_ring {
     uint32_t head, cnt;
 };
 
+/* A node's stage queues (routing, VC allocation, switch allocation, held connections), its
+ * crossbar queue and its received-credit queue: their indices side by side (48 bytes), so
+ * a router's visit reads one or two cache lines for all of them. */
+struct iq_rings {
+    struct iq_ring rq, vq, sq, hq, xq, pc;
+};
+
 struct iq {
     /* keys */
     uint32_t rd, va, sa, xd, cd, lat, s_in, s_out, iters;
@@ -115,18 +122,16 @@ struct iq {
     uint32_t *cy, *n_cy;       /* [r * n_chan], [R] */
     /* received credits per node, capacity QP */
     struct iq_cred *pc;
-    struct iq_ring *pcr;
     uint32_t QP;
     /* stage queues per node: route, VC allocation, switch allocation (capacity QS), and the
      * crossbar (capacity QX) */
     struct iq_ent *rq, *vq, *sq, *hq; /* hq: VCs holding a switch connection */
-    struct iq_ring *rqr, *vqr, *sqr, *hqr;
+    struct iq_rings *nr; /* [node]: the indices of the node's rings, in one place */
     int hold;                        /* hold_switch_for_packet */
     int32_t *hold_vc, *hold_in;      /* [node * NIe + crossbar input] */
     int32_t *hold_out;               /* [node * NOe + crossbar output] */
     uint32_t QS;
     struct iq_xent *xq;
-    struct iq_ring *xqr;
     uint32_t QX;
     /* allocators' persistent pointers per node */
     uint32_t *va_in_ptr, *va_out_ptr, *sa_in_ptr, *sa_out_ptr, *sw_rr;
@@ -224,10 +229,9 @@ static inline void ring_pop(struct iq_ring *r, uint32_t cap)
     r->cnt--;
 }
 
-static inline void push_ent(struct iq *q, struct iq_ent *arr, struct iq_ring *rr, uint32_t node,
-                     uint32_t in, uint32_t vc)
+static inline void push_ent(struct iq *q, struct iq_ent *arr, struct iq_ring *r, uint32_t node,
+                            uint32_t in, uint32_t vc)
 {
-    struct iq_ring *r = &rr[node];
     RS_ASSERT(r->cnt < q->QS);
     RING_BACK(arr, node, r, q->QS) = (struct iq_ent){-1, (uint16_t)in, (uint16_t)vc, -1};
     r->cnt++;
@@ -282,7 +286,7 @@ static int start_head(struct flit *f, struct iq *q, uint32_t node, uint32_t in, 
     uint32_t x = ivc(q, node, in, vc);
     if (q->rd) {
         q->state[x] = VC_ROUTING;
-        push_ent(q, q->rq, q->rqr, node, in, vc);
+        push_ent(q, q->rq, &q->nr[node].rq, node, in, vc);
         return 0;
     }
     int rc = route_vc(f, q, node, x, err);
@@ -290,8 +294,8 @@ static int start_head(struct flit *f, struct iq *q, uint32_t node, uint32_t in, 
         return rc;
     q->state[x] = VC_VA;
     if (q->spec)
-        push_ent(q, q->sq, q->sqr, node, in, vc);
-    push_ent(q, q->vq, q->vqr, node, in, vc);
+        push_ent(q, q->sq, &q->nr[node].sq, node, in, vc);
+    push_ent(q, q->vq, &q->nr[node].vq, node, in, vc);
     return 0;
 }
 
@@ -324,14 +328,14 @@ static inline __attribute__((always_inline)) int input_queuing(struct flit *f, s
             } else if (q->state[x] == VC_ACTIVE && r->cnt == 1) {
                 uint32_t ein = in * q->s_in + mod_s(fl->vc, q->s_in);
                 if (q->hold && q->hold_vc[node * q->NIe + ein] == (int32_t)fl->vc)
-                    push_ent(q, q->hq, q->hqr, node, in, fl->vc);
+                    push_ent(q, q->hq, &q->nr[node].hq, node, in, fl->vc);
                 else
-                    push_ent(q, q->sq, q->sqr, node, in, fl->vc);
+                    push_ent(q, q->sq, &q->nr[node].sq, node, in, fl->vc);
             }
             fl->m = NO_FLIT;
         }
     }
-    struct iq_ring *pr = &q->pcr[node];
+    struct iq_ring *pr = &q->nr[node].pc;
     while (pr->cnt) {
         struct iq_cred *c = &RING_AT(q->pc, node, pr, q->QP, 0);
         if ((int32_t)q->now < c->time)
@@ -371,7 +375,7 @@ static inline uint32_t candidates(const struct flit *f, const struct iq *q, uint
  * vc_alloc_evaluate's passes for one entry, without the request list). */
 static inline void vc_alloc_lone(struct iq *q, uint32_t node)
 {
-    struct iq_ent *e = &RING_AT(q->vq, node, &q->vqr[node], q->QS, 0);
+    struct iq_ent *e = &RING_AT(q->vq, node, &q->nr[node].vq, q->QS, 0);
     if (e->time >= 0)
         return;
     e->time = (int32_t)q->now;
@@ -399,7 +403,7 @@ static inline void vc_alloc_lone(struct iq *q, uint32_t node)
 
 static void vc_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
 {
-    struct iq_ring *r = &q->vqr[node];
+    struct iq_ring *r = &q->nr[node].vq;
     q->n_vreq = 0;
     for (uint32_t i = 0; i < r->cnt; i++) {
         struct iq_ent *e = &RING_AT(q->vq, node, r, q->QS, i);
@@ -489,7 +493,7 @@ static void sw_add_req(struct iq *q, uint32_t node, uint32_t in, uint32_t vc, ui
  * (the outcome of sw_alloc_evaluate's passes for one entry, without the bid table). */
 static inline void sw_alloc_lone(struct iq *q, uint32_t node)
 {
-    struct iq_ent *e = &RING_AT(q->sq, node, &q->sqr[node], q->QS, 0);
+    struct iq_ent *e = &RING_AT(q->sq, node, &q->nr[node].sq, q->QS, 0);
     if (e->time >= 0)
         return;
     e->time = (int32_t)q->now;
@@ -517,7 +521,7 @@ static inline void sw_alloc_lone(struct iq *q, uint32_t node)
 #define IQ_FREE_SA 8
 static inline int sw_alloc_free(struct iq *q, uint32_t node)
 {
-    struct iq_ring *r = &q->sqr[node];
+    struct iq_ring *r = &q->nr[node].sq;
     uint32_t n = r->cnt, ein[IQ_FREE_SA], eout[IQ_FREE_SA];
     if (n > IQ_FREE_SA)
         return 0;
@@ -553,7 +557,7 @@ static inline int sw_alloc_free(struct iq *q, uint32_t node)
 
 static void sw_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
 {
-    struct iq_ring *r = &q->sqr[node];
+    struct iq_ring *r = &q->nr[node].sq;
     q->n_sreq = 0;
     for (uint32_t i = 0; i < r->cnt; i++) {
         struct iq_ent *e = &RING_AT(q->sq, node, r, q->QS, i);
@@ -642,7 +646,7 @@ static void sw_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
 
 static int route_update(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
 {
-    struct iq_ring *r = &q->rqr[node];
+    struct iq_ring *r = &q->nr[node].rq;
     int rc;
     while (r->cnt) {
         struct iq_ent e = RING_AT(q->rq, node, r, q->QS, 0);
@@ -654,15 +658,15 @@ static int route_update(struct flit *f, struct iq *q, uint32_t node, struct rs_e
             return rc;
         q->state[x] = VC_VA;
         if (q->spec)
-            push_ent(q, q->sq, q->sqr, node, e.in, e.vc);
-        push_ent(q, q->vq, q->vqr, node, e.in, e.vc);
+            push_ent(q, q->sq, &q->nr[node].sq, node, e.in, e.vc);
+        push_ent(q, q->vq, &q->nr[node].vq, node, e.in, e.vc);
     }
     return 0;
 }
 
 static void vc_alloc_update(struct flit *f, struct iq *q, uint32_t node)
 {
-    struct iq_ring *r = &q->vqr[node];
+    struct iq_ring *r = &q->nr[node].vq;
     while (r->cnt) {
         struct iq_ent e = RING_AT(q->vq, node, r, q->QS, 0);
         if (e.time < 0 || (int32_t)q->now < e.time)
@@ -682,13 +686,13 @@ static void vc_alloc_update(struct flit *f, struct iq *q, uint32_t node)
                 rs__iq_rsets_granted(&q->rs, x, q->ibuf[(size_t)x * q->Dc + q->iq[x].head].m,
                                      o, v);
             if (!q->spec)
-                push_ent(q, q->sq, q->sqr, node, e.in, e.vc);
+                push_ent(q, q->sq, &q->nr[node].sq, node, e.in, e.vc);
         } else {
             f->blocked++;
             RS_EVENT(f->ev, RS_EV_BLOCKED, q->now,
                      FLIT_EV_ID(f, q->ibuf[(size_t)x * q->Dc + q->iq[x].head].m), node,
                      q->r_port[x] < q->P ? q->r_port[x] : RS_EV_NONE, RS_EV_NONE);
-            push_ent(q, q->vq, q->vqr, node, e.in, e.vc);
+            push_ent(q, q->vq, &q->nr[node].vq, node, e.in, e.vc);
         }
     }
 }
@@ -775,7 +779,7 @@ static inline __attribute__((always_inline)) int move_flit(struct flit *f, struc
     if (q->direct) {
         write_flit(q, node, o, fl);
     } else {
-        struct iq_ring *xr = &q->xqr[node];
+        struct iq_ring *xr = &q->nr[node].xq;
         RS_ASSERT(xr->cnt < q->QX);
         RING_BACK(q->xq, node, xr, q->QX) = (struct iq_xent){
             -1, fl, (uint16_t)(in * q->s_in + mod_s(vc, q->s_in)), (uint16_t)eout};
@@ -799,7 +803,7 @@ static void hold_release(struct iq *q, uint32_t node, uint32_t ein)
  * without a credit, the connection is released and the VC bids again. */
 static void sw_hold_evaluate(struct iq *q, uint32_t node)
 {
-    struct iq_ring *r = &q->hqr[node];
+    struct iq_ring *r = &q->nr[node].hq;
     for (uint32_t i = 0; i < r->cnt; i++) {
         struct iq_ent *e = &RING_AT(q->hq, node, r, q->QS, i);
         if (e->time >= 0)
@@ -813,7 +817,7 @@ static void sw_hold_evaluate(struct iq *q, uint32_t node)
 
 static int sw_hold_update(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
 {
-    struct iq_ring *r = &q->hqr[node];
+    struct iq_ring *r = &q->nr[node].hq;
     int rc;
     while (r->cnt) {
         struct iq_ent e = RING_AT(q->hq, node, r, q->QS, 0);
@@ -823,7 +827,7 @@ static int sw_hold_update(struct flit *f, struct iq *q, uint32_t node, struct rs
         uint32_t ein = e.in * q->s_in + mod_s(e.vc, q->s_in);
         if (e.res < 0) {
             hold_release(q, node, ein);
-            push_ent(q, q->sq, q->sqr, node, e.in, e.vc);
+            push_ent(q, q->sq, &q->nr[node].sq, node, e.in, e.vc);
             continue;
         }
         int tail = move_flit(f, q, node, e.in, e.vc, (uint32_t)e.res);
@@ -837,7 +841,7 @@ static int sw_hold_update(struct flit *f, struct iq *q, uint32_t node, struct rs
             if ((rc = start_head(f, q, node, e.in, e.vc, err)))
                 return rc;
         } else {
-            push_ent(q, q->hq, q->hqr, node, e.in, e.vc);
+            push_ent(q, q->hq, &q->nr[node].hq, node, e.in, e.vc);
         }
     }
     return 0;
@@ -850,7 +854,7 @@ static int sw_hold_update(struct flit *f, struct iq *q, uint32_t node, struct rs
  * when not speculative). */
 static int sw_alloc_update_all(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
 {
-    struct iq_ring *r = &q->sqr[node];
+    struct iq_ring *r = &q->nr[node].sq;
     uint32_t n = r->cnt, j = 0;
     int rc;
     for (uint32_t i = 0; i < n; i++) {
@@ -878,7 +882,7 @@ static int sw_alloc_update_all(struct flit *f, struct iq *q, uint32_t node, stru
 
 static int sw_alloc_update(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
 {
-    struct iq_ring *r = &q->sqr[node];
+    struct iq_ring *r = &q->nr[node].sq;
     int rc;
     while (r->cnt) {
         struct iq_ent e = RING_AT(q->sq, node, r, q->QS, 0);
@@ -886,7 +890,7 @@ static int sw_alloc_update(struct flit *f, struct iq *q, uint32_t node, struct r
             break;
         ring_pop(r, q->QS);
         if (e.res < 0) {
-            push_ent(q, q->sq, q->sqr, node, e.in, e.vc);
+            push_ent(q, q->sq, &q->nr[node].sq, node, e.in, e.vc);
             continue;
         }
         uint32_t x = ivc(q, node, e.in, e.vc);
@@ -902,9 +906,9 @@ static int sw_alloc_update(struct flit *f, struct iq *q, uint32_t node, struct r
             q->hold_vc[node * q->NIe + ein] = e.vc;
             q->hold_in[node * q->NIe + ein] = e.res;
             q->hold_out[node * q->NOe + (uint32_t)e.res] = (int32_t)ein;
-            push_ent(q, q->hq, q->hqr, node, e.in, e.vc);
+            push_ent(q, q->hq, &q->nr[node].hq, node, e.in, e.vc);
         } else {
-            push_ent(q, q->sq, q->sqr, node, e.in, e.vc);
+            push_ent(q, q->sq, &q->nr[node].sq, node, e.in, e.vc);
         }
     }
     return 0;
@@ -915,24 +919,24 @@ static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_e
     int rc;
     if ((rc = input_queuing(f, q, node, err)))
         return rc;
-    struct iq_ring *r = &q->rqr[node];
+    struct iq_ring *r = &q->nr[node].rq;
     for (uint32_t i = 0; q->rd != 1 && i < r->cnt; i++) { /* 1: route_update takes all */
         struct iq_ent *e = &RING_AT(q->rq, node, r, q->QS, i);
         if (e->time >= 0)
             break;
         e->time = (int32_t)(q->now + q->rd - 1);
     }
-    if (q->vqr[node].cnt == 1 && q->lone_va)
+    if (q->nr[node].vq.cnt == 1 && q->lone_va)
         vc_alloc_lone(q, node);
-    else if (q->vqr[node].cnt)
+    else if (q->nr[node].vq.cnt)
         vc_alloc_evaluate(f, q, node);
-    if (q->hold && q->hqr[node].cnt)
+    if (q->hold && q->nr[node].hq.cnt)
         sw_hold_evaluate(q, node);
-    if (q->sqr[node].cnt == 1 && q->lone_sa)
+    if (q->nr[node].sq.cnt == 1 && q->lone_sa)
         sw_alloc_lone(q, node);
-    else if (q->sqr[node].cnt && !(q->lone_sa && sw_alloc_free(q, node)))
+    else if (q->nr[node].sq.cnt && !(q->lone_sa && sw_alloc_free(q, node)))
         sw_alloc_evaluate(f, q, node);
-    struct iq_ring *xr = &q->xqr[node];
+    struct iq_ring *xr = &q->nr[node].xq;
     for (uint32_t i = 0; i < xr->cnt; i++) {
         struct iq_xent *e = &RING_AT(q->xq, node, xr, q->QX, i);
         if (e->time >= 0)
@@ -941,13 +945,13 @@ static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_e
     }
     if ((rc = route_update(f, q, node, err)))
         return rc;
-    uint32_t n_sq = q->sqr[node].cnt;
+    uint32_t n_sq = q->nr[node].sq.cnt;
     vc_alloc_update(f, q, node);
     if (q->hold && (rc = sw_hold_update(f, q, node, err)))
         return rc;
     /* lone_sa: the switch-allocation queue's entries were all evaluated this cycle unless VC
      * allocation just added some (nothing else adds to it after its evaluation) */
-    if (q->lone_sa && q->sqr[node].cnt == n_sq)
+    if (q->lone_sa && q->nr[node].sq.cnt == n_sq)
         rc = sw_alloc_update_all(f, q, node, err);
     else
         rc = sw_alloc_update(f, q, node, err);
@@ -975,8 +979,8 @@ static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_e
         iq_bit_set(q->wbusy, node);
     }
     /* still busy next cycle: a stage, the crossbar or a received credit has entries */
-    if (!(q->rqr[node].cnt | q->vqr[node].cnt | q->sqr[node].cnt | q->hqr[node].cnt |
-          xr->cnt | q->pcr[node].cnt))
+    if (!(q->nr[node].rq.cnt | q->nr[node].vq.cnt | q->nr[node].sq.cnt | q->nr[node].hq.cnt |
+          xr->cnt | q->nr[node].pc.cnt))
         iq_bit_clear(q->busy, node);
     return 0;
 }
@@ -1109,7 +1113,7 @@ static inline void push_credit(struct iq *q, uint32_t node, uint32_t o, uint64_t
         }
         return;
     }
-    struct iq_ring *pr = &q->pcr[node];
+    struct iq_ring *pr = &q->nr[node].pc;
     RS_ASSERT(pr->cnt < q->QP);
     RING_BACK(q->pc, node, pr, q->QP) = (struct iq_cred){(int32_t)(q->now + q->cd), o, mk};
     pr->cnt++;
@@ -1380,15 +1384,15 @@ void rs__iq_free(struct flit *f)
     if (!q)
         return;
     void *arrs[] = {q->ibuf, q->iq, q->state, q->out_port, q->out_vc, q->r_port, q->r_lo, q->r_hi,
-                    q->use, q->tail_sent, q->occ, q->oq, q->oqr, q->pc, q->pcr, q->rq, q->vq, q->sq,
-                    q->rqr, q->vqr, q->sqr, q->xq, q->xqr, q->hq, q->hqr, q->hold_vc, q->hold_in,
-                    q->hold_out, q->va_in_ptr, q->va_out_ptr, q->sa_in_ptr, q->sa_out_ptr, q->sw_rr,
-                    q->scratch, q->vreq, q->sreq, q->sreq_at, q->rx, q->ch_head, q->ch_slot,
-                    q->in_chan, q->chf, q->chc, q->src_of, q->dst_of, q->src_t, q->dst_t, q->dst_j,
-                    q->injf, q->ejf, q->injc, q->ejc, q->t_use, q->t_tail, q->t_occ, q->t_last,
-                    q->t_cur, q->t_k, q->t_vc, q->busy, q->wbusy, q->rxm, q->oqm, q->evf, q->evc,
-                    q->n_evf, q->n_evc, q->evi, q->evj, q->evk, q->n_evi, q->n_evj, q->n_evk,
-                    q->ejm, q->up_y, q->cy, q->n_cy, q->src_n, q->src_j, q->dst_n, q->tcm, q->srcm};
+                    q->use, q->tail_sent, q->occ, q->oq, q->oqr, q->pc, q->rq, q->vq, q->sq, q->xq,
+                    q->hq, q->hold_vc, q->hold_in, q->hold_out, q->va_in_ptr, q->va_out_ptr,
+                    q->sa_in_ptr, q->sa_out_ptr, q->sw_rr, q->scratch, q->vreq, q->sreq, q->sreq_at,
+                    q->rx, q->ch_head, q->ch_slot, q->in_chan, q->chf, q->chc, q->src_of, q->dst_of,
+                    q->src_t, q->dst_t, q->dst_j, q->injf, q->ejf, q->injc, q->ejc, q->t_use,
+                    q->t_tail, q->t_occ, q->t_last, q->t_cur, q->t_k, q->t_vc, q->busy, q->wbusy,
+                    q->rxm, q->oqm, q->evf, q->evc, q->n_evf, q->n_evc, q->evi, q->evj, q->evk,
+                    q->n_evi, q->n_evj, q->n_evk, q->ejm, q->up_y, q->cy, q->n_cy, q->src_n,
+                    q->src_j, q->dst_n, q->tcm, q->srcm, q->nr};
     for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++)
         rs_free(arrs[i]);
     rs__iq_rsets_free(&q->rs);
@@ -1565,13 +1569,11 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
     q->cd0 = q->cd == 0 && !f->adaptive;
     q->QP = pow2_at_least(q->NO * (q->cd + 2));
     IQ_ALLOC(q->pc, (uint64_t)q->n_nodes * q->QP);
-    IQ_ALLOC(q->pcr, q->n_nodes);
     q->QS = pow2_at_least(q->NI * q->B);
     IQ_ALLOC(q->rq, (uint64_t)q->n_nodes * q->QS);
     IQ_ALLOC(q->vq, (uint64_t)q->n_nodes * q->QS);
     IQ_ALLOC(q->sq, (uint64_t)q->n_nodes * q->QS);
     IQ_ALLOC(q->hq, (uint64_t)q->n_nodes * q->QS);
-    IQ_ALLOC(q->hqr, q->n_nodes);
     IQ_ALLOC(q->hold_vc, (uint64_t)q->n_nodes * q->NIe);
     IQ_ALLOC(q->hold_in, (uint64_t)q->n_nodes * q->NIe);
     IQ_ALLOC(q->hold_out, (uint64_t)q->n_nodes * q->NOe);
@@ -1579,14 +1581,11 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
         q->hold_vc[i] = q->hold_in[i] = -1;
     for (uint64_t i = 0; i < (uint64_t)q->n_nodes * q->NOe; i++)
         q->hold_out[i] = -1;
-    IQ_ALLOC(q->rqr, q->n_nodes);
-    IQ_ALLOC(q->vqr, q->n_nodes);
-    IQ_ALLOC(q->sqr, q->n_nodes);
+    IQ_ALLOC(q->nr, q->n_nodes);
     /* the crossbar queue: entries are evaluated in batches (none behind one in progress),
      * so two batches of up to xd cycles' moves and one cycle's more can wait at once */
     q->QX = pow2_at_least(q->NIe * (2 * q->xd + 1) + 1);
     IQ_ALLOC(q->xq, (uint64_t)q->n_nodes * q->QX);
-    IQ_ALLOC(q->xqr, q->n_nodes);
     IQ_ALLOC(q->va_in_ptr, n_ivc);
     IQ_ALLOC(q->va_out_ptr, n_ivc);
     IQ_ALLOC(q->sa_in_ptr, (uint64_t)q->n_nodes * q->NIe);
