@@ -54,6 +54,11 @@ struct iq_xent { /* a flit crossing the switch */
     uint16_t ein, eout;
 };
 
+struct iq_fev { /* a flit in flight on network channel c */
+    uint32_t c;
+    struct iq_fl fl;
+};
+
 struct iq_cred { /* a received credit waiting credit_delay cycles */
     int32_t time;
     uint32_t out;
@@ -145,7 +150,6 @@ struct iq {
     struct iq_fl *rx;
     /* channels: network channel c = node * P + port; head node and in-slot */
     uint32_t *ch_head, *ch_slot, *in_chan; /* in_chan[node * P + slot] = channel */
-    struct iq_fl *chf;  /* [c * R] flits in flight */
     uint64_t *chc;      /* [c * R] credits in flight back to c's tail */
     /* terminals: those injecting at node are src_t[src_of[node] .. src_of[node+1]), in
      * increasing order, at router inputs P, P+1, ...; those ejecting there dst_t[dst_of[node]
@@ -173,7 +177,8 @@ struct iq {
     uint64_t *wbusy;           /* nodes with a flit or credit to write */
     uint64_t *rxm;             /* [node * wI]: inputs with a flit received */
     uint64_t *oqm;             /* [node * wO]: non-empty output queues */
-    uint32_t *evf, *evc;       /* [r * n_chan]: channels written in ring slot r (flit, credit) */
+    struct iq_fev *evf;        /* [r * n_chan]: flits written in ring slot r, their channels */
+    uint32_t *evc;             /* [r * n_chan]: channels with a credit written in ring slot r */
     uint32_t *n_evf, *n_evc;   /* [R] */
     uint32_t *evi, *evj;       /* [rt * n_src]: terminals with a flit injected, a credit to
                                 * their source */
@@ -737,8 +742,7 @@ static inline void write_flit(struct iq *q, uint32_t node, uint32_t o, struct iq
 {
     if (o < q->P) {
         uint32_t c = node * q->P + o;
-        q->chf[(size_t)c * q->R + q->r_now] = fl;
-        q->evf[(size_t)q->r_now * q->n_chan + q->n_evf[q->r_now]++] = c;
+        q->evf[(size_t)q->r_now * q->n_chan + q->n_evf[q->r_now]++] = (struct iq_fev){c, fl};
     } else {
         uint32_t t = q->dst_t[q->dst_of[node] + o - q->P];
         q->ejf[(size_t)t * q->Rt + q->rt_now] = fl;
@@ -1000,8 +1004,7 @@ static void router_write(struct flit *f, struct iq *q, uint32_t node)
             iq_bit_clear(oqm, o);
         if (o < P) {
             uint32_t c = node * P + o;
-            q->chf[(size_t)c * q->R + q->r_wr] = fl;
-            q->evf[(size_t)q->r_wr * q->n_chan + q->n_evf[q->r_wr]++] = c;
+            q->evf[(size_t)q->r_wr * q->n_chan + q->n_evf[q->r_wr]++] = (struct iq_fev){c, fl};
         } else {
             uint32_t t = q->dst_t[q->dst_of[node] + o - P];
             q->ejf[(size_t)t * q->Rt + q->rt_wr] = fl;
@@ -1163,11 +1166,9 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
     /* routers read their inputs: flits, and credits (counted after credit_delay); only the
      * channels written for this cycle */
     for (uint32_t i = 0, n = q->n_evf[r_now]; i < n; i++) {
-        uint32_t c = q->evf[(size_t)r_now * q->n_chan + i];
-        struct iq_fl *slot = &q->chf[(size_t)c * q->R + r_now];
-        uint32_t node = q->ch_head[c], in = q->ch_slot[c];
-        q->rx[node * q->NI + in] = *slot;
-        slot->m = NO_FLIT;
+        const struct iq_fev *e = &q->evf[(size_t)r_now * q->n_chan + i];
+        uint32_t node = q->ch_head[e->c], in = q->ch_slot[e->c];
+        q->rx[node * q->NI + in] = e->fl;
         iq_bit_set(&q->rxm[(size_t)node * q->wI], in);
         iq_bit_set(q->busy, node);
     }
@@ -1387,7 +1388,7 @@ void rs__iq_free(struct flit *f)
                     q->use, q->tail_sent, q->occ, q->oq, q->oqr, q->pc, q->rq, q->vq, q->sq, q->xq,
                     q->hq, q->hold_vc, q->hold_in, q->hold_out, q->va_in_ptr, q->va_out_ptr,
                     q->sa_in_ptr, q->sa_out_ptr, q->sw_rr, q->scratch, q->vreq, q->sreq, q->sreq_at,
-                    q->rx, q->ch_head, q->ch_slot, q->in_chan, q->chf, q->chc, q->src_of, q->dst_of,
+                    q->rx, q->ch_head, q->ch_slot, q->in_chan, q->chc, q->src_of, q->dst_of,
                     q->src_t, q->dst_t, q->dst_j, q->injf, q->ejf, q->injc, q->ejc, q->t_use,
                     q->t_tail, q->t_occ, q->t_last, q->t_cur, q->t_k, q->t_vc, q->busy, q->wbusy,
                     q->rxm, q->oqm, q->evf, q->evc, q->n_evf, q->n_evc, q->evi, q->evj, q->evk,
@@ -1643,10 +1644,7 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
                     ovc(q, node, o, 0);
     IQ_ALLOC(q->cy, n_chan * q->R);
     IQ_ALLOC(q->n_cy, q->R);
-    IQ_ALLOC(q->chf, n_chan * q->R);
     IQ_ALLOC(q->chc, n_chan * q->R);
-    for (uint64_t i = 0; i < n_chan * q->R; i++)
-        q->chf[i].m = NO_FLIT;
     uint64_t nt = (uint64_t)q->n_src * q->Rt;
     IQ_ALLOC(q->injf, nt);
     IQ_ALLOC(q->ejf, nt);
