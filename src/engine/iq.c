@@ -54,6 +54,11 @@ struct iq_xent { /* a flit crossing the switch */
     uint16_t ein, eout;
 };
 
+struct iq_fev { /* a flit in flight on network channel c */
+    uint32_t c;
+    struct iq_fl fl;
+};
+
 struct iq_cred { /* a received credit waiting credit_delay cycles */
     int32_t time;
     uint32_t out;
@@ -63,6 +68,13 @@ struct iq_cred { /* a received credit waiting credit_delay cycles */
 /* A ring-buffer queue's indices (entries live in a caller array of capacity cap). */
 struct iq_ring {
     uint32_t head, cnt;
+};
+
+/* A node's stage queues (routing, VC allocation, switch allocation, held connections), its
+ * crossbar queue and its received-credit queue: their indices side by side (48 bytes), so
+ * a router's visit reads one or two cache lines for all of them. */
+struct iq_rings {
+    struct iq_ring rq, vq, sq, hq, xq, pc;
 };
 
 struct iq {
@@ -75,7 +87,8 @@ struct iq {
     uint32_t B, depth, P, NI, NO, n_nodes, n_src, R, Rt;
     uint32_t NIe, NOe; /* crossbar ports: NI * s_in, NO * s_out */
     /* input VCs [(node * NI + in) * B + vc] */
-    struct iq_fl *ibuf; /* [.. * depth] ring per VC */
+    struct iq_fl *ibuf; /* [.. * Dc] ring per VC */
+    uint32_t Dc;        /* its capacity: the power of two at or above depth */
     struct iq_ring *iq;
     uint8_t *state;
     uint16_t *out_port, *out_vc, *r_port, *r_lo, *r_hi;
@@ -88,25 +101,42 @@ struct iq {
     struct iq_fl *oq;
     struct iq_ring *oqr;
     uint32_t QO;
-    /* credit queues [node * NI + in], capacity QC, and credits made this cycle */
-    uint64_t *cq;
-    struct iq_ring *cqr;
-    uint32_t QC;
-    uint64_t *made;
+    /* the switch's pass-through path (docs/ARCHITECTURE.md, router=iq): direct = 1 when
+     * st_prepare_delay + st_final_delay = 1 and output_speedup = 1, where a flit leaving an
+     * input buffer in cycle c is written to its channel in cycle c + 1 without waiting in
+     * the crossbar and output queues; carry = such flits written this cycle, counted as
+     * moves of the next (the cycle BookSim writes them in) */
+    int direct;
+    uint32_t carry;
+    /* lone_sa = 1 when sw_alloc_delay = 1, speculative = 0 and hold_switch_for_packet = 0:
+     * switch bids without conflicts are granted without the allocator (sw_alloc_lone for
+     * one bid, sw_alloc_free for more) */
+    int lone_sa;
+    /* lone_va = 1 when vc_alloc_delay = 1, speculative = 0 and the routing is oblivious: a
+     * lone head's VC bids are decided without the allocator (vc_alloc_lone) */
+    int lone_va;
+    /* cd0 = 1 when credit_delay = 0 and the routing is oblivious: a credit counts when it
+     * is read (no received-credit queue) */
+    int cd0;
+    /* cy0 = 1 when cd0 and input_speedup = 1 (one credit per input per cycle): a network
+     * input's credit travels as the index of the output VC it frees at the sender,
+     * up_y[node * NI + in] + vc, in the list cy of its ring slot (no mask, no channel
+     * slot) */
+    int cy0;
+    uint32_t *up_y;            /* [node * NI + in], in < P */
+    uint32_t *cy, *n_cy;       /* [r * n_chan], [R] */
     /* received credits per node, capacity QP */
     struct iq_cred *pc;
-    struct iq_ring *pcr;
     uint32_t QP;
     /* stage queues per node: route, VC allocation, switch allocation (capacity QS), and the
      * crossbar (capacity QX) */
     struct iq_ent *rq, *vq, *sq, *hq; /* hq: VCs holding a switch connection */
-    struct iq_ring *rqr, *vqr, *sqr, *hqr;
+    struct iq_rings *nr; /* [node]: the indices of the node's rings, in one place */
     int hold;                        /* hold_switch_for_packet */
     int32_t *hold_vc, *hold_in;      /* [node * NIe + crossbar input] */
     int32_t *hold_out;               /* [node * NOe + crossbar output] */
     uint32_t QS;
     struct iq_xent *xq;
-    struct iq_ring *xqr;
     uint32_t QX;
     /* allocators' persistent pointers per node */
     uint32_t *va_in_ptr, *va_out_ptr, *sa_in_ptr, *sa_out_ptr, *sw_rr;
@@ -120,7 +150,6 @@ struct iq {
     struct iq_fl *rx;
     /* channels: network channel c = node * P + port; head node and in-slot */
     uint32_t *ch_head, *ch_slot, *in_chan; /* in_chan[node * P + slot] = channel */
-    struct iq_fl *chf;  /* [c * R] flits in flight */
     uint64_t *chc;      /* [c * R] credits in flight back to c's tail */
     /* terminals: those injecting at node are src_t[src_of[node] .. src_of[node+1]), in
      * increasing order, at router inputs P, P+1, ...; those ejecting there dst_t[dst_of[node]
@@ -134,6 +163,7 @@ struct iq {
     uint32_t *t_occ;
     int32_t *t_last;           /* last VC a head took */
     uint32_t *t_cur, *t_k, *t_vc; /* packet being injected, its next flit, its VC */
+    uint64_t *tcm, *srcm;      /* [wT]: terminals with t_cur set; scratch of the step */
     uint64_t packets;          /* in the network (head sent, tail not delivered) */
     uint32_t idle;             /* cycles without a flit or credit moving */
     uint32_t now;
@@ -145,9 +175,10 @@ struct iq {
     uint32_t wN, wI, wO, wT;   /* words of a set of nodes, inputs, outputs, terminals */
     uint64_t *busy;            /* nodes whose router has something to do this cycle */
     uint64_t *wbusy;           /* nodes with a flit or credit to write */
-    uint64_t *rxm, *madem;     /* [node * wI]: inputs with a flit received, a credit made */
-    uint64_t *oqm, *cqm;       /* [node * wO], [node * wI]: non-empty output, credit queues */
-    uint32_t *evf, *evc;       /* [r * n_chan]: channels written in ring slot r (flit, credit) */
+    uint64_t *rxm;             /* [node * wI]: inputs with a flit received */
+    uint64_t *oqm;             /* [node * wO]: non-empty output queues */
+    struct iq_fev *evf;        /* [r * n_chan]: flits written in ring slot r, their channels */
+    uint32_t *evc;             /* [r * n_chan]: channels with a credit written in ring slot r */
     uint32_t *n_evf, *n_evc;   /* [R] */
     uint32_t *evi, *evj;       /* [rt * n_src]: terminals with a flit injected, a credit to
                                 * their source */
@@ -174,10 +205,10 @@ static inline void ring_push(struct iq_ring *r, uint32_t cap)
     (void)cap;
     r->cnt++;
 }
-/* (head + i) mod cap for head < cap and i <= cap, without a division */
+/* (head + i) mod cap: every ring's capacity is a power of two (pow2_at_least) */
 static inline uint32_t ring_wrap(uint32_t j, uint32_t cap)
 {
-    return j >= cap ? j - cap : j;
+    return j & (cap - 1);
 }
 #define RING_AT(arr, base, r, cap, i) (arr)[(base) * (cap) + ring_wrap((r)->head + (i), (cap))]
 #define RING_BACK(arr, base, r, cap) (arr)[(base) * (cap) + ring_wrap((r)->head + (r)->cnt, (cap))]
@@ -199,15 +230,13 @@ static inline void bits_zero(uint64_t *s, uint32_t nw)
 }
 static inline void ring_pop(struct iq_ring *r, uint32_t cap)
 {
-    if (++r->head == cap)
-        r->head = 0;
+    r->head = (r->head + 1) & (cap - 1);
     r->cnt--;
 }
 
-static inline void push_ent(struct iq *q, struct iq_ent *arr, struct iq_ring *rr, uint32_t node,
-                     uint32_t in, uint32_t vc)
+static inline void push_ent(struct iq *q, struct iq_ent *arr, struct iq_ring *r, uint32_t node,
+                            uint32_t in, uint32_t vc)
 {
-    struct iq_ring *r = &rr[node];
     RS_ASSERT(r->cnt < q->QS);
     RING_BACK(arr, node, r, q->QS) = (struct iq_ent){-1, (uint16_t)in, (uint16_t)vc, -1};
     r->cnt++;
@@ -221,7 +250,7 @@ static inline int full_for(const struct iq *q, uint32_t x)
 /* The route of the packet at the front of input VC x of node: its output port and VCs. */
 static int route_vc(struct flit *f, struct iq *q, uint32_t node, uint32_t x, struct rs_err *err)
 {
-    uint32_t m = q->ibuf[(size_t)x * q->depth + q->iq[x].head].m;
+    uint32_t m = q->ibuf[(size_t)x * q->Dc + q->iq[x].head].m;
     int rc = f->adaptive ? rs__iq_rsets_route(&q->rs, f, node, x, m, err)
                          : rs__flit_route(f, m, node, err);
     if (rc)
@@ -262,7 +291,7 @@ static int start_head(struct flit *f, struct iq *q, uint32_t node, uint32_t in, 
     uint32_t x = ivc(q, node, in, vc);
     if (q->rd) {
         q->state[x] = VC_ROUTING;
-        push_ent(q, q->rq, q->rqr, node, in, vc);
+        push_ent(q, q->rq, &q->nr[node].rq, node, in, vc);
         return 0;
     }
     int rc = route_vc(f, q, node, x, err);
@@ -270,42 +299,48 @@ static int start_head(struct flit *f, struct iq *q, uint32_t node, uint32_t in, 
         return rc;
     q->state[x] = VC_VA;
     if (q->spec)
-        push_ent(q, q->sq, q->sqr, node, in, vc);
-    push_ent(q, q->vq, q->vqr, node, in, vc);
+        push_ent(q, q->sq, &q->nr[node].sq, node, in, vc);
+    push_ent(q, q->vq, &q->nr[node].vq, node, in, vc);
     return 0;
 }
 
 /* ---- one router's cycle ---------------------------------------------------------------- */
 
-static inline int input_queuing(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
+static inline __attribute__((always_inline)) int input_queuing(struct flit *f, struct iq *q,
+                                                               uint32_t node, struct rs_err *err)
 {
     int rc;
     uint64_t *rxm = &q->rxm[(size_t)node * q->wI];
-    IQ_FOR_BITS(rxm, q->wI, in) {
-        struct iq_fl *fl = &q->rx[node * q->NI + in];
-        RS_DASSERT(fl->m != NO_FLIT);
-        uint32_t x = ivc(q, node, in, fl->vc);
-        struct iq_ring *r = &q->iq[x];
-        RS_ASSERT(r->cnt < q->depth);
-        q->ibuf[(size_t)x * q->depth + ring_wrap(r->head + r->cnt, q->depth)] = *fl;
-        r->cnt++;
-        if (r->cnt > f->max_buffer)
-            f->max_buffer = r->cnt;
-        if (q->state[x] == VC_IDLE) {
-            RS_ASSERT(r->cnt == 1 && fl->k == 0);
-            if ((rc = start_head(f, q, node, in, fl->vc, err)))
-                return rc;
-        } else if (q->state[x] == VC_ACTIVE && r->cnt == 1) {
-            uint32_t ein = in * q->s_in + mod_s(fl->vc, q->s_in);
-            if (q->hold && q->hold_vc[node * q->NIe + ein] == (int32_t)fl->vc)
-                push_ent(q, q->hq, q->hqr, node, in, fl->vc);
-            else
-                push_ent(q, q->sq, q->sqr, node, in, fl->vc);
+    const uint32_t nw = q->wI;
+    for (uint32_t w = 0; w < nw; w++) {
+        uint64_t bits = rxm[w]; /* the inputs with a flit, in increasing order */
+        rxm[w] = 0;
+        for (; bits; bits &= bits - 1) {
+            uint32_t in = w * 64u + (uint32_t)__builtin_ctzll(bits);
+            struct iq_fl *fl = &q->rx[node * q->NI + in];
+            RS_DASSERT(fl->m != NO_FLIT);
+            uint32_t x = ivc(q, node, in, fl->vc);
+            struct iq_ring *r = &q->iq[x];
+            RS_ASSERT(r->cnt < q->depth);
+            q->ibuf[(size_t)x * q->Dc + ring_wrap(r->head + r->cnt, q->Dc)] = *fl;
+            r->cnt++;
+            if (r->cnt > f->max_buffer)
+                f->max_buffer = r->cnt;
+            if (q->state[x] == VC_IDLE) {
+                RS_ASSERT(r->cnt == 1 && fl->k == 0);
+                if ((rc = start_head(f, q, node, in, fl->vc, err)))
+                    return rc;
+            } else if (q->state[x] == VC_ACTIVE && r->cnt == 1) {
+                uint32_t ein = in * q->s_in + mod_s(fl->vc, q->s_in);
+                if (q->hold && q->hold_vc[node * q->NIe + ein] == (int32_t)fl->vc)
+                    push_ent(q, q->hq, &q->nr[node].hq, node, in, fl->vc);
+                else
+                    push_ent(q, q->sq, &q->nr[node].sq, node, in, fl->vc);
+            }
+            fl->m = NO_FLIT;
         }
-        fl->m = NO_FLIT;
     }
-    bits_zero(rxm, q->wI);
-    struct iq_ring *pr = &q->pcr[node];
+    struct iq_ring *pr = &q->nr[node].pc;
     while (pr->cnt) {
         struct iq_cred *c = &RING_AT(q->pc, node, pr, q->QP, 0);
         if ((int32_t)q->now < c->time)
@@ -337,9 +372,43 @@ static inline uint32_t candidates(const struct flit *f, const struct iq *q, uint
     return 1;
 }
 
+/* VC allocation of a lone head (lone_va: vc_alloc_delay = 1, not speculative, an oblivious
+ * routing): the front VC of the VC-allocation queue, alone in it, bids for each free VC of
+ * its route (with vc_busy_when_full=1: each with a credit); no such VC: it stalls. Its
+ * bids come from one input VC with one priority, so every allocator grants the first at or
+ * after that input's pointer and moves both pointers past it (the outcome of
+ * vc_alloc_evaluate's passes for one entry, without the request list). */
+static inline void vc_alloc_lone(struct iq *q, uint32_t node)
+{
+    struct iq_ent *e = &RING_AT(q->vq, node, &q->nr[node].vq, q->QS, 0);
+    if (e->time >= 0)
+        return;
+    e->time = (int32_t)q->now;
+    uint32_t x = ivc(q, node, e->in, e->vc), o = q->r_port[x], nvo = q->NO * q->B;
+    uint32_t vin = e->in * q->B + e->vc, ptr = q->va_in_ptr[(size_t)node * q->NI * q->B + vin];
+    uint32_t best = RS_NONE, bd = 0;
+    for (uint32_t v = q->r_lo[x]; v < q->r_hi[x]; v++) {
+        uint32_t y = ovc(q, node, o, v), vout = o * q->B + v;
+        if (q->use[y] >= 0 || (q->busy_full && full_for(q, y)))
+            continue;
+        uint32_t d = vout >= ptr ? vout - ptr : vout + nvo - ptr;
+        if (best == RS_NONE || d < bd) {
+            best = vout;
+            bd = d;
+        }
+    }
+    if (best == RS_NONE) {
+        e->res = STALL;
+        return;
+    }
+    q->va_in_ptr[(size_t)node * q->NI * q->B + vin] = best + 1 == nvo ? 0 : best + 1;
+    q->va_out_ptr[(size_t)node * nvo + best] = vin + 1 == q->NI * q->B ? 0 : vin + 1;
+    e->res = (int32_t)best;
+}
+
 static void vc_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
 {
-    struct iq_ring *r = &q->vqr[node];
+    struct iq_ring *r = &q->nr[node].vq;
     q->n_vreq = 0;
     for (uint32_t i = 0; i < r->cnt; i++) {
         struct iq_ent *e = &RING_AT(q->vq, node, r, q->QS, i);
@@ -374,7 +443,7 @@ static void vc_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
     }
     q->vaa.in_ptr = q->va_in_ptr + (size_t)node * q->NI * q->B;
     q->vaa.out_ptr = q->va_out_ptr + (size_t)node * q->NO * q->B;
-    rs__iq_allocate(&q->vaa, q->vreq, q->n_vreq);
+    iq_allocate(&q->vaa, q->vreq, q->n_vreq);
     for (uint32_t i = 0; i < r->cnt; i++) {
         struct iq_ent *e = &RING_AT(q->vq, node, r, q->QS, i);
         if (e->time >= 0)
@@ -422,9 +491,78 @@ static void sw_add_req(struct iq *q, uint32_t node, uint32_t in, uint32_t vc, ui
     q->sreq[q->n_sreq++] = (struct iq_req){ein, eout, (int32_t)vc, prio, prio};
 }
 
+/* Switch allocation of a lone bid (lone_sa: sw_alloc_delay = 1, not speculative, no held
+ * connections): the front VC of the switch-allocation queue, alone in it, bids for its
+ * output unless the output VC has no credit; a lone request is granted by every allocator,
+ * both its arbiters' pointers moving past it, and the input's VC offset moving past the VC
+ * (the outcome of sw_alloc_evaluate's passes for one entry, without the bid table). */
+static inline void sw_alloc_lone(struct iq *q, uint32_t node)
+{
+    struct iq_ent *e = &RING_AT(q->sq, node, &q->nr[node].sq, q->QS, 0);
+    if (e->time >= 0)
+        return;
+    e->time = (int32_t)q->now;
+    uint32_t x = ivc(q, node, e->in, e->vc), out = q->out_port[x];
+    if (full_for(q, ovc(q, node, out, q->out_vc[x]))) {
+        e->res = STALL;
+        return;
+    }
+    uint32_t ein = e->in * q->s_in + mod_s(e->vc, q->s_in);
+    uint32_t eout = out * q->s_out + mod_s(e->in, q->s_out);
+    q->sa_in_ptr[node * q->NIe + ein] = eout + 1 == q->NOe ? 0 : eout + 1;
+    q->sa_out_ptr[node * q->NOe + eout] = ein + 1 == q->NIe ? 0 : ein + 1;
+    uint32_t nx = e->vc + q->s_in;
+    q->sw_rr[node * q->NIe + ein] = nx < q->B ? nx : nx % q->B;
+    e->res = (int32_t)eout;
+}
+
+/* Switch allocation without conflicts (lone_sa: sw_alloc_delay = 1, not speculative, no
+ * held connections): when the VCs of the switch-allocation queue (at most IQ_FREE_SA of
+ * them, none evaluated yet) that bid (their output VC has a credit) use distinct crossbar
+ * inputs and distinct crossbar outputs, every allocator grants every bid, both arbiters'
+ * pointers moving past it, and each input's VC offset moves past its VC: the outcome of
+ * sw_alloc_evaluate's passes, without the bid table. Returns 0 (nothing changed) when the
+ * queue does not qualify. */
+#define IQ_FREE_SA 8
+static inline int sw_alloc_free(struct iq *q, uint32_t node)
+{
+    struct iq_ring *r = &q->nr[node].sq;
+    uint32_t n = r->cnt, ein[IQ_FREE_SA], eout[IQ_FREE_SA];
+    if (n > IQ_FREE_SA)
+        return 0;
+    for (uint32_t i = 0; i < n; i++) {
+        struct iq_ent *e = &RING_AT(q->sq, node, r, q->QS, i);
+        if (e->time >= 0)
+            return 0;
+        uint32_t x = ivc(q, node, e->in, e->vc), out = q->out_port[x];
+        ein[i] = RS_NONE;
+        if (full_for(q, ovc(q, node, out, q->out_vc[x])))
+            continue;
+        ein[i] = e->in * q->s_in + mod_s(e->vc, q->s_in);
+        eout[i] = out * q->s_out + mod_s(e->in, q->s_out);
+        for (uint32_t j = 0; j < i; j++)
+            if (ein[j] != RS_NONE && (ein[j] == ein[i] || eout[j] == eout[i]))
+                return 0;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        struct iq_ent *e = &RING_AT(q->sq, node, r, q->QS, i);
+        e->time = (int32_t)q->now;
+        if (ein[i] == RS_NONE) {
+            e->res = STALL;
+            continue;
+        }
+        q->sa_in_ptr[node * q->NIe + ein[i]] = eout[i] + 1 == q->NOe ? 0 : eout[i] + 1;
+        q->sa_out_ptr[node * q->NOe + eout[i]] = ein[i] + 1 == q->NIe ? 0 : ein[i] + 1;
+        uint32_t nx = e->vc + q->s_in;
+        q->sw_rr[node * q->NIe + ein[i]] = nx < q->B ? nx : nx % q->B;
+        e->res = (int32_t)eout[i];
+    }
+    return 1;
+}
+
 static void sw_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
 {
-    struct iq_ring *r = &q->sqr[node];
+    struct iq_ring *r = &q->nr[node].sq;
     q->n_sreq = 0;
     for (uint32_t i = 0; i < r->cnt; i++) {
         struct iq_ent *e = &RING_AT(q->sq, node, r, q->QS, i);
@@ -468,7 +606,7 @@ static void sw_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
     }
     q->saa.in_ptr = q->sa_in_ptr + (size_t)node * q->NIe;
     q->saa.out_ptr = q->sa_out_ptr + (size_t)node * q->NOe;
-    rs__iq_allocate(&q->saa, q->sreq, q->n_sreq);
+    iq_allocate(&q->saa, q->sreq, q->n_sreq);
     for (uint32_t i = 0; i < r->cnt; i++) {
         struct iq_ent *e = &RING_AT(q->sq, node, r, q->QS, i);
         if (e->time >= 0)
@@ -513,27 +651,27 @@ static void sw_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
 
 static int route_update(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
 {
-    struct iq_ring *r = &q->rqr[node];
+    struct iq_ring *r = &q->nr[node].rq;
     int rc;
     while (r->cnt) {
         struct iq_ent e = RING_AT(q->rq, node, r, q->QS, 0);
-        if (e.time < 0 || (int32_t)q->now < e.time)
-            break;
+        if (q->rd != 1 && (e.time < 0 || (int32_t)q->now < e.time))
+            break; /* routing_delay=1: every entry was added since the last update, due now */
         ring_pop(r, q->QS);
         uint32_t x = ivc(q, node, e.in, e.vc);
         if ((rc = route_vc(f, q, node, x, err)))
             return rc;
         q->state[x] = VC_VA;
         if (q->spec)
-            push_ent(q, q->sq, q->sqr, node, e.in, e.vc);
-        push_ent(q, q->vq, q->vqr, node, e.in, e.vc);
+            push_ent(q, q->sq, &q->nr[node].sq, node, e.in, e.vc);
+        push_ent(q, q->vq, &q->nr[node].vq, node, e.in, e.vc);
     }
     return 0;
 }
 
 static void vc_alloc_update(struct flit *f, struct iq *q, uint32_t node)
 {
-    struct iq_ring *r = &q->vqr[node];
+    struct iq_ring *r = &q->nr[node].vq;
     while (r->cnt) {
         struct iq_ent e = RING_AT(q->vq, node, r, q->QS, 0);
         if (e.time < 0 || (int32_t)q->now < e.time)
@@ -550,31 +688,81 @@ static void vc_alloc_update(struct flit *f, struct iq *q, uint32_t node)
             q->out_vc[x] = (uint16_t)v;
             q->state[x] = VC_ACTIVE;
             if (f->adaptive)
-                rs__iq_rsets_granted(&q->rs, x, q->ibuf[(size_t)x * q->depth + q->iq[x].head].m,
+                rs__iq_rsets_granted(&q->rs, x, q->ibuf[(size_t)x * q->Dc + q->iq[x].head].m,
                                      o, v);
             if (!q->spec)
-                push_ent(q, q->sq, q->sqr, node, e.in, e.vc);
+                push_ent(q, q->sq, &q->nr[node].sq, node, e.in, e.vc);
         } else {
             f->blocked++;
             RS_EVENT(f->ev, RS_EV_BLOCKED, q->now,
-                     FLIT_EV_ID(f, q->ibuf[(size_t)x * q->depth + q->iq[x].head].m), node,
+                     FLIT_EV_ID(f, q->ibuf[(size_t)x * q->Dc + q->iq[x].head].m), node,
                      q->r_port[x] < q->P ? q->r_port[x] : RS_EV_NONE, RS_EV_NONE);
-            push_ent(q, q->vq, q->vqr, node, e.in, e.vc);
+            push_ent(q, q->vq, &q->nr[node].vq, node, e.in, e.vc);
         }
     }
+}
+
+/* The credit of a flit that left input VC (in, vc) of node in this cycle: onto the input's
+ * channel back to its sender (a terminal's injection credit channel for in >= P), in the
+ * ring slot written now. The credits of one input in one cycle share a mask and a slot
+ * (BookSim sends one credit per input per cycle); the first lists the slot as an event. */
+static inline __attribute__((always_inline)) void send_credit(struct flit *f, struct iq *q,
+                                                             uint32_t node, uint32_t in,
+                                                             uint32_t vc)
+{
+    uint64_t bit = (uint64_t)1 << vc;
+    if (q->cy0 && in < q->P) {
+        uint32_t y = q->up_y[node * q->NI + in] + vc;
+        q->cy[(size_t)q->r_wr * q->n_chan + q->n_cy[q->r_wr]++] = y;
+        f->step_moves++;
+    } else if (in < q->P) {
+        uint32_t c = q->in_chan[node * q->P + in];
+        uint64_t *cr = &q->chc[(size_t)c * q->R + q->r_wr];
+        if (!*cr) {
+            q->evc[(size_t)q->r_wr * q->n_chan + q->n_evc[q->r_wr]++] = c;
+            f->step_moves++;
+        }
+        *cr |= bit;
+    } else {
+        uint32_t t = q->src_t[q->src_of[node] + in - q->P];
+        uint64_t *cr = &q->injc[(size_t)t * q->Rt + q->rt_wr];
+        if (!*cr) {
+            q->evj[(size_t)q->rt_wr * q->n_src + q->n_evj[q->rt_wr]++] = t;
+            f->step_moves++;
+        }
+        *cr |= bit;
+    }
+}
+
+/* direct: flit fl, switched to output o of node in cycle now, is written to o's channel
+ * (or ejection channel) as the switch and output queue would write it in cycle now + 1:
+ * that cycle's write slot, (now + 1 + lat + 1) mod R = now mod R (and (now + 3) mod 3 for
+ * a terminal's), is the slot read at the start of this cycle, free again. */
+static inline void write_flit(struct iq *q, uint32_t node, uint32_t o, struct iq_fl fl)
+{
+    if (o < q->P) {
+        uint32_t c = node * q->P + o;
+        q->evf[(size_t)q->r_now * q->n_chan + q->n_evf[q->r_now]++] = (struct iq_fev){c, fl};
+    } else {
+        uint32_t t = q->dst_t[q->dst_of[node] + o - q->P];
+        q->ejf[(size_t)t * q->Rt + q->rt_now] = fl;
+        iq_bit_set(&q->ejm[(size_t)q->rt_now * q->wT], t);
+    }
+    q->carry++;
 }
 
 /* Move the front flit of input VC (in, vc) through crossbar output eout (a won switch or
  * a held connection): out of its buffer, onto the output VC's count, into the crossbar
  * queue, a credit made for its buffer. Returns 1 if it was its packet's tail. */
-static inline int move_flit(struct flit *f, struct iq *q, uint32_t node, uint32_t in, uint32_t vc,
-                     uint32_t eout)
+static inline __attribute__((always_inline)) int move_flit(struct flit *f, struct iq *q,
+                                                           uint32_t node, uint32_t in,
+                                                           uint32_t vc, uint32_t eout)
 {
     uint32_t x = ivc(q, node, in, vc), o = div_s(eout, q->s_out);
     RS_ASSERT(q->state[x] == VC_ACTIVE);
     struct iq_ring *br = &q->iq[x];
-    struct iq_fl fl = q->ibuf[(size_t)x * q->depth + br->head];
-    ring_pop(br, q->depth);
+    struct iq_fl fl = q->ibuf[(size_t)x * q->Dc + br->head];
+    ring_pop(br, q->Dc);
     struct flit_worm *w = &f->w[fl.m];
     int tail = fl.k + 1u == w->len;
     fl.vc = q->out_vc[x];
@@ -592,13 +780,16 @@ static inline int move_flit(struct flit *f, struct iq *q, uint32_t node, uint32_
         if (!q->wftc)
             q->use[y] = -1;
     }
-    struct iq_ring *xr = &q->xqr[node];
-    RS_ASSERT(xr->cnt < q->QX);
-    RING_BACK(q->xq, node, xr, q->QX) =
-        (struct iq_xent){-1, fl, (uint16_t)(in * q->s_in + mod_s(vc, q->s_in)), (uint16_t)eout};
-    xr->cnt++;
-    q->made[node * q->NI + in] |= (uint64_t)1 << vc;
-    iq_bit_set(&q->madem[(size_t)node * q->wI], in);
+    if (q->direct) {
+        write_flit(q, node, o, fl);
+    } else {
+        struct iq_ring *xr = &q->nr[node].xq;
+        RS_ASSERT(xr->cnt < q->QX);
+        RING_BACK(q->xq, node, xr, q->QX) = (struct iq_xent){
+            -1, fl, (uint16_t)(in * q->s_in + mod_s(vc, q->s_in)), (uint16_t)eout};
+        xr->cnt++;
+    }
+    send_credit(f, q, node, in, vc);
     f->step_moves++;
     return tail;
 }
@@ -616,7 +807,7 @@ static void hold_release(struct iq *q, uint32_t node, uint32_t ein)
  * without a credit, the connection is released and the VC bids again. */
 static void sw_hold_evaluate(struct iq *q, uint32_t node)
 {
-    struct iq_ring *r = &q->hqr[node];
+    struct iq_ring *r = &q->nr[node].hq;
     for (uint32_t i = 0; i < r->cnt; i++) {
         struct iq_ent *e = &RING_AT(q->hq, node, r, q->QS, i);
         if (e->time >= 0)
@@ -630,7 +821,7 @@ static void sw_hold_evaluate(struct iq *q, uint32_t node)
 
 static int sw_hold_update(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
 {
-    struct iq_ring *r = &q->hqr[node];
+    struct iq_ring *r = &q->nr[node].hq;
     int rc;
     while (r->cnt) {
         struct iq_ent e = RING_AT(q->hq, node, r, q->QS, 0);
@@ -640,7 +831,7 @@ static int sw_hold_update(struct flit *f, struct iq *q, uint32_t node, struct rs
         uint32_t ein = e.in * q->s_in + mod_s(e.vc, q->s_in);
         if (e.res < 0) {
             hold_release(q, node, ein);
-            push_ent(q, q->sq, q->sqr, node, e.in, e.vc);
+            push_ent(q, q->sq, &q->nr[node].sq, node, e.in, e.vc);
             continue;
         }
         int tail = move_flit(f, q, node, e.in, e.vc, (uint32_t)e.res);
@@ -654,15 +845,48 @@ static int sw_hold_update(struct flit *f, struct iq *q, uint32_t node, struct rs
             if ((rc = start_head(f, q, node, e.in, e.vc, err)))
                 return rc;
         } else {
-            push_ent(q, q->hq, q->hqr, node, e.in, e.vc);
+            push_ent(q, q->hq, &q->nr[node].hq, node, e.in, e.vc);
         }
     }
     return 0;
 }
 
+/* sw_alloc_update when lone_sa and every entry of the queue was evaluated this cycle: each
+ * entry is popped and, if its VC bids again, pushed back, in order, so the queue keeps the
+ * bidding entries in their order, reset: compacted in place. With lone_sa nothing else
+ * pushes to this queue meanwhile (start_head pushes to the routing or VC-allocation queue
+ * when not speculative). */
+static int sw_alloc_update_all(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
+{
+    struct iq_ring *r = &q->nr[node].sq;
+    uint32_t n = r->cnt, j = 0;
+    int rc;
+    for (uint32_t i = 0; i < n; i++) {
+        struct iq_ent e = RING_AT(q->sq, node, r, q->QS, i);
+        int keep = e.res < 0;
+        if (!keep) {
+            uint32_t x = ivc(q, node, e.in, e.vc);
+            int tail = move_flit(f, q, node, e.in, e.vc, (uint32_t)e.res);
+            if (q->iq[x].cnt == 0) {
+                if (tail)
+                    q->state[x] = VC_IDLE;
+            } else if (tail) {
+                if ((rc = start_head(f, q, node, e.in, e.vc, err)))
+                    return rc;
+            } else {
+                keep = 1;
+            }
+        }
+        if (keep)
+            RING_AT(q->sq, node, r, q->QS, j++) = (struct iq_ent){-1, e.in, e.vc, -1};
+    }
+    r->cnt = j;
+    return 0;
+}
+
 static int sw_alloc_update(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
 {
-    struct iq_ring *r = &q->sqr[node];
+    struct iq_ring *r = &q->nr[node].sq;
     int rc;
     while (r->cnt) {
         struct iq_ent e = RING_AT(q->sq, node, r, q->QS, 0);
@@ -670,7 +894,7 @@ static int sw_alloc_update(struct flit *f, struct iq *q, uint32_t node, struct r
             break;
         ring_pop(r, q->QS);
         if (e.res < 0) {
-            push_ent(q, q->sq, q->sqr, node, e.in, e.vc);
+            push_ent(q, q->sq, &q->nr[node].sq, node, e.in, e.vc);
             continue;
         }
         uint32_t x = ivc(q, node, e.in, e.vc);
@@ -686,9 +910,9 @@ static int sw_alloc_update(struct flit *f, struct iq *q, uint32_t node, struct r
             q->hold_vc[node * q->NIe + ein] = e.vc;
             q->hold_in[node * q->NIe + ein] = e.res;
             q->hold_out[node * q->NOe + (uint32_t)e.res] = (int32_t)ein;
-            push_ent(q, q->hq, q->hqr, node, e.in, e.vc);
+            push_ent(q, q->hq, &q->nr[node].hq, node, e.in, e.vc);
         } else {
-            push_ent(q, q->sq, q->sqr, node, e.in, e.vc);
+            push_ent(q, q->sq, &q->nr[node].sq, node, e.in, e.vc);
         }
     }
     return 0;
@@ -699,20 +923,24 @@ static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_e
     int rc;
     if ((rc = input_queuing(f, q, node, err)))
         return rc;
-    struct iq_ring *r = &q->rqr[node];
-    for (uint32_t i = 0; i < r->cnt; i++) {
+    struct iq_ring *r = &q->nr[node].rq;
+    for (uint32_t i = 0; q->rd != 1 && i < r->cnt; i++) { /* 1: route_update takes all */
         struct iq_ent *e = &RING_AT(q->rq, node, r, q->QS, i);
         if (e->time >= 0)
             break;
         e->time = (int32_t)(q->now + q->rd - 1);
     }
-    if (q->vqr[node].cnt)
+    if (q->nr[node].vq.cnt == 1 && q->lone_va)
+        vc_alloc_lone(q, node);
+    else if (q->nr[node].vq.cnt)
         vc_alloc_evaluate(f, q, node);
-    if (q->hold && q->hqr[node].cnt)
+    if (q->hold && q->nr[node].hq.cnt)
         sw_hold_evaluate(q, node);
-    if (q->sqr[node].cnt)
+    if (q->nr[node].sq.cnt == 1 && q->lone_sa)
+        sw_alloc_lone(q, node);
+    else if (q->nr[node].sq.cnt && !(q->lone_sa && sw_alloc_free(q, node)))
         sw_alloc_evaluate(f, q, node);
-    struct iq_ring *xr = &q->xqr[node];
+    struct iq_ring *xr = &q->nr[node].xq;
     for (uint32_t i = 0; i < xr->cnt; i++) {
         struct iq_xent *e = &RING_AT(q->xq, node, xr, q->QX, i);
         if (e->time >= 0)
@@ -721,17 +949,25 @@ static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_e
     }
     if ((rc = route_update(f, q, node, err)))
         return rc;
+    uint32_t n_sq = q->nr[node].sq.cnt;
     vc_alloc_update(f, q, node);
     if (q->hold && (rc = sw_hold_update(f, q, node, err)))
         return rc;
-    if ((rc = sw_alloc_update(f, q, node, err)))
+    /* lone_sa: the switch-allocation queue's entries were all evaluated this cycle unless VC
+     * allocation just added some (nothing else adds to it after its evaluation) */
+    if (q->lone_sa && q->nr[node].sq.cnt == n_sq)
+        rc = sw_alloc_update_all(f, q, node, err);
+    else
+        rc = sw_alloc_update(f, q, node, err);
+    if (rc)
         return rc;
-    if (q->n_vreq)
-        rs__iq_alloc_clear(&q->vaa, q->vreq, q->n_vreq);
-    if (q->n_sreq)
-        rs__iq_alloc_clear(&q->saa, q->sreq, q->n_sreq);
-    for (uint32_t k = 0; k < q->n_sreq; k++)
-        q->sreq_at[q->sreq[k].in * q->NOe + q->sreq[k].out] = -1;
+    for (uint32_t k = 0; k < q->n_vreq; k++)
+        q->vaa.inmatch[q->vreq[k].in] = q->vaa.outmatch[q->vreq[k].out] = -1;
+    for (uint32_t k = 0; k < q->n_sreq; k++) {
+        const struct iq_req *rq = &q->sreq[k];
+        q->saa.inmatch[rq->in] = q->saa.outmatch[rq->out] = -1;
+        q->sreq_at[rq->in * q->NOe + rq->out] = -1;
+    }
     q->n_vreq = q->n_sreq = 0;
     while (xr->cnt) { /* switch update: into the output queue */
         struct iq_xent e = RING_AT(q->xq, node, xr, q->QX, 0);
@@ -746,31 +982,20 @@ static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_e
         iq_bit_set(&q->oqm[(size_t)node * q->wO], o);
         iq_bit_set(q->wbusy, node);
     }
-    uint64_t *madem = &q->madem[(size_t)node * q->wI];
-    IQ_FOR_BITS(madem, q->wI, in) { /* output queuing of the credits */
-        uint64_t *mk = &q->made[node * q->NI + in];
-        struct iq_ring *cr = &q->cqr[node * q->NI + in];
-        RS_ASSERT(cr->cnt < q->QC);
-        RING_BACK(q->cq, node * q->NI + in, cr, q->QC) = *mk;
-        cr->cnt++;
-        *mk = 0;
-        iq_bit_set(&q->cqm[(size_t)node * q->wI], in);
-        iq_bit_set(q->wbusy, node);
-    }
-    bits_zero(madem, q->wI);
     /* still busy next cycle: a stage, the crossbar or a received credit has entries */
-    if (!(q->rqr[node].cnt | q->vqr[node].cnt | q->sqr[node].cnt | q->hqr[node].cnt |
-          xr->cnt | q->pcr[node].cnt))
+    if (!(q->nr[node].rq.cnt | q->nr[node].vq.cnt | q->nr[node].sq.cnt | q->nr[node].hq.cnt |
+          xr->cnt | q->nr[node].pc.cnt))
         iq_bit_clear(q->busy, node);
     return 0;
 }
 
-/* The router's writes: one flit per output, one credit per input (only those with a
- * non-empty queue), each also listed as an event of the ring slot written. */
+/* The router's writes (not direct): one flit per non-empty output queue, also listed as
+ * an event of the ring slot written. Credits were written as they were made
+ * (send_credit). */
 static void router_write(struct flit *f, struct iq *q, uint32_t node)
 {
     uint32_t P = q->P;
-    uint64_t *oqm = &q->oqm[(size_t)node * q->wO], *cqm = &q->cqm[(size_t)node * q->wI];
+    uint64_t *oqm = &q->oqm[(size_t)node * q->wO];
     IQ_FOR_BITS(oqm, q->wO, o) {
         struct iq_ring *orr = &q->oqr[node * q->NO + o];
         struct iq_fl fl = RING_AT(q->oq, node * q->NO + o, orr, q->QO, 0);
@@ -779,8 +1004,7 @@ static void router_write(struct flit *f, struct iq *q, uint32_t node)
             iq_bit_clear(oqm, o);
         if (o < P) {
             uint32_t c = node * P + o;
-            q->chf[(size_t)c * q->R + q->r_wr] = fl;
-            q->evf[(size_t)q->r_wr * q->n_chan + q->n_evf[q->r_wr]++] = c;
+            q->evf[(size_t)q->r_wr * q->n_chan + q->n_evf[q->r_wr]++] = (struct iq_fev){c, fl};
         } else {
             uint32_t t = q->dst_t[q->dst_of[node] + o - P];
             q->ejf[(size_t)t * q->Rt + q->rt_wr] = fl;
@@ -788,28 +1012,9 @@ static void router_write(struct flit *f, struct iq *q, uint32_t node)
         }
         f->step_moves++;
     }
-    IQ_FOR_BITS(cqm, q->wI, in) {
-        struct iq_ring *cr = &q->cqr[node * q->NI + in];
-        uint64_t mk = RING_AT(q->cq, node * q->NI + in, cr, q->QC, 0);
-        ring_pop(cr, q->QC);
-        if (!cr->cnt)
-            iq_bit_clear(cqm, in);
-        if (in < P) {
-            uint32_t c = q->in_chan[node * P + in];
-            q->chc[(size_t)c * q->R + q->r_wr] = mk;
-            q->evc[(size_t)q->r_wr * q->n_chan + q->n_evc[q->r_wr]++] = c;
-        } else {
-            uint32_t t = q->src_t[q->src_of[node] + in - P];
-            q->injc[(size_t)t * q->Rt + q->rt_wr] = mk;
-            q->evj[(size_t)q->rt_wr * q->n_src + q->n_evj[q->rt_wr]++] = t;
-        }
-        f->step_moves++;
-    }
     int more = 0;
     for (uint32_t w = 0; w < q->wO; w++)
         more |= oqm[w] != 0;
-    for (uint32_t w = 0; w < q->wI; w++)
-        more |= cqm[w] != 0;
     if (!more)
         iq_bit_clear(q->wbusy, node);
 }
@@ -867,6 +1072,7 @@ static void source_cycle(struct flit *f, struct iq *q, uint32_t t)
         q->t_tail[t * B + vc] = 0;
         q->t_last[t] = (int32_t)vc;
         q->t_cur[t] = m;
+        iq_bit_set(q->tcm, t);
         q->t_k[t] = 0;
         q->t_vc[t] = vc;
         RS_EVENT(f->ev, RS_EV_INJECTED, q->now, FLIT_EV_ID(f, m), f->src_node[t], RS_EV_NONE, vc);
@@ -889,16 +1095,28 @@ static void source_cycle(struct flit *f, struct iq *q, uint32_t t)
         if (!q->wftc)
             q->t_use[t * B + vc] = -1;
         q->t_cur[t] = RS_NONE;
+        iq_bit_clear(q->tcm, t);
     }
     q->injf[(size_t)t * q->Rt + q->rt_wr] = (struct iq_fl){m, (uint16_t)k, (uint16_t)vc};
     q->evi[(size_t)q->rt_wr * q->n_src + q->n_evi[q->rt_wr]++] = t;
     f->step_moves++;
 }
 
-/* A credit (VC mask mk) arrives at output o of node: it counts after credit_delay cycles. */
+/* A credit (VC mask mk) arrives at output o of node: it counts after credit_delay cycles
+ * (cd0: now; nothing reads the count between here and the router's own cycle). */
 static inline void push_credit(struct iq *q, uint32_t node, uint32_t o, uint64_t mk)
 {
-    struct iq_ring *pr = &q->pcr[node];
+    if (q->cd0) {
+        for (; mk; mk &= mk - 1) {
+            uint32_t y = ovc(q, node, o, (uint32_t)__builtin_ctzll(mk));
+            RS_ASSERT(q->occ[y] > 0);
+            q->occ[y]--;
+            if (q->wftc && q->occ[y] == 0 && q->tail_sent[y])
+                q->use[y] = -1;
+        }
+        return;
+    }
+    struct iq_ring *pr = &q->nr[node].pc;
     RS_ASSERT(pr->cnt < q->QP);
     RING_BACK(q->pc, node, pr, q->QP) = (struct iq_cred){(int32_t)(q->now + q->cd), o, mk};
     pr->cnt++;
@@ -910,7 +1128,8 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
     struct iq *q = f->iq;
     int rc;
     q->now = f->step - 1;
-    f->step_moves = 0;
+    f->step_moves = q->carry;
+    q->carry = 0;
     f->step_accepted = 0;
     uint32_t now = q->now, P = q->P, B = q->B;
     q->r_now = now % q->R;
@@ -947,11 +1166,9 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
     /* routers read their inputs: flits, and credits (counted after credit_delay); only the
      * channels written for this cycle */
     for (uint32_t i = 0, n = q->n_evf[r_now]; i < n; i++) {
-        uint32_t c = q->evf[(size_t)r_now * q->n_chan + i];
-        struct iq_fl *slot = &q->chf[(size_t)c * q->R + r_now];
-        uint32_t node = q->ch_head[c], in = q->ch_slot[c];
-        q->rx[node * q->NI + in] = *slot;
-        slot->m = NO_FLIT;
+        const struct iq_fev *e = &q->evf[(size_t)r_now * q->n_chan + i];
+        uint32_t node = q->ch_head[e->c], in = q->ch_slot[e->c];
+        q->rx[node * q->NI + in] = e->fl;
         iq_bit_set(&q->rxm[(size_t)node * q->wI], in);
         iq_bit_set(q->busy, node);
     }
@@ -966,6 +1183,14 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
         iq_bit_set(q->busy, node);
     }
     q->n_evi[rt_now] = 0;
+    for (uint32_t i = 0, n = q->n_cy[r_now]; i < n; i++) { /* cy0: credits count now */
+        uint32_t y = q->cy[(size_t)r_now * q->n_chan + i];
+        RS_ASSERT(q->occ[y] > 0);
+        q->occ[y]--;
+        if (q->wftc && q->occ[y] == 0 && q->tail_sent[y])
+            q->use[y] = -1;
+    }
+    q->n_cy[r_now] = 0;
     for (uint32_t i = 0, n = q->n_evc[r_now]; i < n; i++) {
         uint32_t c = q->evc[(size_t)r_now * q->n_chan + i];
         uint64_t *cr = &q->chc[(size_t)c * q->R + r_now];
@@ -980,8 +1205,16 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
         *cr = 0;
     }
     q->n_evk[rt_now] = 0;
-    for (uint32_t t = 0; t < q->n_src; t++)
-        source_cycle(f, q, t);
+    /* the sources, in increasing order: those sending a packet (tcm) and those that may
+     * start one (a terminal with a front is in the flit engine's pending list) */
+    for (uint32_t w = 0; w < q->wT; w++)
+        q->srcm[w] = q->tcm[w];
+    for (uint32_t i = 0; i < f->n_pend; i++)
+        iq_bit_set(q->srcm, f->pend[i]);
+    IQ_FOR_BITS(q->srcm, q->wT, t) {
+        if (q->t_cur[t] != RS_NONE || f->front[t] != RS_NONE) /* else: nothing to send */
+            source_cycle(f, q, t);
+    }
     if (f->adaptive) { /* every router's view of its credits at the start of its cycle */
         for (uint32_t node = 0; node < q->n_nodes; node++) {
             rs__iq_rsets_node(&q->rs, node);
@@ -1041,9 +1274,9 @@ static uint32_t iq_waits(const struct iq *q, uint32_t x, uint32_t *c, uint32_t *
         return RS_NONE;
     *c = node * q->P + o;
     *v = q->state[x] == VC_ACTIVE ? q->out_vc[x] : q->r_lo[x];
-    *m = q->iq[x].cnt ? q->ibuf[(size_t)x * q->depth + q->iq[x].head].m : RS_NONE;
+    *m = q->iq[x].cnt ? q->ibuf[(size_t)x * q->Dc + q->iq[x].head].m : RS_NONE;
     uint32_t y = ivc(q, q->ch_head[*c], q->ch_slot[*c], *v);
-    *m2 = q->iq[y].cnt ? q->ibuf[(size_t)y * q->depth + q->iq[y].head].m : RS_NONE;
+    *m2 = q->iq[y].cnt ? q->ibuf[(size_t)y * q->Dc + q->iq[y].head].m : RS_NONE;
     return y;
 }
 
@@ -1151,17 +1384,16 @@ void rs__iq_free(struct flit *f)
     struct iq *q = f->iq;
     if (!q)
         return;
-    void *arrs[] = {q->ibuf, q->iq, q->state, q->out_port, q->out_vc, q->r_port, q->r_lo,
-                    q->r_hi, q->use, q->tail_sent, q->occ, q->oq, q->oqr, q->cq, q->cqr,
-                    q->made, q->pc, q->pcr, q->rq, q->vq, q->sq, q->rqr, q->vqr, q->sqr,
-                    q->xq, q->xqr, q->hq, q->hqr, q->hold_vc, q->hold_in, q->hold_out, q->va_in_ptr, q->va_out_ptr, q->sa_in_ptr, q->sa_out_ptr,
-                    q->sw_rr, q->scratch, q->vreq, q->sreq, q->sreq_at, q->rx, q->ch_head,
-                    q->ch_slot, q->in_chan, q->chf, q->chc, q->src_of, q->dst_of, q->src_t,
-                    q->dst_t, q->dst_j, q->injf,
-                    q->ejf, q->injc, q->ejc, q->t_use, q->t_tail, q->t_occ, q->t_last,
-                    q->t_cur, q->t_k, q->t_vc, q->busy, q->wbusy, q->rxm, q->madem, q->cqm,
-                    q->oqm, q->evf, q->evc, q->n_evf, q->n_evc, q->evi, q->evj, q->evk,
-                    q->n_evi, q->n_evj, q->n_evk, q->ejm, q->src_n, q->src_j, q->dst_n};
+    void *arrs[] = {q->ibuf, q->iq, q->state, q->out_port, q->out_vc, q->r_port, q->r_lo, q->r_hi,
+                    q->use, q->tail_sent, q->occ, q->oq, q->oqr, q->pc, q->rq, q->vq, q->sq, q->xq,
+                    q->hq, q->hold_vc, q->hold_in, q->hold_out, q->va_in_ptr, q->va_out_ptr,
+                    q->sa_in_ptr, q->sa_out_ptr, q->sw_rr, q->scratch, q->vreq, q->sreq, q->sreq_at,
+                    q->rx, q->ch_head, q->ch_slot, q->in_chan, q->chc, q->src_of, q->dst_of,
+                    q->src_t, q->dst_t, q->dst_j, q->injf, q->ejf, q->injc, q->ejc, q->t_use,
+                    q->t_tail, q->t_occ, q->t_last, q->t_cur, q->t_k, q->t_vc, q->busy, q->wbusy,
+                    q->rxm, q->oqm, q->evf, q->evc, q->n_evf, q->n_evc, q->evi, q->evj, q->evk,
+                    q->n_evi, q->n_evj, q->n_evk, q->ejm, q->up_y, q->cy, q->n_cy, q->src_n,
+                    q->src_j, q->dst_n, q->tcm, q->srcm, q->nr};
     for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++)
         rs_free(arrs[i]);
     rs__iq_rsets_free(&q->rs);
@@ -1203,6 +1435,16 @@ static int read_keys(struct iq *q, const struct rs_params *p, const struct rs_op
         return rs_err_set(err, RS_EINVAL,
                           "router=iq: st_prepare_delay + st_final_delay must be at least 1");
     return 0;
+}
+
+/* The least power of two >= n (n <= 2^31): a ring's capacity, so that its index wraps
+ * with a mask. */
+static uint32_t pow2_at_least(uint32_t n)
+{
+    uint32_t c = 1;
+    while (c < n)
+        c <<= 1;
+    return c;
 }
 
 #define IQ_ALLOC(ptr, n)                                                                       \
@@ -1289,9 +1531,10 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
     q->NIe = q->NI * q->s_in;
     q->NOe = q->NO * q->s_out;
     uint64_t n_ivc = (uint64_t)q->n_nodes * q->NI * q->B;
-    if (n_ivc * q->depth >= UINT32_MAX / 2 || q->NIe > 65535 || q->NOe > 65535)
+    if (n_ivc * pow2_at_least(q->depth) >= UINT32_MAX / 2 || q->NIe > 65535 || q->NOe > 65535)
         return rs_err_set(err, RS_ECONSTRAINT, "router=iq: network too large");
-    IQ_ALLOC(q->ibuf, n_ivc * q->depth);
+    q->Dc = pow2_at_least(q->depth);
+    IQ_ALLOC(q->ibuf, n_ivc * q->Dc);
     IQ_ALLOC(q->iq, n_ivc);
     IQ_ALLOC(q->state, n_ivc);
     IQ_ALLOC(q->out_port, n_ivc);
@@ -1318,22 +1561,20 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
         q->rs.booksim = set == 1;
     }
     uint32_t nio = q->n_nodes * q->NO;
-    q->QO = q->B * q->depth + q->s_out + 2;
+    q->QO = pow2_at_least(q->B * q->depth + q->s_out + 2);
     IQ_ALLOC(q->oq, (uint64_t)nio * q->QO);
     IQ_ALLOC(q->oqr, nio);
-    q->QC = q->sa + q->s_in + 4;
-    IQ_ALLOC(q->cq, (uint64_t)nio * q->QC);
-    IQ_ALLOC(q->cqr, nio);
-    IQ_ALLOC(q->made, nio);
-    q->QP = q->NO * (q->cd + 2);
+    q->direct = q->xd == 1 && q->s_out == 1;
+    q->lone_sa = q->sa == 1 && !q->spec && !q->hold;
+    q->lone_va = q->va == 1 && !q->spec && !f->adaptive;
+    q->cd0 = q->cd == 0 && !f->adaptive;
+    q->QP = pow2_at_least(q->NO * (q->cd + 2));
     IQ_ALLOC(q->pc, (uint64_t)q->n_nodes * q->QP);
-    IQ_ALLOC(q->pcr, q->n_nodes);
-    q->QS = q->NI * q->B;
+    q->QS = pow2_at_least(q->NI * q->B);
     IQ_ALLOC(q->rq, (uint64_t)q->n_nodes * q->QS);
     IQ_ALLOC(q->vq, (uint64_t)q->n_nodes * q->QS);
     IQ_ALLOC(q->sq, (uint64_t)q->n_nodes * q->QS);
     IQ_ALLOC(q->hq, (uint64_t)q->n_nodes * q->QS);
-    IQ_ALLOC(q->hqr, q->n_nodes);
     IQ_ALLOC(q->hold_vc, (uint64_t)q->n_nodes * q->NIe);
     IQ_ALLOC(q->hold_in, (uint64_t)q->n_nodes * q->NIe);
     IQ_ALLOC(q->hold_out, (uint64_t)q->n_nodes * q->NOe);
@@ -1341,12 +1582,11 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
         q->hold_vc[i] = q->hold_in[i] = -1;
     for (uint64_t i = 0; i < (uint64_t)q->n_nodes * q->NOe; i++)
         q->hold_out[i] = -1;
-    IQ_ALLOC(q->rqr, q->n_nodes);
-    IQ_ALLOC(q->vqr, q->n_nodes);
-    IQ_ALLOC(q->sqr, q->n_nodes);
-    q->QX = q->NIe * (q->xd + 1) + 1;
+    IQ_ALLOC(q->nr, q->n_nodes);
+    /* the crossbar queue: entries are evaluated in batches (none behind one in progress),
+     * so two batches of up to xd cycles' moves and one cycle's more can wait at once */
+    q->QX = pow2_at_least(q->NIe * (2 * q->xd + 1) + 1);
     IQ_ALLOC(q->xq, (uint64_t)q->n_nodes * q->QX);
-    IQ_ALLOC(q->xqr, q->n_nodes);
     IQ_ALLOC(q->va_in_ptr, n_ivc);
     IQ_ALLOC(q->va_out_ptr, n_ivc);
     IQ_ALLOC(q->sa_in_ptr, (uint64_t)q->n_nodes * q->NIe);
@@ -1395,10 +1635,16 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
                 q->in_chan[h * q->P + slot] = c;
             }
         }
-    IQ_ALLOC(q->chf, n_chan * q->R);
+    q->cy0 = q->cd0 && q->s_in == 1;
+    IQ_ALLOC(q->up_y, (uint64_t)q->n_nodes * q->NI);
+    for (uint32_t node = 0; node < q->n_nodes; node++)
+        for (uint32_t o = 0; o < q->P; o++)
+            if (q->ch_head[node * q->P + o] != RS_NONE)
+                q->up_y[q->ch_head[node * q->P + o] * q->NI + q->ch_slot[node * q->P + o]] =
+                    ovc(q, node, o, 0);
+    IQ_ALLOC(q->cy, n_chan * q->R);
+    IQ_ALLOC(q->n_cy, q->R);
     IQ_ALLOC(q->chc, n_chan * q->R);
-    for (uint64_t i = 0; i < n_chan * q->R; i++)
-        q->chf[i].m = NO_FLIT;
     uint64_t nt = (uint64_t)q->n_src * q->Rt;
     IQ_ALLOC(q->injf, nt);
     IQ_ALLOC(q->ejf, nt);
@@ -1420,8 +1666,6 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
     IQ_ALLOC(q->busy, q->wN);
     IQ_ALLOC(q->wbusy, q->wN);
     IQ_ALLOC(q->rxm, (uint64_t)q->n_nodes * q->wI);
-    IQ_ALLOC(q->madem, (uint64_t)q->n_nodes * q->wI);
-    IQ_ALLOC(q->cqm, (uint64_t)q->n_nodes * q->wI);
     IQ_ALLOC(q->oqm, (uint64_t)q->n_nodes * q->wO);
     IQ_ALLOC(q->evf, n_chan * q->R);
     IQ_ALLOC(q->evc, n_chan * q->R);
@@ -1434,6 +1678,8 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
     IQ_ALLOC(q->n_evj, q->Rt);
     IQ_ALLOC(q->n_evk, q->Rt);
     IQ_ALLOC(q->ejm, (uint64_t)q->Rt * q->wT);
+    IQ_ALLOC(q->tcm, q->wT);
+    IQ_ALLOC(q->srcm, q->wT);
     IQ_ALLOC(q->src_n, q->n_src);
     IQ_ALLOC(q->src_j, q->n_src);
     IQ_ALLOC(q->dst_n, q->n_src);

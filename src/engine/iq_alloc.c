@@ -110,8 +110,38 @@ static void islip(struct iq_allocator *a, const struct iq_req *q, uint32_t nq)
     }
 }
 
+/* All requests from one input (a lone head bidding for the VCs of its output): the input's
+ * arbiter alone decides, as each output has this one request. Separable (either order):
+ * the highest priority, then the first output at or after the input's pointer; iSLIP:
+ * every output grants, the input accepts the first at or after its pointer (priorities
+ * unused), later iterations find the input matched. Both pointers move past the match. */
+static void one_input(struct iq_allocator *a, const struct iq_req *q, uint32_t nq)
+{
+    uint32_t i = q[0].in, ptr = a->in_ptr[i], best = 0;
+    for (uint32_t k = 1; k < nq; k++) {
+        int wins = a->kind == IQ_ALLOC_ISLIP
+                       ? rr_dist(q[k].out, ptr, a->n_out) < rr_dist(q[best].out, ptr, a->n_out)
+                       : rs__iq_supersedes(q[k].out, q[k].in_pri, q[best].out, q[best].in_pri,
+                                           ptr, a->n_out);
+        if (wins)
+            best = k;
+    }
+    uint32_t o = q[best].out;
+    a->inmatch[i] = (int32_t)o;
+    a->outmatch[o] = (int32_t)i;
+    a->in_ptr[i] = o + 1 == a->n_out ? 0 : o + 1;
+    a->out_ptr[o] = i + 1 == a->n_in ? 0 : i + 1;
+}
+
 void rs__iq_allocate(struct iq_allocator *a, const struct iq_req *q, uint32_t nq)
 {
+    uint32_t k = 1;
+    while (k < nq && q[k].in == q[0].in)
+        k++;
+    if (k == nq && nq) {
+        one_input(a, q, nq);
+        return;
+    }
     if (nq == 1) { /* one request: every allocator grants it and moves both pointers past it
                     * (separable: both arbiters; iSLIP: the first iteration's match) */
         a->inmatch[q->in] = (int32_t)q->out;

@@ -38,4 +38,19 @@ void rs__iq_allocate(struct iq_allocator *a, const struct iq_req *q, uint32_t nq
 /* Reset inmatch/outmatch of the ports of q[0..nq) to -1 (after the caller read them). */
 void rs__iq_alloc_clear(struct iq_allocator *a, const struct iq_req *q, uint32_t nq);
 
+/* rs__iq_allocate with its two common cases inline (the same outcome): no request does
+ * nothing; one request is granted by every allocator, both its arbiters' pointers moving
+ * past it (separable: both arbiters; iSLIP: the first iteration's match). */
+static inline void iq_allocate(struct iq_allocator *a, const struct iq_req *q, uint32_t nq)
+{
+    if (nq == 1) {
+        a->inmatch[q->in] = (int32_t)q->out;
+        a->outmatch[q->out] = (int32_t)q->in;
+        a->in_ptr[q->in] = q->out + 1 == a->n_out ? 0 : q->out + 1;
+        a->out_ptr[q->out] = q->in + 1 == a->n_in ? 0 : q->in + 1;
+    } else if (nq) {
+        rs__iq_allocate(a, q, nq);
+    }
+}
+
 #endif

@@ -1,6 +1,6 @@
 /* Bit sets of router=iq's event-driven cycle: which routers have work, which of a router's
- * inputs received a flit or made a credit, which outputs have a flit or credit to write,
- * which terminals receive a flit. Words of 64 bits; a set of n members takes
+ * inputs received a flit, which outputs have a queued flit to write, which terminals
+ * receive a flit or are sending a packet. Words of 64 bits; a set of n members takes
  * IQ_WORDS(n) words. Iteration visits members in increasing order, so the cycle's
  * outcome does not depend on the bookkeeping (docs/ARCHITECTURE.md, router=iq). */
 #ifndef RS_ENGINE_IQ_BITS_H
