@@ -93,6 +93,11 @@ struct rs_engine_input {
      * start of the run): filled by the lifecycle's deadlock_cycle op when the run ends on a
      * deadlock, left empty otherwise. */
     struct rs_deadlock *deadlock;
+    /* NULL, or the ranks one partitioned run is split over (include/routesim/exchange.h,
+     * docs/distributed.md): with size > 1 every rank runs the same input and switching=
+     * circuit decides each rank's share of the resources; other engines are refused by
+     * rs_run_traced */
+    const struct rs_exchange *exchange;
 };
 
 /* Congestion and dilation counted by an engine (rs_engine_input.paths). */
@@ -103,6 +108,7 @@ struct rs_engine_paths {
 };
 
 struct rs_engine_life; /* include/routesim/driver.h */
+struct rs_exchange;    /* include/routesim/exchange.h */
 
 struct rs_engine_ops {
     const char *name;                /* value of `switching` */

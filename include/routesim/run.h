@@ -33,6 +33,7 @@ int rs_run(const struct rs_params *p, struct rs_record *out, char *deadlock_msg,
  * delivered nor dropped yet (open loop: 0); a nonzero return stops the run (RS_EINTERRUPTED).
  * The callback must not touch the run's inputs; it changes nothing in the record. Runs of
  * self-contained models and the saturation search make no reports. */
+struct rs_exchange;
 struct rs_run_progress {
     int (*fn)(void *user, uint32_t step, uint64_t remaining); /* NULL: no reports */
     void *user;
@@ -42,6 +43,10 @@ struct rs_run_progress {
      * the flit engines (router=simple with threads=1, or router=iq); others refused
      * (RS_EUNSUPPORTED). The record is the same with and without it. */
     struct rs_events *events;
+    /* NULL, or the ranks the run is partitioned over (include/routesim/exchange.h): with
+     * size > 1 only batch runs of switching=circuit (algorithm=greedy) are accepted, every
+     * rank calls with the same parameters and gets the same record (docs/distributed.md) */
+    const struct rs_exchange *exchange;
 };
 
 /* rs_run with progress reports (progress NULL: none, exactly rs_run). */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "mpi/rs_mpi.h"
 #include "routesim/alloc.h"
 #include "routesim/deadlock.h"
 #include "routesim/events.h"
@@ -87,7 +88,22 @@ static int write_trace(const struct cli_args *a, const struct rs_net *net,
     return rc;
 }
 
-static int run_or_analyze(int argc, char **argv, int simulate)
+/* Under mpirun -np P > 1 (xc): what the partitioned run does not support yet, refused by
+ * name (every rank refuses the same; rank 0 prints). */
+static int partition_check(const struct cli_args *a, const struct rs_exchange *xc,
+                           struct rs_err *err)
+{
+    const char *no = a->events ? "--events" : a->trace ? "--trace" : a->svg ? "--svg"
+                   : a->png ? "--png" : a->save_traffic ? "--save-traffic" : NULL;
+    if (no)
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "command line: %s is not supported when a run is partitioned over "
+                          "MPI ranks: run it without mpirun -np %d",
+                          no, xc->size);
+    return 0;
+}
+
+static int run_or_analyze(int argc, char **argv, int simulate, const struct rs_exchange *xc)
 {
     struct cli_args a;
     struct rs_err err;
@@ -114,11 +130,15 @@ static int run_or_analyze(int argc, char **argv, int simulate)
     struct rs_events *ev = NULL;
     struct rs_run_progress follow = {show ? cli_run_progress : NULL, &pr, 16, /* a clock read
                                                                                 per 16 steps */
-                                     NULL};
+                                     NULL, xc};
     int drawing = a.svg || a.png, with_net = drawing || a.trace;
     struct rs_named_path out[6] = {{"-o", a.output},         {"--save-traffic", a.save_traffic},
                                    {"--svg", a.svg},         {"--png", a.png},
                                    {"--events", a.events},   {"--trace", a.trace}};
+    if (!rc && xc)
+        rc = partition_check(&a, xc, &err);
+    if (!rc && xc && xc->rank > 0) /* rank 0 writes the result */
+        a.output = NULL;
     if (!rc)
         rc = cli_check_outputs(&a, out, 6, &err);
     if (!rc && with_net && !(rc = rs_check(&a.params, &err)) && /* the pictures' size first */
@@ -132,7 +152,7 @@ static int run_or_analyze(int argc, char **argv, int simulate)
         rc = cli_events_open(&a, &ev, &err);
     follow.events = ev;
     if (!rc)
-        rc = simulate ? rs_run_traced(&a.params, show || ev ? &follow : NULL, &rec, deadlock,
+        rc = simulate ? rs_run_traced(&a.params, show || ev || xc ? &follow : NULL, &rec, deadlock,
                                       sizeof deadlock, with_net ? &cycle : NULL, &err)
                       : rs_analyze(&a.params, &rec, &err);
     cli_run_progress_end(&pr);
@@ -162,12 +182,32 @@ static int run_or_analyze(int argc, char **argv, int simulate)
     return status;
 }
 
+/* `run` under mpirun -np P > 1: every rank runs the same command on one network
+ * partitioned over the ranks (switching=circuit; the others refused by rs_run_traced);
+ * rank 0 prints, the other ranks' output goes to /dev/null (they meet the same errors). */
 int cli_cmd_run(int argc, char **argv)
 {
-    return run_or_analyze(argc, argv, 1);
+    struct rs_mpi m;
+    struct rs_exchange x;
+    struct rs_err err;
+    rs_err_clear(&err);
+    if (rs_mpi_start(&m, &argc, &argv, &err)) {
+        int status = m.rank == 0 ? cli_fail(&err) : 2;
+        rs_mpi_finish(&m);
+        return status;
+    }
+    const struct rs_exchange *xc = rs_mpi_exchange(&m, &x);
+    if (xc && xc->rank > 0 &&
+        (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))) {
+        rs_mpi_finish(&m);
+        return 1;
+    }
+    int status = run_or_analyze(argc, argv, 1, xc);
+    rs_mpi_finish(&m);
+    return status;
 }
 
 int cli_cmd_analyze(int argc, char **argv)
 {
-    return run_or_analyze(argc, argv, 0);
+    return run_or_analyze(argc, argv, 0, NULL);
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "routesim/alloc.h"
+#include "routesim/exchange.h"
 #include "routesim/rng.h"
 #include "routesim/run.h"
 
@@ -65,6 +66,7 @@ void rs__circ_free(struct circ *c)
     rs_free(c->per_cycle);
     rs_buf_free(&c->per_cycle_text);
     rs__circ_par_free(c);
+    rs__circ_dist_free(c);
     memset(c, 0, sizeof *c);
 }
 
@@ -108,6 +110,17 @@ int rs__circ_read_options(struct circ *c, const struct rs_engine_input *in, stru
         return rc;
     /* the event log is written in the serial order: one thread then (the same outcome) */
     c->threads = in->events ? 1 : (uint32_t)threads;
+    /* over MPI ranks (circuit_dist.c): one thread per rank; the checker's lock lists would
+     * be split over the ranks */
+    c->xc = in->exchange && in->exchange->size > 1 ? in->exchange : NULL;
+    if (c->xc) {
+        c->threads = 1;
+        if (in->check)
+            return rs_err_set(err, RS_EUNSUPPORTED,
+                              "check=1 is not supported when switching=circuit is "
+                              "partitioned over %d MPI ranks: run it without mpirun",
+                              c->xc->size);
+    }
     if (c->down == CIRC_DOWN_RANK) {
         if (ranks == 0) { /* 004 §5: r = log^(1/q) N, rounded up */
             double lg = log2((double)c->net->n_terminals);
@@ -222,6 +235,7 @@ static int circ_init(struct circ *c, struct rs_driver *d, uint64_t shuffle, int 
         return rc;
     c->mode = rs__circ_mode(net, in->routing, c->lc != NULL);
     uint64_t n_ch = (uint64_t)net->n_nodes * c->P;
+    c->n_res = n_ch ? n_ch : 1;
     c->state = rs_calloc(c->n + 1, 1);
     c->finish = rs_malloc(((size_t)c->n + 1) * sizeof *c->finish);
     c->pend = rs_malloc(((size_t)c->n + 1) * sizeof *c->pend);
@@ -423,6 +437,9 @@ static int circ_life_step(void *st, struct rs_driver *d, struct rs_err *err)
     take_released(c, c->cycle - 1); /* released at cycle - 1: they try from this cycle */
     uint32_t routed = run_cycle(c);
     c->routed_now = routed;
+    if (c->xfail)
+        return rs_err_set(err, RS_EIO, "the exchange between MPI ranks failed in cycle %u",
+                          c->cycle);
     if (!routed && c->n_act)
         return rs_err_set(err, RS_EINVARIANT, "cycle %u routed none of %u messages", c->cycle,
                           c->n_act);
@@ -444,6 +461,8 @@ static int circ_life_collect(void *st, struct rs_driver *d, struct rs_result *re
     (void)d;
     (void)deadlock; /* every cycle routes a message: no deadlock */
     settle_batch(c); /* the last cycle's end */
+    if (c->xc && rs__circ_dist_reduce(c))
+        return RS_EIO;
     return circ_result(c, res);
 }
 

@@ -59,6 +59,8 @@ struct circ_ranked {
 
 struct circ_open;
 struct circ_thr;
+struct circ_dist;
+struct rs_exchange;
 
 struct circ {
     const struct rs_net *net;
@@ -130,6 +132,15 @@ struct circ {
     uint32_t threads;
     int par_now;
     struct circ_thr *thr; /* [threads] once a cycle has run in parallel */
+
+    /* ranks (mpirun -np P routesim run, circuit_dist.c): each stage's requests are built
+     * for this rank's share of the items, sent to the ranks that own their resources
+     * (resource ids cut into P equal ranges of [0, n_res)), decided there, and the
+     * decisions gathered back; NULL when the run is not partitioned */
+    const struct rs_exchange *xc;
+    struct circ_dist *dist;
+    uint64_t n_res;
+    int xfail; /* an exchange failed: the run stops with RS_EIO */
 
     /* metrics */
     uint64_t delivered, dropped, conflicts, locks;
@@ -272,6 +283,24 @@ void rs__circ_par_untouch(struct circ *c);
 
 /* Free the threads' scratch. */
 void rs__circ_par_free(struct circ *c);
+
+/* ---- circuit_dist.c: one stage over the ranks of c->xc ----------------------------- */
+
+/* rs__circ_stage when c->xc: this rank builds the requests of its share of the items
+ * [rank n / P, (rank + 1) n / P), sends each to the rank owning its resource, decides the
+ * resources it owns from the requests it received, and every rank applies every rank's
+ * decisions (fail, pos, slot of the positions decided), so that the replicated state of
+ * the positions is the same on every rank after the stage. Counters (locks, max_circ)
+ * stay per rank until rs__circ_dist_reduce. Returns the stage's number of requests over
+ * all ranks (0 and c->xfail set when an exchange failed). */
+uint32_t rs__circ_dist_stage(struct circ *c, const struct circ_stage *s);
+
+/* At the end of a partitioned run: locks summed and max_circ maxed over the ranks (rank
+ * order; the same values on every rank). Returns 0 or nonzero (then c->xfail is set). */
+int rs__circ_dist_reduce(struct circ *c);
+
+/* Free the ranks' scratch. */
+void rs__circ_dist_free(struct circ *c);
 
 /* ---- modes ------------------------------------------------------------------------- */
 

@@ -220,6 +220,8 @@ static void par_sum(struct circ *c)
 
 uint32_t rs__circ_stage(struct circ *c, const struct circ_stage *s)
 {
+    if (c->xc) /* over MPI ranks (circuit_dist.c) */
+        return rs__circ_dist_stage(c, s);
     if (!c->par_now) {
         uint32_t n = s->build(c, s, 0, s->n_items, c->req);
         if (n)

@@ -3,6 +3,7 @@
  * A waiting rank polls with a growing sleep (20 us to 1 ms) instead of Open MPI's busy
  * wait, so an idle rank leaves its core to the runs. Without RS_HAVE_MPI: one rank. */
 #include <limits.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +148,109 @@ void rs_mpi_reexec(char **argv)
     (void)argv;
 }
 
+void rs_mpi_finish(struct rs_mpi *m)
+{
+    if (!m->active)
+        return;
+    MPI_Finalize();
+    m->active = 0;
+}
+
+/* Grow *buf (rs_realloc) to bytes. 0 or nonzero. */
+static int grow(void **buf, uint64_t *cap, uint64_t bytes)
+{
+    if (*cap >= bytes && *buf)
+        return 0;
+    void *b = rs_realloc(*buf, (size_t)bytes + 1);
+    if (!b)
+        return 1;
+    *buf = b;
+    *cap = bytes;
+    return 0;
+}
+
+/* Byte counts and displacements for MPI's int interface; nonzero when one is too large. */
+static int int_counts(const uint64_t *bytes, int P, int *cnt, int *disp, uint64_t *total)
+{
+    uint64_t at = 0;
+    for (int k = 0; k < P; k++) {
+        if (bytes[k] > INT_MAX || at > INT_MAX)
+            return 1;
+        cnt[k] = (int)bytes[k];
+        disp[k] = (int)at;
+        at += bytes[k];
+    }
+    *total = at;
+    return at > INT_MAX;
+}
+
+static int x_alltoallv(void *ctx, const void *send, const uint64_t *send_bytes, void **recv,
+                       uint64_t *recv_cap, uint64_t *recv_bytes)
+{
+    struct rs_mpi *m = ctx;
+    int P = m->size, bad = 0;
+    int *ints = rs_malloc((size_t)P * 4 * sizeof *ints);
+    if (!ints)
+        return 1;
+    int *sc = ints, *sd = ints + P, *rc = ints + 2 * P, *rd = ints + 3 * P;
+    uint64_t st = 0, rt = 0;
+    if (MPI_Alltoall(send_bytes, 1, MPI_UINT64_T, recv_bytes, 1, MPI_UINT64_T,
+                     MPI_COMM_WORLD) != MPI_SUCCESS)
+        bad = 1;
+    bad |= int_counts(send_bytes, P, sc, sd, &st) | int_counts(recv_bytes, P, rc, rd, &rt);
+    bad |= grow(recv, recv_cap, rt);
+    /* every rank learns whether any cannot go on, so that none waits alone */
+    int any = 0;
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (!any && MPI_Alltoallv(send, sc, sd, MPI_BYTE, *recv, rc, rd, MPI_BYTE,
+                              MPI_COMM_WORLD) != MPI_SUCCESS)
+        any = 1;
+    rs_free(ints);
+    return any;
+}
+
+static int x_allgatherv(void *ctx, const void *send, uint64_t bytes, void **recv,
+                        uint64_t *recv_cap, uint64_t *total)
+{
+    struct rs_mpi *m = ctx;
+    int P = m->size, bad = 0, any = 0;
+    *total = 0;
+    uint64_t *each = rs_malloc((size_t)P * sizeof *each);
+    int *ints = rs_malloc((size_t)P * 2 * sizeof *ints);
+    if (!each || !ints)
+        bad = 1;
+    if (!bad && MPI_Allgather(&bytes, 1, MPI_UINT64_T, each, 1, MPI_UINT64_T,
+                              MPI_COMM_WORLD) != MPI_SUCCESS)
+        bad = 1;
+    if (!bad)
+        bad = int_counts(each, P, ints, ints + P, total) || grow(recv, recv_cap, *total);
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (!any && MPI_Allgatherv(send, (int)bytes, MPI_BYTE, *recv, ints, ints + P, MPI_BYTE,
+                               MPI_COMM_WORLD) != MPI_SUCCESS)
+        any = 1;
+    rs_free(each);
+    rs_free(ints);
+    return any;
+}
+
+static int x_allreduce(void *ctx, uint64_t *v, int n, enum rs_exchange_op op)
+{
+    (void)ctx;
+    return MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_UINT64_T,
+                         op == RS_EXCHANGE_MAX ? MPI_MAX : MPI_SUM,
+                         MPI_COMM_WORLD) != MPI_SUCCESS;
+}
+
+const struct rs_exchange *rs_mpi_exchange(struct rs_mpi *m, struct rs_exchange *x)
+{
+    if (m->size <= 1)
+        return NULL;
+    *x = (struct rs_exchange){.rank = m->rank, .size = m->size, .ctx = m,
+                              .alltoallv = x_alltoallv, .allgatherv = x_allgatherv,
+                              .allreduce = x_allreduce};
+    return x;
+}
+
 #else /* built without MPI: always one rank */
 #include <unistd.h>
 
@@ -211,6 +315,18 @@ int rs_mpi_serve(struct rs_mpi *m)
 void rs_mpi_stop(struct rs_mpi *m)
 {
     (void)m;
+}
+
+void rs_mpi_finish(struct rs_mpi *m)
+{
+    (void)m;
+}
+
+const struct rs_exchange *rs_mpi_exchange(struct rs_mpi *m, struct rs_exchange *x)
+{
+    (void)m;
+    (void)x;
+    return NULL;
 }
 
 #endif

@@ -6,6 +6,7 @@
 #define ROUTESIM_MPI_RS_MPI_H
 
 #include "routesim/error.h"
+#include "routesim/exchange.h"
 #include "routesim/sweep.h"
 
 struct rs_mpi {
@@ -36,5 +37,14 @@ const struct rs_sweep_remote *rs_mpi_remote(struct rs_mpi *m);
 
 /* Rank 0: tell every worker to stop; every rank: leave MPI. No-op when MPI is not in use. */
 void rs_mpi_stop(struct rs_mpi *m);
+
+/* The collectives of one run partitioned over every rank (include/routesim/exchange.h,
+ * `mpirun -np P routesim run`, docs/distributed.md) over MPI_COMM_WORLD: x is filled with
+ * this rank, the size and the operations. Returns x, or NULL when there is one rank. */
+const struct rs_exchange *rs_mpi_exchange(struct rs_mpi *m, struct rs_exchange *x);
+
+/* Every rank: leave MPI without the sweep's stop messages (after a partitioned run). No-op
+ * when MPI is not in use. */
+void rs_mpi_finish(struct rs_mpi *m);
 
 #endif

@@ -12,6 +12,7 @@
 #include "routesim/assert.h"
 #include "routesim/channel_load.h"
 #include "routesim/engine.h"
+#include "routesim/exchange.h"
 #include "core/events_hook.h"
 #include "routesim/load_factor.h"
 #include "routesim/openloop.h"
@@ -599,6 +600,34 @@ int rs_run_followed(const struct rs_params *p, const struct rs_run_progress *pro
     return rs_run_traced(p, progress, out, deadlock_msg, deadlock_len, NULL, err);
 }
 
+/* A run partitioned over ranks (progress->exchange, size > 1): batch runs of
+ * switching=circuit with algorithm=greedy only (docs/distributed.md); the others would run
+ * whole on every rank. Returns 0 or RS_EUNSUPPORTED naming what is not partitioned. */
+static int partition_admit(const struct prepared *x, int ranks, struct rs_err *err)
+{
+    enum rs_injection inj = RS_INJECT_BATCH;
+    int rc = rs_openloop_process(&x->params, &inj, err);
+    if (rc)
+        return rc;
+    if (strcmp(x->sel.engine->name, "circuit"))
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "switching=%s is not partitioned over MPI ranks (only "
+                          "switching=circuit is): run it without mpirun -np %d, or use "
+                          "threads= or a sweep",
+                          x->sel.engine->name, ranks);
+    if (strcmp(x->sel.algo->name, "greedy"))
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "algorithm=%s is not partitioned over MPI ranks (only greedy is): "
+                          "run it without mpirun -np %d",
+                          x->sel.algo->name, ranks);
+    if (inj != RS_INJECT_BATCH)
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "open-loop runs (injection_process) of switching=circuit are not "
+                          "partitioned over MPI ranks yet: run it without mpirun -np %d",
+                          ranks);
+    return 0;
+}
+
 int rs_run_traced(const struct rs_params *p, const struct rs_run_progress *progress,
                   struct rs_record *out, char *deadlock_msg, size_t deadlock_len,
                   struct rs_deadlock *cycle, struct rs_err *err)
@@ -612,6 +641,12 @@ int rs_run_traced(const struct rs_params *p, const struct rs_run_progress *progr
     if (events && (rs_params_find(p, "search") || model))
         return rs_err_set(err, RS_EUNSUPPORTED, "--events: %s has no per-packet events",
                           model ? "a self-contained model" : "the saturation search");
+    const struct rs_exchange *xc = progress ? progress->exchange : NULL;
+    int ranks = xc && xc->size > 1 ? xc->size : 0;
+    if (ranks && (rs_params_find(p, "search") || model))
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "%s is not partitioned over MPI ranks: run it without mpirun -np %d",
+                          model ? "a self-contained model" : "the saturation search", ranks);
     if (rs_params_find(p, "search")) /* the saturation search: many runs (saturate.h) */
         return rs_saturate_run(p, out, err);
     if (model)
@@ -619,6 +654,10 @@ int rs_run_traced(const struct rs_params *p, const struct rs_run_progress *progr
     int rc = prepare(&x, p, 1, out, err);
     if (rc)
         return rc;
+    if (ranks && (rc = partition_admit(&x, ranks, err))) {
+        prepared_free(&x);
+        return rc;
+    }
     if (events && (rc = events_admit(&x, events, err))) {
         prepared_free(&x);
         return rc;
@@ -635,6 +674,7 @@ int rs_run_traced(const struct rs_params *p, const struct rs_run_progress *progr
         in.progress_user = progress->user;
         in.progress_every = progress->every;
         in.events = progress->events;
+        in.exchange = progress->exchange;
     }
     enum rs_injection inj = RS_INJECT_BATCH;
     RS_ASSERT(x.sel.algo->run != NULL); /* every algorithm without a model op has one */

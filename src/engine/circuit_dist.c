@@ -1,0 +1,162 @@
+/* One stage of a circuit cycle over the ranks of a partitioned run (mpirun -np P routesim
+ * run switching=circuit, docs/distributed.md). The decomposition is the threads' one
+ * (circuit_par.c) with messages between processes instead of shared memory: rank r builds
+ * the requests of items [r n / P, (r + 1) n / P); a request for resource id x goes to rank
+ * x P / n_res (a fixed range of ids per rank, so that a channel's count of circuits lives
+ * on one rank for the whole cycle); each rank groups and decides the requests it received
+ * (sources in rank order, each in build order: the serial order); then every rank's
+ * decisions (the fail flag, switch and slot of each position decided) are gathered by
+ * every rank. Each decision is a function of one resource's requests only, so the outcome
+ * is the serial run's bytes for every P. The exchange is the caller's
+ * (include/routesim/exchange.h): the library never calls MPI itself. */
+#include <string.h>
+
+#include "engine/circuit.h"
+#include "routesim/alloc.h"
+#include "routesim/exchange.h"
+
+/* A position's state after a stage's decisions. */
+struct circ_decision {
+    uint32_t p, fail, pos, slot;
+};
+
+struct circ_dist {
+    uint64_t *cnt, *send_bytes, *recv_bytes; /* [P] */
+    void *recv;                              /* received requests */
+    uint64_t recv_cap;
+    struct circ_decision *mine; /* the decisions of this rank's resources */
+    uint64_t mine_cap;
+    void *all; /* every rank's decisions */
+    uint64_t all_cap;
+};
+
+void rs__circ_dist_free(struct circ *c)
+{
+    struct circ_dist *d = c->dist;
+    if (!d)
+        return;
+    rs_free(d->cnt);
+    rs_free(d->send_bytes);
+    rs_free(d->recv_bytes);
+    rs_free(d->recv);
+    rs_free(d->mine);
+    rs_free(d->all);
+    rs_free(d);
+    c->dist = NULL;
+}
+
+static struct circ_dist *dist_get(struct circ *c)
+{
+    if (c->dist)
+        return c->dist;
+    size_t P = (size_t)c->xc->size;
+    struct circ_dist *d = rs_calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    c->dist = d;
+    d->cnt = rs_malloc(P * sizeof *d->cnt);
+    d->send_bytes = rs_malloc(P * sizeof *d->send_bytes);
+    d->recv_bytes = rs_malloc(P * sizeof *d->recv_bytes);
+    return d->cnt && d->send_bytes && d->recv_bytes ? d : NULL;
+}
+
+/* The rank that owns resource id res. */
+static inline uint32_t owner(const struct circ *c, uint32_t res)
+{
+    uint64_t o = (uint64_t)res * (uint64_t)c->xc->size / c->n_res;
+    return o < (uint64_t)c->xc->size ? (uint32_t)o : (uint32_t)c->xc->size - 1;
+}
+
+uint32_t rs__circ_dist_stage(struct circ *c, const struct circ_stage *s)
+{
+    const struct rs_exchange *x = c->xc;
+    struct circ_dist *d = c->xfail ? NULL : dist_get(c);
+    if (!d) {
+        c->xfail = 1;
+        return 0;
+    }
+    uint32_t P = (uint32_t)x->size, r = (uint32_t)x->rank;
+    uint32_t k0 = (uint32_t)((uint64_t)s->n_items * r / P);
+    uint32_t k1 = (uint32_t)((uint64_t)s->n_items * (r + 1) / P);
+    uint32_t n_own = s->build(c, s, k0, k1, c->req);
+    /* to the owners, in build order within each owner (a stable scatter into grp) */
+    memset(d->cnt, 0, P * sizeof *d->cnt);
+    for (uint32_t i = 0; i < n_own; i++)
+        d->cnt[owner(c, c->req[i].res)]++;
+    uint64_t at = 0;
+    for (uint32_t k = 0; k < P; k++) {
+        d->send_bytes[k] = d->cnt[k] * sizeof *c->req;
+        uint64_t here = d->cnt[k];
+        d->cnt[k] = at;
+        at += here;
+    }
+    for (uint32_t i = 0; i < n_own; i++)
+        c->grp[d->cnt[owner(c, c->req[i].res)]++] = c->req[i];
+    if (x->alltoallv(x->ctx, c->grp, d->send_bytes, &d->recv, &d->recv_cap, d->recv_bytes)) {
+        c->xfail = 1;
+        return 0;
+    }
+    uint64_t bytes = 0;
+    for (uint32_t k = 0; k < P; k++)
+        bytes += d->recv_bytes[k];
+    uint64_t n = bytes / sizeof *c->req;
+    if (n > c->req_cap) { /* more than the whole stage's requests: a broken exchange */
+        c->xfail = 1;
+        return 0;
+    }
+    if (n)
+        memcpy(c->req, d->recv, n * sizeof *c->req);
+    if (n)
+        s->decide(c, s, rs__circ_group(c, (uint32_t)n, s->stage), (uint32_t)n);
+    /* the decisions of the positions that requested this rank's resources */
+    if (d->mine_cap < n) {
+        struct circ_decision *m = rs_realloc(d->mine, (size_t)(n + 1) * sizeof *m);
+        if (!m) {
+            c->xfail = 1;
+            return 0;
+        }
+        d->mine = m;
+        d->mine_cap = n;
+    }
+    const struct circ_req *got = d->recv;
+    for (uint64_t k = 0; k < n; k++) {
+        uint32_t p = got[k].p;
+        d->mine[k] = (struct circ_decision){p, c->fail[p], c->pos ? c->pos[p] : 0,
+                                            c->slot ? c->slot[p] : 0};
+    }
+    uint64_t total = 0;
+    if (x->allgatherv(x->ctx, d->mine, n * sizeof *d->mine, &d->all, &d->all_cap, &total)) {
+        c->xfail = 1;
+        return 0;
+    }
+    /* every rank's decisions: a lost channel anywhere fails the position (all at once:
+     * several ranks decide one position); a position's switch and slot are decided by the
+     * one rank that owns the resource it requested (one request per position in the
+     * stages that set them) */
+    const struct circ_decision *all = d->all;
+    uint64_t n_all = total / sizeof *all;
+    for (uint64_t k = 0; k < n_all; k++) {
+        uint32_t p = all[k].p;
+        if (all[k].fail)
+            c->fail[p] = 1;
+        if (c->pos)
+            c->pos[p] = all[k].pos;
+        if (c->slot)
+            c->slot[p] = all[k].slot;
+    }
+    return (uint32_t)n_all;
+}
+
+int rs__circ_dist_reduce(struct circ *c)
+{
+    const struct rs_exchange *x = c->xc;
+    uint64_t sum = c->locks, max = c->max_circ;
+    if (x->allreduce(x->ctx, &sum, 1, RS_EXCHANGE_SUM) ||
+        x->allreduce(x->ctx, &max, 1, RS_EXCHANGE_MAX)) {
+        c->xfail = 1;
+        return 1;
+    }
+    c->locks = sum;
+    c->max_circ = (uint32_t)max;
+    return 0;
+}

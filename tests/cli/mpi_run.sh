@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# One circuit-switching run partitioned over Open MPI ranks (issue 23 item 3,
+# docs/distributed.md): `mpirun --oversubscribe -np P routesim run ... switching=circuit` for
+# P = 2, 3 and 4 prints the bytes of the serial run (stdout, stderr, exit status; -o FILE
+# too) on butterflies and Beneš networks (hop by hop), LCANs (their level stages), meshes and
+# tori (every hop at once), with drops, circuits=2 and down=rank; and what is not partitioned
+# (other engines, open loop, other algorithms, the checker, --events, pictures) is refused
+# with one error line and exit status 2 instead of running whole on every rank. Skipped
+# (status 77) only when routesim was built without MPI (CMake passes RS_MPIEXEC, empty then).
+. "$(dirname "$0")/lib.bash"
+cd "$TMP"
+
+if [ -z "${RS_MPIEXEC:-}" ]; then
+  echo "SKIPPED: routesim was built without MPI (CMake found none: install openmpi-bin and libopenmpi-dev, e.g. scripts/setup.sh, and configure again)"
+  exit 77
+fi
+if [ "$(id -u)" = 0 ]; then # Open MPI refuses root unless told
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+mpi() { # mpi NP ARGS...: routesim under mpirun on localhost (leak checks off: see mpi.sh)
+  local np=$1; shift
+  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+    timeout 300 "$RS_MPIEXEC" --oversubscribe -np "$np" "$RS" "$@"
+}
+check() { # check NAME CONDITION...
+  local name=$1; shift
+  if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi
+}
+
+cases=(
+  "topology=butterfly N=1024 traffic=randperm seed=1"
+  "topology=butterfly N=512 traffic=uniform per_input=3 seed=2"
+  "topology=butterfly N=512 traffic=uniform passes=1 seed=3"
+  "topology=butterfly N=512 traffic=randperm circuits=2 down=rank seed=4"
+  "topology=benes N=256 traffic=randperm routing=valiant seed=1"
+  "topology=lcan N=1024 d=4 u=2 traffic=randperm seed=1"
+  "topology=lcan N=256 d=4 u=2 pi=tree traffic=uniform per_input=2 down=lower_lca_first seed=2"
+  "topology=lcan N=729 d=3 u=2 traffic=randperm up=random_per_permutation down=higher_lca_first seed=3"
+  "topology=mesh k=16 traffic=randperm seed=1"
+  "topology=torus k=10 traffic=uniform circuits=2 down=rank seed=4"
+)
+for c in "${cases[@]}"; do
+  # shellcheck disable=SC2086 # the configuration is a list of key=value words
+  { "$RS" run $c switching=circuit --format csv 2>&1; echo "rc=$?"; } >serial
+  if ! grep -q '^rc=0$' serial; then
+    echo "FAIL: routesim run $c switching=circuit did not run:"; head -3 serial
+    FAILS=$((FAILS + 1))
+    continue
+  fi
+  for np in 2 3 4; do
+    # shellcheck disable=SC2086
+    { mpi "$np" run $c switching=circuit --format csv 2>&1; echo "rc=$?"; } >"m$np"
+    if ! cmp -s serial "m$np"; then
+      echo "FAIL: mpirun -np $np routesim run $c switching=circuit differs from the serial run:"
+      diff serial "m$np" | head -6
+      FAILS=$((FAILS + 1))
+    else
+      PASSES=$((PASSES + 1))
+    fi
+  done
+done
+
+# -o FILE: written once, by rank 0, the serial bytes.
+B="topology=butterfly N=256 traffic=randperm switching=circuit seed=9"
+# shellcheck disable=SC2086
+"$RS" run $B --format json -o serial.json
+# shellcheck disable=SC2086
+mpi 3 run $B --format json -o m.json >out 2>err
+check "-o under mpirun: exit 0" test $? = 0
+check "-o under mpirun: the serial bytes" cmp -s serial.json m.json
+check "-o under mpirun: nothing on stdout or stderr" test ! -s out -a ! -s err
+# threads=T inside each rank is ignored (one thread per rank): the same bytes
+# shellcheck disable=SC2086
+{ mpi 2 run $B threads=2 --format csv 2>&1; echo "rc=$?"; } >mt
+# shellcheck disable=SC2086
+{ "$RS" run $B --format csv 2>&1; echo "rc=$?"; } >st
+check "threads=2 under mpirun -np 2: the serial bytes" cmp -s st mt
+
+# Refused under mpirun -np P > 1: exit 2, exactly one routesim line (rank 0's; mpirun adds
+# its own notice of the status), nothing on stdout.
+refused() { # refused PATTERN ARGS...
+  local pat=$1; shift
+  mpi 2 "$@" >out 2>err
+  local got=$?
+  if [ "$got" != 2 ] || [ "$(grep -c '^routesim:' err)" != 1 ] || ! grep -Eq -- "$pat" err || [ -s out ]; then
+    echo "FAIL: mpirun -np 2 routesim $* -> status $got (want 2), stderr:"; cat err
+    echo "      wanted one line /$pat/"
+    FAILS=$((FAILS + 1))
+  else
+    PASSES=$((PASSES + 1))
+  fi
+}
+refused '^routesim: switching=store_forward is not partitioned over MPI ranks' \
+  run topology=butterfly N=64 traffic=randperm
+refused '^routesim: switching=wormhole is not partitioned over MPI ranks' \
+  run topology=mesh k=4 traffic=randperm switching=wormhole
+refused '^routesim: open-loop runs .* are not partitioned over MPI ranks yet' \
+  run topology=butterfly N=64 switching=circuit injection_process=bernoulli injection_rate=0.1 \
+  warmup_steps=10 measure_steps=20 drain_steps=10
+refused '^routesim: algorithm=offline is not partitioned over MPI ranks' \
+  run topology=lcan N=64 d=4 u=2 traffic=randperm switching=circuit algorithm=offline
+refused '^routesim: check=1 is not supported when switching=circuit is partitioned' \
+  run topology=butterfly N=64 traffic=randperm switching=circuit check=1
+refused '^routesim: command line: --events is not supported when a run is partitioned' \
+  run topology=butterfly N=64 traffic=randperm switching=circuit --events ev.bin
+refused '^routesim: command line: --svg is not supported when a run is partitioned' \
+  run topology=butterfly N=16 traffic=randperm switching=circuit --svg x.svg
+check "refused runs wrote nothing" test ! -e ev.bin -a ! -e x.svg
+finish
