@@ -8,22 +8,7 @@
 . "$(dirname "$0")/lib.bash"
 cd "$TMP"
 
-if [ -z "${RS_MPIEXEC:-}" ]; then
-  echo "SKIPPED: routesim was built without MPI (CMake found none: install openmpi-bin and libopenmpi-dev, e.g. scripts/setup.sh, and configure again)"
-  exit 77
-fi
-if [ "$(id -u)" = 0 ]; then # Open MPI refuses root unless told
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
-mpi() { # mpi NP ARGS...: routesim under mpirun on localhost
-  local np=$1; shift
-  # Under `make sanitize`, LeakSanitizer reports Open MPI's own allocations, made by MCA
-  # components that are unloaded before the report (no name to suppress them by): leak
-  # checks stay off for the MPI runs only; AddressSanitizer's other checks stay on (the
-  # task and reply code is leak-checked by tests/exp/test_sweep_wire.c).
-  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-    timeout 300 "$RS_MPIEXEC" --oversubscribe -np "$np" "$RS" "$@"
-}
+mpi_setup # exit 77 (skipped) when routesim was built without MPI
 
 # Runs of 1-40 ms (0.8 s in all, serial): rank 0 serves runs too, so with runs of a few
 # microseconds it could finish the grid before the other ranks have started (seen under

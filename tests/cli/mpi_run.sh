@@ -10,22 +10,7 @@
 . "$(dirname "$0")/lib.bash"
 cd "$TMP"
 
-if [ -z "${RS_MPIEXEC:-}" ]; then
-  echo "SKIPPED: routesim was built without MPI (CMake found none: install openmpi-bin and libopenmpi-dev, e.g. scripts/setup.sh, and configure again)"
-  exit 77
-fi
-if [ "$(id -u)" = 0 ]; then # Open MPI refuses root unless told
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
-mpi() { # mpi NP ARGS...: routesim under mpirun on localhost (leak checks off: see mpi.sh)
-  local np=$1; shift
-  ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-    timeout 300 "$RS_MPIEXEC" --oversubscribe -np "$np" "$RS" "$@"
-}
-check() { # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then PASSES=$((PASSES + 1)); else echo "FAIL: $name"; FAILS=$((FAILS + 1)); fi
-}
+mpi_setup # exit 77 (skipped) when routesim was built without MPI
 
 cases=(
   "topology=butterfly N=1024 traffic=randperm seed=1"
