@@ -72,6 +72,17 @@ for i in 0 5 18; do
     echo "FAIL: ${cases[$i]}: hops=$hops max_queue=$mq dropped=$dr"; FAILS=$((FAILS + 1))
   fi
 done
+# with the event log the run takes one thread: the same record and the same log
+ev="topology=butterfly N=1024 traffic=uniform per_input=2 queue_size=1 seed=5"
+for T in 1 2; do
+  # shellcheck disable=SC2086
+  { "$RS" run $ev threads=$T --events "$TMP/ev$T.csv" 2>&1; echo "rc=$?"; } >"$TMP/r$T"
+done
+if cmp -s "$TMP/r1" "$TMP/r2" && cmp -s "$TMP/ev1.csv" "$TMP/ev2.csv" && [ -s "$TMP/ev1.csv" ]; then
+  PASSES=$((PASSES + 1))
+else
+  echo "FAIL: routesim run $ev --events: threads=2 differs from threads=1"; FAILS=$((FAILS + 1))
+fi
 # threads is not a column
 if head -1 "$TMP/a.csv" | tr ',' '\n' | grep -qx threads; then
   echo "FAIL: threads is a column"; FAILS=$((FAILS + 1)); else PASSES=$((PASSES + 1)); fi
