@@ -29,6 +29,11 @@ static const struct bench_case cases[] = {
     {"b", "topology=butterfly N=1048576 traffic=uniform per_input=1 queue_size=4 protocol=fifo", 3},
     {"c", "topology=butterfly N=65536 traffic=uniform per_input=16 queue_size=4 protocol=fifo", 3},
     {"d", "topology=mesh k=256 n=2 traffic=randperm queue_size=0 protocol=furthest_first", 3},
+    /* cases a and c on two threads (threads=2, issue 23 item 2: the same output) */
+    {"a_t2", "topology=butterfly N=65536 traffic=uniform per_input=1 queue_size=4 "
+             "protocol=fifo threads=2", 5},
+    {"c_t2", "topology=butterfly N=65536 traffic=uniform per_input=16 queue_size=4 "
+             "protocol=fifo threads=2", 3},
     /* not a target: state small enough for the caches, to separate compute from memory */
     {"e", "topology=butterfly N=1024 traffic=uniform per_input=16 queue_size=4 protocol=fifo", 9},
     /* flit engine (issue 5): dimension order, 2 VCs of 4 flits, 4-flit packets */

@@ -8,17 +8,17 @@ echo "machine: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores
 echo "commit:  $(git describe --always --dirty 2>/dev/null || echo unknown)"
 echo "date:    $(date -u +%Y-%m-%d)"
 echo
-# store-and-forward cases a-e, then the flit-engine cases f-j (for the open-loop cases h-j
+# store-and-forward cases a-e (a_t2, c_t2: a and c on two threads), then the flit-engine cases f-j (for the open-loop cases h-j
 # "messages" are the packets delivered), then algorithm=wave k-l (packet-hops, as a-e),
 # then algorithm=ms_chain's line simulator m-n and ms_mesh o (flit-hops), then
 # algorithm=bay_bilardi p-q (bit steps), then the folded Clos r-s and the dragonfly
 # dfly_min, dfly_ugal, hyperx, the Slim Fly sf_min, sf_ugal, and router=iq iq_h, iq_i, iq_j
 # (flit engine)
-cases=${BENCH_CASES:-a b c d e f g h i j k l m n o p q r s dfly_min dfly_ugal hyperx sf_min sf_ugal iq_h iq_i iq_j}
+cases=${BENCH_CASES:-a a_t2 b c c_t2 d e f g h i j k l m n o p q r s dfly_min dfly_ugal hyperx sf_min sf_ugal iq_h iq_i iq_j}
 header=
 for c in $cases; do
   case $c in
-    [a-e] | k | l) want=--header ;;
+    [a-e] | a_t2 | c_t2 | k | l) want=--header ;;
     p | q) want=--header-algo ;;
     *) want=--header-flit ;;
   esac

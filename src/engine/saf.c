@@ -15,6 +15,7 @@
 #include "routesim/alloc.h"
 #include "routesim/hugemem.h"
 #include "routesim/rng.h"
+#include "routesim/run.h"
 #include "routesim/saf_options.h"
 
 static const char *const queue_at_names[] = {"input", "output", "switch", NULL};
@@ -498,6 +499,69 @@ static void prefetch_targets(const struct saf *s, uint32_t v)
     }
 }
 
+/* This step's active nodes into s->act, increasing; returns how many. */
+static inline __attribute__((always_inline)) uint32_t collect_active(struct saf *s)
+{
+    uint32_t n_act = 0;
+    for (uint64_t w = 0; w < s->n_words; w++) { /* active nodes in increasing order */
+        uint64_t bits = s->active[w];
+        if (s->waiter) /* wake-ups rebuild the set every step */
+            s->active[w] = 0;
+        while (bits) {
+            s->act[n_act++] = (uint32_t)(w * 64 + (uint64_t)__builtin_ctzll(bits));
+            bits &= bits - 1;
+        }
+    }
+    return n_act;
+}
+
+/* The nodes act[a, b): their in-network moves, then (input queues) their sources' (the
+ * loop of decide, which keeps its own copy: sharing it costs the serial step 20% more
+ * instructions, callgrind). */
+static void decide_span(struct saf *s, uint32_t a, uint32_t b)
+{
+    for (uint32_t i = a; i < b; i++) {
+        if (i + SAF_PF_QUEUE < b)
+            prefetch_queues(s, s->act[i + SAF_PF_QUEUE]);
+        if (i + SAF_PF_PKT < b)
+            prefetch_heads(s, s->act[i + SAF_PF_PKT]);
+        if (i + SAF_PF_TARGET < b)
+            prefetch_targets(s, s->act[i + SAF_PF_TARGET]);
+        uint32_t v = s->act[i];
+        uint32_t used = decide_node(s, v);
+        uint32_t t = v < s->n_node_src ? s->node_src[v] : RS_NONE;
+        if (t == RS_NONE)
+            continue;
+        if (s->at == SAF_AT_INPUT) { /* a source's first queue has no other feeder */
+            if (s->src[t].count)
+                decide_source(s, t, used);
+        } else {
+            s->src_used[t] = used;
+        }
+    }
+}
+
+/* After every node: the rank admissions and the switch-queue injections. */
+static void decide_rest(struct saf *s)
+{
+    if (s->cand) /* rank with output or switch queues: admit the in-network candidates */
+        admit_by_rank(s, 0, s->on_full == SAF_DROP);
+    if (s->at != SAF_AT_SWITCH) /* input: done above; output: refilled after the step */
+        return;
+    uint64_t first = s->n_moves;
+    for (uint32_t i = 0; i < s->n_pend; i++) {
+        uint32_t t = s->pend[i];
+        if (s->src[t].count) {
+            if (s->cand)
+                decide_source_p(s, t, s->src_used[t], 1);
+            else
+                decide_source(s, t, s->src_used[t]);
+        }
+    }
+    if (s->cand) /* then the injections, into the room the in-network moves left */
+        admit_by_rank(s, first, 0);
+}
+
 static void decide(struct saf *s)
 {
     uint32_t n_act = 0;
@@ -529,22 +593,22 @@ static void decide(struct saf *s)
             s->src_used[t] = used;
         }
     }
-    if (s->cand) /* rank with output or switch queues: admit the in-network candidates */
-        admit_by_rank(s, 0, s->on_full == SAF_DROP);
-    if (s->at != SAF_AT_SWITCH) /* input: done above; output: refilled after the step */
-        return;
-    uint64_t first = s->n_moves;
-    for (uint32_t i = 0; i < s->n_pend; i++) {
-        uint32_t t = s->pend[i];
-        if (s->src[t].count) {
-            if (s->cand)
-                decide_source_p(s, t, s->src_used[t], 1);
-            else
-                decide_source(s, t, s->src_used[t]);
-        }
-    }
-    if (s->cand) /* then the injections, into the room the in-network moves left */
-        admit_by_rank(s, first, 0);
+    decide_rest(s);
+}
+
+uint32_t rs__saf_collect_active(struct saf *s)
+{
+    return collect_active(s);
+}
+
+void rs__saf_decide_span(struct saf *s, uint32_t a, uint32_t b)
+{
+    decide_span(s, a, b);
+}
+
+void rs__saf_decide_rest(struct saf *s)
+{
+    decide_rest(s);
 }
 
 int rs__saf_waiting_ok(struct saf *s, uint32_t v)
@@ -583,18 +647,25 @@ static int record_latency(struct saf *s, uint32_t step)
     return rs_lat_hist_add(&s->lat, step);
 }
 
-/* Apply the step's moves: first every departure, then every arrival, so occupancies
- * (and max_queue) are those between steps. ol: open loop (packets are pool slots, handed
- * back when delivered or dropped; a terminal whose own packet left its store is noted for
- * a refill); ol = 0 is the batch engine, compiled without those branches. */
-static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
+/* Set node v's bit in the active set; par: atomically (several threads write a word). */
+static inline __attribute__((always_inline)) void set_active(uint64_t *active, uint32_t v,
+                                                             int par)
 {
-    const uint32_t *release = ol ? NULL : s->drv->release; /* latencies count from it */
-    struct rs_events *const ev = s->ev; /* the event log (open loop: m is the slot) */
-    for (uint64_t i = 0; i < s->n_moves; i++) {
-        const struct saf_move *mv = &s->moves[i];
-        if (i + SAF_PF_PKT < s->n_moves) {
-            const struct saf_move *ahead = &s->moves[i + SAF_PF_PKT];
+    if (par)
+        __atomic_fetch_or(&active[v / 64], 1ull << (v % 64), __ATOMIC_RELAXED);
+    else
+        active[v / 64] |= 1ull << (v % 64);
+}
+
+/* The departures of moves[0, n): each leaves its queue or store (a queue loses at most one
+ * packet a step, so threads touch different queues). ol: open loop; par: a thread's share. */
+static inline __attribute__((always_inline)) void
+depart_p(struct saf *s, const struct saf_move *moves, uint64_t n, int ol, int par)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        const struct saf_move *mv = &moves[i];
+        if (i + SAF_PF_PKT < n) {
+            const struct saf_move *ahead = &moves[i + SAF_PF_PKT];
             __builtin_prefetch(&s->pkt[ahead->pkt], 1);
             if (!(ahead->from & SAF_SRC_BIT))
                 __builtin_prefetch(&s->q[ahead->from], 1);
@@ -613,28 +684,51 @@ static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
             if (s->qsel)
                 s->qsel[mv->from] = 0;
             if (s->waiter && s->waiter[mv->from]) { /* room freed: wake its feeder */
-                uint32_t u = s->waiter[mv->from] - 1;
-                s->active[u / 64] |= 1ull << (u % 64);
+                set_active(s->active, s->waiter[mv->from] - 1, par);
                 s->waiter[mv->from] = 0;
             }
         }
         if (s->waiter) /* its queues changed: look at the node again */
-            s->active[mv->node / 64] |= 1ull << (mv->node % 64);
+            set_active(s->active, mv->node, par);
     }
-    for (uint64_t i = 0; i < s->n_moves; i++) {
-        const struct saf_move *mv = &s->moves[i];
+}
+
+/* Packet m ends Valiant phase A: held in the store of terminal mid (its hop counted). */
+static inline __attribute__((always_inline)) void store_p(struct saf *s, uint32_t m, int ol)
+{
+    struct saf_pkt *p = &s->pkt[m];
+    uint32_t v = s->src_node[p->mid];
+    p->entered = s->step;
+    s->where[m] = SAF_IN_SOURCE;
+    place_p(s, m, v, ol);
+    if (s->src[p->mid].count == 0)
+        s->pend_dirty = 1;
+    queue_push(s->pkt, &s->src[p->mid], m);
+    s->active[v / 64] |= 1ull << (v % 64);
+}
+
+/* The arrivals of moves[0, n), after every departure. par: a thread's share of a step
+ * with input queues (one arrival per queue), counted in s (the thread's copy), the stores
+ * of phase A left to the serial rs__saf_par_stores. */
+static inline __attribute__((always_inline)) int
+arrive_p(struct saf *s, const struct saf_move *moves, uint64_t n, int ol, int par)
+{
+    const uint32_t *release = ol ? NULL : s->drv->release; /* latencies count from it */
+    struct rs_events *const ev = s->ev; /* the event log (open loop: m is the slot) */
+    for (uint64_t i = 0; i < n; i++) {
+        const struct saf_move *mv = &moves[i];
         uint32_t m = mv->pkt;
         struct saf_pkt *p = &s->pkt[m];
-        if (i + SAF_PF_QUEUE < s->n_moves) {
-            const struct saf_move *ahead = &s->moves[i + SAF_PF_QUEUE];
+        if (i + SAF_PF_QUEUE < n) {
+            const struct saf_move *ahead = &moves[i + SAF_PF_QUEUE];
             __builtin_prefetch(&s->pkt[ahead->pkt], 1);
             if (ahead->to < SAF_STORE)
                 __builtin_prefetch(&s->q[ahead->to], 1);
             if (!ol && s->load) /* the node's channel counters (one line for P = 2) */
                 __builtin_prefetch(&s->load[(uint64_t)ahead->node * s->P], 1);
         }
-        if (i + SAF_PF_PKT < s->n_moves) { /* its queue line was requested 8 moves ago */
-            const struct saf_move *ahead = &s->moves[i + SAF_PF_PKT];
+        if (i + SAF_PF_PKT < n) { /* its queue line was requested 8 moves ago */
+            const struct saf_move *ahead = &moves[i + SAF_PF_PKT];
             if (ahead->to < SAF_STORE && s->q[ahead->to].count)
                 __builtin_prefetch(&s->pkt[s->q[ahead->to].tail], 1);
         }
@@ -670,14 +764,10 @@ static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
             continue;
         }
         if (mv->to == SAF_STORE) { /* end of phase A: held in the store of terminal mid */
-            uint32_t v = s->src_node[p->mid];
-            p->entered = s->step;
-            s->where[m] = SAF_IN_SOURCE;
-            place_p(s, m, v, ol);
-            if (s->src[p->mid].count == 0)
-                s->pend_dirty = 1;
-            queue_push(s->pkt, &s->src[p->mid], m);
-            s->active[v / 64] |= 1ull << (v % 64);
+            if (par)
+                s->n_store++; /* several may enter one store: in move order, serially */
+            else
+                store_p(s, m, ol);
             continue;
         }
         uint32_t w = saf_queue_node(s, mv->to);
@@ -688,24 +778,84 @@ static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
         queue_push(s->pkt, &s->q[mv->to], m);
         if (s->q[mv->to].count > s->max_queue)
             s->max_queue = s->q[mv->to].count;
-        s->active[w / 64] |= 1ull << (w % 64);
+        set_active(s->active, w, par);
     }
+    return 0;
+}
+
+/* Nodes that moves[0, n) left empty leave the active set (without waiters). */
+static inline __attribute__((always_inline)) void
+clear_empty_p(struct saf *s, const struct saf_move *moves, uint64_t n, int par)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t v = moves[i].node;
+        if (!node_empty(s, v))
+            continue;
+        if (par)
+            __atomic_fetch_and(&s->active[v / 64], ~(1ull << (v % 64)), __ATOMIC_RELAXED);
+        else
+            s->active[v / 64] &= ~(1ull << (v % 64));
+    }
+}
+
+/* Apply the step's moves: first every departure, then every arrival, so occupancies
+ * (and max_queue) are those between steps. ol: open loop (packets are pool slots, handed
+ * back when delivered or dropped; a terminal whose own packet left its store is noted for
+ * a refill); ol = 0 is the batch engine, compiled without those branches. */
+static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
+{
+    depart_p(s, s->moves, s->n_moves, ol, 0);
+    int rc = arrive_p(s, s->moves, s->n_moves, ol, 0);
+    if (rc)
+        return rc;
     if (s->granted)
         for (uint64_t i = 0; i < s->n_moves; i++)
             if (s->moves[i].to < SAF_STORE)
                 s->granted[s->moves[i].to] = 0;
     if (!s->waiter)
-        for (uint64_t i = 0; i < s->n_moves; i++) {
-            uint32_t v = s->moves[i].node;
-            if (node_empty(s, v))
-                s->active[v / 64] &= ~(1ull << (v % 64));
-        }
+        clear_empty_p(s, s->moves, s->n_moves, 0);
     return 0;
 }
 
 static int commit(struct saf *s)
 {
     return s->ol ? commit_p(s, 1) : commit_p(s, 0);
+}
+
+int rs__saf_commit(struct saf *s)
+{
+    return commit(s);
+}
+
+void rs__saf_par_depart(struct saf *s, const struct saf_move *moves, uint64_t n)
+{
+    depart_p(s, moves, n, 0, 1);
+}
+
+int rs__saf_par_arrive(struct saf *s, const struct saf_move *moves, uint64_t n)
+{
+    return arrive_p(s, moves, n, 0, 1);
+}
+
+void rs__saf_par_stores(struct saf *s, const struct saf_move *moves, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        if (moves[i].to == SAF_STORE)
+            store_p(s, moves[i].pkt, 0);
+}
+
+void rs__saf_par_clear(struct saf *s, const struct saf_move *moves, uint64_t n)
+{
+    clear_empty_p(s, moves, n, 1);
+}
+
+/* One step's moves: decided and committed here, or on s->threads threads (saf_par.c). */
+int rs__saf_step_moves(struct saf *s)
+{
+    if (s->threads > 1)
+        return rs__saf_par_step(s);
+    decide(s);
+    return commit(s);
 }
 
 /* Keep in s->pend only the sources still holding packets (increasing terminal order). */
@@ -768,8 +918,7 @@ static uint32_t inject_output(struct saf *s)
 int rs__saf_step(struct saf *s)
 {
     s->n_moves = 0;
-    decide(s);
-    return commit(s);
+    return rs__saf_step_moves(s);
 }
 
 uint32_t rs__saf_inject_output(struct saf *s)
@@ -836,6 +985,7 @@ void rs__saf_free(struct saf *s)
     rs_free(s->own);
     rs_free(s->refill);
     rs__huge_free(s->load, s->load ? (uint64_t)s->net->n_nodes * s->P * sizeof *s->load : 0);
+    rs__saf_par_free(s);
 }
 
 /* 004 §5's r = log^(1/q) N, rounded up: the smallest r >= 1 with r^q >= log2 N, i.e.
@@ -935,6 +1085,17 @@ int rs__saf_init_common(struct saf *s, const struct rs_engine_input *in, uint64_
         (rc = rs_route_need_fixed(in->routing, "switching=store_forward", err)))
         return rc;
     s->hop_call = s->route_plain && net->ops->next_hop && s->at != SAF_AT_OUTPUT;
+    int64_t threads;
+    if ((rc = rs_opt_int(in->params, rs_run_options, "threads", &threads, err)))
+        return rc;
+    /* threads (saf_par.c): the nodes' decisions are independent of each other's order with
+     * input queues (one feeder a queue) and with protocol=rank (room judged on the start of
+     * the step, admissions after every node); the event log is written in the serial order */
+    s->threads = (uint32_t)threads;
+    s->par_decide = !in->events && (s->at == SAF_AT_INPUT || s->proto == SAF_RANK);
+    s->par_commit = s->at == SAF_AT_INPUT;
+    if (!s->par_decide)
+        s->threads = 1; /* the rest: one thread (docs/model-saf.md, "Threads") */
     if (s->P > 32)
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "switching=store_forward supports at most 32 ports per node (got %u)",
@@ -1213,8 +1374,7 @@ static int saf_life_step(void *st, struct rs_driver *d, struct rs_err *err)
     }
     s->step++;
     s->n_moves = 0;
-    decide(s);
-    if ((rc = commit(s)))
+    if ((rc = s->threads > 1 ? rs__saf_par_step(s) : (decide(s), commit(s))))
         return rs_err_set(err, rc, "out of memory during the run");
     uint64_t present = s->remaining - s->unreleased; /* before this step's releases */
     int64_t injected = end_of_step(s);
@@ -1258,6 +1418,8 @@ static void saf_paths(const struct saf *s, struct rs_driver *d, int deadlock)
 
 static int saf_life_collect(void *st, struct rs_driver *d, struct rs_result *res, int deadlock)
 {
+    if (rs__saf_par_merge(st))
+        return RS_ENOMEM;
     saf_result(st, res, deadlock);
     saf_paths(st, d, deadlock);
     return 0;

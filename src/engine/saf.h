@@ -163,6 +163,15 @@ struct saf {
     uint32_t n_refill;
     uint64_t step_accepted; /* packets delivered this step */
     uint32_t made;          /* packets put into stores this step */
+
+    /* threads=T (saf_par.c): T > 1 runs a step's decisions, and where par_commit its moves,
+     * on T OpenMP threads, with the serial step's outcome */
+    uint32_t threads;       /* 1: the serial step */
+    int par_decide;         /* the decisions of different nodes do not depend on each other's
+                               order (input queues, or protocol=rank), and no event log */
+    int par_commit;         /* input queues: every queue gains at most one packet a step */
+    uint64_t n_store;       /* a thread's arrivals that end Valiant phase A (done serially) */
+    struct saf_thr *par;    /* [threads] the threads' scratch, NULL until first used */
 };
 
 /* Identity of packet m for ties and fixed priorities: its message id in batch runs, (its
@@ -217,6 +226,50 @@ void rs__saf_place_open(struct saf *s, uint32_t m, uint32_t node);
  * it no later than m (FIFO by entry, ties to the packets already there) with
  * protocol=fifo, at the tail otherwise. */
 void rs__saf_store_insert(struct saf *s, uint32_t t, uint32_t m);
+
+/* ---- saf.c's step in pieces, for the threaded step (saf_par.c) ------------------------ */
+
+/* Decide one step (s->step, already advanced, s->n_moves = 0) and commit it, serially when
+ * s->threads is 1. Returns 0 or RS_ENOMEM. */
+int rs__saf_step_moves(struct saf *s);
+
+/* List this step's active nodes in s->act, increasing (clearing the set with waiters).
+ * Returns how many. */
+uint32_t rs__saf_collect_active(struct saf *s);
+
+/* The in-network moves (and input-queue injections) of the active nodes act[a, b), in that
+ * order, appended to s->moves (s may be a thread's copy with its own moves). */
+void rs__saf_decide_span(struct saf *s, uint32_t a, uint32_t b);
+
+/* The rest of the decide phase once every node has decided (the rank admissions, the
+ * switch-queue injections), on s->moves. */
+void rs__saf_decide_rest(struct saf *s);
+
+/* Apply s->moves (the serial commit). Returns 0 or RS_ENOMEM. */
+int rs__saf_commit(struct saf *s);
+
+/* Input queues, batch, threads: the departures of moves[0, n) (setting active bits
+ * atomically); then (after every thread's departures) their arrivals, counted in s (a
+ * thread's copy: hops, delivered, dropped, remaining, max_queue, last_event, lat), leaving
+ * the moves that end Valiant phase A to rs__saf_par_stores (s->n_store counts them); then
+ * the stores; then (every thread) clearing the active bits of nodes left empty. The
+ * arrivals return 0 or RS_ENOMEM. */
+void rs__saf_par_depart(struct saf *s, const struct saf_move *moves, uint64_t n);
+int rs__saf_par_arrive(struct saf *s, const struct saf_move *moves, uint64_t n);
+void rs__saf_par_stores(struct saf *s, const struct saf_move *moves, uint64_t n);
+void rs__saf_par_clear(struct saf *s, const struct saf_move *moves, uint64_t n);
+
+/* ---- saf_par.c ----------------------------------------------------------------------- */
+
+/* One step on s->threads threads (docs/model-saf.md, "Threads"): the same moves, in the
+ * same order, and the same state as the serial step. Returns 0 or RS_ENOMEM. */
+int rs__saf_par_step(struct saf *s);
+
+/* Add the threads' latency counts into s->lat (before the result). Returns 0 or RS_ENOMEM. */
+int rs__saf_par_merge(struct saf *s);
+
+/* Release the threads' scratch. */
+void rs__saf_par_free(struct saf *s);
 
 /* ---- saf_openloop.c ------------------------------------------------------------------ */
 
