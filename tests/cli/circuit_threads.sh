@@ -47,15 +47,8 @@ for c in "${cases[@]}"; do
     continue
   fi
   for T in 2 3; do
-    # shellcheck disable=SC2086
-    { "$RS" run $c switching=circuit threads=$T --format csv 2>&1; echo "rc=$?"; } >"$TMP/t$T"
-    if ! cmp -s "$TMP/t1" "$TMP/t$T"; then
-      echo "FAIL: routesim run $c switching=circuit: threads=$T differs from threads=1:"
-      diff "$TMP/t1" "$TMP/t$T" | head -6
-      FAILS=$((FAILS + 1))
-    else
-      PASSES=$((PASSES + 1))
-    fi
+    # shellcheck disable=SC2086 # the configuration is a list of key=value words
+    threads_same "$T" $c switching=circuit
   done
 done
 # errors found while the threads expand the paths: the first failing message in order

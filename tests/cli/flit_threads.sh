@@ -28,15 +28,8 @@ for c in "${cases[@]}"; do
   # shellcheck disable=SC2086 # the configuration is a list of key=value words
   { "$RS" run $c --format csv 2>&1; echo "rc=$?"; } >"$TMP/t1"
   for T in 2 3; do
-    # shellcheck disable=SC2086
-    { "$RS" run $c threads=$T --format csv 2>&1; echo "rc=$?"; } >"$TMP/t$T"
-    if ! cmp -s "$TMP/t1" "$TMP/t$T"; then
-      echo "FAIL: routesim run $c: threads=$T differs from threads=1:"
-      diff "$TMP/t1" "$TMP/t$T" | head -6
-      FAILS=$((FAILS + 1))
-    else
-      PASSES=$((PASSES + 1))
-    fi
+    # shellcheck disable=SC2086 # the configuration is a list of key=value words
+    threads_same "$T" $c
   done
 done
 # the cases move flits (a test of nothing otherwise): the first has flit_hops > 100000

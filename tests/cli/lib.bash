@@ -95,3 +95,16 @@ mpi() { # mpi NP ARGS...: routesim under mpirun on localhost
   ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
     timeout 300 "$RS_MPIEXEC" --oversubscribe -np "$np" "$RS" "$@"
 }
+
+# threads_same T ARGS...: `routesim run ARGS threads=T --format csv` gives the bytes and exit
+# status that $TMP/t1 holds (the same run at threads=1, written the same way: output, stderr,
+# then "rc=STATUS"); counts a pass or a failure with the difference.
+threads_same() {
+  local T=$1; shift
+  { "$RS" run "$@" threads="$T" --format csv 2>&1; echo "rc=$?"; } >"$TMP/t$T"
+  if cmp -s "$TMP/t1" "$TMP/t$T"; then PASSES=$((PASSES + 1)); else
+    echo "FAIL: routesim run $*: threads=$T differs from threads=1:"
+    diff "$TMP/t1" "$TMP/t$T" | head -6
+    FAILS=$((FAILS + 1))
+  fi
+}
