@@ -281,8 +281,9 @@ void rs_mpi_reexec(char **argv)
         execv(path, argv); /* returns only on failure: then one rank, and the error below */
 }
 
-/* Under mpirun -np P > 1, a build without MPI would run the whole sweep in every process,
- * each writing the same files: refused (printed by the process of rank 0 only). */
+/* Under mpirun -np P > 1, a build without MPI would run the whole command (a sweep, a
+ * reproduction or one run) in every process, each writing the same files: refused (printed
+ * by the process of rank 0 only). */
 int rs_mpi_start(struct rs_mpi *m, int *argc, char ***argv, struct rs_err *err)
 {
     (void)argc;
@@ -299,7 +300,7 @@ int rs_mpi_start(struct rs_mpi *m, int *argc, char ***argv, struct rs_err *err)
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "this routesim was built without MPI and has no routesim-mpi beside "
                           "it, so under mpirun -np %d every process would run the whole "
-                          "sweep: rebuild it with Open MPI (scripts/setup.sh installs it) or "
+                          "command: rebuild it with Open MPI (scripts/setup.sh installs it) or "
                           "run it without mpirun",
                           atoi(size));
     }

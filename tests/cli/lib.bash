@@ -1,6 +1,10 @@
 # Helpers for the CLI tests: run the binary, check exit status, stderr and stdout.
 # Each test script sources this file with the routesim binary as $1.
 set -u
+if [ $# -lt 1 ] || [ ! -x "$1" ]; then
+  echo "usage: bash ${0#./} PATH/TO/routesim (the routesim binary to test, e.g. build/routesim)" >&2
+  exit 2
+fi
 RS=$(realpath "$1")
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT

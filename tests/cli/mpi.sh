@@ -72,4 +72,11 @@ ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 check "routesim without routesim-mpi under mpirun: refused" test $? != 0
 check "routesim without routesim-mpi under mpirun: the reason" grep -q "no routesim-mpi beside it" err
 check "routesim without routesim-mpi under mpirun: nothing written" test ! -e alone.csv
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+  timeout 300 "$RS_MPIEXEC" --oversubscribe -np 2 alone/routesim run topology=butterfly N=16 \
+  traffic=randperm switching=circuit >alone.out 2>err
+check "routesim run without routesim-mpi under mpirun: refused" test $? != 0
+check "routesim run without routesim-mpi under mpirun: the reason names the command" \
+  grep -q "every process would run the whole command" err
+check "routesim run without routesim-mpi under mpirun: nothing on stdout" test ! -s alone.out
 finish
