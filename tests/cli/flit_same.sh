@@ -9,26 +9,5 @@
 # to the recorded value, at threads=1 (the default) and at threads=2.
 . "$(dirname "$0")/lib.bash"
 
-list="${RS_TEST_DATA:-$(dirname "$0")/../data}/flit_same.txt"
-runs=0
-while read -r want config; do
-  case $want in '#'*|'') continue ;; esac
-  runs=$((runs + 1))
-  for threads in "" " threads=2"; do
-    # shellcheck disable=SC2086 # the configuration is a list of key=value words
-    got=$( { "$RS" run $config$threads --format csv 2>&1; echo "rc=$?"; } | sha256sum | cut -c1-16)
-    if [ "$got" != "$want" ]; then
-      echo "FAIL: routesim run $config$threads --format csv: output hash $got, base commit's $want; output:"
-      # shellcheck disable=SC2086
-      "$RS" run $config$threads --format csv 2>&1 | head -5
-      FAILS=$((FAILS + 1))
-    else
-      PASSES=$((PASSES + 1))
-    fi
-  done
-done < "$list"
-# the list itself must be there and complete, or the loop above proves nothing
-if [ "$runs" -lt 218 ]; then
-  echo "FAIL: $list has $runs runs (want 218)"; FAILS=$((FAILS + 1))
-fi
+same_runs "${RS_TEST_DATA:-$(dirname "$0")/../data}/flit_same.txt" 218 cat "" threads=2
 finish

@@ -9,26 +9,7 @@
 # runs added later: b2d2fb3): its stdout, stderr and exit status hash to the recorded value.
 . "$(dirname "$0")/lib.bash"
 
-list="${RS_TEST_DATA:-$(dirname "$0")/../data}/iq_same.txt"
-runs=0
-while read -r want config; do
-  case $want in '#'*|'') continue ;; esac
-  runs=$((runs + 1))
-  # shellcheck disable=SC2086 # the configuration is a list of key=value words
-  got=$( { "$RS" run $config --format csv 2>&1; echo "rc=$?"; } | sha256sum | cut -c1-16)
-  if [ "$got" != "$want" ]; then
-    echo "FAIL: routesim run $config --format csv: output hash $got, base commit's $want; output:"
-    # shellcheck disable=SC2086
-    "$RS" run $config --format csv 2>&1 | head -5
-    FAILS=$((FAILS + 1))
-  else
-    PASSES=$((PASSES + 1))
-  fi
-done < "$list"
-# the list itself must be there and complete, or the loop above proves nothing
-if [ "$runs" -lt 39 ]; then
-  echo "FAIL: $list has $runs runs (want 39)"; FAILS=$((FAILS + 1))
-fi
+same_runs "${RS_TEST_DATA:-$(dirname "$0")/../data}/iq_same.txt" 39 cat
 # st_final_delay=2 alone: crossbar entries are evaluated in batches (none behind one in
 # progress), so up to two batches wait at once; the base commits' crossbar queue was too
 # short for that and aborted this run. It must finish with one CSV row.

@@ -112,3 +112,34 @@ threads_same() {
     FAILS=$((FAILS + 1))
   fi
 }
+
+# same_runs LIST MIN FILTER [SUFFIX...]: every "HASH CONFIG" line of LIST (lines starting
+# with # and blank lines skipped) runs as `routesim run CONFIG SUFFIX --format csv` once for
+# each SUFFIX (none given: once as it is); its stdout, stderr and "rc=STATUS", piped through
+# the command FILTER (cat: as they are), must hash (sha256, first 16 hex digits) to HASH.
+# A LIST of fewer than MIN runs fails too: a missing or cut list must not pass unnoticed.
+same_runs() {
+  local list=$1 min=$2 filter=$3; shift 3
+  local suffixes=("$@") want config suffix got runs=0
+  [ ${#suffixes[@]} -gt 0 ] || suffixes=("")
+  while read -r want config; do
+    case $want in '#'*|'') continue ;; esac
+    runs=$((runs + 1))
+    for suffix in "${suffixes[@]}"; do
+      # shellcheck disable=SC2086 # the configuration is a list of key=value words
+      got=$( { "$RS" run $config $suffix --format csv 2>&1; echo "rc=$?"; } | $filter |
+        sha256sum | cut -c1-16)
+      if [ "$got" != "$want" ]; then
+        echo "FAIL: routesim run $config $suffix --format csv: output hash $got, recorded $want; output:"
+        # shellcheck disable=SC2086
+        "$RS" run $config $suffix --format csv 2>&1 | head -5
+        FAILS=$((FAILS + 1))
+      else
+        PASSES=$((PASSES + 1))
+      fi
+    done
+  done < "$list"
+  if [ "$runs" -lt "$min" ]; then
+    echo "FAIL: $list has $runs runs (want at least $min)"; FAILS=$((FAILS + 1))
+  fi
+}
