@@ -33,6 +33,9 @@ int rs_router_is_iq(const struct rs_params *p)
 enum { VC_IDLE, VC_ROUTING, VC_VA, VC_ACTIVE };
 #define STALL (-2) /* a stage's result: no grant this time (BookSim's STALL_* codes) */
 #define NO_FLIT UINT32_MAX
+/* A key's value in one instance of the router cycle: in the fast instance (fs = 1, chosen
+ * when q->fast) the constant val the fast configuration fixes, else the field. */
+#define KQ(fs, field, val) ((fs) ? (val) : (field))
 
 /* A flit: packet (worm slot) m, its k-th flit, carried on VC vc. */
 struct iq_fl {
@@ -115,6 +118,11 @@ struct iq {
     /* lone_va = 1 when vc_alloc_delay = 1, speculative = 0 and the routing is oblivious: a
      * lone head's VC bids are decided without the allocator (vc_alloc_lone) */
     int lone_va;
+    /* fast = 1 in the configuration every KQ(fs, ...) of the router cycle fixes (delays of
+     * one cycle with the direct switch, speedups 1, no speculation or held connections, an
+     * oblivious routing, credit_delay = 0, at most 64 inputs): the cycle's fast instance,
+     * compiled with those keys as constants, runs it */
+    int fast;
     /* cd0 = 1 when credit_delay = 0 and the routing is oblivious: a credit counts when it
      * is read (no received-credit queue) */
     int cd0;
@@ -285,11 +293,11 @@ static int route_vc(struct flit *f, struct iq *q, uint32_t node, uint32_t x, str
 
 /* A head is at the front of input VC (in, vc): start routing it (or, routing_delay=0, route
  * at once and bid for a VC). */
-static int start_head(struct flit *f, struct iq *q, uint32_t node, uint32_t in, uint32_t vc,
-                      struct rs_err *err)
+static inline __attribute__((always_inline)) int start_head(struct flit *f, struct iq *q, uint32_t node, uint32_t in, uint32_t vc,
+                      struct rs_err *err, const int fs)
 {
     uint32_t x = ivc(q, node, in, vc);
-    if (q->rd) {
+    if (KQ(fs, q->rd, 1u)) {
         q->state[x] = VC_ROUTING;
         push_ent(q, q->rq, &q->nr[node].rq, node, in, vc);
         return 0;
@@ -298,7 +306,7 @@ static int start_head(struct flit *f, struct iq *q, uint32_t node, uint32_t in, 
     if (rc)
         return rc;
     q->state[x] = VC_VA;
-    if (q->spec)
+    if (KQ(fs, q->spec, 0))
         push_ent(q, q->sq, &q->nr[node].sq, node, in, vc);
     push_ent(q, q->vq, &q->nr[node].vq, node, in, vc);
     return 0;
@@ -307,11 +315,11 @@ static int start_head(struct flit *f, struct iq *q, uint32_t node, uint32_t in, 
 /* ---- one router's cycle ---------------------------------------------------------------- */
 
 static inline __attribute__((always_inline)) int input_queuing(struct flit *f, struct iq *q,
-                                                               uint32_t node, struct rs_err *err)
+                                                               uint32_t node, struct rs_err *err, const int fs)
 {
     int rc;
-    uint64_t *rxm = &q->rxm[(size_t)node * q->wI];
-    const uint32_t nw = q->wI;
+    uint64_t *rxm = &q->rxm[(size_t)node * KQ(fs, q->wI, 1u)];
+    const uint32_t nw = KQ(fs, q->wI, 1u);
     for (uint32_t w = 0; w < nw; w++) {
         uint64_t bits = rxm[w]; /* the inputs with a flit, in increasing order */
         rxm[w] = 0;
@@ -328,11 +336,11 @@ static inline __attribute__((always_inline)) int input_queuing(struct flit *f, s
                 f->max_buffer = r->cnt;
             if (q->state[x] == VC_IDLE) {
                 RS_ASSERT(r->cnt == 1 && fl->k == 0);
-                if ((rc = start_head(f, q, node, in, fl->vc, err)))
+                if ((rc = start_head(f, q, node, in, fl->vc, err, fs)))
                     return rc;
             } else if (q->state[x] == VC_ACTIVE && r->cnt == 1) {
-                uint32_t ein = in * q->s_in + mod_s(fl->vc, q->s_in);
-                if (q->hold && q->hold_vc[node * q->NIe + ein] == (int32_t)fl->vc)
+                uint32_t ein = in * KQ(fs, q->s_in, 1u) + mod_s(fl->vc, KQ(fs, q->s_in, 1u));
+                if (KQ(fs, q->hold, 0) && q->hold_vc[node * q->NIe + ein] == (int32_t)fl->vc)
                     push_ent(q, q->hq, &q->nr[node].hq, node, in, fl->vc);
                 else
                     push_ent(q, q->sq, &q->nr[node].sq, node, in, fl->vc);
@@ -378,7 +386,7 @@ static inline uint32_t candidates(const struct flit *f, const struct iq *q, uint
  * bids come from one input VC with one priority, so every allocator grants the first at or
  * after that input's pointer and moves both pointers past it (the outcome of
  * vc_alloc_evaluate's passes for one entry, without the request list). */
-static inline void vc_alloc_lone(struct iq *q, uint32_t node)
+static inline __attribute__((always_inline)) void vc_alloc_lone(struct iq *q, uint32_t node, const int fs)
 {
     struct iq_ent *e = &RING_AT(q->vq, node, &q->nr[node].vq, q->QS, 0);
     if (e->time >= 0)
@@ -496,7 +504,7 @@ static void sw_add_req(struct iq *q, uint32_t node, uint32_t in, uint32_t vc, ui
  * output unless the output VC has no credit; a lone request is granted by every allocator,
  * both its arbiters' pointers moving past it, and the input's VC offset moving past the VC
  * (the outcome of sw_alloc_evaluate's passes for one entry, without the bid table). */
-static inline void sw_alloc_lone(struct iq *q, uint32_t node)
+static inline __attribute__((always_inline)) void sw_alloc_lone(struct iq *q, uint32_t node, const int fs)
 {
     struct iq_ent *e = &RING_AT(q->sq, node, &q->nr[node].sq, q->QS, 0);
     if (e->time >= 0)
@@ -507,11 +515,11 @@ static inline void sw_alloc_lone(struct iq *q, uint32_t node)
         e->res = STALL;
         return;
     }
-    uint32_t ein = e->in * q->s_in + mod_s(e->vc, q->s_in);
-    uint32_t eout = out * q->s_out + mod_s(e->in, q->s_out);
+    uint32_t ein = e->in * KQ(fs, q->s_in, 1u) + mod_s(e->vc, KQ(fs, q->s_in, 1u));
+    uint32_t eout = out * KQ(fs, q->s_out, 1u) + mod_s(e->in, KQ(fs, q->s_out, 1u));
     q->sa_in_ptr[node * q->NIe + ein] = eout + 1 == q->NOe ? 0 : eout + 1;
     q->sa_out_ptr[node * q->NOe + eout] = ein + 1 == q->NIe ? 0 : ein + 1;
-    uint32_t nx = e->vc + q->s_in;
+    uint32_t nx = e->vc + KQ(fs, q->s_in, 1u);
     q->sw_rr[node * q->NIe + ein] = nx < q->B ? nx : nx % q->B;
     e->res = (int32_t)eout;
 }
@@ -524,7 +532,7 @@ static inline void sw_alloc_lone(struct iq *q, uint32_t node)
  * sw_alloc_evaluate's passes, without the bid table. Returns 0 (nothing changed) when the
  * queue does not qualify. */
 #define IQ_FREE_SA 8
-static inline int sw_alloc_free(struct iq *q, uint32_t node)
+static inline __attribute__((always_inline)) int sw_alloc_free(struct iq *q, uint32_t node, const int fs)
 {
     struct iq_ring *r = &q->nr[node].sq;
     uint32_t n = r->cnt, ein[IQ_FREE_SA], eout[IQ_FREE_SA];
@@ -538,8 +546,8 @@ static inline int sw_alloc_free(struct iq *q, uint32_t node)
         ein[i] = RS_NONE;
         if (full_for(q, ovc(q, node, out, q->out_vc[x])))
             continue;
-        ein[i] = e->in * q->s_in + mod_s(e->vc, q->s_in);
-        eout[i] = out * q->s_out + mod_s(e->in, q->s_out);
+        ein[i] = e->in * KQ(fs, q->s_in, 1u) + mod_s(e->vc, KQ(fs, q->s_in, 1u));
+        eout[i] = out * KQ(fs, q->s_out, 1u) + mod_s(e->in, KQ(fs, q->s_out, 1u));
         for (uint32_t j = 0; j < i; j++)
             if (ein[j] != RS_NONE && (ein[j] == ein[i] || eout[j] == eout[i]))
                 return 0;
@@ -553,7 +561,7 @@ static inline int sw_alloc_free(struct iq *q, uint32_t node)
         }
         q->sa_in_ptr[node * q->NIe + ein[i]] = eout[i] + 1 == q->NOe ? 0 : eout[i] + 1;
         q->sa_out_ptr[node * q->NOe + eout[i]] = ein[i] + 1 == q->NIe ? 0 : ein[i] + 1;
-        uint32_t nx = e->vc + q->s_in;
+        uint32_t nx = e->vc + KQ(fs, q->s_in, 1u);
         q->sw_rr[node * q->NIe + ein[i]] = nx < q->B ? nx : nx % q->B;
         e->res = (int32_t)eout[i];
     }
@@ -649,27 +657,27 @@ static void sw_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
         }
 }
 
-static int route_update(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
+static inline __attribute__((always_inline)) int route_update(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err, const int fs)
 {
     struct iq_ring *r = &q->nr[node].rq;
     int rc;
     while (r->cnt) {
         struct iq_ent e = RING_AT(q->rq, node, r, q->QS, 0);
-        if (q->rd != 1 && (e.time < 0 || (int32_t)q->now < e.time))
+        if (KQ(fs, q->rd, 1u) != 1 && (e.time < 0 || (int32_t)q->now < e.time))
             break; /* routing_delay=1: every entry was added since the last update, due now */
         ring_pop(r, q->QS);
         uint32_t x = ivc(q, node, e.in, e.vc);
         if ((rc = route_vc(f, q, node, x, err)))
             return rc;
         q->state[x] = VC_VA;
-        if (q->spec)
+        if (KQ(fs, q->spec, 0))
             push_ent(q, q->sq, &q->nr[node].sq, node, e.in, e.vc);
         push_ent(q, q->vq, &q->nr[node].vq, node, e.in, e.vc);
     }
     return 0;
 }
 
-static void vc_alloc_update(struct flit *f, struct iq *q, uint32_t node)
+static inline __attribute__((always_inline)) void vc_alloc_update(struct flit *f, struct iq *q, uint32_t node, const int fs)
 {
     struct iq_ring *r = &q->nr[node].vq;
     while (r->cnt) {
@@ -687,10 +695,10 @@ static void vc_alloc_update(struct flit *f, struct iq *q, uint32_t node)
             q->out_port[x] = (uint16_t)o;
             q->out_vc[x] = (uint16_t)v;
             q->state[x] = VC_ACTIVE;
-            if (f->adaptive)
+            if (KQ(fs, f->adaptive, 0))
                 rs__iq_rsets_granted(&q->rs, x, q->ibuf[(size_t)x * q->Dc + q->iq[x].head].m,
                                      o, v);
-            if (!q->spec)
+            if (!KQ(fs, q->spec, 0))
                 push_ent(q, q->sq, &q->nr[node].sq, node, e.in, e.vc);
         } else {
             f->blocked++;
@@ -708,10 +716,10 @@ static void vc_alloc_update(struct flit *f, struct iq *q, uint32_t node)
  * (BookSim sends one credit per input per cycle); the first lists the slot as an event. */
 static inline __attribute__((always_inline)) void send_credit(struct flit *f, struct iq *q,
                                                              uint32_t node, uint32_t in,
-                                                             uint32_t vc)
+                                                             uint32_t vc, const int fs)
 {
     uint64_t bit = (uint64_t)1 << vc;
-    if (q->cy0 && in < q->P) {
+    if (KQ(fs, q->cy0, 1) && in < q->P) {
         uint32_t y = q->up_y[node * q->NI + in] + vc;
         q->cy[(size_t)q->r_wr * q->n_chan + q->n_cy[q->r_wr]++] = y;
         f->step_moves++;
@@ -756,9 +764,9 @@ static inline void write_flit(struct iq *q, uint32_t node, uint32_t o, struct iq
  * queue, a credit made for its buffer. Returns 1 if it was its packet's tail. */
 static inline __attribute__((always_inline)) int move_flit(struct flit *f, struct iq *q,
                                                            uint32_t node, uint32_t in,
-                                                           uint32_t vc, uint32_t eout)
+                                                           uint32_t vc, uint32_t eout, const int fs)
 {
-    uint32_t x = ivc(q, node, in, vc), o = div_s(eout, q->s_out);
+    uint32_t x = ivc(q, node, in, vc), o = div_s(eout, KQ(fs, q->s_out, 1u));
     RS_ASSERT(q->state[x] == VC_ACTIVE);
     struct iq_ring *br = &q->iq[x];
     struct iq_fl fl = q->ibuf[(size_t)x * q->Dc + br->head];
@@ -780,16 +788,16 @@ static inline __attribute__((always_inline)) int move_flit(struct flit *f, struc
         if (!q->wftc)
             q->use[y] = -1;
     }
-    if (q->direct) {
+    if (KQ(fs, q->direct, 1)) {
         write_flit(q, node, o, fl);
     } else {
         struct iq_ring *xr = &q->nr[node].xq;
         RS_ASSERT(xr->cnt < q->QX);
         RING_BACK(q->xq, node, xr, q->QX) = (struct iq_xent){
-            -1, fl, (uint16_t)(in * q->s_in + mod_s(vc, q->s_in)), (uint16_t)eout};
+            -1, fl, (uint16_t)(in * KQ(fs, q->s_in, 1u) + mod_s(vc, KQ(fs, q->s_in, 1u))), (uint16_t)eout};
         xr->cnt++;
     }
-    send_credit(f, q, node, in, vc);
+    send_credit(f, q, node, in, vc, fs);
     f->step_moves++;
     return tail;
 }
@@ -834,7 +842,7 @@ static int sw_hold_update(struct flit *f, struct iq *q, uint32_t node, struct rs
             push_ent(q, q->sq, &q->nr[node].sq, node, e.in, e.vc);
             continue;
         }
-        int tail = move_flit(f, q, node, e.in, e.vc, (uint32_t)e.res);
+        int tail = move_flit(f, q, node, e.in, e.vc, (uint32_t)e.res, 0);
         uint32_t x = ivc(q, node, e.in, e.vc);
         if (q->iq[x].cnt == 0) {
             hold_release(q, node, ein);
@@ -842,7 +850,7 @@ static int sw_hold_update(struct flit *f, struct iq *q, uint32_t node, struct rs
                 q->state[x] = VC_IDLE;
         } else if (tail) {
             hold_release(q, node, ein);
-            if ((rc = start_head(f, q, node, e.in, e.vc, err)))
+            if ((rc = start_head(f, q, node, e.in, e.vc, err, 0)))
                 return rc;
         } else {
             push_ent(q, q->hq, &q->nr[node].hq, node, e.in, e.vc);
@@ -856,7 +864,7 @@ static int sw_hold_update(struct flit *f, struct iq *q, uint32_t node, struct rs
  * bidding entries in their order, reset: compacted in place. With lone_sa nothing else
  * pushes to this queue meanwhile (start_head pushes to the routing or VC-allocation queue
  * when not speculative). */
-static int sw_alloc_update_all(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
+static inline __attribute__((always_inline)) int sw_alloc_update_all(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err, const int fs)
 {
     struct iq_ring *r = &q->nr[node].sq;
     uint32_t n = r->cnt, j = 0;
@@ -866,12 +874,12 @@ static int sw_alloc_update_all(struct flit *f, struct iq *q, uint32_t node, stru
         int keep = e.res < 0;
         if (!keep) {
             uint32_t x = ivc(q, node, e.in, e.vc);
-            int tail = move_flit(f, q, node, e.in, e.vc, (uint32_t)e.res);
+            int tail = move_flit(f, q, node, e.in, e.vc, (uint32_t)e.res, fs);
             if (q->iq[x].cnt == 0) {
                 if (tail)
                     q->state[x] = VC_IDLE;
             } else if (tail) {
-                if ((rc = start_head(f, q, node, e.in, e.vc, err)))
+                if ((rc = start_head(f, q, node, e.in, e.vc, err, fs)))
                     return rc;
             } else {
                 keep = 1;
@@ -884,7 +892,7 @@ static int sw_alloc_update_all(struct flit *f, struct iq *q, uint32_t node, stru
     return 0;
 }
 
-static int sw_alloc_update(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
+static inline __attribute__((always_inline)) int sw_alloc_update(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err, const int fs)
 {
     struct iq_ring *r = &q->nr[node].sq;
     int rc;
@@ -898,15 +906,15 @@ static int sw_alloc_update(struct flit *f, struct iq *q, uint32_t node, struct r
             continue;
         }
         uint32_t x = ivc(q, node, e.in, e.vc);
-        int tail = move_flit(f, q, node, e.in, e.vc, (uint32_t)e.res);
+        int tail = move_flit(f, q, node, e.in, e.vc, (uint32_t)e.res, fs);
         if (q->iq[x].cnt == 0) {
             if (tail)
                 q->state[x] = VC_IDLE;
         } else if (tail) {
-            if ((rc = start_head(f, q, node, e.in, e.vc, err)))
+            if ((rc = start_head(f, q, node, e.in, e.vc, err, fs)))
                 return rc;
-        } else if (q->hold) {
-            uint32_t ein = e.in * q->s_in + mod_s(e.vc, q->s_in);
+        } else if (KQ(fs, q->hold, 0)) {
+            uint32_t ein = e.in * KQ(fs, q->s_in, 1u) + mod_s(e.vc, KQ(fs, q->s_in, 1u));
             q->hold_vc[node * q->NIe + ein] = e.vc;
             q->hold_in[node * q->NIe + ein] = e.res;
             q->hold_out[node * q->NOe + (uint32_t)e.res] = (int32_t)ein;
@@ -918,47 +926,47 @@ static int sw_alloc_update(struct flit *f, struct iq *q, uint32_t node, struct r
     return 0;
 }
 
-static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
+static inline __attribute__((always_inline)) int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err, const int fs)
 {
     int rc;
-    if ((rc = input_queuing(f, q, node, err)))
+    if ((rc = input_queuing(f, q, node, err, fs)))
         return rc;
     struct iq_ring *r = &q->nr[node].rq;
-    for (uint32_t i = 0; q->rd != 1 && i < r->cnt; i++) { /* 1: route_update takes all */
+    for (uint32_t i = 0; KQ(fs, q->rd, 1u) != 1 && i < r->cnt; i++) { /* 1: route_update takes all */
         struct iq_ent *e = &RING_AT(q->rq, node, r, q->QS, i);
         if (e->time >= 0)
             break;
-        e->time = (int32_t)(q->now + q->rd - 1);
+        e->time = (int32_t)(q->now + KQ(fs, q->rd, 1u) - 1);
     }
-    if (q->nr[node].vq.cnt == 1 && q->lone_va)
-        vc_alloc_lone(q, node);
+    if (q->nr[node].vq.cnt == 1 && KQ(fs, q->lone_va, 1))
+        vc_alloc_lone(q, node, fs);
     else if (q->nr[node].vq.cnt)
         vc_alloc_evaluate(f, q, node);
-    if (q->hold && q->nr[node].hq.cnt)
+    if (KQ(fs, q->hold, 0) && q->nr[node].hq.cnt)
         sw_hold_evaluate(q, node);
-    if (q->nr[node].sq.cnt == 1 && q->lone_sa)
-        sw_alloc_lone(q, node);
-    else if (q->nr[node].sq.cnt && !(q->lone_sa && sw_alloc_free(q, node)))
+    if (q->nr[node].sq.cnt == 1 && KQ(fs, q->lone_sa, 1))
+        sw_alloc_lone(q, node, fs);
+    else if (q->nr[node].sq.cnt && !(KQ(fs, q->lone_sa, 1) && sw_alloc_free(q, node, fs)))
         sw_alloc_evaluate(f, q, node);
     struct iq_ring *xr = &q->nr[node].xq;
     for (uint32_t i = 0; i < xr->cnt; i++) {
         struct iq_xent *e = &RING_AT(q->xq, node, xr, q->QX, i);
         if (e->time >= 0)
             break;
-        e->time = (int32_t)(q->now + q->xd - 1);
+        e->time = (int32_t)(q->now + KQ(fs, q->xd, 1u) - 1);
     }
-    if ((rc = route_update(f, q, node, err)))
+    if ((rc = route_update(f, q, node, err, fs)))
         return rc;
     uint32_t n_sq = q->nr[node].sq.cnt;
-    vc_alloc_update(f, q, node);
-    if (q->hold && (rc = sw_hold_update(f, q, node, err)))
+    vc_alloc_update(f, q, node, fs);
+    if (KQ(fs, q->hold, 0) && (rc = sw_hold_update(f, q, node, err)))
         return rc;
     /* lone_sa: the switch-allocation queue's entries were all evaluated this cycle unless VC
      * allocation just added some (nothing else adds to it after its evaluation) */
-    if (q->lone_sa && q->nr[node].sq.cnt == n_sq)
-        rc = sw_alloc_update_all(f, q, node, err);
+    if (KQ(fs, q->lone_sa, 1) && q->nr[node].sq.cnt == n_sq)
+        rc = sw_alloc_update_all(f, q, node, err, fs);
     else
-        rc = sw_alloc_update(f, q, node, err);
+        rc = sw_alloc_update(f, q, node, err, fs);
     if (rc)
         return rc;
     for (uint32_t k = 0; k < q->n_vreq; k++)
@@ -974,7 +982,7 @@ static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_e
         if (e.time < 0 || (int32_t)q->now < e.time)
             break;
         ring_pop(xr, q->QX);
-        uint32_t o = div_s(e.eout, q->s_out);
+        uint32_t o = div_s(e.eout, KQ(fs, q->s_out, 1u));
         struct iq_ring *orr = &q->oqr[node * q->NO + o];
         RS_ASSERT(orr->cnt < q->QO);
         RING_BACK(q->oq, node * q->NO + o, orr, q->QO) = e.fl;
@@ -987,6 +995,18 @@ static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_e
           xr->cnt | q->nr[node].pc.cnt))
         iq_bit_clear(q->busy, node);
     return 0;
+}
+
+static __attribute__((noinline)) int router_cycle_any(struct flit *f, struct iq *q, uint32_t node,
+                                                      struct rs_err *err)
+{
+    return router_cycle(f, q, node, err, 0);
+}
+
+static __attribute__((noinline)) int router_cycle_fast(struct flit *f, struct iq *q, uint32_t node,
+                                                       struct rs_err *err)
+{
+    return router_cycle(f, q, node, err, 1);
 }
 
 /* The router's writes (not direct): one flit per non-empty output queue, also listed as
@@ -1218,12 +1238,17 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
     if (f->adaptive) { /* every router's view of its credits at the start of its cycle */
         for (uint32_t node = 0; node < q->n_nodes; node++) {
             rs__iq_rsets_node(&q->rs, node);
-            if (iq_bit_has(q->busy, node) && (rc = router_cycle(f, q, node, err)))
+            if (iq_bit_has(q->busy, node) && (rc = router_cycle_any(f, q, node, err)))
+                return rc;
+        }
+    } else if (q->fast) {
+        IQ_FOR_BITS(q->busy, q->wN, node) {
+            if ((rc = router_cycle_fast(f, q, node, err)))
                 return rc;
         }
     } else {
         IQ_FOR_BITS(q->busy, q->wN, node) {
-            if ((rc = router_cycle(f, q, node, err)))
+            if ((rc = router_cycle_any(f, q, node, err)))
                 return rc;
         }
     }
@@ -1636,6 +1661,9 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
             }
         }
     q->cy0 = q->cd0 && q->s_in == 1;
+    q->fast = q->rd == 1 && q->va == 1 && q->sa == 1 && q->direct && q->s_in == 1 &&
+              q->s_out == 1 && !q->hold && !q->spec && !f->adaptive && q->lone_sa &&
+              q->lone_va && q->cd0 && q->cy0 && q->NI <= 64;
     IQ_ALLOC(q->up_y, (uint64_t)q->n_nodes * q->NI);
     for (uint32_t node = 0; node < q->n_nodes; node++)
         for (uint32_t o = 0; o < q->P; o++)
