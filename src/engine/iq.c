@@ -123,6 +123,9 @@ struct iq {
      * oblivious routing, credit_delay = 0, at most 64 inputs): the cycle's fast instance,
      * compiled with those keys as constants, runs it */
     int fast;
+    /* sa_bits = 1 when fast, sw_allocator=islip, NIe and NOe at most 32 and B at most 256:
+     * the fast instance's switch allocation of two or more bids is sw_alloc_bits */
+    int sa_bits;
     /* cd0 = 1 when credit_delay = 0 and the routing is oblivious: a credit counts when it
      * is read (no received-credit queue) */
     int cd0;
@@ -657,6 +660,96 @@ static void sw_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
         }
 }
 
+/* The first member at or after ptr of the set mask (non-empty) of positions below 32. */
+static inline uint32_t rr_first(uint32_t mask, uint32_t ptr)
+{
+    uint32_t hi = mask & (~0u << ptr);
+    return (uint32_t)__builtin_ctz(hi ? hi : mask);
+}
+
+/* Switch allocation by iSLIP in the fast configuration with sa_bits (sw_allocator=islip,
+ * at most 32 crossbar inputs and outputs, at most 256 VCs): sw_alloc_evaluate's outcome
+ * with the bids held as bit sets. Each bidding entry (its output VC has a credit) bids for
+ * its output, one bid per (input, output), the VC first at or after the input's VC offset
+ * winning; in each iteration every output with a bid from an unmatched input grants the
+ * first at or after its pointer, every granted input accepts the first granting output at
+ * or after its pointer, pointers moving past the first iteration's matches; an entry whose
+ * input was matched to its output with its VC as the bid is granted, its input's VC offset
+ * moving past it (rs__iq_allocate's iSLIP and one-input cases give these grants). */
+static void sw_alloc_bits(struct iq *q, uint32_t node)
+{
+    struct iq_ring *r = &q->nr[node].sq;
+    const uint32_t n = r->cnt, NIe = q->NIe, NOe = q->NOe, B = q->B;
+    uint32_t *rr = q->sw_rr + (size_t)node * NIe;
+    uint32_t *ip = q->sa_in_ptr + (size_t)node * NIe, *op = q->sa_out_ptr + (size_t)node * NOe;
+    uint32_t req[32], gr[32], outs = 0, inm = 0, outm = 0;
+    uint8_t lab[32][32], mi[32];
+    for (uint32_t i = 0; i < n; i++) {
+        struct iq_ent *e = &RING_AT(q->sq, node, r, q->QS, i);
+        RS_DASSERT(e->time < 0 && e->res == -1);
+        uint32_t x = ivc(q, node, e->in, e->vc), o = q->out_port[x];
+        RS_DASSERT(q->state[x] == VC_ACTIVE);
+        if (full_for(q, ovc(q, node, o, q->out_vc[x]))) {
+            e->res = STALL;
+            continue;
+        }
+        uint32_t in = e->in, ib = 1u << in;
+        if (!(outs >> o & 1)) {
+            outs |= 1u << o;
+            req[o] = 0;
+        }
+        if (!(req[o] & ib)) {
+            req[o] |= ib;
+            lab[in][o] = (uint8_t)e->vc;
+        } else {
+            uint32_t p = rr[in], a = e->vc, b = lab[in][o];
+            uint32_t da = a >= p ? a - p : a + B - p, db = b >= p ? b - p : b + B - p;
+            if (da < db)
+                lab[in][o] = (uint8_t)a;
+        }
+    }
+    for (uint32_t it = 0; it < q->iters; it++) {
+        uint32_t gin = 0;
+        for (uint32_t ob = outs & ~outm; ob; ob &= ob - 1) {
+            uint32_t o = (uint32_t)__builtin_ctz(ob), m = req[o] & ~inm;
+            if (!m)
+                continue;
+            uint32_t g = rr_first(m, op[o]);
+            if (!(gin >> g & 1)) {
+                gin |= 1u << g;
+                gr[g] = 0;
+            }
+            gr[g] |= 1u << o;
+        }
+        if (!gin)
+            break; /* no grant: later iterations would find the same */
+        for (; gin; gin &= gin - 1) {
+            uint32_t i = (uint32_t)__builtin_ctz(gin), o = rr_first(gr[i], ip[i]);
+            mi[i] = (uint8_t)o;
+            inm |= 1u << i;
+            outm |= 1u << o;
+            if (it == 0) {
+                op[o] = i + 1 == NIe ? 0 : i + 1;
+                ip[i] = o + 1 == NOe ? 0 : o + 1;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        struct iq_ent *e = &RING_AT(q->sq, node, r, q->QS, i);
+        e->time = (int32_t)q->now;
+        if (e->res < -1)
+            continue;
+        uint32_t in = e->in;
+        if ((inm >> in & 1) && lab[in][mi[in]] == e->vc) {
+            uint32_t nx = e->vc + 1u;
+            rr[in] = nx < B ? nx : nx % B;
+            e->res = (int32_t)mi[in];
+        } else {
+            e->res = STALL;
+        }
+    }
+}
+
 static inline __attribute__((always_inline)) int route_update(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err, const int fs)
 {
     struct iq_ring *r = &q->nr[node].rq;
@@ -946,6 +1039,8 @@ static inline __attribute__((always_inline)) int router_cycle(struct flit *f, st
         sw_hold_evaluate(q, node);
     if (q->nr[node].sq.cnt == 1 && KQ(fs, q->lone_sa, 1))
         sw_alloc_lone(q, node, fs);
+    else if (fs && q->sa_bits && q->nr[node].sq.cnt)
+        sw_alloc_bits(q, node);
     else if (q->nr[node].sq.cnt && !(KQ(fs, q->lone_sa, 1) && sw_alloc_free(q, node, fs)))
         sw_alloc_evaluate(f, q, node);
     struct iq_ring *xr = &q->nr[node].xq;
@@ -1664,6 +1759,8 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
     q->fast = q->rd == 1 && q->va == 1 && q->sa == 1 && q->direct && q->s_in == 1 &&
               q->s_out == 1 && !q->hold && !q->spec && !f->adaptive && q->lone_sa &&
               q->lone_va && q->cd0 && q->cy0 && q->NI <= 64;
+    q->sa_bits = q->fast && q->sa_kind == IQ_ALLOC_ISLIP && q->NIe <= 32 && q->NOe <= 32 &&
+                 q->B <= 256;
     IQ_ALLOC(q->up_y, (uint64_t)q->n_nodes * q->NI);
     for (uint32_t node = 0; node < q->n_nodes; node++)
         for (uint32_t o = 0; o < q->P; o++)
