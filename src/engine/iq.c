@@ -352,7 +352,7 @@ static inline __attribute__((always_inline)) int input_queuing(struct flit *f, s
         }
     }
     struct iq_ring *pr = &q->nr[node].pc;
-    while (pr->cnt) {
+    while (!KQ(fs, q->cd0, 1) && pr->cnt) { /* cd0: credits count when read, never queued */
         struct iq_cred *c = &RING_AT(q->pc, node, pr, q->QP, 0);
         if ((int32_t)q->now < c->time)
             break;
@@ -1044,7 +1044,7 @@ static inline __attribute__((always_inline)) int router_cycle(struct flit *f, st
     else if (q->nr[node].sq.cnt && !(KQ(fs, q->lone_sa, 1) && sw_alloc_free(q, node, fs)))
         sw_alloc_evaluate(f, q, node);
     struct iq_ring *xr = &q->nr[node].xq;
-    for (uint32_t i = 0; i < xr->cnt; i++) {
+    for (uint32_t i = 0; !fs && i < xr->cnt; i++) { /* fs: direct, the crossbar unused */
         struct iq_xent *e = &RING_AT(q->xq, node, xr, q->QX, i);
         if (e->time >= 0)
             break;
@@ -1072,7 +1072,7 @@ static inline __attribute__((always_inline)) int router_cycle(struct flit *f, st
         q->sreq_at[rq->in * q->NOe + rq->out] = -1;
     }
     q->n_vreq = q->n_sreq = 0;
-    while (xr->cnt) { /* switch update: into the output queue */
+    while (!fs && xr->cnt) { /* switch update: into the output queue */
         struct iq_xent e = RING_AT(q->xq, node, xr, q->QX, 0);
         if (e.time < 0 || (int32_t)q->now < e.time)
             break;
@@ -1085,9 +1085,12 @@ static inline __attribute__((always_inline)) int router_cycle(struct flit *f, st
         iq_bit_set(&q->oqm[(size_t)node * q->wO], o);
         iq_bit_set(q->wbusy, node);
     }
-    /* still busy next cycle: a stage, the crossbar or a received credit has entries */
-    if (!(q->nr[node].rq.cnt | q->nr[node].vq.cnt | q->nr[node].sq.cnt | q->nr[node].hq.cnt |
-          xr->cnt | q->nr[node].pc.cnt))
+    /* still busy next cycle: a stage, the crossbar or a received credit has entries (fs:
+     * the routing queue was emptied by its update; no held connections, crossbar or
+     * received-credit queue) */
+    const struct iq_rings *nr = &q->nr[node];
+    if (fs ? !(nr->vq.cnt | nr->sq.cnt)
+           : !(nr->rq.cnt | nr->vq.cnt | nr->sq.cnt | nr->hq.cnt | xr->cnt | nr->pc.cnt))
         iq_bit_clear(q->busy, node);
     return 0;
 }
