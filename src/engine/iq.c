@@ -684,12 +684,18 @@ static void sw_alloc_bits(struct iq *q, uint32_t node)
     uint32_t *ip = q->sa_in_ptr + (size_t)node * NIe, *op = q->sa_out_ptr + (size_t)node * NOe;
     uint32_t req[32], gr[32], outs = 0, inm = 0, outm = 0;
     uint8_t lab[32][32], mi[32];
+    /* the queue's entries and the router's VC state in locals (stores through e would
+     * otherwise reload them) */
+    struct iq_ent *sq = q->sq + (size_t)node * q->QS;
+    const uint32_t h = r->head, mk = q->QS - 1, xb = node * q->NI, yb = node * q->NO;
+    const uint16_t *out_port = q->out_port, *out_vc = q->out_vc;
+    const uint32_t *occ = q->occ, depth = q->depth;
     for (uint32_t i = 0; i < n; i++) {
-        struct iq_ent *e = &RING_AT(q->sq, node, r, q->QS, i);
+        struct iq_ent *e = &sq[(h + i) & mk];
         RS_DASSERT(e->time < 0 && e->res == -1);
-        uint32_t x = ivc(q, node, e->in, e->vc), o = q->out_port[x];
+        uint32_t x = (xb + e->in) * B + e->vc, o = out_port[x];
         RS_DASSERT(q->state[x] == VC_ACTIVE);
-        if (full_for(q, ovc(q, node, o, q->out_vc[x]))) {
+        if (occ[(yb + o) * B + out_vc[x]] >= depth) {
             e->res = STALL;
             continue;
         }
@@ -708,7 +714,7 @@ static void sw_alloc_bits(struct iq *q, uint32_t node)
                 lab[in][o] = (uint8_t)a;
         }
     }
-    for (uint32_t it = 0; it < q->iters; it++) {
+    for (uint32_t it = 0, iters = q->iters; it < iters; it++) {
         uint32_t gin = 0;
         for (uint32_t ob = outs & ~outm; ob; ob &= ob - 1) {
             uint32_t o = (uint32_t)__builtin_ctz(ob), m = req[o] & ~inm;
@@ -734,9 +740,10 @@ static void sw_alloc_bits(struct iq *q, uint32_t node)
             }
         }
     }
+    const int32_t now = (int32_t)q->now;
     for (uint32_t i = 0; i < n; i++) {
-        struct iq_ent *e = &RING_AT(q->sq, node, r, q->QS, i);
-        e->time = (int32_t)q->now;
+        struct iq_ent *e = &sq[(h + i) & mk];
+        e->time = now;
         if (e->res < -1)
             continue;
         uint32_t in = e->in;
