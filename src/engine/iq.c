@@ -1093,10 +1093,9 @@ static inline __attribute__((always_inline)) int router_cycle(struct flit *f, st
         iq_bit_set(q->wbusy, node);
     }
     /* still busy next cycle: a stage, the crossbar or a received credit has entries (fs:
-     * the routing queue was emptied by its update; no held connections, crossbar or
-     * received-credit queue) */
+     * no held connections, crossbar or received-credit queue) */
     const struct iq_rings *nr = &q->nr[node];
-    if (fs ? !(nr->vq.cnt | nr->sq.cnt)
+    if (fs ? !(nr->rq.cnt | nr->vq.cnt | nr->sq.cnt)
            : !(nr->rq.cnt | nr->vq.cnt | nr->sq.cnt | nr->hq.cnt | xr->cnt | nr->pc.cnt))
         iq_bit_clear(q->busy, node);
     return 0;
