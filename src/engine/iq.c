@@ -136,6 +136,9 @@ struct iq {
     int cy0;
     uint32_t *up_y;            /* [node * NI + in], in < P */
     uint32_t *cy, *n_cy;       /* [r * n_chan], [R] */
+    /* this cycle's write positions, set at the start of the step: cy's and n_cy's slot
+     * r_wr (send_credit), evf's and n_evf's slot r_now (write_flit) */
+    uint32_t *cy_wr, *n_cy_wr;
     /* received credits per node, capacity QP */
     struct iq_cred *pc;
     uint32_t QP;
@@ -189,6 +192,8 @@ struct iq {
     uint64_t *rxm;             /* [node * wI]: inputs with a flit received */
     uint64_t *oqm;             /* [node * wO]: non-empty output queues */
     struct iq_fev *evf;        /* [r * n_chan]: flits written in ring slot r, their channels */
+    struct iq_fev *evf_now;    /* evf's and n_evf's slot r_now */
+    uint32_t *n_evf_now;
     uint32_t *evc;             /* [r * n_chan]: channels with a credit written in ring slot r */
     uint32_t *n_evf, *n_evc;   /* [R] */
     uint32_t *evi, *evj;       /* [rt * n_src]: terminals with a flit injected, a credit to
@@ -821,7 +826,7 @@ static inline __attribute__((always_inline)) void send_credit(struct flit *f, st
     uint64_t bit = (uint64_t)1 << vc;
     if (KQ(fs, q->cy0, 1) && in < q->P) {
         uint32_t y = q->up_y[node * q->NI + in] + vc;
-        q->cy[(size_t)q->r_wr * q->n_chan + q->n_cy[q->r_wr]++] = y;
+        q->cy_wr[(*q->n_cy_wr)++] = y;
         f->step_moves++;
     } else if (in < q->P) {
         uint32_t c = q->in_chan[node * q->P + in];
@@ -850,7 +855,7 @@ static inline void write_flit(struct iq *q, uint32_t node, uint32_t o, struct iq
 {
     if (o < q->P) {
         uint32_t c = node * q->P + o;
-        q->evf[(size_t)q->r_now * q->n_chan + q->n_evf[q->r_now]++] = (struct iq_fev){c, fl};
+        q->evf_now[(*q->n_evf_now)++] = (struct iq_fev){c, fl};
     } else {
         uint32_t t = q->dst_t[q->dst_of[node] + o - q->P];
         q->ejf[(size_t)t * q->Rt + q->rt_now] = fl;
@@ -1260,6 +1265,10 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
     q->rt_now = now % q->Rt;
     q->r_wr = (now + q->lat + 1) % q->R;
     q->rt_wr = (now + 2) % q->Rt;
+    q->cy_wr = q->cy + (size_t)q->r_wr * q->n_chan;
+    q->n_cy_wr = q->n_cy + q->r_wr;
+    q->evf_now = q->evf + (size_t)q->r_now * q->n_chan;
+    q->n_evf_now = q->n_evf + q->r_now;
     uint32_t r_now = q->r_now, rt_now = q->rt_now;
     /* terminals read their ejection channels (in increasing order: deliveries are ordered)
      * and the credits of their injection buffers */
