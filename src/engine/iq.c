@@ -1112,7 +1112,7 @@ static __attribute__((noinline)) int router_cycle_any(struct flit *f, struct iq 
     return router_cycle(f, q, node, err, 0);
 }
 
-static __attribute__((noinline)) int router_cycle_fast(struct flit *f, struct iq *q, uint32_t node,
+static inline __attribute__((always_inline)) int router_cycle_fast(struct flit *f, struct iq *q, uint32_t node,
                                                        struct rs_err *err)
 {
     return router_cycle(f, q, node, err, 1);
