@@ -264,7 +264,7 @@ static inline int full_for(const struct iq *q, uint32_t x)
 }
 
 /* The route of the packet at the front of input VC x of node: its output port and VCs. */
-static int route_vc(struct flit *f, struct iq *q, uint32_t node, uint32_t x, struct rs_err *err)
+static inline __attribute__((always_inline)) int route_vc(struct flit *f, struct iq *q, uint32_t node, uint32_t x, struct rs_err *err)
 {
     uint32_t m = q->ibuf[(size_t)x * q->Dc + q->iq[x].head].m;
     int rc = f->adaptive ? rs__iq_rsets_route(&q->rs, f, node, x, m, err)
@@ -681,7 +681,7 @@ static inline uint32_t rr_first(uint32_t mask, uint32_t ptr)
  * or after its pointer, pointers moving past the first iteration's matches; an entry whose
  * input was matched to its output with its VC as the bid is granted, its input's VC offset
  * moving past it (rs__iq_allocate's iSLIP and one-input cases give these grants). */
-static void sw_alloc_bits(struct iq *q, uint32_t node)
+static inline __attribute__((always_inline)) void sw_alloc_bits(struct iq *q, uint32_t node)
 {
     struct iq_ring *r = &q->nr[node].sq;
     const uint32_t n = r->cnt, NIe = q->NIe, NOe = q->NOe, B = q->B;
