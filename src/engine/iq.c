@@ -1076,14 +1076,16 @@ static inline __attribute__((always_inline)) int router_cycle(struct flit *f, st
         rc = sw_alloc_update(f, q, node, err, fs);
     if (rc)
         return rc;
-    for (uint32_t k = 0; k < q->n_vreq; k++)
-        q->vaa.inmatch[q->vreq[k].in] = q->vaa.outmatch[q->vreq[k].out] = -1;
-    for (uint32_t k = 0; k < q->n_sreq; k++) {
-        const struct iq_req *rq = &q->sreq[k];
-        q->saa.inmatch[rq->in] = q->saa.outmatch[rq->out] = -1;
-        q->sreq_at[rq->in * q->NOe + rq->out] = -1;
+    if (q->n_vreq | q->n_sreq) { /* an allocator ran: reset its result for the next */
+        for (uint32_t k = 0; k < q->n_vreq; k++)
+            q->vaa.inmatch[q->vreq[k].in] = q->vaa.outmatch[q->vreq[k].out] = -1;
+        for (uint32_t k = 0; k < q->n_sreq; k++) {
+            const struct iq_req *rq = &q->sreq[k];
+            q->saa.inmatch[rq->in] = q->saa.outmatch[rq->out] = -1;
+            q->sreq_at[rq->in * q->NOe + rq->out] = -1;
+        }
+        q->n_vreq = q->n_sreq = 0;
     }
-    q->n_vreq = q->n_sreq = 0;
     while (!fs && xr->cnt) { /* switch update: into the output queue */
         struct iq_xent e = RING_AT(q->xq, node, xr, q->QX, 0);
         if (e.time < 0 || (int32_t)q->now < e.time)
