@@ -36,6 +36,8 @@ enum { VC_IDLE, VC_ROUTING, VC_VA, VC_ACTIVE };
 /* A key's value in one instance of the router cycle: in the fast instance (fs = 1, chosen
  * when q->fast) the constant val the fast configuration fixes, else the field. */
 #define KQ(fs, field, val) ((fs) ? (val) : (field))
+/* A function of the cycle inlined into each instance (its fs a constant there). */
+#define IQ_INLINE static inline __attribute__((always_inline))
 
 /* A flit: packet (worm slot) m, its k-th flit, carried on VC vc. */
 struct iq_fl {
@@ -264,7 +266,7 @@ static inline int full_for(const struct iq *q, uint32_t x)
 }
 
 /* The route of the packet at the front of input VC x of node: its output port and VCs. */
-static inline __attribute__((always_inline)) int route_vc(struct flit *f, struct iq *q, uint32_t node, uint32_t x, struct rs_err *err)
+IQ_INLINE int route_vc(struct flit *f, struct iq *q, uint32_t node, uint32_t x, struct rs_err *err)
 {
     uint32_t m = q->ibuf[(size_t)x * q->Dc + q->iq[x].head].m;
     int rc = f->adaptive ? rs__iq_rsets_route(&q->rs, f, node, x, m, err)
@@ -301,8 +303,8 @@ static inline __attribute__((always_inline)) int route_vc(struct flit *f, struct
 
 /* A head is at the front of input VC (in, vc): start routing it (or, routing_delay=0, route
  * at once and bid for a VC). */
-static inline __attribute__((always_inline)) int start_head(struct flit *f, struct iq *q, uint32_t node, uint32_t in, uint32_t vc,
-                      struct rs_err *err, const int fs)
+IQ_INLINE int start_head(struct flit *f, struct iq *q, uint32_t node, uint32_t in, uint32_t vc,
+                         struct rs_err *err, const int fs)
 {
     uint32_t x = ivc(q, node, in, vc);
     if (KQ(fs, q->rd, 1u)) {
@@ -322,8 +324,8 @@ static inline __attribute__((always_inline)) int start_head(struct flit *f, stru
 
 /* ---- one router's cycle ---------------------------------------------------------------- */
 
-static inline __attribute__((always_inline)) int input_queuing(struct flit *f, struct iq *q,
-                                                               uint32_t node, struct rs_err *err, const int fs)
+IQ_INLINE int input_queuing(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err,
+                            const int fs)
 {
     int rc;
     uint64_t *rxm = &q->rxm[(size_t)node * KQ(fs, q->wI, 1u)];
@@ -394,7 +396,7 @@ static inline uint32_t candidates(const struct flit *f, const struct iq *q, uint
  * bids come from one input VC with one priority, so every allocator grants the first at or
  * after that input's pointer and moves both pointers past it (the outcome of
  * vc_alloc_evaluate's passes for one entry, without the request list). */
-static inline __attribute__((always_inline)) void vc_alloc_lone(struct iq *q, uint32_t node, const int fs)
+IQ_INLINE void vc_alloc_lone(struct iq *q, uint32_t node, const int fs)
 {
     struct iq_ent *e = &RING_AT(q->vq, node, &q->nr[node].vq, q->QS, 0);
     if (e->time >= 0)
@@ -512,7 +514,7 @@ static void sw_add_req(struct iq *q, uint32_t node, uint32_t in, uint32_t vc, ui
  * output unless the output VC has no credit; a lone request is granted by every allocator,
  * both its arbiters' pointers moving past it, and the input's VC offset moving past the VC
  * (the outcome of sw_alloc_evaluate's passes for one entry, without the bid table). */
-static inline __attribute__((always_inline)) void sw_alloc_lone(struct iq *q, uint32_t node, const int fs)
+IQ_INLINE void sw_alloc_lone(struct iq *q, uint32_t node, const int fs)
 {
     struct iq_ent *e = &RING_AT(q->sq, node, &q->nr[node].sq, q->QS, 0);
     if (e->time >= 0)
@@ -540,7 +542,7 @@ static inline __attribute__((always_inline)) void sw_alloc_lone(struct iq *q, ui
  * sw_alloc_evaluate's passes, without the bid table. Returns 0 (nothing changed) when the
  * queue does not qualify. */
 #define IQ_FREE_SA 8
-static inline __attribute__((always_inline)) int sw_alloc_free(struct iq *q, uint32_t node, const int fs)
+IQ_INLINE int sw_alloc_free(struct iq *q, uint32_t node, const int fs)
 {
     struct iq_ring *r = &q->nr[node].sq;
     uint32_t n = r->cnt, ein[IQ_FREE_SA], eout[IQ_FREE_SA];
@@ -681,7 +683,7 @@ static inline uint32_t rr_first(uint32_t mask, uint32_t ptr)
  * or after its pointer, pointers moving past the first iteration's matches; an entry whose
  * input was matched to its output with its VC as the bid is granted, its input's VC offset
  * moving past it (rs__iq_allocate's iSLIP and one-input cases give these grants). */
-static inline __attribute__((always_inline)) void sw_alloc_bits(struct iq *q, uint32_t node)
+IQ_INLINE void sw_alloc_bits(struct iq *q, uint32_t node)
 {
     struct iq_ring *r = &q->nr[node].sq;
     const uint32_t n = r->cnt, NIe = q->NIe, NOe = q->NOe, B = q->B;
@@ -762,7 +764,8 @@ static inline __attribute__((always_inline)) void sw_alloc_bits(struct iq *q, ui
     }
 }
 
-static inline __attribute__((always_inline)) int route_update(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err, const int fs)
+IQ_INLINE int route_update(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err,
+                           const int fs)
 {
     struct iq_ring *r = &q->nr[node].rq;
     int rc;
@@ -782,7 +785,7 @@ static inline __attribute__((always_inline)) int route_update(struct flit *f, st
     return 0;
 }
 
-static inline __attribute__((always_inline)) void vc_alloc_update(struct flit *f, struct iq *q, uint32_t node, const int fs)
+IQ_INLINE void vc_alloc_update(struct flit *f, struct iq *q, uint32_t node, const int fs)
 {
     struct iq_ring *r = &q->nr[node].vq;
     while (r->cnt) {
@@ -819,9 +822,8 @@ static inline __attribute__((always_inline)) void vc_alloc_update(struct flit *f
  * channel back to its sender (a terminal's injection credit channel for in >= P), in the
  * ring slot written now. The credits of one input in one cycle share a mask and a slot
  * (BookSim sends one credit per input per cycle); the first lists the slot as an event. */
-static inline __attribute__((always_inline)) void send_credit(struct flit *f, struct iq *q,
-                                                             uint32_t node, uint32_t in,
-                                                             uint32_t vc, const int fs)
+IQ_INLINE void send_credit(struct flit *f, struct iq *q, uint32_t node, uint32_t in, uint32_t vc,
+                           const int fs)
 {
     uint64_t bit = (uint64_t)1 << vc;
     if (KQ(fs, q->cy0, 1) && in < q->P) {
@@ -867,9 +869,8 @@ static inline void write_flit(struct iq *q, uint32_t node, uint32_t o, struct iq
 /* Move the front flit of input VC (in, vc) through crossbar output eout (a won switch or
  * a held connection): out of its buffer, onto the output VC's count, into the crossbar
  * queue, a credit made for its buffer. Returns 1 if it was its packet's tail. */
-static inline __attribute__((always_inline)) int move_flit(struct flit *f, struct iq *q,
-                                                           uint32_t node, uint32_t in,
-                                                           uint32_t vc, uint32_t eout, const int fs)
+IQ_INLINE int move_flit(struct flit *f, struct iq *q, uint32_t node, uint32_t in, uint32_t vc,
+                        uint32_t eout, const int fs)
 {
     uint32_t x = ivc(q, node, in, vc), o = div_s(eout, KQ(fs, q->s_out, 1u));
     RS_ASSERT(q->state[x] == VC_ACTIVE);
@@ -899,7 +900,8 @@ static inline __attribute__((always_inline)) int move_flit(struct flit *f, struc
         struct iq_ring *xr = &q->nr[node].xq;
         RS_ASSERT(xr->cnt < q->QX);
         RING_BACK(q->xq, node, xr, q->QX) = (struct iq_xent){
-            -1, fl, (uint16_t)(in * KQ(fs, q->s_in, 1u) + mod_s(vc, KQ(fs, q->s_in, 1u))), (uint16_t)eout};
+            -1, fl, (uint16_t)(in * KQ(fs, q->s_in, 1u) + mod_s(vc, KQ(fs, q->s_in, 1u))),
+            (uint16_t)eout};
         xr->cnt++;
     }
     send_credit(f, q, node, in, vc, fs);
@@ -969,7 +971,8 @@ static int sw_hold_update(struct flit *f, struct iq *q, uint32_t node, struct rs
  * bidding entries in their order, reset: compacted in place. With lone_sa nothing else
  * pushes to this queue meanwhile (start_head pushes to the routing or VC-allocation queue
  * when not speculative). */
-static inline __attribute__((always_inline)) int sw_alloc_update_all(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err, const int fs)
+IQ_INLINE int sw_alloc_update_all(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err,
+                                  const int fs)
 {
     struct iq_ring *r = &q->nr[node].sq;
     uint32_t n = r->cnt, j = 0;
@@ -997,7 +1000,8 @@ static inline __attribute__((always_inline)) int sw_alloc_update_all(struct flit
     return 0;
 }
 
-static inline __attribute__((always_inline)) int sw_alloc_update(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err, const int fs)
+IQ_INLINE int sw_alloc_update(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err,
+                              const int fs)
 {
     struct iq_ring *r = &q->nr[node].sq;
     int rc;
@@ -1031,13 +1035,15 @@ static inline __attribute__((always_inline)) int sw_alloc_update(struct flit *f,
     return 0;
 }
 
-static inline __attribute__((always_inline)) int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err, const int fs)
+IQ_INLINE int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err,
+                           const int fs)
 {
     int rc;
     if ((rc = input_queuing(f, q, node, err, fs)))
         return rc;
     struct iq_ring *r = &q->nr[node].rq;
-    for (uint32_t i = 0; KQ(fs, q->rd, 1u) != 1 && i < r->cnt; i++) { /* 1: route_update takes all */
+    /* routing_delay = 1: route_update takes the whole queue */
+    for (uint32_t i = 0; KQ(fs, q->rd, 1u) != 1 && i < r->cnt; i++) {
         struct iq_ent *e = &RING_AT(q->rq, node, r, q->QS, i);
         if (e->time >= 0)
             break;
@@ -1108,14 +1114,15 @@ static inline __attribute__((always_inline)) int router_cycle(struct flit *f, st
     return 0;
 }
 
+/* One router's cycle in any configuration (the keys read from q), and in the fast one
+ * (q->fast: the keys it fixes as constants; inlined into the step's loop). */
 static __attribute__((noinline)) int router_cycle_any(struct flit *f, struct iq *q, uint32_t node,
                                                       struct rs_err *err)
 {
     return router_cycle(f, q, node, err, 0);
 }
 
-static inline __attribute__((always_inline)) int router_cycle_fast(struct flit *f, struct iq *q, uint32_t node,
-                                                       struct rs_err *err)
+IQ_INLINE int router_cycle_fast(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
 {
     return router_cycle(f, q, node, err, 1);
 }
