@@ -33,6 +33,11 @@ int rs_router_is_iq(const struct rs_params *p)
 enum { VC_IDLE, VC_ROUTING, VC_VA, VC_ACTIVE };
 #define STALL (-2) /* a stage's result: no grant this time (BookSim's STALL_* codes) */
 #define NO_FLIT UINT32_MAX
+/* A key's value in one instance of the router cycle: in the fast instance (fs = 1, chosen
+ * when q->fast) the constant val the fast configuration fixes, else the field. */
+#define KQ(fs, field, val) ((fs) ? (val) : (field))
+/* A function of the cycle inlined into each instance (its fs a constant there). */
+#define IQ_INLINE static inline __attribute__((always_inline))
 
 /* A flit: packet (worm slot) m, its k-th flit, carried on VC vc. */
 struct iq_fl {
@@ -115,6 +120,14 @@ struct iq {
     /* lone_va = 1 when vc_alloc_delay = 1, speculative = 0 and the routing is oblivious: a
      * lone head's VC bids are decided without the allocator (vc_alloc_lone) */
     int lone_va;
+    /* fast = 1 in the configuration every KQ(fs, ...) of the router cycle fixes (delays of
+     * one cycle with the direct switch, speedups 1, no speculation or held connections, an
+     * oblivious routing, credit_delay = 0, at most 64 inputs): the cycle's fast instance,
+     * compiled with those keys as constants, runs it */
+    int fast;
+    /* sa_bits = 1 when fast, sw_allocator=islip, NIe and NOe at most 32 and B at most 256:
+     * the fast instance's switch allocation of two or more bids is sw_alloc_bits */
+    int sa_bits;
     /* cd0 = 1 when credit_delay = 0 and the routing is oblivious: a credit counts when it
      * is read (no received-credit queue) */
     int cd0;
@@ -125,6 +138,9 @@ struct iq {
     int cy0;
     uint32_t *up_y;            /* [node * NI + in], in < P */
     uint32_t *cy, *n_cy;       /* [r * n_chan], [R] */
+    /* this cycle's write positions, set at the start of the step: cy's and n_cy's slot
+     * r_wr (send_credit), evf's and n_evf's slot r_now (write_flit) */
+    uint32_t *cy_wr, *n_cy_wr;
     /* received credits per node, capacity QP */
     struct iq_cred *pc;
     uint32_t QP;
@@ -178,6 +194,8 @@ struct iq {
     uint64_t *rxm;             /* [node * wI]: inputs with a flit received */
     uint64_t *oqm;             /* [node * wO]: non-empty output queues */
     struct iq_fev *evf;        /* [r * n_chan]: flits written in ring slot r, their channels */
+    struct iq_fev *evf_now;    /* evf's and n_evf's slot r_now */
+    uint32_t *n_evf_now;
     uint32_t *evc;             /* [r * n_chan]: channels with a credit written in ring slot r */
     uint32_t *n_evf, *n_evc;   /* [R] */
     uint32_t *evi, *evj;       /* [rt * n_src]: terminals with a flit injected, a credit to
@@ -248,7 +266,7 @@ static inline int full_for(const struct iq *q, uint32_t x)
 }
 
 /* The route of the packet at the front of input VC x of node: its output port and VCs. */
-static int route_vc(struct flit *f, struct iq *q, uint32_t node, uint32_t x, struct rs_err *err)
+IQ_INLINE int route_vc(struct flit *f, struct iq *q, uint32_t node, uint32_t x, struct rs_err *err)
 {
     uint32_t m = q->ibuf[(size_t)x * q->Dc + q->iq[x].head].m;
     int rc = f->adaptive ? rs__iq_rsets_route(&q->rs, f, node, x, m, err)
@@ -285,11 +303,11 @@ static int route_vc(struct flit *f, struct iq *q, uint32_t node, uint32_t x, str
 
 /* A head is at the front of input VC (in, vc): start routing it (or, routing_delay=0, route
  * at once and bid for a VC). */
-static int start_head(struct flit *f, struct iq *q, uint32_t node, uint32_t in, uint32_t vc,
-                      struct rs_err *err)
+IQ_INLINE int start_head(struct flit *f, struct iq *q, uint32_t node, uint32_t in, uint32_t vc,
+                         struct rs_err *err, const int fs)
 {
     uint32_t x = ivc(q, node, in, vc);
-    if (q->rd) {
+    if (KQ(fs, q->rd, 1u)) {
         q->state[x] = VC_ROUTING;
         push_ent(q, q->rq, &q->nr[node].rq, node, in, vc);
         return 0;
@@ -298,7 +316,7 @@ static int start_head(struct flit *f, struct iq *q, uint32_t node, uint32_t in, 
     if (rc)
         return rc;
     q->state[x] = VC_VA;
-    if (q->spec)
+    if (KQ(fs, q->spec, 0))
         push_ent(q, q->sq, &q->nr[node].sq, node, in, vc);
     push_ent(q, q->vq, &q->nr[node].vq, node, in, vc);
     return 0;
@@ -306,12 +324,12 @@ static int start_head(struct flit *f, struct iq *q, uint32_t node, uint32_t in, 
 
 /* ---- one router's cycle ---------------------------------------------------------------- */
 
-static inline __attribute__((always_inline)) int input_queuing(struct flit *f, struct iq *q,
-                                                               uint32_t node, struct rs_err *err)
+IQ_INLINE int input_queuing(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err,
+                            const int fs)
 {
     int rc;
-    uint64_t *rxm = &q->rxm[(size_t)node * q->wI];
-    const uint32_t nw = q->wI;
+    uint64_t *rxm = &q->rxm[(size_t)node * KQ(fs, q->wI, 1u)];
+    const uint32_t nw = KQ(fs, q->wI, 1u);
     for (uint32_t w = 0; w < nw; w++) {
         uint64_t bits = rxm[w]; /* the inputs with a flit, in increasing order */
         rxm[w] = 0;
@@ -328,11 +346,11 @@ static inline __attribute__((always_inline)) int input_queuing(struct flit *f, s
                 f->max_buffer = r->cnt;
             if (q->state[x] == VC_IDLE) {
                 RS_ASSERT(r->cnt == 1 && fl->k == 0);
-                if ((rc = start_head(f, q, node, in, fl->vc, err)))
+                if ((rc = start_head(f, q, node, in, fl->vc, err, fs)))
                     return rc;
             } else if (q->state[x] == VC_ACTIVE && r->cnt == 1) {
-                uint32_t ein = in * q->s_in + mod_s(fl->vc, q->s_in);
-                if (q->hold && q->hold_vc[node * q->NIe + ein] == (int32_t)fl->vc)
+                uint32_t ein = in * KQ(fs, q->s_in, 1u) + mod_s(fl->vc, KQ(fs, q->s_in, 1u));
+                if (KQ(fs, q->hold, 0) && q->hold_vc[node * q->NIe + ein] == (int32_t)fl->vc)
                     push_ent(q, q->hq, &q->nr[node].hq, node, in, fl->vc);
                 else
                     push_ent(q, q->sq, &q->nr[node].sq, node, in, fl->vc);
@@ -341,7 +359,7 @@ static inline __attribute__((always_inline)) int input_queuing(struct flit *f, s
         }
     }
     struct iq_ring *pr = &q->nr[node].pc;
-    while (pr->cnt) {
+    while (!KQ(fs, q->cd0, 1) && pr->cnt) { /* cd0: credits count when read, never queued */
         struct iq_cred *c = &RING_AT(q->pc, node, pr, q->QP, 0);
         if ((int32_t)q->now < c->time)
             break;
@@ -378,7 +396,7 @@ static inline uint32_t candidates(const struct flit *f, const struct iq *q, uint
  * bids come from one input VC with one priority, so every allocator grants the first at or
  * after that input's pointer and moves both pointers past it (the outcome of
  * vc_alloc_evaluate's passes for one entry, without the request list). */
-static inline void vc_alloc_lone(struct iq *q, uint32_t node)
+IQ_INLINE void vc_alloc_lone(struct iq *q, uint32_t node, const int fs)
 {
     struct iq_ent *e = &RING_AT(q->vq, node, &q->nr[node].vq, q->QS, 0);
     if (e->time >= 0)
@@ -496,7 +514,7 @@ static void sw_add_req(struct iq *q, uint32_t node, uint32_t in, uint32_t vc, ui
  * output unless the output VC has no credit; a lone request is granted by every allocator,
  * both its arbiters' pointers moving past it, and the input's VC offset moving past the VC
  * (the outcome of sw_alloc_evaluate's passes for one entry, without the bid table). */
-static inline void sw_alloc_lone(struct iq *q, uint32_t node)
+IQ_INLINE void sw_alloc_lone(struct iq *q, uint32_t node, const int fs)
 {
     struct iq_ent *e = &RING_AT(q->sq, node, &q->nr[node].sq, q->QS, 0);
     if (e->time >= 0)
@@ -507,11 +525,11 @@ static inline void sw_alloc_lone(struct iq *q, uint32_t node)
         e->res = STALL;
         return;
     }
-    uint32_t ein = e->in * q->s_in + mod_s(e->vc, q->s_in);
-    uint32_t eout = out * q->s_out + mod_s(e->in, q->s_out);
+    uint32_t ein = e->in * KQ(fs, q->s_in, 1u) + mod_s(e->vc, KQ(fs, q->s_in, 1u));
+    uint32_t eout = out * KQ(fs, q->s_out, 1u) + mod_s(e->in, KQ(fs, q->s_out, 1u));
     q->sa_in_ptr[node * q->NIe + ein] = eout + 1 == q->NOe ? 0 : eout + 1;
     q->sa_out_ptr[node * q->NOe + eout] = ein + 1 == q->NIe ? 0 : ein + 1;
-    uint32_t nx = e->vc + q->s_in;
+    uint32_t nx = e->vc + KQ(fs, q->s_in, 1u);
     q->sw_rr[node * q->NIe + ein] = nx < q->B ? nx : nx % q->B;
     e->res = (int32_t)eout;
 }
@@ -524,7 +542,7 @@ static inline void sw_alloc_lone(struct iq *q, uint32_t node)
  * sw_alloc_evaluate's passes, without the bid table. Returns 0 (nothing changed) when the
  * queue does not qualify. */
 #define IQ_FREE_SA 8
-static inline int sw_alloc_free(struct iq *q, uint32_t node)
+IQ_INLINE int sw_alloc_free(struct iq *q, uint32_t node, const int fs)
 {
     struct iq_ring *r = &q->nr[node].sq;
     uint32_t n = r->cnt, ein[IQ_FREE_SA], eout[IQ_FREE_SA];
@@ -538,8 +556,8 @@ static inline int sw_alloc_free(struct iq *q, uint32_t node)
         ein[i] = RS_NONE;
         if (full_for(q, ovc(q, node, out, q->out_vc[x])))
             continue;
-        ein[i] = e->in * q->s_in + mod_s(e->vc, q->s_in);
-        eout[i] = out * q->s_out + mod_s(e->in, q->s_out);
+        ein[i] = e->in * KQ(fs, q->s_in, 1u) + mod_s(e->vc, KQ(fs, q->s_in, 1u));
+        eout[i] = out * KQ(fs, q->s_out, 1u) + mod_s(e->in, KQ(fs, q->s_out, 1u));
         for (uint32_t j = 0; j < i; j++)
             if (ein[j] != RS_NONE && (ein[j] == ein[i] || eout[j] == eout[i]))
                 return 0;
@@ -553,7 +571,7 @@ static inline int sw_alloc_free(struct iq *q, uint32_t node)
         }
         q->sa_in_ptr[node * q->NIe + ein[i]] = eout[i] + 1 == q->NOe ? 0 : eout[i] + 1;
         q->sa_out_ptr[node * q->NOe + eout[i]] = ein[i] + 1 == q->NIe ? 0 : ein[i] + 1;
-        uint32_t nx = e->vc + q->s_in;
+        uint32_t nx = e->vc + KQ(fs, q->s_in, 1u);
         q->sw_rr[node * q->NIe + ein[i]] = nx < q->B ? nx : nx % q->B;
         e->res = (int32_t)eout[i];
     }
@@ -649,27 +667,125 @@ static void sw_alloc_evaluate(const struct flit *f, struct iq *q, uint32_t node)
         }
 }
 
-static int route_update(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
+/* The first member at or after ptr of the set mask (non-empty) of positions below 32. */
+static inline uint32_t rr_first(uint32_t mask, uint32_t ptr)
+{
+    uint32_t hi = mask & (~0u << ptr);
+    return (uint32_t)__builtin_ctz(hi ? hi : mask);
+}
+
+/* Switch allocation by iSLIP in the fast configuration with sa_bits (sw_allocator=islip,
+ * at most 32 crossbar inputs and outputs, at most 256 VCs): sw_alloc_evaluate's outcome
+ * with the bids held as bit sets. Each bidding entry (its output VC has a credit) bids for
+ * its output, one bid per (input, output), the VC first at or after the input's VC offset
+ * winning; in each iteration every output with a bid from an unmatched input grants the
+ * first at or after its pointer, every granted input accepts the first granting output at
+ * or after its pointer, pointers moving past the first iteration's matches; an entry whose
+ * input was matched to its output with its VC as the bid is granted, its input's VC offset
+ * moving past it (rs__iq_allocate's iSLIP and one-input cases give these grants). */
+IQ_INLINE void sw_alloc_bits(struct iq *q, uint32_t node)
+{
+    struct iq_ring *r = &q->nr[node].sq;
+    const uint32_t n = r->cnt, NIe = q->NIe, NOe = q->NOe, B = q->B;
+    uint32_t *rr = q->sw_rr + (size_t)node * NIe;
+    uint32_t *ip = q->sa_in_ptr + (size_t)node * NIe, *op = q->sa_out_ptr + (size_t)node * NOe;
+    uint32_t req[32], gr[32], outs = 0, inm = 0, outm = 0;
+    uint8_t lab[32][32], mi[32];
+    /* the queue's entries and the router's VC state in locals (stores through e would
+     * otherwise reload them) */
+    struct iq_ent *sq = q->sq + (size_t)node * q->QS;
+    const uint32_t h = r->head, mk = q->QS - 1, xb = node * q->NI, yb = node * q->NO;
+    const uint16_t *out_port = q->out_port, *out_vc = q->out_vc;
+    const uint32_t *occ = q->occ, depth = q->depth;
+    for (uint32_t i = 0; i < n; i++) {
+        struct iq_ent *e = &sq[(h + i) & mk];
+        RS_DASSERT(e->time < 0 && e->res == -1);
+        uint32_t x = (xb + e->in) * B + e->vc, o = out_port[x];
+        RS_DASSERT(q->state[x] == VC_ACTIVE);
+        if (occ[(yb + o) * B + out_vc[x]] >= depth) {
+            e->res = STALL;
+            continue;
+        }
+        uint32_t in = e->in, ib = 1u << in;
+        if (!(outs >> o & 1)) {
+            outs |= 1u << o;
+            req[o] = 0;
+        }
+        if (!(req[o] & ib)) {
+            req[o] |= ib;
+            lab[in][o] = (uint8_t)e->vc;
+        } else {
+            uint32_t p = rr[in], a = e->vc, b = lab[in][o];
+            uint32_t da = a >= p ? a - p : a + B - p, db = b >= p ? b - p : b + B - p;
+            if (da < db)
+                lab[in][o] = (uint8_t)a;
+        }
+    }
+    for (uint32_t it = 0, iters = q->iters; it < iters; it++) {
+        uint32_t gin = 0;
+        for (uint32_t ob = outs & ~outm; ob; ob &= ob - 1) {
+            uint32_t o = (uint32_t)__builtin_ctz(ob), m = req[o] & ~inm;
+            if (!m)
+                continue;
+            uint32_t g = rr_first(m, op[o]);
+            if (!(gin >> g & 1)) {
+                gin |= 1u << g;
+                gr[g] = 0;
+            }
+            gr[g] |= 1u << o;
+        }
+        if (!gin)
+            break; /* no grant: later iterations would find the same */
+        for (; gin; gin &= gin - 1) {
+            uint32_t i = (uint32_t)__builtin_ctz(gin), o = rr_first(gr[i], ip[i]);
+            mi[i] = (uint8_t)o;
+            inm |= 1u << i;
+            outm |= 1u << o;
+            if (it == 0) {
+                op[o] = i + 1 == NIe ? 0 : i + 1;
+                ip[i] = o + 1 == NOe ? 0 : o + 1;
+            }
+        }
+    }
+    const int32_t now = (int32_t)q->now;
+    for (uint32_t i = 0; i < n; i++) {
+        struct iq_ent *e = &sq[(h + i) & mk];
+        e->time = now;
+        if (e->res < -1)
+            continue;
+        uint32_t in = e->in;
+        if ((inm >> in & 1) && lab[in][mi[in]] == e->vc) {
+            uint32_t nx = e->vc + 1u;
+            rr[in] = nx < B ? nx : nx % B;
+            e->res = (int32_t)mi[in];
+        } else {
+            e->res = STALL;
+        }
+    }
+}
+
+IQ_INLINE int route_update(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err,
+                           const int fs)
 {
     struct iq_ring *r = &q->nr[node].rq;
     int rc;
     while (r->cnt) {
         struct iq_ent e = RING_AT(q->rq, node, r, q->QS, 0);
-        if (q->rd != 1 && (e.time < 0 || (int32_t)q->now < e.time))
+        if (KQ(fs, q->rd, 1u) != 1 && (e.time < 0 || (int32_t)q->now < e.time))
             break; /* routing_delay=1: every entry was added since the last update, due now */
         ring_pop(r, q->QS);
         uint32_t x = ivc(q, node, e.in, e.vc);
         if ((rc = route_vc(f, q, node, x, err)))
             return rc;
         q->state[x] = VC_VA;
-        if (q->spec)
+        if (KQ(fs, q->spec, 0))
             push_ent(q, q->sq, &q->nr[node].sq, node, e.in, e.vc);
         push_ent(q, q->vq, &q->nr[node].vq, node, e.in, e.vc);
     }
     return 0;
 }
 
-static void vc_alloc_update(struct flit *f, struct iq *q, uint32_t node)
+IQ_INLINE void vc_alloc_update(struct flit *f, struct iq *q, uint32_t node, const int fs)
 {
     struct iq_ring *r = &q->nr[node].vq;
     while (r->cnt) {
@@ -687,10 +803,10 @@ static void vc_alloc_update(struct flit *f, struct iq *q, uint32_t node)
             q->out_port[x] = (uint16_t)o;
             q->out_vc[x] = (uint16_t)v;
             q->state[x] = VC_ACTIVE;
-            if (f->adaptive)
+            if (KQ(fs, f->adaptive, 0))
                 rs__iq_rsets_granted(&q->rs, x, q->ibuf[(size_t)x * q->Dc + q->iq[x].head].m,
                                      o, v);
-            if (!q->spec)
+            if (!KQ(fs, q->spec, 0))
                 push_ent(q, q->sq, &q->nr[node].sq, node, e.in, e.vc);
         } else {
             f->blocked++;
@@ -706,14 +822,13 @@ static void vc_alloc_update(struct flit *f, struct iq *q, uint32_t node)
  * channel back to its sender (a terminal's injection credit channel for in >= P), in the
  * ring slot written now. The credits of one input in one cycle share a mask and a slot
  * (BookSim sends one credit per input per cycle); the first lists the slot as an event. */
-static inline __attribute__((always_inline)) void send_credit(struct flit *f, struct iq *q,
-                                                             uint32_t node, uint32_t in,
-                                                             uint32_t vc)
+IQ_INLINE void send_credit(struct flit *f, struct iq *q, uint32_t node, uint32_t in, uint32_t vc,
+                           const int fs)
 {
     uint64_t bit = (uint64_t)1 << vc;
-    if (q->cy0 && in < q->P) {
+    if (KQ(fs, q->cy0, 1) && in < q->P) {
         uint32_t y = q->up_y[node * q->NI + in] + vc;
-        q->cy[(size_t)q->r_wr * q->n_chan + q->n_cy[q->r_wr]++] = y;
+        q->cy_wr[(*q->n_cy_wr)++] = y;
         f->step_moves++;
     } else if (in < q->P) {
         uint32_t c = q->in_chan[node * q->P + in];
@@ -742,7 +857,7 @@ static inline void write_flit(struct iq *q, uint32_t node, uint32_t o, struct iq
 {
     if (o < q->P) {
         uint32_t c = node * q->P + o;
-        q->evf[(size_t)q->r_now * q->n_chan + q->n_evf[q->r_now]++] = (struct iq_fev){c, fl};
+        q->evf_now[(*q->n_evf_now)++] = (struct iq_fev){c, fl};
     } else {
         uint32_t t = q->dst_t[q->dst_of[node] + o - q->P];
         q->ejf[(size_t)t * q->Rt + q->rt_now] = fl;
@@ -754,11 +869,10 @@ static inline void write_flit(struct iq *q, uint32_t node, uint32_t o, struct iq
 /* Move the front flit of input VC (in, vc) through crossbar output eout (a won switch or
  * a held connection): out of its buffer, onto the output VC's count, into the crossbar
  * queue, a credit made for its buffer. Returns 1 if it was its packet's tail. */
-static inline __attribute__((always_inline)) int move_flit(struct flit *f, struct iq *q,
-                                                           uint32_t node, uint32_t in,
-                                                           uint32_t vc, uint32_t eout)
+IQ_INLINE int move_flit(struct flit *f, struct iq *q, uint32_t node, uint32_t in, uint32_t vc,
+                        uint32_t eout, const int fs)
 {
-    uint32_t x = ivc(q, node, in, vc), o = div_s(eout, q->s_out);
+    uint32_t x = ivc(q, node, in, vc), o = div_s(eout, KQ(fs, q->s_out, 1u));
     RS_ASSERT(q->state[x] == VC_ACTIVE);
     struct iq_ring *br = &q->iq[x];
     struct iq_fl fl = q->ibuf[(size_t)x * q->Dc + br->head];
@@ -780,16 +894,17 @@ static inline __attribute__((always_inline)) int move_flit(struct flit *f, struc
         if (!q->wftc)
             q->use[y] = -1;
     }
-    if (q->direct) {
+    if (KQ(fs, q->direct, 1)) {
         write_flit(q, node, o, fl);
     } else {
         struct iq_ring *xr = &q->nr[node].xq;
         RS_ASSERT(xr->cnt < q->QX);
         RING_BACK(q->xq, node, xr, q->QX) = (struct iq_xent){
-            -1, fl, (uint16_t)(in * q->s_in + mod_s(vc, q->s_in)), (uint16_t)eout};
+            -1, fl, (uint16_t)(in * KQ(fs, q->s_in, 1u) + mod_s(vc, KQ(fs, q->s_in, 1u))),
+            (uint16_t)eout};
         xr->cnt++;
     }
-    send_credit(f, q, node, in, vc);
+    send_credit(f, q, node, in, vc, fs);
     f->step_moves++;
     return tail;
 }
@@ -834,7 +949,7 @@ static int sw_hold_update(struct flit *f, struct iq *q, uint32_t node, struct rs
             push_ent(q, q->sq, &q->nr[node].sq, node, e.in, e.vc);
             continue;
         }
-        int tail = move_flit(f, q, node, e.in, e.vc, (uint32_t)e.res);
+        int tail = move_flit(f, q, node, e.in, e.vc, (uint32_t)e.res, 0);
         uint32_t x = ivc(q, node, e.in, e.vc);
         if (q->iq[x].cnt == 0) {
             hold_release(q, node, ein);
@@ -842,7 +957,7 @@ static int sw_hold_update(struct flit *f, struct iq *q, uint32_t node, struct rs
                 q->state[x] = VC_IDLE;
         } else if (tail) {
             hold_release(q, node, ein);
-            if ((rc = start_head(f, q, node, e.in, e.vc, err)))
+            if ((rc = start_head(f, q, node, e.in, e.vc, err, 0)))
                 return rc;
         } else {
             push_ent(q, q->hq, &q->nr[node].hq, node, e.in, e.vc);
@@ -856,7 +971,8 @@ static int sw_hold_update(struct flit *f, struct iq *q, uint32_t node, struct rs
  * bidding entries in their order, reset: compacted in place. With lone_sa nothing else
  * pushes to this queue meanwhile (start_head pushes to the routing or VC-allocation queue
  * when not speculative). */
-static int sw_alloc_update_all(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
+IQ_INLINE int sw_alloc_update_all(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err,
+                                  const int fs)
 {
     struct iq_ring *r = &q->nr[node].sq;
     uint32_t n = r->cnt, j = 0;
@@ -866,12 +982,12 @@ static int sw_alloc_update_all(struct flit *f, struct iq *q, uint32_t node, stru
         int keep = e.res < 0;
         if (!keep) {
             uint32_t x = ivc(q, node, e.in, e.vc);
-            int tail = move_flit(f, q, node, e.in, e.vc, (uint32_t)e.res);
+            int tail = move_flit(f, q, node, e.in, e.vc, (uint32_t)e.res, fs);
             if (q->iq[x].cnt == 0) {
                 if (tail)
                     q->state[x] = VC_IDLE;
             } else if (tail) {
-                if ((rc = start_head(f, q, node, e.in, e.vc, err)))
+                if ((rc = start_head(f, q, node, e.in, e.vc, err, fs)))
                     return rc;
             } else {
                 keep = 1;
@@ -884,7 +1000,8 @@ static int sw_alloc_update_all(struct flit *f, struct iq *q, uint32_t node, stru
     return 0;
 }
 
-static int sw_alloc_update(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
+IQ_INLINE int sw_alloc_update(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err,
+                              const int fs)
 {
     struct iq_ring *r = &q->nr[node].sq;
     int rc;
@@ -898,15 +1015,15 @@ static int sw_alloc_update(struct flit *f, struct iq *q, uint32_t node, struct r
             continue;
         }
         uint32_t x = ivc(q, node, e.in, e.vc);
-        int tail = move_flit(f, q, node, e.in, e.vc, (uint32_t)e.res);
+        int tail = move_flit(f, q, node, e.in, e.vc, (uint32_t)e.res, fs);
         if (q->iq[x].cnt == 0) {
             if (tail)
                 q->state[x] = VC_IDLE;
         } else if (tail) {
-            if ((rc = start_head(f, q, node, e.in, e.vc, err)))
+            if ((rc = start_head(f, q, node, e.in, e.vc, err, fs)))
                 return rc;
-        } else if (q->hold) {
-            uint32_t ein = e.in * q->s_in + mod_s(e.vc, q->s_in);
+        } else if (KQ(fs, q->hold, 0)) {
+            uint32_t ein = e.in * KQ(fs, q->s_in, 1u) + mod_s(e.vc, KQ(fs, q->s_in, 1u));
             q->hold_vc[node * q->NIe + ein] = e.vc;
             q->hold_in[node * q->NIe + ein] = e.res;
             q->hold_out[node * q->NOe + (uint32_t)e.res] = (int32_t)ein;
@@ -918,63 +1035,69 @@ static int sw_alloc_update(struct flit *f, struct iq *q, uint32_t node, struct r
     return 0;
 }
 
-static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
+IQ_INLINE int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err,
+                           const int fs)
 {
     int rc;
-    if ((rc = input_queuing(f, q, node, err)))
+    if ((rc = input_queuing(f, q, node, err, fs)))
         return rc;
     struct iq_ring *r = &q->nr[node].rq;
-    for (uint32_t i = 0; q->rd != 1 && i < r->cnt; i++) { /* 1: route_update takes all */
+    /* routing_delay = 1: route_update takes the whole queue */
+    for (uint32_t i = 0; KQ(fs, q->rd, 1u) != 1 && i < r->cnt; i++) {
         struct iq_ent *e = &RING_AT(q->rq, node, r, q->QS, i);
         if (e->time >= 0)
             break;
-        e->time = (int32_t)(q->now + q->rd - 1);
+        e->time = (int32_t)(q->now + KQ(fs, q->rd, 1u) - 1);
     }
-    if (q->nr[node].vq.cnt == 1 && q->lone_va)
-        vc_alloc_lone(q, node);
+    if (q->nr[node].vq.cnt == 1 && KQ(fs, q->lone_va, 1))
+        vc_alloc_lone(q, node, fs);
     else if (q->nr[node].vq.cnt)
         vc_alloc_evaluate(f, q, node);
-    if (q->hold && q->nr[node].hq.cnt)
+    if (KQ(fs, q->hold, 0) && q->nr[node].hq.cnt)
         sw_hold_evaluate(q, node);
-    if (q->nr[node].sq.cnt == 1 && q->lone_sa)
-        sw_alloc_lone(q, node);
-    else if (q->nr[node].sq.cnt && !(q->lone_sa && sw_alloc_free(q, node)))
+    if (q->nr[node].sq.cnt == 1 && KQ(fs, q->lone_sa, 1))
+        sw_alloc_lone(q, node, fs);
+    else if (fs && q->sa_bits && q->nr[node].sq.cnt)
+        sw_alloc_bits(q, node);
+    else if (q->nr[node].sq.cnt && !(KQ(fs, q->lone_sa, 1) && sw_alloc_free(q, node, fs)))
         sw_alloc_evaluate(f, q, node);
     struct iq_ring *xr = &q->nr[node].xq;
-    for (uint32_t i = 0; i < xr->cnt; i++) {
+    for (uint32_t i = 0; !fs && i < xr->cnt; i++) { /* fs: direct, the crossbar unused */
         struct iq_xent *e = &RING_AT(q->xq, node, xr, q->QX, i);
         if (e->time >= 0)
             break;
-        e->time = (int32_t)(q->now + q->xd - 1);
+        e->time = (int32_t)(q->now + KQ(fs, q->xd, 1u) - 1);
     }
-    if ((rc = route_update(f, q, node, err)))
+    if ((rc = route_update(f, q, node, err, fs)))
         return rc;
     uint32_t n_sq = q->nr[node].sq.cnt;
-    vc_alloc_update(f, q, node);
-    if (q->hold && (rc = sw_hold_update(f, q, node, err)))
+    vc_alloc_update(f, q, node, fs);
+    if (KQ(fs, q->hold, 0) && (rc = sw_hold_update(f, q, node, err)))
         return rc;
     /* lone_sa: the switch-allocation queue's entries were all evaluated this cycle unless VC
      * allocation just added some (nothing else adds to it after its evaluation) */
-    if (q->lone_sa && q->nr[node].sq.cnt == n_sq)
-        rc = sw_alloc_update_all(f, q, node, err);
+    if (KQ(fs, q->lone_sa, 1) && q->nr[node].sq.cnt == n_sq)
+        rc = sw_alloc_update_all(f, q, node, err, fs);
     else
-        rc = sw_alloc_update(f, q, node, err);
+        rc = sw_alloc_update(f, q, node, err, fs);
     if (rc)
         return rc;
-    for (uint32_t k = 0; k < q->n_vreq; k++)
-        q->vaa.inmatch[q->vreq[k].in] = q->vaa.outmatch[q->vreq[k].out] = -1;
-    for (uint32_t k = 0; k < q->n_sreq; k++) {
-        const struct iq_req *rq = &q->sreq[k];
-        q->saa.inmatch[rq->in] = q->saa.outmatch[rq->out] = -1;
-        q->sreq_at[rq->in * q->NOe + rq->out] = -1;
+    if (q->n_vreq | q->n_sreq) { /* an allocator ran: reset its result for the next */
+        for (uint32_t k = 0; k < q->n_vreq; k++)
+            q->vaa.inmatch[q->vreq[k].in] = q->vaa.outmatch[q->vreq[k].out] = -1;
+        for (uint32_t k = 0; k < q->n_sreq; k++) {
+            const struct iq_req *rq = &q->sreq[k];
+            q->saa.inmatch[rq->in] = q->saa.outmatch[rq->out] = -1;
+            q->sreq_at[rq->in * q->NOe + rq->out] = -1;
+        }
+        q->n_vreq = q->n_sreq = 0;
     }
-    q->n_vreq = q->n_sreq = 0;
-    while (xr->cnt) { /* switch update: into the output queue */
+    while (!fs && xr->cnt) { /* switch update: into the output queue */
         struct iq_xent e = RING_AT(q->xq, node, xr, q->QX, 0);
         if (e.time < 0 || (int32_t)q->now < e.time)
             break;
         ring_pop(xr, q->QX);
-        uint32_t o = div_s(e.eout, q->s_out);
+        uint32_t o = div_s(e.eout, KQ(fs, q->s_out, 1u));
         struct iq_ring *orr = &q->oqr[node * q->NO + o];
         RS_ASSERT(orr->cnt < q->QO);
         RING_BACK(q->oq, node * q->NO + o, orr, q->QO) = e.fl;
@@ -982,11 +1105,26 @@ static int router_cycle(struct flit *f, struct iq *q, uint32_t node, struct rs_e
         iq_bit_set(&q->oqm[(size_t)node * q->wO], o);
         iq_bit_set(q->wbusy, node);
     }
-    /* still busy next cycle: a stage, the crossbar or a received credit has entries */
-    if (!(q->nr[node].rq.cnt | q->nr[node].vq.cnt | q->nr[node].sq.cnt | q->nr[node].hq.cnt |
-          xr->cnt | q->nr[node].pc.cnt))
+    /* still busy next cycle: a stage, the crossbar or a received credit has entries (fs:
+     * no held connections, crossbar or received-credit queue) */
+    const struct iq_rings *nr = &q->nr[node];
+    if (fs ? !(nr->rq.cnt | nr->vq.cnt | nr->sq.cnt)
+           : !(nr->rq.cnt | nr->vq.cnt | nr->sq.cnt | nr->hq.cnt | xr->cnt | nr->pc.cnt))
         iq_bit_clear(q->busy, node);
     return 0;
+}
+
+/* One router's cycle in any configuration (the keys read from q), and in the fast one
+ * (q->fast: the keys it fixes as constants; inlined into the step's loop). */
+static __attribute__((noinline)) int router_cycle_any(struct flit *f, struct iq *q, uint32_t node,
+                                                      struct rs_err *err)
+{
+    return router_cycle(f, q, node, err, 0);
+}
+
+IQ_INLINE int router_cycle_fast(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
+{
+    return router_cycle(f, q, node, err, 1);
 }
 
 /* The router's writes (not direct): one flit per non-empty output queue, also listed as
@@ -1136,6 +1274,10 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
     q->rt_now = now % q->Rt;
     q->r_wr = (now + q->lat + 1) % q->R;
     q->rt_wr = (now + 2) % q->Rt;
+    q->cy_wr = q->cy + (size_t)q->r_wr * q->n_chan;
+    q->n_cy_wr = q->n_cy + q->r_wr;
+    q->evf_now = q->evf + (size_t)q->r_now * q->n_chan;
+    q->n_evf_now = q->n_evf + q->r_now;
     uint32_t r_now = q->r_now, rt_now = q->rt_now;
     /* terminals read their ejection channels (in increasing order: deliveries are ordered)
      * and the credits of their injection buffers */
@@ -1218,12 +1360,17 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
     if (f->adaptive) { /* every router's view of its credits at the start of its cycle */
         for (uint32_t node = 0; node < q->n_nodes; node++) {
             rs__iq_rsets_node(&q->rs, node);
-            if (iq_bit_has(q->busy, node) && (rc = router_cycle(f, q, node, err)))
+            if (iq_bit_has(q->busy, node) && (rc = router_cycle_any(f, q, node, err)))
+                return rc;
+        }
+    } else if (q->fast) {
+        IQ_FOR_BITS(q->busy, q->wN, node) {
+            if ((rc = router_cycle_fast(f, q, node, err)))
                 return rc;
         }
     } else {
         IQ_FOR_BITS(q->busy, q->wN, node) {
-            if ((rc = router_cycle(f, q, node, err)))
+            if ((rc = router_cycle_any(f, q, node, err)))
                 return rc;
         }
     }
@@ -1636,6 +1783,11 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
             }
         }
     q->cy0 = q->cd0 && q->s_in == 1;
+    q->fast = q->rd == 1 && q->va == 1 && q->sa == 1 && q->direct && q->s_in == 1 &&
+              q->s_out == 1 && !q->hold && !q->spec && !f->adaptive && q->lone_sa &&
+              q->lone_va && q->cd0 && q->cy0 && q->NI <= 64;
+    q->sa_bits = q->fast && q->sa_kind == IQ_ALLOC_ISLIP && q->NIe <= 32 && q->NOe <= 32 &&
+                 q->B <= 256;
     IQ_ALLOC(q->up_y, (uint64_t)q->n_nodes * q->NI);
     for (uint32_t node = 0; node < q->n_nodes; node++)
         for (uint32_t o = 0; o < q->P; o++)
