@@ -169,20 +169,27 @@ static uint32_t new_worm(struct flit *f, uint32_t src, uint32_t dst, uint32_t mi
     w->src_left = len;
     w->head = RS_NONE;
     w->next_node = f->src_node[src];
-    w->path = f->adaptive ? RS_NONE : flit_path_of(f, src, dst, mid);
+    uint32_t pe = f->adaptive ? RS_NONE : flit_path_of(f, src, dst, mid);
+    w->path = pe == RS_NONE ? RS_NONE : (pe & ~FLIT_PATH_EMPTY) - 1;
     if (__builtin_expect(f->ev != NULL, 0) && f->ol) /* the event log: slot m's packet id */
         rs__events_ol_bind(f->ev, m, src, f->ol->term[src].started);
-    if (w->path != RS_NONE) { /* the cached route's first hop (rs__flit_route_oblivious) */
-        const struct flit_hop *h = &f->hop[w->path];
-        w->next_chan = h->chan;
-        if (h->chan != RS_NONE) {
-            w->next_node = h->node;
-            w->vc_lo = h->vc_lo;
-            w->vc_hi = h->vc_hi;
+    if (pe == RS_NONE) { /* routed hop by hop */
+        if ((f->rc = rs__flit_route(f, m, f->src_node[src], f->err))) {
+            f->free_slot[f->n_free++] = m;
+            return RS_NONE;
         }
-    } else if ((f->rc = rs__flit_route(f, m, f->src_node[src], f->err))) {
-        f->free_slot[f->n_free++] = m;
-        return RS_NONE;
+    } else if (pe & FLIT_PATH_EMPTY) { /* the cached route has no hop */
+        w->next_chan = RS_NONE;
+    } else if (!f->iq_router) {
+        /* the cached route's first hop, read when the header first tries to move (the step's
+         * source loop, flit_first_hop): a cold line here; fetched now, it is in the cache
+         * then, with the next hops */
+        const char *h = (const char *)&f->hop[w->path];
+        __builtin_prefetch(h);
+        __builtin_prefetch(h + 64);
+        w->next_chan = FLIT_CHAN_UNREAD;
+    } else { /* router=iq reads its fronts' next channel (rs__flit_route_oblivious) */
+        flit_first_hop(f, w);
     }
     if (w->next_chan == RS_NONE && !f->iq_router) { /* source = destination: delivered
                                                       without a move (router=iq: through its

@@ -185,8 +185,10 @@ struct flit {
                                returned (making a source's front); err holds its message */
     struct rs_err *err;
     /* the path cache (flit_route.c): the route of source-destination pair (s, d) starts at
-     * hop[pair_path[s * n_src + d] - 1] (0: not expanded yet, RS_NONE: routed hop by hop);
-     * NULL when routes are not a function of the pair or the index would be too large */
+     * hop[(pair_path[s * n_src + d] & ~FLIT_PATH_EMPTY) - 1] (0: not expanded yet, RS_NONE:
+     * routed hop by hop; FLIT_PATH_EMPTY set: the route has no hop, source and destination
+     * at one node); NULL when routes are not a function of the pair or the index would be
+     * too large */
     uint32_t *pair_path;
     struct flit_hop *hop;
     uint32_t n_hop, cap_hop;
@@ -281,10 +283,12 @@ int rs__flit_route(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err
 
 /* The path cache (flit_route.c). rs__flit_paths_init allocates it when routes are a function
  * of (source, destination) alone (after the routing, classes and sources are set up):
- * returns 0 or RS_ENOMEM. rs__flit_path_of gives the index of the first hop of the cached
- * route from terminal src to terminal dst (expanding it on first use), or RS_NONE when that
- * route is routed hop by hop (no cache, an intermediate, the cache full, a failing route).
- * rs__flit_paths_free frees it. */
+ * returns 0 or RS_ENOMEM. rs__flit_path_of gives the pair entry of the cached route from
+ * terminal src to terminal dst (expanding it on first use): RS_NONE when that route is
+ * routed hop by hop (no cache, an intermediate, the cache full, a failing route), else the
+ * index of its first hop plus one, with FLIT_PATH_EMPTY set when the route has no hop (its
+ * first hop's chan is RS_NONE). rs__flit_paths_free frees it. */
+#define FLIT_PATH_EMPTY 0x80000000u
 int rs__flit_paths_init(struct flit *f);
 uint32_t rs__flit_path_of(struct flit *f, uint32_t src, uint32_t dst, uint32_t mid);
 void rs__flit_paths_free(struct flit *f);
@@ -294,9 +298,22 @@ static inline uint32_t flit_path_of(struct flit *f, uint32_t src, uint32_t dst, 
     if (!f->pair_path || mid != RS_NONE)
         return RS_NONE;
     uint32_t p = f->pair_path[(uint64_t)src * f->n_src + dst];
-    if (p == 0)
-        return rs__flit_path_of(f, src, dst, mid);
-    return p == RS_NONE ? RS_NONE : p - 1;
+    return p == 0 ? rs__flit_path_of(f, src, dst, mid) : p;
+}
+/* A worm's next_chan before its header's first move when its cached route's first hop is
+ * not read yet (router=simple): new_worm only prefetches that hop, the step's source loop
+ * reads it (flit_first_hop) when the header first tries to move. Never a channel id (VC ids
+ * are 32-bit). */
+#define FLIT_CHAN_UNREAD (RS_NONE - 1)
+/* Read worm w's cached first hop (its next_chan FLIT_CHAN_UNREAD) into its next-hop fields,
+ * as new_worm would have. */
+static inline void flit_first_hop(const struct flit *f, struct flit_worm *w)
+{
+    const struct flit_hop *h = &f->hop[w->path];
+    w->next_chan = h->chan; /* not RS_NONE: the path is not empty */
+    w->next_node = h->node;
+    w->vc_lo = h->vc_lo;
+    w->vc_hi = h->vc_hi;
 }
 /* Hops the path cache holds for a network of pairs (source, destination) pairs: 0 when it has
  * no cache (too many pairs). For the memory estimate: the cache takes at most 4 bytes per pair

@@ -18,6 +18,7 @@
  * the cache. */
 #define FLIT_HOPS_PER_PAIR 16u
 #define FLIT_HOPS_MAX (1u << 20)
+_Static_assert(FLIT_HOPS_MAX < FLIT_PATH_EMPTY, "a pair entry's index leaves its flag bit");
 
 /* The next hop of a header at node with route state st (an oblivious routing): *chan gets
  * the channel (RS_NONE at the destination, where nothing else is written), *head_out its
@@ -140,9 +141,11 @@ uint32_t rs__flit_path_of(struct flit *f, uint32_t src, uint32_t dst, uint32_t m
     uint32_t *p = &f->pair_path[(uint64_t)src * f->n_src + dst];
     if (*p == 0) {
         uint32_t at = expand_pair(f, src, dst);
-        *p = at == RS_NONE ? RS_NONE : at + 1;
+        *p = at == RS_NONE                   ? RS_NONE
+             : f->hop[at].chan == RS_NONE ? (at + 1) | FLIT_PATH_EMPTY
+                                            : at + 1;
     }
-    return *p == RS_NONE ? RS_NONE : *p - 1;
+    return *p;
 }
 
 int rs__flit_route_oblivious(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err)

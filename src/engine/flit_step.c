@@ -597,6 +597,8 @@ int rs__flit_step(struct flit *f, struct rs_err *err)
         for (uint32_t i = 0; i < f->n_pend; i++) { /* then the sources, by terminal */
             uint32_t t = f->pend[i], m;
             while ((m = f->front[t]) != RS_NONE) {
+                if (f->w[m].next_chan == FLIT_CHAN_UNREAD) /* (prefetched by new_worm) */
+                    flit_first_hop(f, &f->w[m]);
                 int r = move_header(f, NULL, m, err, &rc);
                 if (rc)
                     break;
