@@ -190,8 +190,9 @@ struct flit {
      * at one node); NULL when routes are not a function of the pair or the index would be
      * too large */
     uint32_t *pair_path;
-    struct flit_hop *hop;
+    struct flit_hop *hop;   /* in pair_path's block (rs__huge_alloc'd, cache_bytes long) */
     uint32_t n_hop, cap_hop;
+    size_t cache_bytes;
     /* threads (the run key `threads`): the worms of the network step run on `threads`
      * OpenMP threads, each taking the worms whose header is at a node of its range (par set
      * when the configuration allows it; flit_step.c). own[i]: the thread of act[i]. */
