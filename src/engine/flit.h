@@ -33,6 +33,9 @@ enum flit_classes { FLIT_CLASSES_NONE, FLIT_CLASSES_DATELINE, FLIT_CLASSES_PARTI
 enum flit_on_delay { FLIT_WAIT, FLIT_DISCARD };
 struct iq;
 
+/* Slot arrays from this size on come from rs__huge_alloc (zeroed, on huge pages). */
+#define FLIT_W_HUGE_FROM ((size_t)2 << 20)
+
 /* One virtual channel: VC id = channel id * B + v, channel id = node * P + port. 24 bytes. */
 struct flit_vc {
     uint32_t owner;  /* worm slot holding it, RS_NONE when free */
@@ -137,7 +140,8 @@ struct flit {
     struct flit_fifo *fifo; /* [n_vc], cut_through_partial only */
     uint32_t *chan_used;    /* [n_chan] step the channel last carried a flit (link=shared) */
 
-    struct flit_worm *w;    /* [n_slots] */
+    struct flit_worm *w;    /* [n_slots]: rs_malloc'd when w_small, else rs__huge_alloc'd */
+    int w_small;
     uint32_t n_slots;
     uint32_t *free_slot;    /* stack of unused slots */
     uint32_t n_free;
