@@ -147,7 +147,7 @@ FLIT_HOT int move_header_p(struct flit *f, struct flit_thr *th, uint32_t m, stru
     if (!adapt && w->path != RS_NONE) { /* the cached route (flit_route.c), inline */
         const struct flit_hop *hp = &f->hop[w->path + w->hops];
         /* the route's line after the next (new_worm fetched its first two): on the 16x16
-         * mesh the cache's routes (8 MB) outgrow the L2 cache */
+         * mesh the cache's routes (about 9 MB) outgrow the L2 cache */
         __builtin_prefetch((const char *)hp + 128);
         w->next_chan = hp->chan;
         if (hp->chan != RS_NONE) {
