@@ -241,6 +241,8 @@ struct rs_openloop {
     uint64_t delivered, dropped;      /* all packets, whole run */
     uint64_t *lat_hist;               /* [lat_cap]: measured packets by latency */
     uint32_t lat_cap;
+    uint32_t lat_top;                 /* lat_hist[lat_top..lat_cap) are zero (the summary
+                                         reads no further: its pages are never touched) */
     int stopped;                      /* the engine stopped the run early (deadlock) */
     uint32_t win_lo, win_hi;          /* the measurement window: steps (win_lo, win_hi] */
     uint32_t now;                     /* the last step seen (rs_openloop_accept) */

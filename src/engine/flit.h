@@ -33,6 +33,9 @@ enum flit_classes { FLIT_CLASSES_NONE, FLIT_CLASSES_DATELINE, FLIT_CLASSES_PARTI
 enum flit_on_delay { FLIT_WAIT, FLIT_DISCARD };
 struct iq;
 
+/* Slot arrays from this size on come from rs__huge_alloc (zeroed, on huge pages). */
+#define FLIT_W_HUGE_FROM ((size_t)2 << 20)
+
 /* One virtual channel: VC id = channel id * B + v, channel id = node * P + port. 24 bytes. */
 struct flit_vc {
     uint32_t owner;  /* worm slot holding it, RS_NONE when free */
@@ -137,7 +140,8 @@ struct flit {
     struct flit_fifo *fifo; /* [n_vc], cut_through_partial only */
     uint32_t *chan_used;    /* [n_chan] step the channel last carried a flit (link=shared) */
 
-    struct flit_worm *w;    /* [n_slots] */
+    struct flit_worm *w;    /* [n_slots]: rs_malloc'd when w_small, else rs__huge_alloc'd */
+    int w_small;
     uint32_t n_slots;
     uint32_t *free_slot;    /* stack of unused slots */
     uint32_t n_free;
@@ -185,11 +189,14 @@ struct flit {
                                returned (making a source's front); err holds its message */
     struct rs_err *err;
     /* the path cache (flit_route.c): the route of source-destination pair (s, d) starts at
-     * hop[pair_path[s * n_src + d] - 1] (0: not expanded yet, RS_NONE: routed hop by hop);
-     * NULL when routes are not a function of the pair or the index would be too large */
+     * hop[(pair_path[s * n_src + d] & ~FLIT_PATH_EMPTY) - 1] (0: not expanded yet, RS_NONE:
+     * routed hop by hop; FLIT_PATH_EMPTY set: the route has no hop, source and destination
+     * at one node); NULL when routes are not a function of the pair or the index would be
+     * too large */
     uint32_t *pair_path;
-    struct flit_hop *hop;
+    struct flit_hop *hop;   /* in pair_path's block (rs__huge_alloc'd, cache_bytes long) */
     uint32_t n_hop, cap_hop;
+    size_t cache_bytes;
     /* threads (the run key `threads`): the worms of the network step run on `threads`
      * OpenMP threads, each taking the worms whose header is at a node of its range (par set
      * when the configuration allows it; flit_step.c). own[i]: the thread of act[i]. */
@@ -281,10 +288,12 @@ int rs__flit_route(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err
 
 /* The path cache (flit_route.c). rs__flit_paths_init allocates it when routes are a function
  * of (source, destination) alone (after the routing, classes and sources are set up):
- * returns 0 or RS_ENOMEM. rs__flit_path_of gives the index of the first hop of the cached
- * route from terminal src to terminal dst (expanding it on first use), or RS_NONE when that
- * route is routed hop by hop (no cache, an intermediate, the cache full, a failing route).
- * rs__flit_paths_free frees it. */
+ * returns 0 or RS_ENOMEM. rs__flit_path_of gives the pair entry of the cached route from
+ * terminal src to terminal dst (expanding it on first use): RS_NONE when that route is
+ * routed hop by hop (no cache, an intermediate, the cache full, a failing route), else the
+ * index of its first hop plus one, with FLIT_PATH_EMPTY set when the route has no hop (its
+ * first hop's chan is RS_NONE). rs__flit_paths_free frees it. */
+#define FLIT_PATH_EMPTY 0x80000000u
 int rs__flit_paths_init(struct flit *f);
 uint32_t rs__flit_path_of(struct flit *f, uint32_t src, uint32_t dst, uint32_t mid);
 void rs__flit_paths_free(struct flit *f);
@@ -294,9 +303,22 @@ static inline uint32_t flit_path_of(struct flit *f, uint32_t src, uint32_t dst, 
     if (!f->pair_path || mid != RS_NONE)
         return RS_NONE;
     uint32_t p = f->pair_path[(uint64_t)src * f->n_src + dst];
-    if (p == 0)
-        return rs__flit_path_of(f, src, dst, mid);
-    return p == RS_NONE ? RS_NONE : p - 1;
+    return p == 0 ? rs__flit_path_of(f, src, dst, mid) : p;
+}
+/* A worm's next_chan before its header's first move when its cached route's first hop is
+ * not read yet (router=simple): new_worm only prefetches that hop, the step's source loop
+ * reads it (flit_first_hop) when the header first tries to move. Never a channel id (VC ids
+ * are 32-bit). */
+#define FLIT_CHAN_UNREAD (RS_NONE - 1)
+/* Read worm w's cached first hop (its next_chan FLIT_CHAN_UNREAD) into its next-hop fields,
+ * as new_worm would have. */
+static inline void flit_first_hop(const struct flit *f, struct flit_worm *w)
+{
+    const struct flit_hop *h = &f->hop[w->path];
+    w->next_chan = h->chan; /* not RS_NONE: the path is not empty */
+    w->next_node = h->node;
+    w->vc_lo = h->vc_lo;
+    w->vc_hi = h->vc_hi;
 }
 /* Hops the path cache holds for a network of pairs (source, destination) pairs: 0 when it has
  * no cache (too many pairs). For the memory estimate: the cache takes at most 4 bytes per pair

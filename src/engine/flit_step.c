@@ -146,6 +146,9 @@ FLIT_HOT int move_header_p(struct flit *f, struct flit_thr *th, uint32_t m, stru
         rs__flit_event_hop(f, m);
     if (!adapt && w->path != RS_NONE) { /* the cached route (flit_route.c), inline */
         const struct flit_hop *hp = &f->hop[w->path + w->hops];
+        /* the route's line after the next (new_worm fetched its first two): on the 16x16
+         * mesh the cache's routes (about 9 MB) outgrow the L2 cache */
+        __builtin_prefetch((const char *)hp + 128);
         w->next_chan = hp->chan;
         if (hp->chan != RS_NONE) {
             w->next_node = hp->node;
@@ -597,6 +600,8 @@ int rs__flit_step(struct flit *f, struct rs_err *err)
         for (uint32_t i = 0; i < f->n_pend; i++) { /* then the sources, by terminal */
             uint32_t t = f->pend[i], m;
             while ((m = f->front[t]) != RS_NONE) {
+                if (f->w[m].next_chan == FLIT_CHAN_UNREAD) /* (prefetched by new_worm) */
+                    flit_first_hop(f, &f->w[m]);
                 int r = move_header(f, NULL, m, err, &rc);
                 if (rc)
                     break;

@@ -767,7 +767,10 @@ void rs_openloop_finish(struct rs_openloop *ol, uint32_t gen, uint32_t length, u
     ol->meas_delivered++;
     uint32_t lat = step - gen; /* < measure + drain: gen is in the window, step <= last */
     RS_DASSERT(step >= gen);
-    ol->lat_hist[lat < ol->lat_cap ? lat : ol->lat_cap - 1]++;
+    uint32_t at = lat < ol->lat_cap ? lat : ol->lat_cap - 1;
+    ol->lat_hist[at]++;
+    if (at >= ol->lat_top)
+        ol->lat_top = at + 1;
 }
 
 void rs_openloop_accept(struct rs_openloop *ol, uint32_t step, uint64_t flits)
@@ -919,7 +922,7 @@ void rs_openloop_result(const struct rs_openloop *ol, struct rs_result *r)
     int sat = rs_openloop_saturated(ol);
     r->latency_mean = r->latency_p99 = r->latency_max = NAN;
     if (!sat)
-        rs_hist_summary(ol->lat_hist, ol->lat_cap, r);
+        rs_hist_summary(ol->lat_hist, ol->lat_top, r); /* (zero beyond: the same summary) */
     r->offered = (double)ol->win_flits / cells;
     r->accepted = (double)ol->win_accepted / cells;
     r->measured_packets = (int64_t)ol->win_packets;
