@@ -23,7 +23,7 @@ static const char *const queue_at_names[] = {"input", "output", "switch", NULL};
 const char *const rs_saf_protocol_names[] = {"fifo", "random", "priority", "furthest_first",
                                              "rank", NULL};
 static const char *const on_full_names[] = {"block", "drop", NULL};
-static const char *const kernel_names[] = {"auto", "general", NULL};
+static const char *const kernel_names[] = {"auto", "general", "leveled", NULL};
 
 static const struct rs_optdef saf_options[] = {
     {"queue_at", RS_OPT_CHOICE, "input", 0, 0, queue_at_names,
@@ -46,8 +46,8 @@ static const struct rs_optdef saf_options[] = {
     {"saf_kernel", RS_OPT_CHOICE, NULL, 0, 0, kernel_names,
      "batch runs on a butterfly without wrap-around with input queues, fifo, block, "
      "queue_size 1..15, direct routing, no plan, event log or check and threads=1 run on the "
-     "leveled butterfly kernel (auto) with the same results; general always uses the general "
-     "engine", "-"},
+     "leveled butterfly kernel (auto; leveled: that kernel or an error) with the same results; "
+     "general always uses the general engine", "-"},
     RS_OPENLOOP_OPTIONS,
     {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
@@ -1087,6 +1087,16 @@ int rs__saf_init_common(struct saf *s, const struct rs_engine_input *in, uint64_
     s->P = net->max_ports;
     s->P_shift = (s->P & (s->P - 1)) ? -1 : __builtin_ctz(s->P);
     s->q_shift = (pb->per_input & (pb->per_input - 1)) ? -1 : __builtin_ctz(pb->per_input);
+    int kernel = 0;
+    if (rs_params_find(in->params, "saf_kernel") &&
+        (rc = rs_opt_choice(in->params, saf_options, "saf_kernel", &kernel, err)))
+        return rc;
+    if (kernel == 2) /* the batch set-up took the kernel where it could */
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "saf_kernel=leveled needs a batch run on a butterfly without wrap, "
+                          "queue_at=input, protocol=fifo, on_full=block, queue_size 1..%d, "
+                          "direct routing, no plan, events or check, threads=1",
+                          SAF_WAVE_MAX_CAP);
     if ((rc = saf_read_options(s, in->params, err)) ||
         (rc = rs_route_check(net, in->routing, err)) ||
         (rc = rs_route_need_fixed(in->routing, "switching=store_forward", err)))
@@ -1329,7 +1339,8 @@ static int saf_pick_kernel(struct saf *s, struct rs_driver *d, struct rs_err *er
     int kernel = 0, rc = 0;
     int64_t threads;
     if (rs_params_find(in->params, "saf_kernel") && /* absent: auto (and not echoed) */
-        ((rc = rs_opt_choice(in->params, saf_options, "saf_kernel", &kernel, err)) || kernel))
+        ((rc = rs_opt_choice(in->params, saf_options, "saf_kernel", &kernel, err)) ||
+         kernel == 1))
         return rc;
     if (rs_saf_options_read(in->params, &o, err) ||
         rs_opt_int(in->params, rs_run_options, "threads", &threads, err)) {
@@ -1338,7 +1349,7 @@ static int saf_pick_kernel(struct saf *s, struct rs_driver *d, struct rs_err *er
     }
     if (o.at != RS_SAF_AT_INPUT || o.proto != RS_SAF_FIFO || o.on_full != RS_SAF_BLOCK ||
         o.has_threshold || threads != 1 || !rs__saf_wave_fits(d, (uint32_t)o.queue_size))
-        return 0;
+        return 0; /* saf_kernel=leveled: refused by rs__saf_init_common */
     return rs__saf_wave_init(&s->wave, d, (uint32_t)o.queue_size, err);
 }
 
