@@ -5,6 +5,7 @@
  * lifecycle is here (the loop is the driver's, driver.c); open-loop runs (saf_openloop.c)
  * use the same step. */
 #include "engine/saf.h"
+#include "engine/saf_wave.h"
 #include "engine/estimate_util.h"
 #include "core/events_hook.h"
 
@@ -22,6 +23,7 @@ static const char *const queue_at_names[] = {"input", "output", "switch", NULL};
 const char *const rs_saf_protocol_names[] = {"fifo", "random", "priority", "furthest_first",
                                              "rank", NULL};
 static const char *const on_full_names[] = {"block", "drop", NULL};
+static const char *const kernel_names[] = {"auto", "general", "leveled", NULL};
 
 static const struct rs_optdef saf_options[] = {
     {"queue_at", RS_OPT_CHOICE, "input", 0, 0, queue_at_names,
@@ -41,6 +43,11 @@ static const struct rs_optdef saf_options[] = {
     {"rank_levels", RS_OPT_INT, "0", 0, 65535, NULL,
      "protocol=rank: every packet draws a rank 1..r; 0 = the smallest r with r^q >= log2 N "
      "(004 §5's r = log^(1/q) N rounded up; q = queue_size, 1 when unbounded)", "1"},
+    {"saf_kernel", RS_OPT_CHOICE, NULL, 0, 0, kernel_names,
+     "batch runs on a butterfly without wrap-around with input queues, fifo, block, "
+     "queue_size 1..15, direct routing, no plan, event log or check and threads=1 run on the "
+     "leveled butterfly kernel (auto; leveled: that kernel or an error) with the same results; "
+     "general always uses the general engine", "-"},
     RS_OPENLOOP_OPTIONS,
     {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
@@ -1080,6 +1087,16 @@ int rs__saf_init_common(struct saf *s, const struct rs_engine_input *in, uint64_
     s->P = net->max_ports;
     s->P_shift = (s->P & (s->P - 1)) ? -1 : __builtin_ctz(s->P);
     s->q_shift = (pb->per_input & (pb->per_input - 1)) ? -1 : __builtin_ctz(pb->per_input);
+    int kernel = 0;
+    if (rs_params_find(in->params, "saf_kernel") &&
+        (rc = rs_opt_choice(in->params, saf_options, "saf_kernel", &kernel, err)))
+        return rc;
+    if (kernel == 2) /* the batch set-up took the kernel where it could */
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "saf_kernel=leveled needs a batch run on a butterfly without wrap, "
+                          "queue_at=input, protocol=fifo, on_full=block, queue_size 1..%d, "
+                          "direct routing, no plan, events or check, threads=1",
+                          SAF_WAVE_MAX_CAP);
     if ((rc = saf_read_options(s, in->params, err)) ||
         (rc = rs_route_check(net, in->routing, err)) ||
         (rc = rs_route_need_fixed(in->routing, "switching=store_forward", err)))
@@ -1313,9 +1330,35 @@ static void saf_result(const struct saf *s, struct rs_result *res, int deadlock)
 
 /* ---- the lifecycle of a batch run (the loop is the driver's, src/engine/driver.c) ----- */
 
+/* saf_kernel=auto: set up the leveled butterfly kernel (saf_wave.c) in s->wave when the run
+ * is in its domain. Returns 0 (s->wave NULL: the general engine runs) or RS_E... */
+static int saf_pick_kernel(struct saf *s, struct rs_driver *d, struct rs_err *err)
+{
+    const struct rs_engine_input *in = d->in;
+    struct rs_saf_options o;
+    int kernel = 0, rc = 0;
+    int64_t threads;
+    if (rs_params_find(in->params, "saf_kernel") && /* absent: auto (and not echoed) */
+        ((rc = rs_opt_choice(in->params, saf_options, "saf_kernel", &kernel, err)) ||
+         kernel == 1))
+        return rc;
+    if (rs_saf_options_read(in->params, &o, err) ||
+        rs_opt_int(in->params, rs_run_options, "threads", &threads, err)) {
+        rs_err_clear(err); /* the general engine reports it */
+        return 0;
+    }
+    if (o.at != RS_SAF_AT_INPUT || o.proto != RS_SAF_FIFO || o.on_full != RS_SAF_BLOCK ||
+        o.has_threshold || threads != 1 || !rs__saf_wave_fits(d, (uint32_t)o.queue_size))
+        return 0; /* saf_kernel=leveled: refused by rs__saf_init_common */
+    return rs__saf_wave_init(&s->wave, d, (uint32_t)o.queue_size, err);
+}
+
 static int saf_life_init(void *st, struct rs_driver *d, struct rs_err *err)
 {
     struct saf *s = st, local;
+    int wrc = saf_pick_kernel(s, d, err);
+    if (wrc || s->wave)
+        return wrc;
     /* set up in a local struct (its fields stay in registers in the per-message loop),
      * then hand it over: also on error, for the free op */
     int rc = saf_init(&local, d, err);
@@ -1363,6 +1406,8 @@ static int saf_life_step(void *st, struct rs_driver *d, struct rs_err *err)
 {
     struct saf *s = st;
     int rc;
+    if (s->wave)
+        return rs__saf_wave_step(s->wave, d, err);
     if (s->remaining == s->unreleased) { /* an empty network waiting for a release */
         if ((rc = fast_forward(s, err)))
             return rc;
@@ -1418,6 +1463,8 @@ static void saf_paths(const struct saf *s, struct rs_driver *d, int deadlock)
 
 static int saf_life_collect(void *st, struct rs_driver *d, struct rs_result *res, int deadlock)
 {
+    if (((struct saf *)st)->wave)
+        return rs__saf_wave_collect(((struct saf *)st)->wave, d, res);
     if (rs__saf_par_merge(st))
         return RS_ENOMEM;
     saf_result(st, res, deadlock);
@@ -1427,6 +1474,7 @@ static int saf_life_collect(void *st, struct rs_driver *d, struct rs_result *res
 
 void rs__saf_life_free(void *st)
 {
+    rs__saf_wave_free(((struct saf *)st)->wave);
     rs__saf_free(st);
 }
 

@@ -172,6 +172,10 @@ struct saf {
     int par_commit;         /* input queues: every queue gains at most one packet a step */
     uint64_t n_store;       /* a thread's arrivals that end Valiant phase A (done serially) */
     struct saf_thr *par;    /* [threads] the threads' scratch, NULL until first used */
+
+    /* the leveled butterfly kernel (saf_wave.c) when it runs this batch run, else NULL:
+     * then nothing above is set up */
+    struct saf_wave *wave;
 };
 
 /* Identity of packet m for ties and fixed priorities: its message id in batch runs, (its
