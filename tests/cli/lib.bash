@@ -113,6 +113,13 @@ threads_same() {
   fi
 }
 
+# cut_arrivals: CSV on stdin without its column named `arrivals` (header and every row); other lines as they are
+cut_arrivals() {
+  awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "arrivals") c = i }
+    c && NF >= c { for (i = c; i < NF; i++) $i = $(i + 1); NF--; }
+    { print }'
+}
+
 # same_runs LIST MIN FILTER [SUFFIX...]: every "HASH CONFIG" line of LIST (lines starting
 # with # and blank lines skipped) runs as `routesim run CONFIG SUFFIX --format csv` once for
 # each SUFFIX (none given: once as it is); its stdout, stderr and "rc=STATUS", piped through

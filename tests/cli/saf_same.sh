@@ -8,12 +8,5 @@
 # the `arrivals` column that key added to the record is cut from the CSV before hashing, so
 # they still compare the engine byte for byte.
 . "$(dirname "$0")/lib.bash"
-
-# CSV on stdin without its column named `arrivals` (header and every row); other lines as they are
-cut_arrivals() {
-  awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "arrivals") c = i }
-    c && NF >= c { for (i = c; i < NF; i++) $i = $(i + 1); NF--; }
-    { print }'
-}
 same_runs "${RS_TEST_DATA:-$(dirname "$0")/../data}/saf_same.txt" 168 cut_arrivals
 finish

@@ -81,30 +81,6 @@ if head -1 "$TMP/a.csv" | tr ',' '\n' | grep -qx threads; then
   echo "FAIL: threads is a column"; FAILS=$((FAILS + 1)); else PASSES=$((PASSES + 1)); fi
 
 # the pinned runs of saf_same.sh at threads=2 and 3 (hashing as saf_same.sh does)
-list="${RS_TEST_DATA:-$(dirname "$0")/../data}/saf_same.txt"
-cut_arrivals() {
-  awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "arrivals") c = i }
-    c && NF >= c { for (i = c; i < NF; i++) $i = $(i + 1); NF--; }
-    { print }'
-}
-runs=0
-while read -r want config; do
-  case $want in '#'*|'') continue ;; esac
-  runs=$((runs + 1))
-  case " $config " in *' injection_process=bernoulli '*) config="$config arrivals=per_step" ;; esac
-  for T in 2 3; do
-    # shellcheck disable=SC2086
-    got=$( { "$RS" run $config threads=$T --format csv 2>&1; echo "rc=$?"; } | cut_arrivals |
-           sha256sum | cut -c1-16)
-    if [ "$got" != "$want" ]; then
-      echo "FAIL: routesim run $config threads=$T: output hash $got, recorded $want"
-      FAILS=$((FAILS + 1))
-    else
-      PASSES=$((PASSES + 1))
-    fi
-  done
-done < "$list"
-if [ "$runs" -lt 160 ]; then
-  echo "FAIL: $list has $runs runs (want 168)"; FAILS=$((FAILS + 1))
-fi
+same_runs "${RS_TEST_DATA:-$(dirname "$0")/../data}/saf_same.txt" 168 cut_arrivals \
+  threads=2 threads=3
 finish
