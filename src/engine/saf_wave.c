@@ -9,7 +9,8 @@
  * and every level below it are empty: a header byte per queue (count | head << 4), a ring
  * of c entries per queue, a bitmap of the queues that lost a packet this step and, when
  * congestion is asked for, a counter per channel out of the level (folded into the maximum
- * when the level is freed). Sources keep their messages in id order in the problem's own
+ * when the level is freed); a freed level's arrays wait in a spare pool for the next level
+ * allocated, so a run faults in the pages of its most occupied moment only. Sources keep their messages in id order in the problem's own
  * array. A step walks the occupied levels from the highest to the lowest, each in row order:
  * a level's departures are made before the level below decides, and the room a queue had at
  * the start of the step is its count plus its departure bit, so every decision reads the
@@ -49,6 +50,9 @@ struct saf_wave {
                               NULL: source t's messages are t*q .. t*q + q-1 */
     uint64_t *spos, *send; /* [N] next and end position of each source's messages */
     struct wave_level *lv; /* [n] */
+    struct wave_level *spare; /* [n] arrays of freed levels >= 1, reused by the next level
+                                 allocated (its pages are already faulted in) */
+    uint32_t n_spare;
     int count_load;        /* congestion asked for (d->in->paths) */
     uint32_t congestion;
     uint32_t step, last_event, max_queue;
@@ -83,6 +87,19 @@ static int level_alloc(struct saf_wave *w, uint32_t l)
 {
     struct wave_level *v = &w->lv[l];
     uint64_t nq = 2ull * w->N;
+    if (l >= 1 && w->n_spare) {
+        /* a freed level's arrays: the counters and bits zeroed as a fresh block is; the
+         * ring entries are written before they are read */
+        *v = w->spare[--w->n_spare];
+        memset(v->hdr, 0, nq);
+        memset(v->dep, 0, (nq / 64 + 1) * sizeof *v->dep);
+        if (v->load)
+            memset(v->load, 0, nq * sizeof *v->load);
+        v->pk = 0;
+        v->alloc = 1;
+        v->dep_dirty = 0;
+        return 0;
+    }
     if (l >= 1) {
         v->hdr = rs__huge_alloc(nq);
         v->ent = rs__huge_alloc(nq * w->cap * sizeof *v->ent);
@@ -97,8 +114,9 @@ static int level_alloc(struct saf_wave *w, uint32_t l)
     return 0;
 }
 
-/* Free level l, folding its channel counters into the congestion. */
-static void level_free(struct saf_wave *w, uint32_t l)
+/* Free level l, folding its channel counters into the congestion; with keep, a level >= 1
+ * puts its arrays into the spare pool for the next level allocated. */
+static void level_free(struct saf_wave *w, uint32_t l, int keep)
 {
     struct wave_level *v = &w->lv[l];
     uint64_t nq = 2ull * w->N;
@@ -108,10 +126,14 @@ static void level_free(struct saf_wave *w, uint32_t l)
             c = v->load[i] > c ? v->load[i] : c;
         w->congestion = c;
     }
-    rs__huge_free(v->hdr, v->hdr ? nq : 0);
-    rs__huge_free(v->ent, v->ent ? nq * w->cap * sizeof *v->ent : 0);
-    rs__huge_free(v->dep, v->dep ? (nq / 64 + 1) * sizeof *v->dep : 0);
-    rs__huge_free(v->load, v->load ? nq * sizeof *v->load : 0);
+    if (l >= 1 && keep && v->hdr && v->ent && v->dep) {
+        w->spare[w->n_spare++] = *v; /* n - 1 levels >= 1: the pool never overflows */
+    } else {
+        rs__huge_free(v->hdr, v->hdr ? nq : 0);
+        rs__huge_free(v->ent, v->ent ? nq * w->cap * sizeof *v->ent : 0);
+        rs__huge_free(v->dep, v->dep ? (nq / 64 + 1) * sizeof *v->dep : 0);
+        rs__huge_free(v->load, v->load ? nq * sizeof *v->load : 0);
+    }
     v->hdr = NULL;
     v->ent = NULL;
     v->dep = NULL;
@@ -124,7 +146,16 @@ void rs__saf_wave_free(struct saf_wave *w)
     if (!w)
         return;
     for (uint32_t l = 0; w->lv && l < w->n; l++)
-        level_free(w, l);
+        level_free(w, l, 0);
+    uint64_t nq = 2ull * w->N;
+    for (uint32_t i = 0; i < w->n_spare; i++) {
+        struct wave_level *v = &w->spare[i];
+        rs__huge_free(v->hdr, nq);
+        rs__huge_free(v->ent, nq * w->cap * sizeof *v->ent);
+        rs__huge_free(v->dep, (nq / 64 + 1) * sizeof *v->dep);
+        rs__huge_free(v->load, v->load ? nq * sizeof *v->load : 0);
+    }
+    rs_free(w->spare);
     rs_free(w->lv);
     rs_free(w->order);
     rs_free(w->spos);
@@ -151,9 +182,10 @@ int rs__saf_wave_init(struct saf_wave **out, struct rs_driver *d, uint32_t cap,
     w->remaining = pb->n_msgs;
     rs_lat_hist_init(&w->lat);
     w->lv = rs_calloc(w->n, sizeof *w->lv);
+    w->spare = rs_calloc(w->n, sizeof *w->spare);
     w->spos = rs_malloc(w->N * sizeof *w->spos);
     w->send = rs_malloc(w->N * sizeof *w->send);
-    if (!w->lv || !w->spos || !w->send)
+    if (!w->lv || !w->spare || !w->spos || !w->send)
         return rs_err_set(err, RS_ENOMEM, "out of memory for the butterfly kernel");
     if (pb->src) { /* group the message ids by source, keeping id order (a counting sort) */
         if (!(w->order = rs_malloc(pb->n_msgs * sizeof *w->order + 1)))
@@ -359,7 +391,7 @@ int rs__saf_wave_step(struct saf_wave *w, struct rs_driver *d, struct rs_err *er
         lo++;
     for (uint32_t l = 0; l < lo; l++)
         if (w->lv[l].alloc)
-            level_free(w, l);
+            level_free(w, l, 1);
     d->step = s;
     d->remaining = w->remaining;
     d->moved = moves;
@@ -372,7 +404,7 @@ int rs__saf_wave_collect(struct saf_wave *w, struct rs_driver *d, struct rs_resu
     struct rs_result r = *res;
     for (uint32_t l = 0; l < w->n; l++) /* fold what is still held (an empty run) */
         if (w->lv[l].alloc)
-            level_free(w, l);
+            level_free(w, l, 0);
     r.makespan = w->last_event;
     r.messages = (int64_t)w->n_msgs;
     r.delivered = (int64_t)w->delivered;
