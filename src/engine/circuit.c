@@ -44,9 +44,9 @@ void rs__circ_free(struct circ *c)
     rs_free(c->finish);
     rs_free(c->turn);
     rs_free(c->rank);
-    rs_free(c->off);
+    rs_free(c->off ? c->off + c->m0 : NULL); /* shifted over ranks (struct circ) */
     rs_free(c->hop);
-    rs_free(c->used);
+    rs_free(c->used ? c->used + c->res_lo : NULL);
     rs_free(c->touched);
     rs_free(c->pend);
     rs_free(c->act);
@@ -231,6 +231,7 @@ static int circ_init(struct circ *c, struct rs_driver *d, uint64_t shuffle, int 
                           "nodes x %u ports is too large",
                           net->name, net->n_nodes, c->P);
     c->n = (uint32_t)pb->n_msgs;
+    c->m1 = c->n; /* this rank's messages [m0, m1): all but over ranks (circuit_dist.c) */
     if ((rc = rs__circ_read_options(c, in, err)))
         return rc;
     c->mode = rs__circ_mode(net, in->routing, c->lc != NULL);
@@ -265,19 +266,25 @@ static int circ_init(struct circ *c, struct rs_driver *d, uint64_t shuffle, int 
         }
         c->cp_max = 2 * lc->l + 2;
     } else {
-        c->used = rs_calloc(n_ch + 1, sizeof *c->used);
-        if (!c->used)
+        if (c->xc) { /* over ranks: this rank's channels, paths and requests only */
+            if ((rc = rs__circ_dist_alloc_used(c, err)))
+                return rc;
+        } else if (!(c->used = rs_calloc(n_ch + 1, sizeof *c->used)))
             return rs_err_set(err, RS_ENOMEM, "out of memory for %llu channels",
                               (unsigned long long)n_ch);
         if ((rc = rs__circ_paths_init(c, d, err)))
             return rc;
+        if (c->xc)
+            n_req = c->m1 - c->m0;
         if (c->mode == CIRC_MODE_ALL_AT_ONCE) {
-            if (c->off[c->n] >= UINT32_MAX)
+            if (c->off[c->m1] >= UINT32_MAX)
                 return rs_err_set(err, RS_ECONSTRAINT, "too many path hops (%llu) for one run",
-                                  (unsigned long long)c->off[c->n]);
-            n_req = c->off[c->n] > n_req ? c->off[c->n] : n_req;
+                                  (unsigned long long)c->off[c->m1]);
+            n_req = c->off[c->m1] > n_req ? c->off[c->m1] : n_req;
         }
-        c->touched = rs_malloc((size_t)(c->off[c->n] + 1) * sizeof *c->touched);
+        /* over ranks the list grows with the requests received (circuit_dist.c) */
+        uint64_t n_touch = c->xc ? 0 : c->off[c->m1];
+        c->touched = rs_malloc((size_t)(n_touch + 1) * sizeof *c->touched);
         if (!c->touched)
             return rs_err_set(err, RS_ENOMEM, "out of memory for the channel list");
         c->cp_max = c->max_len;

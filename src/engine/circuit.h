@@ -141,6 +141,12 @@ struct circ {
     struct circ_dist *dist;
     uint64_t n_res;
     int xfail; /* an exchange failed: the run stops with RS_EIO */
+    /* fixed paths over ranks: this rank's messages [m0, m1) (the others' paths are not
+     * expanded here: off is indexed by message id m0..m1, hop holds their hops only) and its
+     * resources [res_lo, res_hi) (used is indexed by channel id within them); the arrays are
+     * allocated for those ranges and their pointers shifted by m0 and res_lo (freed from
+     * off + m0, used + res_lo). Serial and threaded runs: m0 = 0, m1 = n, res_lo = 0. */
+    uint32_t m0, m1, res_lo, res_hi;
 
     /* metrics */
     uint64_t delivered, dropped, conflicts, locks;
@@ -301,6 +307,24 @@ int rs__circ_dist_reduce(struct circ *c);
 
 /* Free the ranks' scratch. */
 void rs__circ_dist_free(struct circ *c);
+
+/* Fixed paths over ranks, at set-up: c->used for this rank's resources only (zero; the
+ * pointer shifted, see struct circ). Returns 0 or RS_ENOMEM. */
+int rs__circ_dist_alloc_used(struct circ *c, struct rs_err *err);
+
+/* Fixed paths over ranks: the positions [*k0, *k1) of the active list that hold this rank's
+ * messages [m0, m1) (act is increasing, so they are contiguous). */
+void rs__circ_dist_own(const struct circ *c, uint32_t *k0, uint32_t *k1);
+
+/* Fixed paths over ranks, at the end of a cycle: every rank's fail flags of its own
+ * positions gathered by every rank, so that c->fail[0..n_act) (and the bookkeeping that
+ * follows: state, finish, counts) is the same on every rank. Sets c->xfail on failure. */
+void rs__circ_dist_cycle_end(struct circ *c);
+
+/* Fixed paths over ranks: the agreement on a set-up failure. v is this rank's first failing
+ * message (or c->n); returns the first over all ranks (every rank the same), or c->n with
+ * c->xfail set when the exchange failed. Also used for the largest path length (max = 1). */
+uint32_t rs__circ_dist_agree(struct circ *c, uint32_t v, int max);
 
 /* ---- modes ------------------------------------------------------------------------- */
 

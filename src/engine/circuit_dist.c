@@ -26,8 +26,18 @@ struct circ_dist {
     uint64_t recv_cap;
     struct circ_decision *mine; /* the decisions of this rank's resources */
     uint64_t mine_cap;
-    void *all; /* every rank's decisions */
+    void *all; /* every rank's decisions (LCANs); every rank's fail flags (fixed paths) */
     uint64_t all_cap;
+    /* fixed paths: this rank's requests in send order, the fail flags sent back for the
+     * requests received, and those received back for the requests sent */
+    struct circ_req *sent;
+    uint64_t sent_cap;
+    uint8_t *reply;
+    uint64_t reply_cap;
+    void *back;
+    uint64_t back_cap;
+    uint64_t touch_cap;                 /* room in c->touched */
+    uint64_t req_cap, grp_cap, run_cap; /* room in c->req, c->grp, c->run */
 };
 
 void rs__circ_dist_free(struct circ *c)
@@ -41,6 +51,9 @@ void rs__circ_dist_free(struct circ *c)
     rs_free(d->recv);
     rs_free(d->mine);
     rs_free(d->all);
+    rs_free(d->sent);
+    rs_free(d->reply);
+    rs_free(d->back);
     rs_free(d);
     c->dist = NULL;
 }
@@ -67,6 +80,158 @@ static inline uint32_t owner(const struct circ *c, uint32_t res)
     return o < (uint64_t)c->xc->size ? (uint32_t)o : (uint32_t)c->xc->size - 1;
 }
 
+/* Grow *p (of *cap elements of size sz) to hold n + 1. Returns 0 or 1 (out of memory). */
+static int grow(void *p, uint64_t *cap, uint64_t n, size_t sz)
+{
+    if (*cap > n)
+        return 0;
+    void *q = rs_realloc(*(void **)p, (size_t)(n + 1) * sz);
+    if (!q)
+        return 1;
+    *(void **)p = q;
+    *cap = n + 1;
+    return 0;
+}
+
+int rs__circ_dist_alloc_used(struct circ *c, struct rs_err *err)
+{
+    uint64_t P = (uint64_t)c->xc->size, r = (uint64_t)c->xc->rank;
+    uint64_t lo = (r * c->n_res + P - 1) / P, hi = ((r + 1) * c->n_res + P - 1) / P;
+    uint16_t *u = rs_calloc(hi - lo + 1, sizeof *u); /* the ids x with owner(x) = r */
+    if (!u)
+        return rs_err_set(err, RS_ENOMEM, "out of memory for %llu channels",
+                          (unsigned long long)(hi - lo));
+    c->res_lo = (uint32_t)lo;
+    c->res_hi = (uint32_t)hi;
+    c->used = u - lo;
+    return 0;
+}
+
+void rs__circ_dist_own(const struct circ *c, uint32_t *k0, uint32_t *k1)
+{
+    uint32_t b[2], m[2] = {c->m0, c->m1};
+    for (int i = 0; i < 2; i++) { /* the first position whose message is >= m[i] */
+        uint32_t lo = 0, hi = c->n_act;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (c->act[mid] < m[i])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        b[i] = lo;
+    }
+    *k0 = b[0];
+    *k1 = b[1];
+}
+
+uint32_t rs__circ_dist_agree(struct circ *c, uint32_t v, int max)
+{
+    uint64_t w = max ? v : (uint64_t)UINT32_MAX - v;
+    if (c->xfail || c->xc->allreduce(c->xc->ctx, &w, 1, RS_EXCHANGE_MAX)) {
+        c->xfail = 1;
+        return max ? v : c->n;
+    }
+    return (uint32_t)(max ? w : UINT32_MAX - w);
+}
+
+/* A stage on fixed paths: this rank builds the requests of its own messages' positions,
+ * sends each to the owner of its channel, decides its channels, and sends every request's
+ * outcome (the fail flag of its position after the decision) back to the rank that sent
+ * it; a position fails when any of its requests lost. The other ranks' fail flags are not
+ * known here until rs__circ_dist_cycle_end. Every rank runs every stage up to the largest
+ * path length (the caller's loop stops at 0 only, so 1 is returned). */
+static uint32_t paths_stage(struct circ *c, struct circ_dist *d, const struct circ_stage *s)
+{
+    const struct rs_exchange *x = c->xc;
+    uint32_t P = (uint32_t)x->size, k0, k1;
+    rs__circ_dist_own(c, &k0, &k1);
+    uint32_t n_own = s->build(c, s, k0, k1, c->req);
+    if (grow(&d->sent, &d->sent_cap, n_own, sizeof *d->sent)) {
+        c->xfail = 1;
+        return 1;
+    }
+    memset(d->cnt, 0, P * sizeof *d->cnt);
+    for (uint32_t i = 0; i < n_own; i++)
+        d->cnt[owner(c, c->req[i].res)]++;
+    uint64_t at = 0;
+    for (uint32_t k = 0; k < P; k++) {
+        d->send_bytes[k] = d->cnt[k] * sizeof *c->req;
+        uint64_t here = d->cnt[k];
+        d->cnt[k] = at;
+        at += here;
+    }
+    for (uint32_t i = 0; i < n_own; i++)
+        d->sent[d->cnt[owner(c, c->req[i].res)]++] = c->req[i];
+    if (x->alltoallv(x->ctx, d->sent, d->send_bytes, &d->recv, &d->recv_cap, d->recv_bytes)) {
+        c->xfail = 1;
+        return 1;
+    }
+    uint64_t n = 0;
+    for (uint32_t k = 0; k < P; k++)
+        n += d->recv_bytes[k] / sizeof *c->req;
+    if (!d->grp_cap) /* as set up: n_req + 1 each (rs__circ_alloc_requests) */
+        d->grp_cap = d->run_cap = d->req_cap = c->req_cap + 1;
+    if (n >= UINT32_MAX || grow(&c->req, &d->req_cap, n, sizeof *c->req) ||
+        grow(&c->grp, &d->grp_cap, n, sizeof *c->grp) ||
+        grow(&c->run, &d->run_cap, n, sizeof *c->run) ||
+        grow(&c->touched, &d->touch_cap, c->n_touched + n, sizeof *c->touched)) {
+        c->xfail = 1;
+        return 1;
+    }
+    const struct circ_req *got = d->recv;
+    for (uint64_t k = 0; k < n; k++) /* the fail flags of other ranks' positions are stale */
+        c->fail[got[k].p] = 0;
+    if (n) {
+        memcpy(c->req, got, n * sizeof *c->req);
+        s->decide(c, s, rs__circ_group(c, (uint32_t)n, s->stage), (uint32_t)n);
+    }
+    if (grow(&d->reply, &d->reply_cap, n, 1)) {
+        c->xfail = 1;
+        return 1;
+    }
+    for (uint64_t k = 0; k < n; k++)
+        d->reply[k] = c->fail[got[k].p];
+    for (uint32_t k = 0; k < P; k++)
+        d->send_bytes[k] = d->recv_bytes[k] / sizeof *c->req;
+    if (x->alltoallv(x->ctx, d->reply, d->send_bytes, &d->back, &d->back_cap, d->cnt)) {
+        c->xfail = 1;
+        return 1;
+    }
+    uint64_t nb = 0;
+    for (uint32_t k = 0; k < P; k++)
+        nb += d->cnt[k];
+    if (nb != n_own) { /* a broken exchange */
+        c->xfail = 1;
+        return 1;
+    }
+    const uint8_t *back = d->back;
+    for (uint32_t i = 0; i < n_own; i++)
+        if (back[i])
+            c->fail[d->sent[i].p] = 1;
+    return 1;
+}
+
+void rs__circ_dist_cycle_end(struct circ *c)
+{
+    const struct rs_exchange *x = c->xc;
+    struct circ_dist *d = c->xfail ? NULL : dist_get(c);
+    uint32_t k0, k1;
+    uint64_t total = 0;
+    if (!d) {
+        c->xfail = 1;
+        return;
+    }
+    rs__circ_dist_own(c, &k0, &k1);
+    if (x->allgatherv(x->ctx, c->fail + k0, k1 - k0, &d->all, &d->all_cap, &total) ||
+        total != c->n_act) {
+        c->xfail = 1;
+        return;
+    }
+    if (total)
+        memcpy(c->fail, d->all, total);
+}
+
 uint32_t rs__circ_dist_stage(struct circ *c, const struct circ_stage *s)
 {
     const struct rs_exchange *x = c->xc;
@@ -75,6 +240,8 @@ uint32_t rs__circ_dist_stage(struct circ *c, const struct circ_stage *s)
         c->xfail = 1;
         return 0;
     }
+    if (!c->lc)
+        return paths_stage(c, d, s);
     uint32_t P = (uint32_t)x->size, r = (uint32_t)x->rank;
     uint32_t k0 = (uint32_t)((uint64_t)s->n_items * r / P);
     uint32_t k1 = (uint32_t)((uint64_t)s->n_items * (r + 1) / P);
