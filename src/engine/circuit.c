@@ -470,11 +470,17 @@ int rs__circ_life_check(void *st, struct rs_err *err)
 static int circ_life_collect(void *st, struct rs_driver *d, struct rs_result *res, int deadlock)
 {
     struct circ *c = st;
-    (void)d;
     (void)deadlock; /* every cycle routes a message: no deadlock */
     settle_batch(c); /* the last cycle's end */
     if (c->xc && rs__circ_dist_reduce(c))
         return RS_EIO;
+    if (c->xc && !c->lc && d->in->paths && !d->in->plan) {
+        /* over ranks, fixed paths: counted at set-up (circuit_dist.c), so that `run` walks
+         * no path again (its per-channel loads would be the whole network's on every rank) */
+        d->in->paths->congestion = c->cong;
+        d->in->paths->dilation = c->max_len;
+        d->in->paths->filled = 1;
+    }
     return circ_result(c, res);
 }
 

@@ -147,6 +147,7 @@ struct circ {
      * allocated for those ranges and their pointers shifted by m0 and res_lo (freed from
      * off + m0, used + res_lo). Serial and threaded runs: m0 = 0, m1 = n, res_lo = 0. */
     uint32_t m0, m1, res_lo, res_hi;
+    uint32_t cong; /* fixed paths over ranks: the congestion of the paths (all ranks') */
 
     /* metrics */
     uint64_t delivered, dropped, conflicts, locks;
@@ -320,6 +321,13 @@ void rs__circ_dist_own(const struct circ *c, uint32_t *k0, uint32_t *k1);
  * positions gathered by every rank, so that c->fail[0..n_act) (and the bookkeeping that
  * follows: state, finish, counts) is the same on every rank. Sets c->xfail on failure. */
 void rs__circ_dist_cycle_end(struct circ *c);
+
+/* Fixed paths over ranks, at set-up: c->cong, the most paths (of every rank's messages)
+ * over one channel, as rs_path_stats_compute counts it, without an array of every
+ * channel's load on any rank: each rank's hops go to the owners of their channels in
+ * rounds of 2^16 messages, each owner counts its channel range. Returns 0 or 1 (then
+ * c->xfail is set). */
+int rs__circ_dist_congestion(struct circ *c);
 
 /* Fixed paths over ranks: the agreement on a set-up failure. v is this rank's first failing
  * message (or c->n); returns the first over all ranks (every rank the same), or c->n with

@@ -327,3 +327,57 @@ int rs__circ_dist_reduce(struct circ *c)
     c->max_circ = (uint32_t)max;
     return 0;
 }
+
+int rs__circ_dist_congestion(struct circ *c)
+{
+    const struct rs_exchange *x = c->xc;
+    struct circ_dist *d = c->xfail ? NULL : dist_get(c);
+    uint32_t P = (uint32_t)x->size, chunk = 1u << 16;
+    uint64_t rounds = ((c->n + (uint64_t)P - 1) / P + chunk - 1) / chunk; /* the same for all */
+    uint32_t *load = rs_calloc((size_t)(c->res_hi - c->res_lo) + 1, sizeof *load);
+    uint32_t *send = NULL;
+    uint64_t send_cap = 0, cong = 0;
+    int bad = !d || !load;
+    for (uint64_t k = 0; k < rounds && !bad; k++) {
+        uint64_t a = c->m0 + k * chunk, b = a + chunk;
+        a = a < c->m1 ? a : c->m1;
+        b = b < c->m1 ? b : c->m1;
+        uint64_t h0 = c->off[a], h1 = c->off[b];
+        if (grow(&send, &send_cap, h1 - h0, sizeof *send)) {
+            bad = 1;
+            break;
+        }
+        memset(d->cnt, 0, P * sizeof *d->cnt);
+        for (uint64_t h = h0; h < h1; h++)
+            d->cnt[owner(c, c->hop[h])]++;
+        uint64_t at = 0;
+        for (uint32_t r = 0; r < P; r++) {
+            d->send_bytes[r] = d->cnt[r] * sizeof *send;
+            uint64_t here = d->cnt[r];
+            d->cnt[r] = at;
+            at += here;
+        }
+        for (uint64_t h = h0; h < h1; h++)
+            send[d->cnt[owner(c, c->hop[h])]++] = c->hop[h];
+        if (x->alltoallv(x->ctx, send, d->send_bytes, &d->recv, &d->recv_cap, d->recv_bytes)) {
+            bad = 1;
+            break;
+        }
+        uint64_t n = 0;
+        for (uint32_t r = 0; r < P; r++)
+            n += d->recv_bytes[r] / sizeof *send;
+        const uint32_t *got = d->recv;
+        for (uint64_t i = 0; i < n; i++) {
+            uint32_t v = ++load[got[i] - c->res_lo];
+            cong = v > cong ? v : cong;
+        }
+    }
+    rs_free(send);
+    rs_free(load);
+    if (bad || x->allreduce(x->ctx, &cong, 1, RS_EXCHANGE_MAX)) {
+        c->xfail = 1;
+        return 1;
+    }
+    c->cong = (uint32_t)cong;
+    return 0;
+}

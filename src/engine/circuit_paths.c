@@ -253,6 +253,8 @@ static int paths_init_dist(struct circ *c, const struct rs_driver *d, struct rs_
     else if (bad < c->n && path_error(c, d, bad, tmp, key, err))
         rc = RS_EUNSUPPORTED;
     rs_free(tmp);
+    if (!rc && rs__circ_dist_congestion(c)) /* `run` then needs no walk of every path */
+        rc = rs_err_set(err, RS_EIO, "the exchange between MPI ranks failed at set-up");
     return rc;
 }
 
