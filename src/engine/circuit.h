@@ -325,7 +325,7 @@ void rs__circ_dist_cycle_end(struct circ *c);
 /* Fixed paths over ranks, at set-up: c->cong, the most paths (of every rank's messages)
  * over one channel, as rs_path_stats_compute counts it, without an array of every
  * channel's load on any rank: each rank's hops go to the owners of their channels in
- * rounds of 2^16 messages, each owner counts its channel range. Returns 0 or 1 (then
+ * rounds of 2^12 messages, each owner counts its channel range. Returns 0 or 1 (then
  * c->xfail is set). */
 int rs__circ_dist_congestion(struct circ *c);
 

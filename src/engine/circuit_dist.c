@@ -332,7 +332,7 @@ int rs__circ_dist_congestion(struct circ *c)
 {
     const struct rs_exchange *x = c->xc;
     struct circ_dist *d = c->xfail ? NULL : dist_get(c);
-    uint32_t P = (uint32_t)x->size, chunk = 1u << 16;
+    uint32_t P = (uint32_t)x->size, chunk = 1u << 12;
     uint64_t rounds = ((c->n + (uint64_t)P - 1) / P + chunk - 1) / chunk; /* the same for all */
     uint32_t *load = rs_calloc((size_t)(c->res_hi - c->res_lo) + 1, sizeof *load);
     uint32_t *send = NULL;
