@@ -46,7 +46,7 @@ void rs__circ_free(struct circ *c)
     rs_free(c->rank);
     rs_free(c->off ? c->off + c->m0 : NULL); /* shifted over ranks (struct circ) */
     rs_free(c->hop);
-    rs_free(c->used ? c->used + c->res_lo : NULL);
+    rs_free(c->used);
     rs_free(c->touched);
     rs_free(c->pend);
     rs_free(c->act);

@@ -135,18 +135,20 @@ struct circ {
 
     /* ranks (mpirun -np P routesim run, circuit_dist.c): each stage's requests are built
      * for this rank's share of the items, sent to the ranks that own their resources
-     * (resource ids cut into P equal ranges of [0, n_res)), decided there, and the
-     * decisions gathered back; NULL when the run is not partitioned */
+     * (LCANs: resource ids cut into P equal ranges of [0, n_res); fixed paths: blocks of
+     * channel ids dealt round the ranks), decided there, and the outcomes sent back; NULL
+     * when the run is not partitioned */
     const struct rs_exchange *xc;
     struct circ_dist *dist;
     uint64_t n_res;
     int xfail; /* an exchange failed: the run stops with RS_EIO */
     /* fixed paths over ranks: this rank's messages [m0, m1) (the others' paths are not
      * expanded here: off is indexed by message id m0..m1, hop holds their hops only) and its
-     * resources [res_lo, res_hi) (used is indexed by channel id within them); the arrays are
-     * allocated for those ranges and their pointers shifted by m0 and res_lo (freed from
-     * off + m0, used + res_lo). Serial and threaded runs: m0 = 0, m1 = n, res_lo = 0. */
-    uint32_t m0, m1, res_lo, res_hi;
+     * n_own_ch channels (blocks of channel ids dealt round the ranks, circuit_dist.c; used is
+     * indexed by their local ids 0..n_own_ch, and so are the requests this rank decides);
+     * off is allocated for [m0, m1] and its pointer shifted by m0 (freed from off + m0).
+     * Serial and threaded runs: m0 = 0, m1 = n. */
+    uint32_t m0, m1, n_own_ch;
     uint32_t cong; /* fixed paths over ranks: the congestion of the paths (all ranks') */
 
     /* metrics */
@@ -309,8 +311,8 @@ int rs__circ_dist_reduce(struct circ *c);
 /* Free the ranks' scratch. */
 void rs__circ_dist_free(struct circ *c);
 
-/* Fixed paths over ranks, at set-up: c->used for this rank's resources only (zero; the
- * pointer shifted, see struct circ). Returns 0 or RS_ENOMEM. */
+/* Fixed paths over ranks, at set-up: c->used for this rank's channels only (zero, indexed
+ * by local id, see struct circ). Returns 0 or RS_ENOMEM. */
 int rs__circ_dist_alloc_used(struct circ *c, struct rs_err *err);
 
 /* Fixed paths over ranks: the positions [*k0, *k1) of the active list that hold this rank's

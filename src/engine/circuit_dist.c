@@ -1,14 +1,17 @@
 /* One stage of a circuit cycle over the ranks of a partitioned run (mpirun -np P routesim
  * run switching=circuit, docs/distributed.md). The decomposition is the threads' one
- * (circuit_par.c) with messages between processes instead of shared memory: rank r builds
- * the requests of items [r n / P, (r + 1) n / P); a request for resource id x goes to rank
- * x P / n_res (a fixed range of ids per rank, so that a channel's count of circuits lives
- * on one rank for the whole cycle); each rank groups and decides the requests it received
- * (sources in rank order, each in build order: the serial order); then every rank's
- * decisions (the fail flag, switch and slot of each position decided) are gathered by
- * every rank. Each decision is a function of one resource's requests only, so the outcome
- * is the serial run's bytes for every P. The exchange is the caller's
- * (include/routesim/exchange.h): the library never calls MPI itself. */
+ * (circuit_par.c) with messages between processes instead of shared memory. Fixed paths:
+ * rank r owns messages [r n / P, (r + 1) n / P) (their paths only are expanded here) and
+ * the channel ids of blocks b with b mod P = r (so every level is spread over the ranks);
+ * it builds its messages' requests, sends each to the owner of its channel (all-to-all),
+ * decides its channels from the requests it received (numbered by local id), and sends
+ * each request's outcome back to its sender (all-to-all); at the end of a cycle the fail
+ * flags of every rank's positions are gathered by every rank. LCANs: rank r builds items
+ * [r n / P, (r + 1) n / P), a request for resource x goes to rank x P / n_res, and every
+ * rank's decisions (fail, switch, slot) are gathered by every rank. Each decision is a
+ * function of one resource's requests only, so the outcome is the serial run's bytes for
+ * every P. The exchange is the caller's (include/routesim/exchange.h): the library never
+ * calls MPI itself. */
 #include <string.h>
 
 #include "engine/circuit.h"
@@ -73,7 +76,24 @@ static struct circ_dist *dist_get(struct circ *c)
     return d->cnt && d->send_bytes && d->recv_bytes ? d : NULL;
 }
 
-/* The rank that owns resource id res. */
+/* Fixed paths: the channel ids are dealt to the ranks in blocks of DIST_BLOCK (block b to
+ * rank b mod P), so that every level of a leveled network (a stage's channels) is spread
+ * over every rank; a rank numbers its channels 0, 1, ... in id order (local ids), which is
+ * how its decisions index c->used. */
+#define DIST_BLOCK 64u
+
+static inline uint32_t owner_ch(const struct circ *c, uint32_t ch)
+{
+    return (ch / DIST_BLOCK) % (uint32_t)c->xc->size;
+}
+
+static inline uint32_t local_ch(const struct circ *c, uint32_t ch)
+{
+    uint32_t round = DIST_BLOCK * (uint32_t)c->xc->size;
+    return ch / round * DIST_BLOCK + ch % DIST_BLOCK;
+}
+
+/* LCANs: the rank that owns resource id res (P equal ranges of the ids). */
 static inline uint32_t owner(const struct circ *c, uint32_t res)
 {
     uint64_t o = (uint64_t)res * (uint64_t)c->xc->size / c->n_res;
@@ -95,15 +115,15 @@ static int grow(void *p, uint64_t *cap, uint64_t n, size_t sz)
 
 int rs__circ_dist_alloc_used(struct circ *c, struct rs_err *err)
 {
-    uint64_t P = (uint64_t)c->xc->size, r = (uint64_t)c->xc->rank;
-    uint64_t lo = (r * c->n_res + P - 1) / P, hi = ((r + 1) * c->n_res + P - 1) / P;
-    uint16_t *u = rs_calloc(hi - lo + 1, sizeof *u); /* the ids x with owner(x) = r */
+    uint64_t P = (uint64_t)c->xc->size, r = (uint64_t)c->xc->rank, round = DIST_BLOCK * P;
+    uint64_t rem = c->n_res % round, extra = rem > r * DIST_BLOCK ? rem - r * DIST_BLOCK : 0;
+    uint64_t n = c->n_res / round * DIST_BLOCK + (extra < DIST_BLOCK ? extra : DIST_BLOCK);
+    uint16_t *u = rs_calloc(n + 1, sizeof *u); /* indexed by local id */
     if (!u)
         return rs_err_set(err, RS_ENOMEM, "out of memory for %llu channels",
-                          (unsigned long long)(hi - lo));
-    c->res_lo = (uint32_t)lo;
-    c->res_hi = (uint32_t)hi;
-    c->used = u - lo;
+                          (unsigned long long)n);
+    c->n_own_ch = (uint32_t)n;
+    c->used = u;
     return 0;
 }
 
@@ -153,7 +173,7 @@ static uint32_t paths_stage(struct circ *c, struct circ_dist *d, const struct ci
     }
     memset(d->cnt, 0, P * sizeof *d->cnt);
     for (uint32_t i = 0; i < n_own; i++)
-        d->cnt[owner(c, c->req[i].res)]++;
+        d->cnt[owner_ch(c, c->req[i].res)]++;
     uint64_t at = 0;
     for (uint32_t k = 0; k < P; k++) {
         d->send_bytes[k] = d->cnt[k] * sizeof *c->req;
@@ -162,7 +182,7 @@ static uint32_t paths_stage(struct circ *c, struct circ_dist *d, const struct ci
         at += here;
     }
     for (uint32_t i = 0; i < n_own; i++)
-        d->sent[d->cnt[owner(c, c->req[i].res)]++] = c->req[i];
+        d->sent[d->cnt[owner_ch(c, c->req[i].res)]++] = c->req[i];
     if (x->alltoallv(x->ctx, d->sent, d->send_bytes, &d->recv, &d->recv_cap, d->recv_bytes)) {
         c->xfail = 1;
         return 1;
@@ -180,10 +200,11 @@ static uint32_t paths_stage(struct circ *c, struct circ_dist *d, const struct ci
         return 1;
     }
     const struct circ_req *got = d->recv;
-    for (uint64_t k = 0; k < n; k++) /* the fail flags of other ranks' positions are stale */
+    for (uint64_t k = 0; k < n; k++) { /* the fail flags of other ranks' positions are stale */
         c->fail[got[k].p] = 0;
+        c->req[k] = (struct circ_req){local_ch(c, got[k].res), got[k].p};
+    }
     if (n) {
-        memcpy(c->req, got, n * sizeof *c->req);
         s->decide(c, s, rs__circ_group(c, (uint32_t)n, s->stage), (uint32_t)n);
     }
     if (grow(&d->reply, &d->reply_cap, n, 1)) {
@@ -334,7 +355,7 @@ int rs__circ_dist_congestion(struct circ *c)
     struct circ_dist *d = c->xfail ? NULL : dist_get(c);
     uint32_t P = (uint32_t)x->size, chunk = 1u << 12;
     uint64_t rounds = ((c->n + (uint64_t)P - 1) / P + chunk - 1) / chunk; /* the same for all */
-    uint32_t *load = rs_calloc((size_t)(c->res_hi - c->res_lo) + 1, sizeof *load);
+    uint32_t *load = rs_calloc((size_t)c->n_own_ch + 1, sizeof *load);
     uint32_t *send = NULL;
     uint64_t send_cap = 0, cong = 0;
     int bad = !d || !load;
@@ -349,7 +370,7 @@ int rs__circ_dist_congestion(struct circ *c)
         }
         memset(d->cnt, 0, P * sizeof *d->cnt);
         for (uint64_t h = h0; h < h1; h++)
-            d->cnt[owner(c, c->hop[h])]++;
+            d->cnt[owner_ch(c, c->hop[h])]++;
         uint64_t at = 0;
         for (uint32_t r = 0; r < P; r++) {
             d->send_bytes[r] = d->cnt[r] * sizeof *send;
@@ -358,7 +379,7 @@ int rs__circ_dist_congestion(struct circ *c)
             at += here;
         }
         for (uint64_t h = h0; h < h1; h++)
-            send[d->cnt[owner(c, c->hop[h])]++] = c->hop[h];
+            send[d->cnt[owner_ch(c, c->hop[h])]++] = c->hop[h];
         if (x->alltoallv(x->ctx, send, d->send_bytes, &d->recv, &d->recv_cap, d->recv_bytes)) {
             bad = 1;
             break;
@@ -368,7 +389,7 @@ int rs__circ_dist_congestion(struct circ *c)
             n += d->recv_bytes[r] / sizeof *send;
         const uint32_t *got = d->recv;
         for (uint64_t i = 0; i < n; i++) {
-            uint32_t v = ++load[got[i] - c->res_lo];
+            uint32_t v = ++load[local_ch(c, got[i])];
             cong = v > cong ? v : cong;
         }
     }
