@@ -327,8 +327,9 @@ void rs__circ_dist_cycle_end(struct circ *c);
 /* Fixed paths over ranks, at set-up: c->cong, the most paths (of every rank's messages)
  * over one channel, as rs_path_stats_compute counts it, without an array of every
  * channel's load on any rank: each rank's hops go to the owners of their channels in
- * rounds of 2^12 messages, each owner counts its channel range. Returns 0 or 1 (then
- * c->xfail is set). */
+ * rounds of 2^12 messages, each owner counts its own channels in c->used (zeroed after;
+ * again with 4-byte counts when a count reaches 2^16 - 1). Returns 0 or 1 (then c->xfail
+ * is set). */
 int rs__circ_dist_congestion(struct circ *c);
 
 /* Fixed paths over ranks: the agreement on a set-up failure. v is this rank's first failing

@@ -349,16 +349,19 @@ int rs__circ_dist_reduce(struct circ *c)
     return 0;
 }
 
-int rs__circ_dist_congestion(struct circ *c)
+/* The loads of this rank's channels in l16 (saturating at UINT16_MAX: *sat set) or l32,
+ * both zero and indexed by local id; their maximum into *cong. Returns 0 or 1 (an
+ * exchange or an allocation failed). */
+static int count_loads(struct circ *c, uint16_t *l16, uint32_t *l32, uint64_t *cong,
+                       uint64_t *sat)
 {
     const struct rs_exchange *x = c->xc;
-    struct circ_dist *d = c->xfail ? NULL : dist_get(c);
+    struct circ_dist *d = dist_get(c);
     uint32_t P = (uint32_t)x->size, chunk = 1u << 12;
     uint64_t rounds = ((c->n + (uint64_t)P - 1) / P + chunk - 1) / chunk; /* the same for all */
-    uint32_t *load = rs_calloc((size_t)c->n_own_ch + 1, sizeof *load);
     uint32_t *send = NULL;
-    uint64_t send_cap = 0, cong = 0;
-    int bad = !d || !load;
+    uint64_t send_cap = 0;
+    int bad = !d;
     for (uint64_t k = 0; k < rounds && !bad; k++) {
         uint64_t a = c->m0 + k * chunk, b = a + chunk;
         a = a < c->m1 ? a : c->m1;
@@ -389,16 +392,39 @@ int rs__circ_dist_congestion(struct circ *c)
             n += d->recv_bytes[r] / sizeof *send;
         const uint32_t *got = d->recv;
         for (uint64_t i = 0; i < n; i++) {
-            uint32_t v = ++load[local_ch(c, got[i])];
-            cong = v > cong ? v : cong;
+            uint32_t j = local_ch(c, got[i]), v;
+            if (l32)
+                v = ++l32[j];
+            else if ((v = l16[j]) < UINT16_MAX)
+                l16[j] = (uint16_t)++v;
+            else
+                *sat = 1;
+            *cong = v > *cong ? v : *cong;
         }
     }
     rs_free(send);
-    rs_free(load);
-    if (bad || x->allreduce(x->ctx, &cong, 1, RS_EXCHANGE_MAX)) {
+    return bad;
+}
+
+int rs__circ_dist_congestion(struct circ *c)
+{
+    /* counted in c->used (zero until the first cycle, 2 bytes per channel) unless a channel
+     * carries 2^16 - 1 paths on some rank: then again with 4-byte counts */
+    uint64_t v[2] = {0, 0}; /* the congestion, a count saturated */
+    int bad = c->xfail || count_loads(c, c->used, NULL, &v[0], &v[1]) ||
+              c->xc->allreduce(c->xc->ctx, v, 2, RS_EXCHANGE_MAX);
+    memset(c->used, 0, ((size_t)c->n_own_ch + 1) * sizeof *c->used);
+    if (!bad && v[1]) {
+        uint32_t *l32 = rs_calloc((size_t)c->n_own_ch + 1, sizeof *l32);
+        v[0] = 0;
+        bad = !l32 || count_loads(c, NULL, l32, &v[0], &v[1]) ||
+              c->xc->allreduce(c->xc->ctx, v, 1, RS_EXCHANGE_MAX);
+        rs_free(l32);
+    }
+    if (bad) {
         c->xfail = 1;
         return 1;
     }
-    c->cong = (uint32_t)cong;
+    c->cong = (uint32_t)v[0];
     return 0;
 }
