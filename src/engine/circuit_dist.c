@@ -204,8 +204,15 @@ static uint32_t paths_stage(struct circ *c, struct circ_dist *d, const struct ci
         c->fail[got[k].p] = 0;
         c->req[k] = (struct circ_req){local_ch(c, got[k].res), got[k].p};
     }
-    if (n) {
+    if (n)
         s->decide(c, s, rs__circ_group(c, (uint32_t)n, s->stage), (uint32_t)n);
+    if (c->mode == CIRC_MODE_STAGED) {
+        /* hop h of a path leaves a node of level h (rs__circ_mode): no later stage of this
+         * cycle requests the channels this one did, so their counts are cleared now and the
+         * channel list holds one stage's channels only */
+        for (uint64_t t = 0; t < c->n_touched; t++)
+            c->used[c->touched[t]] = 0;
+        c->n_touched = 0;
     }
     if (grow(&d->reply, &d->reply_cap, n, 1)) {
         c->xfail = 1;

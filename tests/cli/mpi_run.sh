@@ -25,6 +25,7 @@ cases=(
   "topology=mesh k=16 traffic=randperm seed=1"
   "topology=torus k=10 traffic=uniform circuits=2 down=rank seed=4"
   "topology=butterfly N=64 wrap=1 routing=valiant circuits=2 seed=2"
+  "topology=butterfly N=256 wrap=1 traffic=uniform per_input=2 seed=5"
 )
 for c in "${cases[@]}"; do
   # shellcheck disable=SC2086 # the configuration is a list of key=value words
