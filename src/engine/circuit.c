@@ -44,7 +44,7 @@ void rs__circ_free(struct circ *c)
     rs_free(c->finish);
     rs_free(c->turn);
     rs_free(c->rank);
-    rs_free(c->off);
+    rs_free(c->off ? c->off + c->m0 : NULL); /* shifted over ranks (struct circ) */
     rs_free(c->hop);
     rs_free(c->used);
     rs_free(c->touched);
@@ -231,6 +231,7 @@ static int circ_init(struct circ *c, struct rs_driver *d, uint64_t shuffle, int 
                           "nodes x %u ports is too large",
                           net->name, net->n_nodes, c->P);
     c->n = (uint32_t)pb->n_msgs;
+    c->m1 = c->n; /* this rank's messages [m0, m1): all but over ranks (circuit_dist.c) */
     if ((rc = rs__circ_read_options(c, in, err)))
         return rc;
     c->mode = rs__circ_mode(net, in->routing, c->lc != NULL);
@@ -265,19 +266,25 @@ static int circ_init(struct circ *c, struct rs_driver *d, uint64_t shuffle, int 
         }
         c->cp_max = 2 * lc->l + 2;
     } else {
-        c->used = rs_calloc(n_ch + 1, sizeof *c->used);
-        if (!c->used)
+        if (c->xc) { /* over ranks: this rank's channels, paths and requests only */
+            if ((rc = rs__circ_dist_alloc_used(c, err)))
+                return rc;
+        } else if (!(c->used = rs_calloc(n_ch + 1, sizeof *c->used)))
             return rs_err_set(err, RS_ENOMEM, "out of memory for %llu channels",
                               (unsigned long long)n_ch);
         if ((rc = rs__circ_paths_init(c, d, err)))
             return rc;
+        if (c->xc)
+            n_req = c->m1 - c->m0;
         if (c->mode == CIRC_MODE_ALL_AT_ONCE) {
-            if (c->off[c->n] >= UINT32_MAX)
+            if (c->off[c->m1] >= UINT32_MAX)
                 return rs_err_set(err, RS_ECONSTRAINT, "too many path hops (%llu) for one run",
-                                  (unsigned long long)c->off[c->n]);
-            n_req = c->off[c->n] > n_req ? c->off[c->n] : n_req;
+                                  (unsigned long long)c->off[c->m1]);
+            n_req = c->off[c->m1] > n_req ? c->off[c->m1] : n_req;
         }
-        c->touched = rs_malloc((size_t)(c->off[c->n] + 1) * sizeof *c->touched);
+        /* over ranks the list grows with the requests received (circuit_dist.c) */
+        uint64_t n_touch = c->xc ? 0 : c->off[c->m1];
+        c->touched = rs_malloc((size_t)(n_touch + 1) * sizeof *c->touched);
         if (!c->touched)
             return rs_err_set(err, RS_ENOMEM, "out of memory for the channel list");
         c->cp_max = c->max_len;
@@ -463,11 +470,17 @@ int rs__circ_life_check(void *st, struct rs_err *err)
 static int circ_life_collect(void *st, struct rs_driver *d, struct rs_result *res, int deadlock)
 {
     struct circ *c = st;
-    (void)d;
     (void)deadlock; /* every cycle routes a message: no deadlock */
     settle_batch(c); /* the last cycle's end */
     if (c->xc && rs__circ_dist_reduce(c))
         return RS_EIO;
+    if (c->xc && !c->lc && d->in->paths && !d->in->plan) {
+        /* over ranks, fixed paths: counted at set-up (circuit_dist.c), so that `run` walks
+         * no path again (its per-channel loads would be the whole network's on every rank) */
+        d->in->paths->congestion = c->cong;
+        d->in->paths->dilation = c->max_len;
+        d->in->paths->filled = 1;
+    }
     return circ_result(c, res);
 }
 

@@ -135,12 +135,21 @@ struct circ {
 
     /* ranks (mpirun -np P routesim run, circuit_dist.c): each stage's requests are built
      * for this rank's share of the items, sent to the ranks that own their resources
-     * (resource ids cut into P equal ranges of [0, n_res)), decided there, and the
-     * decisions gathered back; NULL when the run is not partitioned */
+     * (LCANs: resource ids cut into P equal ranges of [0, n_res); fixed paths: blocks of
+     * channel ids dealt round the ranks), decided there, and the outcomes sent back; NULL
+     * when the run is not partitioned */
     const struct rs_exchange *xc;
     struct circ_dist *dist;
     uint64_t n_res;
     int xfail; /* an exchange failed: the run stops with RS_EIO */
+    /* fixed paths over ranks: this rank's messages [m0, m1) (the others' paths are not
+     * expanded here: off is indexed by message id m0..m1, hop holds their hops only) and its
+     * n_own_ch channels (blocks of channel ids dealt round the ranks, circuit_dist.c; used is
+     * indexed by their local ids 0..n_own_ch, and so are the requests this rank decides);
+     * off is allocated for [m0, m1] and its pointer shifted by m0 (freed from off + m0).
+     * Serial and threaded runs: m0 = 0, m1 = n. */
+    uint32_t m0, m1, n_own_ch;
+    uint32_t cong; /* fixed paths over ranks: the congestion of the paths (all ranks') */
 
     /* metrics */
     uint64_t delivered, dropped, conflicts, locks;
@@ -301,6 +310,32 @@ int rs__circ_dist_reduce(struct circ *c);
 
 /* Free the ranks' scratch. */
 void rs__circ_dist_free(struct circ *c);
+
+/* Fixed paths over ranks, at set-up: c->used for this rank's channels only (zero, indexed
+ * by local id, see struct circ). Returns 0 or RS_ENOMEM. */
+int rs__circ_dist_alloc_used(struct circ *c, struct rs_err *err);
+
+/* Fixed paths over ranks: the positions [*k0, *k1) of the active list that hold this rank's
+ * messages [m0, m1) (act is increasing, so they are contiguous). */
+void rs__circ_dist_own(const struct circ *c, uint32_t *k0, uint32_t *k1);
+
+/* Fixed paths over ranks, at the end of a cycle: every rank's fail flags of its own
+ * positions gathered by every rank, so that c->fail[0..n_act) (and the bookkeeping that
+ * follows: state, finish, counts) is the same on every rank. Sets c->xfail on failure. */
+void rs__circ_dist_cycle_end(struct circ *c);
+
+/* Fixed paths over ranks, at set-up: c->cong, the most paths (of every rank's messages)
+ * over one channel, as rs_path_stats_compute counts it, without an array of every
+ * channel's load on any rank: each rank's hops go to the owners of their channels in
+ * rounds of 2^12 messages, each owner counts its own channels in c->used (zeroed after;
+ * again with 4-byte counts when a count reaches 2^16 - 1). Returns 0 or 1 (then c->xfail
+ * is set). */
+int rs__circ_dist_congestion(struct circ *c);
+
+/* Fixed paths over ranks: the agreement on a set-up failure. v is this rank's first failing
+ * message (or c->n); returns the first over all ranks (every rank the same), or c->n with
+ * c->xfail set when the exchange failed. Also used for the largest path length (max = 1). */
+uint32_t rs__circ_dist_agree(struct circ *c, uint32_t v, int max);
 
 /* ---- modes ------------------------------------------------------------------------- */
 

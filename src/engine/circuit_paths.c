@@ -7,6 +7,7 @@
 
 #include "engine/circuit.h"
 #include "routesim/alloc.h"
+#include "routesim/exchange.h"
 #include "routesim/rng.h"
 
 enum circ_mode rs__circ_mode(const struct rs_net *net, const struct rs_routing_ops *routing,
@@ -145,8 +146,122 @@ static int paths_init_par(struct circ *c, const struct rs_driver *d, struct rs_e
     return rc;
 }
 
+/* Over ranks (no array of every channel's count here): the first hop h of tmp[0..len) at
+ * which a channel occurs more than cap times (the serial pass's test), or len when none;
+ * key: len scratch words. */
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static uint32_t over_cap(const struct circ *c, const uint64_t *tmp, uint32_t len, uint64_t *key)
+{
+    for (uint32_t h = 0; h < len; h++) /* channel ids < 2^32 (checked at set-up) */
+        key[h] = tmp[h] << 32 | h;
+    qsort(key, len, sizeof *key, cmp_u64);
+    uint32_t best = len;
+    for (uint32_t s = 0; s < len;) {
+        uint32_t e = s + 1;
+        while (e < len && key[e] >> 32 == key[s] >> 32)
+            e++;
+        if (e - s > c->cap && (uint32_t)key[s + c->cap] < best) /* its (cap + 1)-th use */
+            best = (uint32_t)key[s + c->cap];
+        s = e;
+    }
+    return best;
+}
+
+/* Over ranks: message m's path (len hops, walked into tmp) when it uses a channel more than
+ * cap times: the serial pass's error, and 1; else 0. */
+static int path_error(const struct circ *c, const struct rs_driver *d, uint32_t m, uint64_t *tmp,
+                      uint64_t *key, struct rs_err *err)
+{
+    uint32_t max_hops = 4 * c->net->n_nodes + 16;
+    struct rs_route_state st = route_of(c, d, m);
+    int64_t len = rs_route_length(c->net, c->routing, &st, max_hops);
+    if (len < 0 || (uint64_t)len > c->max_len)
+        return 0;
+    rs_route_walk(c->net, c->routing, &st, tmp, (uint32_t)len, max_hops, NULL);
+    uint32_t h = over_cap(c, tmp, (uint32_t)len, key);
+    if (h == (uint32_t)len)
+        return 0;
+    st = route_of(c, d, m);
+    (void)rs_err_set(err, RS_EUNSUPPORTED,
+                     "the path of message %u (%u -> %u) uses channel %llu more than "
+                     "circuits=%u times",
+                     m, st.src, st.dst, (unsigned long long)tmp[h], c->cap);
+    return 1;
+}
+
+/* rs__circ_paths_init over ranks (circuit_dist.c): only this rank's messages [m0, m1) are
+ * expanded; the first failure over all ranks (in the serial passes' order: an unending
+ * route first, then a channel used too often) is reported by every rank, with the serial
+ * text; max_len is the largest over all ranks (every rank runs the same stages). */
+static int paths_init_dist(struct circ *c, const struct rs_driver *d, struct rs_err *err)
+{
+    uint64_t P = (uint64_t)c->xc->size, r = (uint64_t)c->xc->rank;
+    c->m0 = (uint32_t)(c->n * r / P);
+    c->m1 = (uint32_t)(c->n * (r + 1) / P);
+    uint64_t *off = rs_malloc(((size_t)(c->m1 - c->m0) + 1) * sizeof *off);
+    if (!off)
+        return rs_err_set(err, RS_ENOMEM, "out of memory for %u paths", c->m1 - c->m0);
+    c->off = off - c->m0; /* indexed by message id m0..m1 */
+    uint32_t bad = lengths(c, d, c->m0, c->m1);
+    bad = rs__circ_dist_agree(c, bad == c->m1 ? c->n : bad, 0);
+    if (c->xfail)
+        return rs_err_set(err, RS_EIO, "the exchange between MPI ranks failed at set-up");
+    if (bad < c->n) {
+        struct rs_route_state st = route_of(c, d, bad);
+        return rs_err_set(err, RS_EINVARIANT,
+                          "route of message %u (%u -> %u) does not end at its destination", bad,
+                          st.src, st.dst);
+    }
+    c->off[c->m0] = 0;
+    for (uint32_t m = c->m0; m < c->m1; m++) {
+        uint64_t len = c->off[m + 1];
+        c->off[m + 1] = c->off[m] + len;
+        if ((uint32_t)len > c->max_len)
+            c->max_len = (uint32_t)len;
+    }
+    c->max_len = rs__circ_dist_agree(c, c->max_len, 1);
+    if (c->xfail)
+        return rs_err_set(err, RS_EIO, "the exchange between MPI ranks failed at set-up");
+    c->hop = rs_malloc((size_t)c->off[c->m1] * sizeof *c->hop + 4);
+    uint64_t *tmp = rs_malloc(2 * ((size_t)c->max_len + 1) * sizeof *tmp);
+    if (!c->hop || !tmp) {
+        rs_free(tmp);
+        return rs_err_set(err, RS_ENOMEM, "out of memory for %llu path hops",
+                          (unsigned long long)(c->off[c->m1]));
+    }
+    uint64_t *key = tmp + c->max_len + 1;
+    uint32_t max_hops = 4 * c->net->n_nodes + 16;
+    bad = c->n;
+    for (uint32_t m = c->m0; m < c->m1; m++) {
+        struct rs_route_state st = route_of(c, d, m);
+        uint32_t len = (uint32_t)(c->off[m + 1] - c->off[m]);
+        rs_route_walk(c->net, c->routing, &st, tmp, len, max_hops, NULL);
+        if (bad == c->n && over_cap(c, tmp, len, key) < len)
+            bad = m;
+        for (uint32_t h = 0; h < len; h++)
+            c->hop[c->off[m] + h] = (uint32_t)tmp[h];
+    }
+    bad = rs__circ_dist_agree(c, bad, 0);
+    int rc = 0;
+    if (c->xfail)
+        rc = rs_err_set(err, RS_EIO, "the exchange between MPI ranks failed at set-up");
+    else if (bad < c->n && path_error(c, d, bad, tmp, key, err))
+        rc = RS_EUNSUPPORTED;
+    rs_free(tmp);
+    if (!rc && rs__circ_dist_congestion(c)) /* `run` then needs no walk of every path */
+        rc = rs_err_set(err, RS_EIO, "the exchange between MPI ranks failed at set-up");
+    return rc;
+}
+
 int rs__circ_paths_init(struct circ *c, const struct rs_driver *d, struct rs_err *err)
 {
+    if (c->xc)
+        return paths_init_dist(c, d, err);
     c->off = rs_malloc(((size_t)c->n + 1) * sizeof *c->off);
     if (!c->off)
         return rs_err_set(err, RS_ENOMEM, "out of memory for %u paths", c->n);
@@ -277,4 +392,6 @@ void rs__circ_paths_cycle(struct circ *c)
     c->n_touched = 0;
     if (c->par_now)
         rs__circ_par_untouch(c);
+    if (c->xc) /* over ranks: every rank's fail flags (circuit_dist.c) */
+        rs__circ_dist_cycle_end(c);
 }
