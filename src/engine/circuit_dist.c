@@ -100,6 +100,28 @@ static inline uint32_t owner(const struct circ *c, uint32_t res)
     return o < (uint64_t)c->xc->size ? (uint32_t)o : (uint32_t)c->xc->size - 1;
 }
 
+/* Stable scatter of this rank's n requests c->req[0..n) into out, grouped by the rank that
+ * owns each (by_channel: owner_ch of a fixed-path channel id; else owner of an LCAN
+ * resource id), in build order within a group; sets d->send_bytes for the all-to-all. */
+static void scatter_to_owners(struct circ *c, struct circ_dist *d, uint32_t n,
+                              struct circ_req *out, int by_channel)
+{
+    uint32_t P = (uint32_t)c->xc->size;
+    memset(d->cnt, 0, P * sizeof *d->cnt);
+    for (uint32_t i = 0; i < n; i++)
+        d->cnt[by_channel ? owner_ch(c, c->req[i].res) : owner(c, c->req[i].res)]++;
+    uint64_t at = 0;
+    for (uint32_t k = 0; k < P; k++) {
+        d->send_bytes[k] = d->cnt[k] * sizeof *c->req;
+        uint64_t here = d->cnt[k];
+        d->cnt[k] = at;
+        at += here;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        out[d->cnt[by_channel ? owner_ch(c, c->req[i].res) : owner(c, c->req[i].res)]++] =
+            c->req[i];
+}
+
 /* Grow *p (of *cap elements of size sz) to hold n + 1. Returns 0 or 1 (out of memory). */
 static int grow(void *p, uint64_t *cap, uint64_t n, size_t sz)
 {
@@ -171,18 +193,7 @@ static uint32_t paths_stage(struct circ *c, struct circ_dist *d, const struct ci
         c->xfail = 1;
         return 1;
     }
-    memset(d->cnt, 0, P * sizeof *d->cnt);
-    for (uint32_t i = 0; i < n_own; i++)
-        d->cnt[owner_ch(c, c->req[i].res)]++;
-    uint64_t at = 0;
-    for (uint32_t k = 0; k < P; k++) {
-        d->send_bytes[k] = d->cnt[k] * sizeof *c->req;
-        uint64_t here = d->cnt[k];
-        d->cnt[k] = at;
-        at += here;
-    }
-    for (uint32_t i = 0; i < n_own; i++)
-        d->sent[d->cnt[owner_ch(c, c->req[i].res)]++] = c->req[i];
+    scatter_to_owners(c, d, n_own, d->sent, 1);
     if (x->alltoallv(x->ctx, d->sent, d->send_bytes, &d->recv, &d->recv_cap, d->recv_bytes)) {
         c->xfail = 1;
         return 1;
@@ -275,18 +286,7 @@ uint32_t rs__circ_dist_stage(struct circ *c, const struct circ_stage *s)
     uint32_t k1 = (uint32_t)((uint64_t)s->n_items * (r + 1) / P);
     uint32_t n_own = s->build(c, s, k0, k1, c->req);
     /* to the owners, in build order within each owner (a stable scatter into grp) */
-    memset(d->cnt, 0, P * sizeof *d->cnt);
-    for (uint32_t i = 0; i < n_own; i++)
-        d->cnt[owner(c, c->req[i].res)]++;
-    uint64_t at = 0;
-    for (uint32_t k = 0; k < P; k++) {
-        d->send_bytes[k] = d->cnt[k] * sizeof *c->req;
-        uint64_t here = d->cnt[k];
-        d->cnt[k] = at;
-        at += here;
-    }
-    for (uint32_t i = 0; i < n_own; i++)
-        c->grp[d->cnt[owner(c, c->req[i].res)]++] = c->req[i];
+    scatter_to_owners(c, d, n_own, c->grp, 0);
     if (x->alltoallv(x->ctx, c->grp, d->send_bytes, &d->recv, &d->recv_cap, d->recv_bytes)) {
         c->xfail = 1;
         return 0;
