@@ -64,7 +64,7 @@ int rs__saf_wave_fits(const struct rs_driver *d, uint32_t cap)
 {
     const struct rs_engine_input *in = d->in;
     const struct rs_net *net = in->net;
-    if (cap < 1 || cap > SAF_WAVE_MAX_CAP || d->ol || d->check || in->plan || in->events ||
+    if (cap < 1 || cap > SAF_WAVE_MAX_CAP || d->ol || in->check || in->plan || in->events ||
         d->release || d->mid || !rs_route_plain(in->routing, 0))
         return 0;
     if (!(net->caps & RS_CAP_BUTTERFLY) || net->wrap || net->max_ports != 2 ||
