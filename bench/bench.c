@@ -1,8 +1,10 @@
 /* Benchmark driver (`make bench`, never part of the tests): runs one standard case of an
  * engine (store-and-forward cases a-e, flit cases f-j) or algorithm (wave k-l, ms_chain m-n,
  * ms_mesh o, bay_bilardi p-q; dragonfly flit cases dfly_min, dfly_ugal; HyperX hyperx;
- * Slim Fly sf_min, sf_ugal; router=iq iq_h, iq_i, iq_j) several times and prints steps/s,
- * packet-hops/s, flit-hops/s or messages/s of bit-serial algorithms (engine time only,
+ * Slim Fly sf_min, sf_ugal; router=iq iq_h, iq_i, iq_j; every engine at 2^16 and 2^20 on
+ * one and two threads: b_t2, flit16, flit20, circ16, circ20 and their _t2) several times and
+ * prints steps/s, packet-hops/s, flit-hops/s, messages/s of bit-serial algorithms or
+ * messages and channel locks per second of the circuit engine (engine time only,
  * median of the repetitions), the set-up time and the process's peak RSS. One case per
  * process, so that peak RSS belongs to that case. */
 #include <stdio.h>
@@ -116,6 +118,25 @@ static const struct bench_case cases[] = {
              "vc_depth=4 length=4 injection_process=bernoulli injection_rate=0.3 "
              "injection_rate_uses_flits=1 warmup_steps=1000 measure_steps=3000 drain_steps=0",
      3},
+    /* issue 23 item 4: every engine at 2^16 and 2^20 inputs on threads 1 and 2 (batch, one
+     * packet per input). Store-and-forward: b_t2 is case b on two threads. Flit engine:
+     * wormhole, 2 VCs of 4 flits, 4-flit packets. Circuit engine: greedy, random
+     * permutation (its own table: locks, not hops) */
+    {"b_t2", "topology=butterfly N=1048576 traffic=uniform per_input=1 queue_size=4 "
+             "protocol=fifo threads=2", 3},
+    {"flit16", "topology=butterfly N=65536 traffic=uniform per_input=1 switching=wormhole "
+               "vcs=2 vc_depth=4 length=4", 3},
+    {"flit16_t2", "topology=butterfly N=65536 traffic=uniform per_input=1 switching=wormhole "
+                  "vcs=2 vc_depth=4 length=4 threads=2", 3},
+    {"flit20", "topology=butterfly N=1048576 traffic=uniform per_input=1 switching=wormhole "
+               "vcs=2 vc_depth=4 length=4", 1},
+    {"flit20_t2", "topology=butterfly N=1048576 traffic=uniform per_input=1 "
+                  "switching=wormhole vcs=2 vc_depth=4 length=4 threads=2", 1},
+    {"circ16", "topology=butterfly N=65536 traffic=randperm switching=circuit", 5},
+    {"circ16_t2", "topology=butterfly N=65536 traffic=randperm switching=circuit threads=2", 5},
+    {"circ20", "topology=butterfly N=1048576 traffic=randperm switching=circuit", 3},
+    {"circ20_t2", "topology=butterfly N=1048576 traffic=randperm switching=circuit threads=2",
+     3},
     {NULL, NULL, 0}};
 
 static double now(void)
@@ -169,6 +190,7 @@ static int run_case(const struct bench_case *bc)
         return 1;
     }
     int bitserial = 0; /* a bit-serial algorithm: its own table (--header-algo) */
+    int circuit = 0;   /* the circuit engine: its own table (--header-circuit) */
     for (int r = 0; r < bc->reps; r++) {
         struct rs_record rec;
         struct rs_engine_input in = {.net = &net, .pb = &pb, .params = &p,
@@ -181,6 +203,14 @@ static int run_case(const struct bench_case *bc)
             return 1;
         }
         times[r] = now() - t1;
+        if (rs_record_get(&rec, "locks")) { /* circuit engine: cycles and channel locks */
+            circuit = 1;
+            steps = rs_record_get(&rec, "cycles")->i;
+            hops = rs_record_get(&rec, "locks")->i;
+            msgs = rs_record_get(&rec, "messages")->i;
+            rs_record_free(&rec);
+            continue;
+        }
         if (rs_record_get(&rec, "bit_steps")) { /* bay_bilardi: bit steps and batch rounds */
             bitserial = 1;
             steps = rs_record_get(&rec, "bit_steps")->i;
@@ -209,6 +239,16 @@ static int run_case(const struct bench_case *bc)
         rs_params_free(&p);
         return 0;
     }
+    if (circuit) {
+        printf("| %s | %s | %llu | %lld | %lld | %.6f | %.2f | %.1f | %.3f | %.0f |\n",
+               bc->name, bc->params, (unsigned long long)msgs, (long long)steps,
+               (long long)hops, med, (double)msgs / med / 1e6, (double)hops / med / 1e6, setup,
+               (double)ru.ru_maxrss / 1024.0);
+        rs_problem_free(&pb);
+        rs_net_free(&net);
+        rs_params_free(&p);
+        return 0;
+    }
     printf("| %s | %s | %llu | %lld | %lld | %.6f | %.0f | %.1f | %.3f | %.0f |\n", bc->name,
            bc->params, (unsigned long long)msgs, (long long)steps, (long long)hops, med,
            (double)steps / med, (double)hops / med / 1e6, setup, (double)ru.ru_maxrss / 1024.0);
@@ -226,6 +266,12 @@ int main(int argc, char **argv)
         printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
         return 0;
     }
+    if (argc == 2 && !strcmp(argv[1], "--header-circuit")) {
+        printf("| case | parameters | messages | cycles | channel locks | engine s (median) | "
+               "M messages/s | M locks/s | set-up s | peak RSS MiB |\n");
+        printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+        return 0;
+    }
     if (argc == 2 && (!strcmp(argv[1], "--header") || !strcmp(argv[1], "--header-flit"))) {
         const char *unit = argv[1][8] ? "flit-hops" : "packet-hops";
         printf("| case | parameters | messages | steps | %s | engine s (median) | "
@@ -237,6 +283,6 @@ int main(int argc, char **argv)
     for (int i = 0; cases[i].name; i++)
         if (argc == 2 && !strcmp(argv[1], cases[i].name))
             return run_case(&cases[i]);
-    fprintf(stderr, "usage: routesim_bench --header | --header-flit | --header-algo | a | b | ... | q\n");
+    fprintf(stderr, "usage: routesim_bench --header | --header-flit | --header-algo | --header-circuit | CASE\n");
     return 2;
 }

@@ -13,13 +13,15 @@ echo
 # then algorithm=ms_chain's line simulator m-n and ms_mesh o (flit-hops), then
 # algorithm=bay_bilardi p-q (bit steps), then the folded Clos r-s and the dragonfly
 # dfly_min, dfly_ugal, hyperx, the Slim Fly sf_min, sf_ugal, and router=iq iq_h, iq_i, iq_j
-# (flit engine)
-cases=${BENCH_CASES:-a a_t2 b c c_t2 d e f g h i j k l m n o p q r s dfly_min dfly_ugal hyperx sf_min sf_ugal iq_h iq_i iq_j}
+# (flit engine), then every engine at 2^16 and 2^20 on threads 1 and 2 (b, b_t2: the
+# store-and-forward ones; flit16, flit20; circ16, circ20 in the circuit table)
+cases=${BENCH_CASES:-a a_t2 b c c_t2 d e f g h i j k l m n o p q r s dfly_min dfly_ugal hyperx sf_min sf_ugal iq_h iq_i iq_j b_t2 flit16 flit16_t2 flit20 flit20_t2 circ16 circ16_t2 circ20 circ20_t2}
 header=
 for c in $cases; do
   case $c in
-    [a-e] | a_t2 | c_t2 | k | l) want=--header ;;
+    [a-e] | a_t2 | b_t2 | c_t2 | k | l) want=--header ;;
     p | q) want=--header-algo ;;
+    circ*) want=--header-circuit ;;
     *) want=--header-flit ;;
   esac
   if [ "$want" != "$header" ]; then
@@ -31,3 +33,5 @@ for c in $cases; do
 done
 # the sweep over MPI ranks 1 and 2 (issue 23)
 bash "$(dirname "$0")/mpi_sweep.sh" "$build"
+# one run over MPI ranks 1 and 2 (issue 23)
+bash "$(dirname "$0")/mpi_run.sh" "$build"

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# `make bench`, MPI part 2 (issue 23 item 4): one run split over MPI ranks on localhost
+# (docs/distributed.md): each case run serially, under `mpirun -np 1` and under
+# `mpirun --oversubscribe -np 2`; wall seconds, the largest peak RSS of one process (every
+# rank measured by its own /usr/bin/time) and whether stdout is the serial bytes. Skipped
+# when the build made no routesim-mpi or there is no mpirun. Cases: BENCH_MPI_RUNS, a list
+# of run arguments separated by ';' (default: the circuit engine on a 2^20-input butterfly).
+set -eu
+rs=$(realpath "${1:-build}/routesim")
+mpiexec=$(command -v mpirun || true)
+if [ -z "$mpiexec" ] || ! grep -q "MPI_Init_thread" "$(dirname "$rs")/routesim-mpi" 2>/dev/null; then
+  echo "MPI run: skipped (routesim built without MPI, or no mpirun)"
+  exit 0
+fi
+[ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+runs=${BENCH_MPI_RUNS:-topology=butterfly N=2^20 traffic=randperm switching=circuit}
+# measure NAME LAUNCHER...: runs "LAUNCHER routesim run ARGS" with every process under its
+# own /usr/bin/time; prints "WALL MAXRSS_MIB"
+measure() {
+  local name=$1; shift
+  local TIMEFORMAT='%R'
+  rm -f "$tmp"/rss.*
+  { time "$@" sh -c '/usr/bin/time -f %M -o "$0/rss.${OMPI_COMM_WORLD_RANK:-s}" "$@"' \
+      "$tmp" "$rs" run $args --format csv >"$tmp/$name.out" 2>"$tmp/$name.err"; } 2>"$tmp/$name.time"
+  printf '%s %s' "$(cat "$tmp/$name.time")" \
+    "$(cat "$tmp"/rss.* | awk 'm < $1 { m = $1 } END { printf "%.0f", m / 1024 }')"
+}
+echo
+echo "| run (one network split over ranks) | processes | wall s | peak RSS per process MiB | same bytes |"
+echo "| --- | ---: | ---: | ---: | --- |"
+IFS=';' read -ra cases <<<"$runs"
+for args in "${cases[@]}"; do
+  read -r w r <<<"$(measure serial)"
+  echo "| \`$args\` | serial | $w | $r | - |"
+  read -r w r <<<"$(measure np1 "$mpiexec" -np 1)"
+  same=$(cmp -s "$tmp/serial.out" "$tmp/np1.out" && echo yes || echo NO)
+  echo "| | mpirun -np 1 | $w | $r | $same |"
+  read -r w r <<<"$(measure np2 "$mpiexec" --oversubscribe -np 2)"
+  same=$(cmp -s "$tmp/serial.out" "$tmp/np2.out" && echo yes || echo NO)
+  echo "| | mpirun -np 2 | $w | $r | $same |"
+done
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
