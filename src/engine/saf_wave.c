@@ -6,11 +6,17 @@
  * queue entry needs only its destination and the step it entered (FIFO arbitration).
  *
  * State per level 1..n-1, allocated when the level first holds a packet and freed when it
- * and every level below it are empty: a header byte per queue (count | head << 4), a ring
- * of c entries per queue, a bitmap of the queues that lost a packet this step and, when
- * congestion is asked for, a counter per channel out of the level (folded into the maximum
- * when the level is freed); a freed level's arrays wait in a spare pool for the next level
- * allocated, so a run faults in the pages of its most occupied moment only. Sources keep their messages in id order in the problem's own
+ * and every level below it are empty. Dense form: a header byte per queue (count | head
+ * << 4), a ring of c entries per queue and a bitmap of the queues that lost a packet this
+ * step; a freed dense level's arrays wait in a spare pool for the next level allocated, so
+ * a run faults in the pages of its most occupied moment only. Sparse form, for the tail of
+ * the wave: once a level holds fewer than N/8 packets and the level below it is sparse or
+ * done, only the rows that hold packets have a slot (an open-addressed table keyed by row,
+ * each slot with the node's two rings and the step at which they last lost a packet); a
+ * level allocated above a sparse one is sparse from the start, so a dense level never
+ * feeds a sparse one. Congestion is not counted per hop: a route's channel out of level l
+ * depends only on its source and destination, so it is counted from them at the end (one
+ * level at a time). Sources keep their messages in id order in the problem's own
  * array. A step walks the occupied levels from the highest to the lowest, each in row order:
  * a level's departures are made before the level below decides, and the room a queue had at
  * the start of the step is its count plus its departure bit, so every decision reads the
@@ -32,13 +38,24 @@ struct wave_ent {
     uint32_t dst, entered;
 };
 
+/* A sparse level: the nodes that hold or held packets, in an open-addressed table keyed by
+ * row (linear probing), each slot with its node's two queues. */
+struct wave_sparse {
+    uint32_t *key;         /* [size] row + 1; 0: a free slot */
+    uint8_t *hdr;          /* [2 size] the slot's queues: count | head << 4 */
+    uint32_t *dstep;       /* [size] the last step at which a queue of the slot lost a packet */
+    uint8_t *dmask;        /* [size] which queues (bits 0, 1) lost one at step dstep */
+    struct wave_ent *ent;  /* [2 size * cap] ring buffers */
+    uint32_t size, used, shift; /* size = 2^(32 - shift) slots, used of them keyed */
+};
+
 struct wave_level {
-    uint8_t *hdr;          /* [2N] queue row*2+slot: count (bits 0-3), head (bits 4-7) */
-    struct wave_ent *ent;  /* [2N * cap] ring buffers */
-    uint64_t *dep;         /* [2N / 64 + 1] queues that lost a packet this step */
-    uint32_t *load;        /* [2N] packets that crossed channel row*2+port out of the level */
+    uint8_t *hdr;          /* dense: [2N] queue row*2+slot: count (bits 0-3), head (bits 4-7) */
+    struct wave_ent *ent;  /* dense: [2N * cap] ring buffers */
+    uint64_t *dep;         /* dense: [2N / 64 + 1] queues that lost a packet this step */
+    struct wave_sparse *sp; /* the sparse form, or NULL (dense) */
     uint64_t pk;           /* packets held (level 0: in the sources' stores) */
-    int alloc;             /* queues (levels >= 1) or counters (level 0) allocated */
+    int alloc;             /* queues allocated (level 0: the sources are live) */
     int dep_dirty;         /* dep may hold bits */
 };
 
@@ -46,6 +63,8 @@ struct saf_wave {
     uint32_t N, n, cap;
     uint64_t n_msgs;
     const uint32_t *dst;   /* the problem's destinations, [n_msgs] */
+    const uint32_t *src;   /* the problem's sources, [n_msgs]; NULL: m / per_input */
+    uint64_t per_input;
     uint32_t *order;       /* explicit sources: message ids grouped by source, in id order;
                               NULL: source t's messages are t*q .. t*q + q-1 */
     uint64_t *spos, *send; /* [N] next and end position of each source's messages */
@@ -53,8 +72,6 @@ struct saf_wave {
     struct wave_level *spare; /* [n] arrays of freed levels >= 1, reused by the next level
                                  allocated (its pages are already faulted in) */
     uint32_t n_spare;
-    int count_load;        /* congestion asked for (d->in->paths) */
-    uint32_t congestion;
     uint32_t step, last_event, max_queue;
     uint64_t remaining, delivered, hops;
     struct rs_lat_hist lat;
@@ -82,19 +99,107 @@ int rs__saf_wave_fits(const struct rs_driver *d, uint32_t cap)
            2ull * net->n_nodes + net->N < (uint64_t)UINT32_MAX - 3;
 }
 
-/* Allocate level l's queues (l >= 1) and its channel counters. Returns 0 or RS_ENOMEM. */
+/* The sparse table's arrays for size slots (a power of two >= 16) into *t, empty. Returns
+ * 0 or RS_ENOMEM. */
+static int sparse_arrays(struct wave_sparse *t, uint32_t size, uint32_t cap)
+{
+    t->size = size;
+    t->used = 0;
+    t->shift = 32u - (uint32_t)__builtin_ctz(size);
+    t->key = rs__huge_alloc((uint64_t)size * sizeof *t->key);
+    t->hdr = rs__huge_alloc(2ull * size);
+    t->dstep = rs__huge_alloc((uint64_t)size * sizeof *t->dstep);
+    t->dmask = rs__huge_alloc(size);
+    t->ent = rs__huge_alloc(2ull * size * cap * sizeof *t->ent);
+    return t->key && t->hdr && t->dstep && t->dmask && t->ent ? 0 : RS_ENOMEM;
+}
+
+static void sparse_arrays_free(struct wave_sparse *t, uint32_t cap)
+{
+    uint64_t size = t->size;
+    rs__huge_free(t->key, t->key ? size * sizeof *t->key : 0);
+    rs__huge_free(t->hdr, t->hdr ? 2 * size : 0);
+    rs__huge_free(t->dstep, t->dstep ? size * sizeof *t->dstep : 0);
+    rs__huge_free(t->dmask, t->dmask ? size : 0);
+    rs__huge_free(t->ent, t->ent ? 2 * size * cap * sizeof *t->ent : 0);
+}
+
+/* The slot of row r in t, or the free slot where it would go. */
+static inline uint32_t sparse_find(const struct wave_sparse *t, uint32_t r)
+{
+    uint32_t i = (r * 0x9E3779B1u) >> t->shift, m = t->size - 1;
+    while (t->key[i] && t->key[i] != r + 1)
+        i = (i + 1) & m;
+    return i;
+}
+
+/* Put slot i of t (key, queues, departure stamp) into table u. */
+static void sparse_move(struct wave_sparse *u, const struct wave_sparse *t, uint32_t i,
+                        uint32_t cap)
+{
+    uint32_t j = sparse_find(u, t->key[i] - 1);
+    u->key[j] = t->key[i];
+    u->hdr[2 * j] = t->hdr[2 * i];
+    u->hdr[2 * j + 1] = t->hdr[2 * i + 1];
+    u->dstep[j] = t->dstep[i];
+    u->dmask[j] = t->dmask[i];
+    memcpy(&u->ent[2ull * j * cap], &t->ent[2ull * i * cap], 2 * cap * sizeof *t->ent);
+    u->used++;
+}
+
+/* The slot of row r in t, keyed now if it was not (the table doubles past half full).
+ * Returns the slot, or UINT32_MAX when out of memory. */
+static uint32_t sparse_slot(struct wave_sparse *t, uint32_t r, uint32_t cap)
+{
+    uint32_t i = sparse_find(t, r);
+    if (t->key[i])
+        return i;
+    if (2u * (t->used + 1) > t->size) {
+        struct wave_sparse u = {0};
+        if (t->size > (UINT32_MAX >> 2) || sparse_arrays(&u, t->size * 2, cap)) {
+            sparse_arrays_free(&u, cap);
+            return UINT32_MAX;
+        }
+        for (uint32_t k = 0; k < t->size; k++)
+            if (t->key[k])
+                sparse_move(&u, t, k, cap);
+        sparse_arrays_free(t, cap);
+        *t = u;
+        i = sparse_find(t, r);
+    }
+    t->key[i] = r + 1;
+    t->used++;
+    return i;
+}
+
+/* The table size for n nodes: a power of two >= 2 n and >= 16. */
+static uint32_t sparse_size(uint64_t n)
+{
+    uint32_t size = 16;
+    while (size < 2 * n && size < (1u << 31))
+        size <<= 1;
+    return size;
+}
+
+/* Allocate level l's queues (l >= 1). Returns 0 or RS_ENOMEM. */
 static int level_alloc(struct saf_wave *w, uint32_t l)
 {
     struct wave_level *v = &w->lv[l];
     uint64_t nq = 2ull * w->N;
+    if (l >= 2 && w->lv[l - 1].sp) {
+        /* above a sparse level: at most its packets come (a sparse level only feeds one) */
+        if (!(v->sp = rs_calloc(1, sizeof *v->sp)) ||
+            sparse_arrays(v->sp, sparse_size(w->lv[l - 1].pk), w->cap))
+            return RS_ENOMEM;
+        v->alloc = 1;
+        return 0;
+    }
     if (l >= 1 && w->n_spare) {
         /* a freed level's arrays: the counters and bits zeroed as a fresh block is; the
          * ring entries are written before they are read */
         *v = w->spare[--w->n_spare];
         memset(v->hdr, 0, nq);
         memset(v->dep, 0, (nq / 64 + 1) * sizeof *v->dep);
-        if (v->load)
-            memset(v->load, 0, nq * sizeof *v->load);
         v->pk = 0;
         v->alloc = 1;
         v->dep_dirty = 0;
@@ -107,24 +212,23 @@ static int level_alloc(struct saf_wave *w, uint32_t l)
         if (!v->hdr || !v->ent || !v->dep)
             return RS_ENOMEM;
     }
-    if (w->count_load && !(v->load = rs__huge_alloc(nq * sizeof *v->load)))
-        return RS_ENOMEM;
     v->alloc = 1;
     v->dep_dirty = 0;
     return 0;
 }
 
-/* Free level l, folding its channel counters into the congestion; with keep, a level >= 1
- * puts its arrays into the spare pool for the next level allocated. */
+/* Free level l; with keep, a level >= 1 puts its arrays into the spare pool for the next
+ * level allocated. */
 static void level_free(struct saf_wave *w, uint32_t l, int keep)
 {
     struct wave_level *v = &w->lv[l];
     uint64_t nq = 2ull * w->N;
-    if (v->load) {
-        uint32_t c = w->congestion;
-        for (uint64_t i = 0; i < nq; i++)
-            c = v->load[i] > c ? v->load[i] : c;
-        w->congestion = c;
+    if (v->sp) {
+        sparse_arrays_free(v->sp, w->cap);
+        rs_free(v->sp);
+        v->sp = NULL;
+        v->alloc = 0;
+        return;
     }
     if (l >= 1 && keep && v->hdr && v->ent && v->dep) {
         w->spare[w->n_spare++] = *v; /* n - 1 levels >= 1: the pool never overflows */
@@ -132,12 +236,10 @@ static void level_free(struct saf_wave *w, uint32_t l, int keep)
         rs__huge_free(v->hdr, v->hdr ? nq : 0);
         rs__huge_free(v->ent, v->ent ? nq * w->cap * sizeof *v->ent : 0);
         rs__huge_free(v->dep, v->dep ? (nq / 64 + 1) * sizeof *v->dep : 0);
-        rs__huge_free(v->load, v->load ? nq * sizeof *v->load : 0);
     }
     v->hdr = NULL;
     v->ent = NULL;
     v->dep = NULL;
-    v->load = NULL;
     v->alloc = 0;
 }
 
@@ -153,7 +255,6 @@ void rs__saf_wave_free(struct saf_wave *w)
         rs__huge_free(v->hdr, nq);
         rs__huge_free(v->ent, nq * w->cap * sizeof *v->ent);
         rs__huge_free(v->dep, (nq / 64 + 1) * sizeof *v->dep);
-        rs__huge_free(v->load, v->load ? nq * sizeof *v->load : 0);
     }
     rs_free(w->spare);
     rs_free(w->lv);
@@ -178,7 +279,8 @@ int rs__saf_wave_init(struct saf_wave **out, struct rs_driver *d, uint32_t cap,
     w->cap = cap;
     w->n_msgs = pb->n_msgs;
     w->dst = pb->dst;
-    w->count_load = in->paths != NULL;
+    w->src = pb->src;
+    w->per_input = pb->per_input;
     w->remaining = pb->n_msgs;
     rs_lat_hist_init(&w->lat);
     w->lv = rs_calloc(w->n, sizeof *w->lv);
@@ -208,8 +310,7 @@ int rs__saf_wave_init(struct saf_wave **out, struct rs_driver *d, uint32_t cap,
         }
     }
     w->lv[0].pk = pb->n_msgs;
-    if (pb->n_msgs && level_alloc(w, 0))
-        return rs_err_set(err, RS_ENOMEM, "out of memory for the butterfly kernel");
+    w->lv[0].alloc = pb->n_msgs != 0;
     d->remaining = w->remaining;
     return 0;
 }
@@ -246,6 +347,143 @@ static inline void pop(struct wave_level *v, uint64_t q, uint32_t cap)
     v->pk--;
 }
 
+/* Room at the start of step s in queue p of row r of a sparse level (a row without a slot
+ * is empty). */
+static inline int sparse_room(const struct wave_sparse *t, uint32_t r, uint32_t p, uint32_t cap,
+                              uint32_t s)
+{
+    uint32_t i = sparse_find(t, r);
+    if (!t->key[i])
+        return 1;
+    uint32_t c = (t->hdr[2 * i + p] & 15u) + (t->dstep[i] == s ? (t->dmask[i] >> p) & 1u : 0);
+    return c < cap;
+}
+
+/* Append (dst, s) to queue p of row r of sparse level v. Returns its new count, or 0 when
+ * out of memory. */
+static inline uint32_t sparse_push(struct wave_level *v, uint32_t r, uint32_t p, uint32_t cap,
+                                   uint32_t dst, uint32_t s)
+{
+    struct wave_sparse *t = v->sp;
+    uint32_t i = sparse_slot(t, r, cap);
+    if (i == UINT32_MAX)
+        return 0;
+    uint32_t h = t->hdr[2 * i + p], c = h & 15u, pos = (h >> 4) + c;
+    if (pos >= cap)
+        pos -= cap;
+    t->ent[(2ull * i + p) * cap + pos] = (struct wave_ent){dst, s};
+    t->hdr[2 * i + p] = (uint8_t)(h + 1);
+    v->pk++;
+    return c + 1;
+}
+
+/* Walk sparse level l (1 <= l < n) at step s: the rule of walk_level, slot by slot (each
+ * input queue has one feeder and room is judged on the start of the step, so the order of
+ * the nodes does not matter); the level above may be dense or sparse. Returns the moves;
+ * *ndel counts the deliveries; *oom is set when a sparse level above ran out of memory. */
+static uint64_t walk_sparse(struct saf_wave *w, uint32_t l, uint32_t s, uint64_t *ndel,
+                            int *oom)
+{
+    struct wave_level *v = &w->lv[l];
+    struct wave_sparse *t = v->sp;
+    struct wave_level *nx = l + 1 < w->n ? &w->lv[l + 1] : NULL;
+    const uint32_t cap = w->cap;
+    uint64_t moves = 0, del = 0;
+    uint32_t maxq = w->max_queue;
+    for (uint32_t i = 0; i < t->size; i++) {
+        uint32_t h[2] = {t->hdr[2 * i], t->hdr[2 * i + 1]};
+        if (!(h[0] | h[1]))
+            continue;
+        uint32_t r = t->key[i] - 1;
+        struct wave_ent e[2] = {{0, 0}, {0, 0}};
+        uint32_t p[2] = {0, 0};
+        int mv[2] = {0, 0};
+        for (uint32_t k = 0; k < 2; k++) {
+            if (!h[k])
+                continue;
+            e[k] = t->ent[(2ull * i + k) * cap + (h[k] >> 4)];
+            p[k] = ((r ^ e[k].dst) >> l) & 1u;
+            uint32_t tr = r ^ (p[k] << l);
+            mv[k] = !nx || (nx->sp ? sparse_room(nx->sp, tr, p[k], cap, s)
+                                   : has_room(nx, 2ull * tr + p[k], cap));
+        }
+        if (mv[0] && mv[1] && p[0] == p[1]) { /* one channel: the older arrival, ties to 0 */
+            if (e[1].entered < e[0].entered)
+                mv[0] = 0;
+            else
+                mv[1] = 0;
+        }
+        for (uint32_t k = 0; k < 2; k++) {
+            if (!mv[k])
+                continue;
+            uint32_t hd = (h[k] >> 4) + 1;
+            if (hd == cap)
+                hd = 0;
+            t->hdr[2 * i + k] = (h[k] & 15u) == 1 ? 0 : (uint8_t)((hd << 4) | ((h[k] & 15u) - 1));
+            if (t->dstep[i] != s) {
+                t->dstep[i] = s;
+                t->dmask[i] = 0;
+            }
+            t->dmask[i] |= (uint8_t)(1u << k);
+            v->pk--;
+            moves++;
+            if (!nx) {
+                del++;
+                continue;
+            }
+            uint32_t tr = r ^ (p[k] << l), c;
+            if (nx->sp) {
+                if (!(c = sparse_push(nx, tr, p[k], cap, e[k].dst, s))) {
+                    *oom = 1;
+                    return moves;
+                }
+            } else {
+                c = push(nx, 2ull * tr + p[k], cap, e[k].dst, s);
+            }
+            maxq = c > maxq ? c : maxq;
+        }
+    }
+    w->max_queue = maxq;
+    *ndel += del;
+    return moves;
+}
+
+/* Level l (dense, l >= 1) into the sparse form: a slot for each row that holds a packet,
+ * its two rings copied as they are; the dense arrays go to the spare pool. Returns 0 or
+ * RS_ENOMEM. */
+static int level_to_sparse(struct saf_wave *w, uint32_t l)
+{
+    struct wave_level *v = &w->lv[l];
+    const uint32_t cap = w->cap;
+    uint64_t rows = 0;
+    for (uint32_t r = 0; r < w->N; r++)
+        rows += (v->hdr[2ull * r] | v->hdr[2ull * r + 1]) != 0;
+    struct wave_sparse *t = rs_calloc(1, sizeof *t);
+    if (!t || sparse_arrays(t, sparse_size(rows), cap)) {
+        if (t)
+            sparse_arrays_free(t, cap);
+        rs_free(t);
+        return RS_ENOMEM;
+    }
+    for (uint32_t r = 0; r < w->N; r++) {
+        uint64_t q0 = 2ull * r;
+        if (!(v->hdr[q0] | v->hdr[q0 + 1]))
+            continue;
+        uint32_t i = sparse_find(t, r);
+        t->key[i] = r + 1;
+        t->hdr[2 * i] = v->hdr[q0];
+        t->hdr[2 * i + 1] = v->hdr[q0 + 1];
+        memcpy(&t->ent[2ull * i * cap], &v->ent[q0 * cap], 2 * cap * sizeof *t->ent);
+        t->used++;
+    }
+    w->spare[w->n_spare++] = *v; /* n - 1 levels >= 1: the pool never overflows */
+    v->hdr = NULL;
+    v->ent = NULL;
+    v->dep = NULL;
+    v->sp = t;
+    return 0;
+}
+
 /* Walk level l (1 <= l < n) at step s: every node offers its queues' heads; a head moves
  * when its next queue had room at the start of the step (always at level n-1, whose moves
  * deliver); two movable heads wanting one port: the one that entered first, ties to slot
@@ -257,7 +495,6 @@ static uint64_t walk_level(struct saf_wave *w, uint32_t l, uint32_t s, uint64_t 
     const uint32_t cap = w->cap, N = w->N;
     uint8_t *hdr = v->hdr;
     const struct wave_ent *ent = v->ent;
-    uint32_t *load = v->load;
     uint64_t moves = 0, del = 0;
     uint32_t maxq = w->max_queue;
     for (uint32_t g = 0; g * 32u < N; g++) { /* 32 nodes: 64 queue headers, one line */
@@ -300,8 +537,6 @@ static uint64_t walk_level(struct saf_wave *w, uint32_t l, uint32_t s, uint64_t 
                 uint32_t p = i ? p1 : p0, dst = i ? e1.dst : e0.dst;
                 pop(v, q0 + i, cap);
                 word |= 1ull << (2u * (r - r0) + i);
-                if (load)
-                    load[q0 + p]++;
                 moves++;
                 if (!nx) {
                     del++;
@@ -340,8 +575,6 @@ static uint64_t walk_sources(struct saf_wave *w, uint32_t s, uint64_t *ndel)
             continue;
         w->spos[t] = i + 1;
         src->pk--;
-        if (src->load)
-            src->load[2ull * t + p]++;
         moves++;
         if (!nx) {
             (*ndel)++;
@@ -365,7 +598,13 @@ int rs__saf_wave_step(struct saf_wave *w, struct rs_driver *d, struct rs_err *er
         struct wave_level *v = &w->lv[l];
         if (!v->alloc)
             continue;
-        if (v->pk)
+        if (v->sp) {
+            int oom = 0;
+            if (v->pk)
+                moves += walk_sparse(w, l, s, &ndel, &oom);
+            if (oom)
+                return rs_err_set(err, RS_ENOMEM, "out of memory during the run");
+        } else if (v->pk)
             moves += walk_level(w, l, s, &ndel);
         else if (v->dep_dirty) { /* walked no more: no departures this step */
             memset(v->dep, 0, (2ull * w->N / 64 + 1) * sizeof *v->dep);
@@ -392,11 +631,44 @@ int rs__saf_wave_step(struct saf_wave *w, struct rs_driver *d, struct rs_err *er
     for (uint32_t l = 0; l < lo; l++)
         if (w->lv[l].alloc)
             level_free(w, l, 1);
+    /* the sparse tail: a dense level holding fewer than N/8 packets whose level below is
+     * sparse or done becomes sparse (so a dense level never feeds a sparse one) */
+    for (uint32_t l = 1; l < n; l++) {
+        struct wave_level *v = &w->lv[l], *b = &w->lv[l - 1];
+        if (!v->alloc || v->sp)
+            continue;
+        if ((b->alloc && !b->sp) || v->pk * 8 >= w->N)
+            break;
+        if (level_to_sparse(w, l))
+            return rs_err_set(err, RS_ENOMEM, "out of memory during the run");
+    }
     d->step = s;
     d->remaining = w->remaining;
     d->moved = moves;
     d->live = present;
     return 0;
+}
+
+/* The congestion of the routes: the most messages whose bit-fixing route crosses one
+ * channel. Message m leaves level l from row (dst & low) | (src & ~low), low = 2^l - 1, by
+ * port ((src ^ dst) >> l) & 1, whatever the dynamics, so a run in which every packet
+ * crossed counts the same loads as the general engine's per-hop counters. The counts of
+ * one level at a time go into cnt ([2N], uint32). */
+static uint32_t route_congestion(const struct saf_wave *w, uint32_t *cnt)
+{
+    uint32_t c = 0;
+    uint64_t q = w->per_input;
+    for (uint32_t l = 0; l < w->n; l++) {
+        uint32_t low = (1u << l) - 1;
+        memset(cnt, 0, 2ull * w->N * sizeof *cnt);
+        for (uint64_t m = 0; m < w->n_msgs; m++) {
+            uint32_t dst = w->dst[m], src = w->src ? w->src[m] : (uint32_t)(m / q);
+            uint64_t ch = 2ull * ((dst & low) | (src & ~low)) + (((src ^ dst) >> l) & 1u);
+            uint32_t k = ++cnt[ch];
+            c = k > c ? k : c;
+        }
+    }
+    return c;
 }
 
 int rs__saf_wave_collect(struct saf_wave *w, struct rs_driver *d, struct rs_result *res)
@@ -420,8 +692,16 @@ int rs__saf_wave_collect(struct saf_wave *w, struct rs_driver *d, struct rs_resu
     r.top_rank_delivered = 0;
     *res = r;
     struct rs_engine_paths *out = d->in->paths;
-    if (out && w->delivered == w->n_msgs) { /* every route crossed whole: counted once */
-        out->congestion = w->congestion;
+    if (out && w->delivered == w->n_msgs) { /* every route crossed whole */
+        /* the count array: a spare level's ring entries (16 N bytes or more) when there is
+         * one, as the levels are gone by now */
+        uint64_t bytes = 2ull * w->N * sizeof(uint32_t);
+        uint32_t *cnt = w->n_spare ? (uint32_t *)(void *)w->spare[0].ent : rs__huge_alloc(bytes);
+        if (!cnt)
+            return RS_ENOMEM;
+        out->congestion = w->n_msgs ? route_congestion(w, cnt) : 0;
+        if (!w->n_spare)
+            rs__huge_free(cnt, bytes);
         out->dilation = w->n_msgs ? w->n : 0;
         out->filled = 1;
     }
