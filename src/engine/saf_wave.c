@@ -147,24 +147,34 @@ static void sparse_move(struct wave_sparse *u, const struct wave_sparse *t, uint
     u->used++;
 }
 
-/* The slot of row r in t, keyed now if it was not (the table doubles past half full).
- * Returns the slot, or UINT32_MAX when out of memory. */
+/* t rebuilt with size slots (a power of two >= 16), keeping the rows whose queues hold
+ * packets (with keep_all, every keyed row). Returns 0 or RS_ENOMEM (t unchanged). */
+static int sparse_rebuild(struct wave_sparse *t, uint32_t size, uint32_t cap, int keep_all)
+{
+    struct wave_sparse u = {0};
+    if (sparse_arrays(&u, size, cap)) {
+        sparse_arrays_free(&u, cap);
+        return RS_ENOMEM;
+    }
+    for (uint32_t k = 0; k < t->size; k++)
+        if (t->key[k] && (keep_all || t->hdr[2 * k] | t->hdr[2 * k + 1]))
+            sparse_move(&u, t, k, cap);
+    sparse_arrays_free(t, cap);
+    *t = u;
+    return 0;
+}
+
+/* The slot of row r in t, keyed now if it was not (the table doubles past 3/4 full; rows
+ * keyed this step must keep their departure stamps, so every keyed row moves). Returns
+ * the slot, or UINT32_MAX when out of memory. */
 static uint32_t sparse_slot(struct wave_sparse *t, uint32_t r, uint32_t cap)
 {
     uint32_t i = sparse_find(t, r);
     if (t->key[i])
         return i;
-    if (2u * (t->used + 1) > t->size) {
-        struct wave_sparse u = {0};
-        if (t->size > (UINT32_MAX >> 2) || sparse_arrays(&u, t->size * 2, cap)) {
-            sparse_arrays_free(&u, cap);
+    if (4ull * (t->used + 1) > 3ull * t->size) {
+        if (t->size >= (1u << 31) || sparse_rebuild(t, t->size * 2, cap, 1))
             return UINT32_MAX;
-        }
-        for (uint32_t k = 0; k < t->size; k++)
-            if (t->key[k])
-                sparse_move(&u, t, k, cap);
-        sparse_arrays_free(t, cap);
-        *t = u;
         i = sparse_find(t, r);
     }
     t->key[i] = r + 1;
@@ -172,11 +182,11 @@ static uint32_t sparse_slot(struct wave_sparse *t, uint32_t r, uint32_t cap)
     return i;
 }
 
-/* The table size for n nodes: a power of two >= 2 n and >= 16. */
+/* The table size for n rows: a power of two >= 4n/3 (at most 3/4 full) and >= 16. */
 static uint32_t sparse_size(uint64_t n)
 {
     uint32_t size = 16;
-    while (size < 2 * n && size < (1u << 31))
+    while (3ull * size < 4 * n && size < (1u << 31))
         size <<= 1;
     return size;
 }
@@ -631,6 +641,14 @@ int rs__saf_wave_step(struct saf_wave *w, struct rs_driver *d, struct rs_err *er
     for (uint32_t l = 0; l < lo; l++)
         if (w->lv[l].alloc)
             level_free(w, l, 1);
+    /* a sparse table whose rows mostly emptied is rebuilt with the rows that hold packets
+     * (at the end of a step no departure stamp is needed any more) */
+    for (uint32_t l = lo; l < n; l++) {
+        struct wave_sparse *t = w->lv[l].sp;
+        if (t && t->size > 64 && w->lv[l].pk * 4 < t->size &&
+            sparse_rebuild(t, sparse_size(w->lv[l].pk), w->cap, 0))
+            return rs_err_set(err, RS_ENOMEM, "out of memory during the run");
+    }
     /* the sparse tail: a dense level holding fewer than N/8 packets whose level below is
      * sparse or done becomes sparse (so a dense level never feeds a sparse one) */
     for (uint32_t l = 1; l < n; l++) {
