@@ -1514,4 +1514,5 @@ const struct rs_engine_ops rs_engine_store_forward = {
     .open = &rs__saf_open_life,
     .openloop = 1,
     .estimate = rs__saf_estimate,
+    .counts_paths = rs__saf_counts_paths,
 };

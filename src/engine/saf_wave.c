@@ -667,24 +667,49 @@ int rs__saf_wave_step(struct saf_wave *w, struct rs_driver *d, struct rs_err *er
     return 0;
 }
 
+/* The most loaded channel out of level l: message m leaves level l from row (dst & low) |
+ * (src & ~low), low = 2^l - 1, by port ((src ^ dst) >> l) & 1, so the sources of one block
+ * of 2^l rows load only that block's 2^(l+1) channels: each block is counted in win
+ * ([2^(l+1)], zero on entry and on return) and its maximum taken before the next. */
+static uint32_t level_max_load(const struct saf_wave *w, uint32_t l, uint32_t *win)
+{
+    uint32_t c = 0, low = (1u << l) - 1, rows = 1u << l;
+    uint64_t q = w->per_input, at = 0;
+    for (uint32_t b0 = 0; b0 < w->N; b0 += rows) {
+        /* the port: bit l of src ^ dst, and bit l of src is b0's in the whole block */
+        if (w->order) { /* explicit sources: the block's messages, grouped by source */
+            for (uint64_t end = w->send[b0 + rows - 1]; at < end; at++) {
+                uint32_t dst = w->dst[w->order[at]];
+                win[2 * (dst & low) + (((b0 ^ dst) >> l) & 1u)]++;
+            }
+        } else { /* source t sends messages t q .. t q + q - 1: the block's are contiguous */
+            const uint32_t *dst = w->dst + (uint64_t)b0 * q;
+            uint64_t k = 0, nk = (uint64_t)rows * q;
+            for (; k + 16 < nk; k++) { /* a window beyond the caches: fetch ahead */
+                __builtin_prefetch(&win[2 * (dst[k + 16] & low)], 1);
+                win[2 * (dst[k] & low) + (((b0 ^ dst[k]) >> l) & 1u)]++;
+            }
+            for (; k < nk; k++)
+                win[2 * (dst[k] & low) + (((b0 ^ dst[k]) >> l) & 1u)]++;
+        }
+        for (uint32_t i = 0; i < 2 * rows; i++) {
+            c = win[i] > c ? win[i] : c;
+            win[i] = 0;
+        }
+    }
+    return c;
+}
+
 /* The congestion of the routes: the most messages whose bit-fixing route crosses one
- * channel. Message m leaves level l from row (dst & low) | (src & ~low), low = 2^l - 1, by
- * port ((src ^ dst) >> l) & 1, whatever the dynamics, so a run in which every packet
- * crossed counts the same loads as the general engine's per-hop counters. The counts of
- * one level at a time go into cnt ([2N], uint32). */
+ * channel. A route's channels depend only on its source and destination, whatever the
+ * dynamics, so this is what the general engine's per-hop counters reach when every packet
+ * crossed, and what `run` computes from the routes otherwise. cnt: [2N] uint32, zero. */
 static uint32_t route_congestion(const struct saf_wave *w, uint32_t *cnt)
 {
     uint32_t c = 0;
-    uint64_t q = w->per_input;
     for (uint32_t l = 0; l < w->n; l++) {
-        uint32_t low = (1u << l) - 1;
-        memset(cnt, 0, 2ull * w->N * sizeof *cnt);
-        for (uint64_t m = 0; m < w->n_msgs; m++) {
-            uint32_t dst = w->dst[m], src = w->src ? w->src[m] : (uint32_t)(m / q);
-            uint64_t ch = 2ull * ((dst & low) | (src & ~low)) + (((src ^ dst) >> l) & 1u);
-            uint32_t k = ++cnt[ch];
-            c = k > c ? k : c;
-        }
+        uint32_t k = level_max_load(w, l, cnt);
+        c = k > c ? k : c;
     }
     return c;
 }
@@ -710,13 +735,15 @@ int rs__saf_wave_collect(struct saf_wave *w, struct rs_driver *d, struct rs_resu
     r.top_rank_delivered = 0;
     *res = r;
     struct rs_engine_paths *out = d->in->paths;
-    if (out && w->delivered == w->n_msgs) { /* every route crossed whole */
+    if (out) { /* the static routes' figures, whether or not every packet crossed */
         /* the count array: a spare level's ring entries (16 N bytes or more) when there is
          * one, as the levels are gone by now */
         uint64_t bytes = 2ull * w->N * sizeof(uint32_t);
         uint32_t *cnt = w->n_spare ? (uint32_t *)(void *)w->spare[0].ent : rs__huge_alloc(bytes);
         if (!cnt)
             return RS_ENOMEM;
+        if (w->n_spare)
+            memset(cnt, 0, bytes);
         out->congestion = w->n_msgs ? route_congestion(w, cnt) : 0;
         if (!w->n_spare)
             rs__huge_free(cnt, bytes);
