@@ -1095,7 +1095,7 @@ int rs__saf_init_common(struct saf *s, const struct rs_engine_input *in, uint64_
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "saf_kernel=leveled needs a batch run on a butterfly without wrap, "
                           "queue_at=input, protocol=fifo, on_full=block, queue_size 1..%d, "
-                          "direct routing, no plan, events or check, threads=1",
+                          "direct routing, no plan, events or check",
                           SAF_WAVE_MAX_CAP);
     if ((rc = saf_read_options(s, in->params, err)) ||
         (rc = rs_route_check(net, in->routing, err)) ||
@@ -1348,13 +1348,13 @@ static int saf_pick_kernel(struct saf *s, struct rs_driver *d, struct rs_err *er
         return 0;
     }
     if (o.at != RS_SAF_AT_INPUT || o.proto != RS_SAF_FIFO || o.on_full != RS_SAF_BLOCK ||
-        o.has_threshold || threads != 1 || !rs__saf_wave_fits(d, (uint32_t)o.queue_size))
+        o.has_threshold || !rs__saf_wave_fits(d, (uint32_t)o.queue_size))
         return 0; /* saf_kernel=leveled: refused by rs__saf_init_common */
     /* check=1 keeps the general engine (rs__saf_wave_fits); the check that Debug builds make
      * by themselves on small runs walks the general engine's state, which the kernel does not
      * have: skipped, so that the kernel runs (and is compared) in Debug builds too */
     d->check = 0;
-    return rs__saf_wave_init(&s->wave, d, (uint32_t)o.queue_size, err);
+    return rs__saf_wave_init(&s->wave, d, (uint32_t)o.queue_size, (uint32_t)threads, err);
 }
 
 static int saf_life_init(void *st, struct rs_driver *d, struct rs_err *err)

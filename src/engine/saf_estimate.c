@@ -9,7 +9,7 @@
 
 /* 1 when p (validated) is certainly a run that saf_kernel=auto gives the leveled kernel
  * (rs__saf_wave_fits and saf.c's choice, read from the parameters: no plan, direct routes,
- * batch, threads=1); 0 when it may not be. *cap: its queue_size. */
+ * batch); 0 when it may not be. *cap: its queue_size. */
 static int kernel_run(const struct rs_engine_ops *self, const struct rs_net *net,
                       const struct rs_params *p, uint64_t *cap)
 {
@@ -23,8 +23,7 @@ static int kernel_run(const struct rs_engine_ops *self, const struct rs_net *net
     if (q < 1 || q > SAF_WAVE_MAX_CAP)
         return 0;
     *cap = (uint64_t)q;
-    if (((x = rs_params_find(p, "threads")) && strcmp(x->value, "1")) ||
-        ((x = rs_params_find(p, "routing")) && strcmp(x->value, "direct")) ||
+    if (((x = rs_params_find(p, "routing")) && strcmp(x->value, "direct")) ||
         ((x = rs_params_find(p, "algorithm")) && strcmp(x->value, "greedy")) ||
         ((x = rs_params_find(p, "check")) && strcmp(x->value, "0")) ||
         rs_params_find(p, "injection_process"))

@@ -24,6 +24,7 @@
  * the order of the nodes does not change the outcome). */
 #include "engine/saf_wave.h"
 
+#include <omp.h>
 #include <string.h>
 
 #include "routesim/alloc.h"
@@ -72,6 +73,7 @@ struct saf_wave {
     struct wave_level *spare; /* [n] arrays of freed levels >= 1, reused by the next level
                                  allocated (its pages are already faulted in) */
     uint32_t n_spare;
+    uint32_t threads;      /* threads for a dense level's walk (1..SAF_WAVE_MAX_THREADS) */
     uint32_t step, last_event, max_queue;
     uint64_t remaining, delivered, hops;
     struct rs_lat_hist lat;
@@ -276,7 +278,7 @@ void rs__saf_wave_free(struct saf_wave *w)
 }
 
 int rs__saf_wave_init(struct saf_wave **out, struct rs_driver *d, uint32_t cap,
-                      struct rs_err *err)
+                      uint32_t threads, struct rs_err *err)
 {
     const struct rs_engine_input *in = d->in;
     const struct rs_problem *pb = in->pb;
@@ -287,6 +289,7 @@ int rs__saf_wave_init(struct saf_wave **out, struct rs_driver *d, uint32_t cap,
     w->N = in->net->N;
     w->n = in->net->log2n;
     w->cap = cap;
+    w->threads = threads < 1 ? 1 : threads > SAF_WAVE_MAX_THREADS ? SAF_WAVE_MAX_THREADS : threads;
     w->n_msgs = pb->n_msgs;
     w->dst = pb->dst;
     w->src = pb->src;
@@ -333,7 +336,8 @@ static inline int has_room(const struct wave_level *v, uint64_t tq, uint32_t cap
     return c < cap;
 }
 
-/* Append (dst, step) to queue tq of level v. Returns its new count. */
+/* Append (dst, step) to queue tq of dense level v (the caller counts it in v->pk).
+ * Returns its new count. */
 static inline uint32_t push(struct wave_level *v, uint64_t tq, uint32_t cap, uint32_t dst,
                             uint32_t step)
 {
@@ -342,19 +346,18 @@ static inline uint32_t push(struct wave_level *v, uint64_t tq, uint32_t cap, uin
         pos -= cap;
     v->ent[tq * cap + pos] = (struct wave_ent){dst, step};
     v->hdr[tq] = (uint8_t)(h + 1);
-    v->pk++;
     return c + 1;
 }
 
-/* Drop the head of queue q of level v. An empty queue's header is 0 (head reset), so that
- * a zero byte (and a zero line of headers) means empty. */
+/* Drop the head of queue q of dense level v (the caller counts it in v->pk). An empty
+ * queue's header is 0 (head reset), so that a zero byte (and a zero line of headers) means
+ * empty. */
 static inline void pop(struct wave_level *v, uint64_t q, uint32_t cap)
 {
     uint32_t h = v->hdr[q], hd = (h >> 4) + 1;
     if (hd == cap)
         hd = 0;
     v->hdr[q] = (h & 15u) == 1 ? 0 : (uint8_t)((hd << 4) | ((h & 15u) - 1));
-    v->pk--;
 }
 
 /* Room at the start of step s in queue p of row r of a sparse level (a row without a slot
@@ -449,6 +452,7 @@ static uint64_t walk_sparse(struct saf_wave *w, uint32_t l, uint32_t s, uint64_t
                 }
             } else {
                 c = push(nx, 2ull * tr + p[k], cap, e[k].dst, s);
+                nx->pk++;
             }
             maxq = c > maxq ? c : maxq;
         }
@@ -494,11 +498,20 @@ static int level_to_sparse(struct saf_wave *w, uint32_t l)
     return 0;
 }
 
-/* Walk level l (1 <= l < n) at step s: every node offers its queues' heads; a head moves
- * when its next queue had room at the start of the step (always at level n-1, whose moves
- * deliver); two movable heads wanting one port: the one that entered first, ties to slot
- * 0. Returns the moves; *ndel counts the deliveries. */
-static uint64_t walk_level(struct saf_wave *w, uint32_t l, uint32_t s, uint64_t *ndel)
+/* What a walk of part of a dense level did: moves, deliveries among them, largest queue. */
+struct walk_out {
+    uint64_t moves, del;
+    uint32_t maxq;
+};
+
+/* Walk the nodes of groups [g0, g1) (32 rows each) of dense level l (1 <= l < n, the level
+ * above dense) at step s: every node offers its queues' heads; a head moves when its next
+ * queue had room at the start of the step (always at level n-1, whose moves deliver); two
+ * movable heads wanting one port: the one that entered first, ties to slot 0. Levels'
+ * packet counts are left to the caller. Distinct groups touch distinct queues (each input
+ * queue has one feeder), so ranges may be walked at once. */
+static struct walk_out walk_groups(struct saf_wave *w, uint32_t l, uint32_t s, uint32_t g0,
+                                   uint32_t g1)
 {
     struct wave_level *v = &w->lv[l];
     struct wave_level *nx = l + 1 < w->n ? &w->lv[l + 1] : NULL;
@@ -506,8 +519,8 @@ static uint64_t walk_level(struct saf_wave *w, uint32_t l, uint32_t s, uint64_t 
     uint8_t *hdr = v->hdr;
     const struct wave_ent *ent = v->ent;
     uint64_t moves = 0, del = 0;
-    uint32_t maxq = w->max_queue;
-    for (uint32_t g = 0; g * 32u < N; g++) { /* 32 nodes: 64 queue headers, one line */
+    uint32_t maxq = 0;
+    for (uint32_t g = g0; g < g1; g++) { /* 32 nodes: 64 queue headers, one line */
         uint32_t r0 = g * 32u, r1 = r0 + 32u < N ? r0 + 32u : N;
         uint64_t word = 0;
         if (r1 - r0 == 32) {
@@ -558,10 +571,44 @@ static uint64_t walk_level(struct saf_wave *w, uint32_t l, uint32_t s, uint64_t 
         }
         v->dep[g] = word;
     }
+    return (struct walk_out){moves, del, maxq};
+}
+
+/* Walk dense level l at step s on w->threads threads (contiguous ranges of groups, results
+ * summed: the order of the nodes does not change the outcome). Returns the moves; *ndel
+ * counts the deliveries. */
+static uint64_t walk_level(struct saf_wave *w, uint32_t l, uint32_t s, uint64_t *ndel)
+{
+    struct wave_level *v = &w->lv[l];
+    struct wave_level *nx = l + 1 < w->n ? &w->lv[l + 1] : NULL;
+    uint32_t ng = (w->N + 31) / 32, T = w->threads;
+    struct walk_out o = {0, 0, 0};
+    if (T <= 1 || ng < 64u * T) {
+        o = walk_groups(w, l, s, 0, ng);
+    } else {
+        struct walk_out part[SAF_WAVE_MAX_THREADS];
+#pragma omp parallel num_threads(T)
+        {
+            uint32_t j = (uint32_t)omp_get_thread_num(), nt = (uint32_t)omp_get_num_threads();
+            uint64_t a = (uint64_t)ng * j / nt, b = (uint64_t)ng * (j + 1) / nt;
+            part[j] = walk_groups(w, l, s, (uint32_t)a, (uint32_t)b);
+            if (j == 0) /* a team smaller than asked: its ranges cover every group */
+                for (uint32_t k = nt; k < T; k++)
+                    part[k] = (struct walk_out){0, 0, 0};
+        }
+        for (uint32_t j = 0; j < T; j++) {
+            o.moves += part[j].moves;
+            o.del += part[j].del;
+            o.maxq = part[j].maxq > o.maxq ? part[j].maxq : o.maxq;
+        }
+    }
     v->dep_dirty = 1;
-    w->max_queue = maxq;
-    *ndel += del;
-    return moves;
+    v->pk -= o.moves;
+    if (nx)
+        nx->pk += o.moves;
+    w->max_queue = o.maxq > w->max_queue ? o.maxq : w->max_queue;
+    *ndel += o.del;
+    return o.moves;
 }
 
 /* The sources at step s: each injects its oldest message into input slot `port` of row
@@ -591,6 +638,7 @@ static uint64_t walk_sources(struct saf_wave *w, uint32_t s, uint64_t *ndel)
             continue;
         }
         uint32_t c = push(nx, tq, cap, dst, s);
+        nx->pk++;
         maxq = c > maxq ? c : maxq;
     }
     w->max_queue = maxq;

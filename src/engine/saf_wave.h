@@ -18,16 +18,20 @@ struct saf_wave;
 /* Largest queue_size the kernel takes (a queue's count and head share one byte). */
 #define SAF_WAVE_MAX_CAP 15
 
+/* Most threads a level's walk uses (the `threads` key's own limit). */
+#define SAF_WAVE_MAX_THREADS 1024
+
 /* 1 when the batch run of d with queue capacity cap (queue_size, packets; the caller has
- * checked queue_at=input, protocol=fifo, on_full=block, no queue_threshold, threads=1) is
+ * checked queue_at=input, protocol=fifo, on_full=block, no queue_threshold) is
  * in the kernel's domain: a butterfly without wrap, plain routing, no plan or release
  * schedule, no event log, no invariant check, 1 <= cap <= SAF_WAVE_MAX_CAP. */
 int rs__saf_wave_fits(const struct rs_driver *d, uint32_t cap);
 
-/* Set up the kernel for d's run with capacity cap (packets) into *out. Returns 0 or
- * RS_ENOMEM (err set). */
+/* Set up the kernel for d's run with capacity cap (packets) into *out; the dense levels'
+ * walks use threads threads (1..SAF_WAVE_MAX_THREADS; the output does not depend on it).
+ * Returns 0 or RS_ENOMEM (err set). */
 int rs__saf_wave_init(struct saf_wave **out, struct rs_driver *d, uint32_t cap,
-                      struct rs_err *err);
+                      uint32_t threads, struct rs_err *err);
 
 /* One step (the general engine's steps 1-5 of docs/model-saf.md); sets d->step,
  * d->remaining, d->moved and d->live. Returns 0 or RS_ENOMEM (err set). */

@@ -3,9 +3,10 @@
 # store-and-forward engine: saf_kernel=leveled (the kernel, or an error when the run is
 # outside its domain) and saf_kernel=general must print the same CSV, byte for byte but the
 # saf_kernel column, over sizes N = 2..2^12, messages per input, capacities 1..15, seeds
-# and traffic patterns (explicit sources too: many_to_one, one_to_many). Also: saf_kernel is
-# not echoed when absent (the base commit's bytes), auto takes the kernel's results, and
-# runs outside the domain are refused by saf_kernel=leveled and run by auto.
+# and traffic patterns (explicit sources too: many_to_one, one_to_many), on 1 to 4 threads.
+# Also: saf_kernel is not echoed when absent (the base commit's bytes), auto takes the
+# kernel's results, and runs outside the domain are refused by saf_kernel=leveled and run
+# by auto.
 . "$(dirname "$0")/lib.bash"
 
 # same CONFIG...: leveled vs general, CSV without the saf_kernel column
@@ -44,6 +45,13 @@ for seed in 1 2 3 4 5 6 7 8; do
   same topology=butterfly N=128 per_input=16 queue_size=15 seed=$seed
 done
 same topology=butterfly N=512 traffic=identity per_input=5 queue_size=1 seed=1
+# threads: a dense level's walk split over T threads (from 64 T groups of 32 rows on)
+for T in 2 3 4; do
+  for seed in 1 2; do
+    same topology=butterfly N=8192 per_input=$((seed * 3)) queue_size=$((seed + 1)) threads=$T seed=$seed
+  done
+done
+same topology=butterfly N=4096 traffic=many_to_one packets=2000 per_input=1 queue_size=1 threads=2 seed=4
 # the JSON and table outputs too (auto, the default, against general)
 for fmt in json table; do
   a=$("$RS" run topology=butterfly N=64 per_input=3 queue_size=2 seed=9 --format $fmt)
@@ -56,7 +64,7 @@ expect_ok '^topology,N,wrap,traffic,per_input,switching,routing,seed,check,algor
   run topology=butterfly N=16 queue_size=2 --format csv
 # outside the domain: leveled refuses, auto runs the general engine
 for extra in "queue_size=0" "queue_size=16" "queue_size=2 protocol=random" "queue_size=2 queue_at=output" \
-             "queue_size=2 on_full=drop" "queue_size=2 wrap=1" "queue_size=2 threads=2" "queue_size=2 check=1" \
+             "queue_size=2 on_full=drop" "queue_size=2 wrap=1" "queue_size=2 check=1" \
              "queue_size=2 injection_process=bernoulli injection_rate=0.1"; do
   # shellcheck disable=SC2086 # a list of key=value words
   expect_fail 2 'saf_kernel=leveled needs a batch run on a butterfly' run topology=butterfly N=16 $extra saf_kernel=leveled
