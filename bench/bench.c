@@ -197,32 +197,25 @@ static int run_case(const struct bench_case *bc)
                                      .routing = routing, .seed = 1, .check = 0};
         rs_record_init(&rec);
         double t1 = now();
-        if (algo ? algo->run(&in, eng, &rec, NULL, 0, &err)
+        /* a timed model (bay_bilardi) runs with engine NULL (rs_algo_ops.timed) */
+        if (algo ? algo->run(&in, algo->timed ? NULL : eng, &rec, NULL, 0, &err)
                  : rs_engine_run(eng, &in, &rec, NULL, 0, &err)) {
             fprintf(stderr, "bench: %s\n", err.msg);
             return 1;
         }
         times[r] = now() - t1;
-        if (rs_record_get(&rec, "locks")) { /* circuit engine: cycles and channel locks */
-            circuit = 1;
-            steps = rs_record_get(&rec, "cycles")->i;
-            hops = rs_record_get(&rec, "locks")->i;
-            msgs = rs_record_get(&rec, "messages")->i;
-            rs_record_free(&rec);
-            continue;
-        }
-        if (rs_record_get(&rec, "bit_steps")) { /* bay_bilardi: bit steps and batch rounds */
-            bitserial = 1;
-            steps = rs_record_get(&rec, "bit_steps")->i;
-            hops = rs_record_get(&rec, "batch_rounds")->i;
-            msgs = rs_record_get(&rec, "messages")->i;
-            rs_record_free(&rec);
-            continue;
-        }
-        steps = rs_record_get(&rec, "steps")->i;
-        const struct rs_field *h = rs_record_get(&rec, "hops");
-        hops = (h ? h : rs_record_get(&rec, "flit_hops"))->i;
-        /* open loop: the packets delivered, not the static template set */
+        /* the counts of the case's table: the circuit engine's cycles and channel locks,
+         * bay_bilardi's bit steps and batch rounds, else steps and packet- or flit-hops of
+         * the messages (open loop: the packets delivered, not the static template set) */
+        circuit = rs_record_get(&rec, "locks") != NULL;
+        bitserial = rs_record_get(&rec, "bit_steps") != NULL;
+        const char *sk = circuit ? "cycles" : bitserial ? "bit_steps" : "steps";
+        const char *hk = circuit         ? "locks"
+                         : bitserial     ? "batch_rounds"
+                         : rs_record_get(&rec, "hops") ? "hops"
+                                                      : "flit_hops";
+        steps = rs_record_get(&rec, sk)->i;
+        hops = rs_record_get(&rec, hk)->i;
         msgs = rs_record_get(&rec, rs_record_get(&rec, "messages") ? "messages" : "delivered")->i;
         rs_record_free(&rec);
     }

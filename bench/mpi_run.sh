@@ -6,15 +6,8 @@
 # when the build made no routesim-mpi or there is no mpirun. Cases: BENCH_MPI_RUNS, a list
 # of run arguments separated by ';' (default: the circuit engine on a 2^20-input butterfly).
 set -eu
-rs=$(realpath "${1:-build}/routesim")
-mpiexec=$(command -v mpirun || true)
-if [ -z "$mpiexec" ] || ! grep -q "MPI_Init_thread" "$(dirname "$rs")/routesim-mpi" 2>/dev/null; then
-  echo "MPI run: skipped (routesim built without MPI, or no mpirun)"
-  exit 0
-fi
-[ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=bench/mpi_common.bash
+. "$(dirname "$0")/mpi_common.bash" "${1:-build}" "MPI run"
 runs=${BENCH_MPI_RUNS:-topology=butterfly N=2^20 traffic=randperm switching=circuit}
 # measure NAME LAUNCHER...: runs "LAUNCHER routesim run ARGS" with every process under its
 # own /usr/bin/time; prints "WALL MAXRSS_MIB"
@@ -22,6 +15,8 @@ measure() {
   local name=$1; shift
   local TIMEFORMAT='%R'
   rm -f "$tmp"/rss.*
+  # the inner script's variables expand in the inner shell; $args is a list of KEY=VALUE words
+  # shellcheck disable=SC2016,SC2086
   { time "$@" sh -c '/usr/bin/time -f %M -o "$0/rss.${OMPI_COMM_WORLD_RANK:-s}" "$@"' \
       "$tmp" "$rs" run $args --format csv >"$tmp/$name.out" 2>"$tmp/$name.err"; } 2>"$tmp/$name.time"
   printf '%s %s' "$(cat "$tmp/$name.time")" \

@@ -4,15 +4,8 @@
 # localhost, each checked to give the serial bytes. Skipped when the build made no
 # routesim-mpi beside routesim (routesim under mpirun replaces itself with it).
 set -eu
-rs=$(realpath "${1:-build}/routesim")
-mpiexec=$(command -v mpirun || true)
-if [ -z "$mpiexec" ] || ! grep -q "MPI_Init_thread" "$(dirname "$rs")/routesim-mpi" 2>/dev/null; then
-  echo "MPI sweep: skipped (routesim built without MPI, or no mpirun)"
-  exit 0
-fi
-[ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=bench/mpi_common.bash
+. "$(dirname "$0")/mpi_common.bash" "${1:-build}" "MPI sweep"
 cat >"$tmp/bench.ini" <<'INI'
 topology = butterfly
 N = 2^12,2^13
