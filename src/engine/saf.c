@@ -45,8 +45,9 @@ static const struct rs_optdef saf_options[] = {
      "(004 §5's r = log^(1/q) N rounded up; q = queue_size, 1 when unbounded)", "1"},
     {"saf_kernel", RS_OPT_CHOICE, NULL, 0, 0, kernel_names,
      "batch runs on a butterfly without wrap-around with input queues, fifo, block, "
-     "queue_size 1..15, direct routing, no plan, event log or check and threads=1 run on the "
-     "leveled butterfly kernel (auto; leveled: that kernel or an error) with the same results; "
+     "queue_size 1..15, direct routing and no plan, event log or check run on the leveled "
+     "butterfly kernel, on any threads (auto; leveled: that kernel or an error) with the same "
+     "results; "
      "general always uses the general engine", "-"},
     RS_OPENLOOP_OPTIONS,
     {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
