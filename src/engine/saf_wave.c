@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "routesim/alloc.h"
+#include "routesim/assert.h"
 #include "routesim/hugemem.h"
 #include "routesim/metrics.h"
 #include "routesim/net.h"
@@ -583,6 +584,7 @@ static uint64_t walk_level(struct saf_wave *w, uint32_t l, uint32_t s, uint64_t 
     struct wave_level *nx = l + 1 < w->n ? &w->lv[l + 1] : NULL;
     uint32_t ng = (w->N + 31) / 32, T = w->threads;
     struct walk_out o = {0, 0, 0};
+    RS_ASSERT(!nx || !nx->sp); /* a dense level never feeds a sparse one */
     if (T <= 1 || ng < 64u * T) {
         o = walk_groups(w, l, s, 0, ng);
     } else {
