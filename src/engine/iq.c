@@ -128,6 +128,13 @@ struct iq {
     /* sa_bits = 1 when fast, sw_allocator=islip, NIe and NOe at most 32 and B at most 256:
      * the fast instance's switch allocation of two or more bids is sw_alloc_bits */
     int sa_bits;
+    /* sets = 1 when sa_bits, at most 64 input VCs per router and no event log: the fast
+     * cycle runs on sets (router_cycle_set), its stage queues qs[node * 3 + 0, 1, 2]
+     * (routing, VC allocation, switch allocation) sets of input VCs iv = in * B + vc, whose
+     * input and VC are ivin[iv], ivvc[iv] */
+    int sets;
+    uint64_t *qs;
+    uint8_t ivin[64], ivvc[64];
     /* cd0 = 1 when credit_delay = 0 and the routing is oblivious: a credit counts when it
      * is read (no received-credit queue) */
     int cd0;
@@ -1127,6 +1134,256 @@ IQ_INLINE int router_cycle_fast(struct flit *f, struct iq *q, uint32_t node, str
     return router_cycle(f, q, node, err, 1);
 }
 
+/* ---- the fast cycle on sets (q->sets) ------------------------------------------------------ */
+
+/* In the fast configuration every entry of a stage queue is evaluated in the cycle after
+ * (VC allocation) or in the cycle (switch allocation, routing) it joined, and the queues'
+ * order decides nothing but the order of moves, VC grants and event records: the
+ * allocators' grants do not depend on the order of their requests (round-robin arbiters
+ * and iSLIP over distinct ports), a switch bid's VC is the first at or after the input's
+ * offset whatever the order, and the moves and credits of one cycle touch distinct buffers
+ * and are read back only in later cycles, by steps whose outcome is order-free (a receive
+ * slot per input, credit counts). So without an event log (q->sets) a node's routing,
+ * VC-allocation and switch-allocation queues are sets of input VCs (iv = in * B + vc, at
+ * most 64), visited in increasing order, and one cycle runs: input queuing; VC allocation
+ * of the heads that waited since the last cycle, granted heads bidding for the switch from
+ * the next cycle; switch allocation of the VCs bidding now and their moves; routing of the
+ * heads that arrived (or reached the front) before this cycle's moves. This is the
+ * outcome of router_cycle's stages in their order: VC allocation reads no state that
+ * switch allocation, routing or the moves write in the same cycle except the output VCs'
+ * holders, and a VC granted in this cycle was free, so it is none that a move frees. */
+
+/* Grant output VC (o, v) to the head of input VC iv (x = its network-wide index) of node:
+ * it holds the VC and bids for the switch from the next cycle (into *sqs). */
+IQ_INLINE void set_grant(struct iq *q, uint32_t node, uint32_t iv, uint32_t x, uint32_t o,
+                         uint32_t v)
+{
+    uint32_t y = ovc(q, node, o, v);
+    RS_ASSERT(q->use[y] < 0);
+    q->use[y] = (int32_t)iv;
+    q->tail_sent[y] = 0;
+    q->out_port[x] = (uint16_t)o;
+    q->out_vc[x] = (uint16_t)v;
+    q->state[x] = VC_ACTIVE;
+}
+
+/* VC allocation of two or more heads (the set vqs of node): their bids as requests, in
+ * increasing order, to the VC allocator; the granted leave *vqs for *sqs, the others stay
+ * blocked (vc_alloc_evaluate and vc_alloc_update with one route per head). */
+static void set_vc_alloc_many(struct flit *f, struct iq *q, uint32_t node, uint64_t *vqs,
+                              uint64_t *sqs)
+{
+    const uint32_t B = q->B, xb = node * q->NI * B;
+    q->n_vreq = 0;
+    for (uint64_t b = *vqs; b; b &= b - 1) {
+        uint32_t iv = (uint32_t)__builtin_ctzll(b), x = xb + iv, o = q->r_port[x];
+        for (uint32_t v = q->r_lo[x]; v < q->r_hi[x]; v++) {
+            uint32_t y = ovc(q, node, o, v);
+            if (q->use[y] >= 0 || (q->busy_full && full_for(q, y)))
+                continue;
+            RS_ASSERT(q->n_vreq < q->max_vreq);
+            q->vreq[q->n_vreq++] = (struct iq_req){iv, o * B + v, 0, 0, 0};
+        }
+    }
+    q->vaa.in_ptr = q->va_in_ptr + (size_t)node * q->NI * B;
+    q->vaa.out_ptr = q->va_out_ptr + (size_t)node * q->NO * B;
+    iq_allocate(&q->vaa, q->vreq, q->n_vreq);
+    for (uint64_t b = *vqs; b; b &= b - 1) {
+        uint32_t iv = (uint32_t)__builtin_ctzll(b);
+        int32_t g = q->vaa.inmatch[iv];
+        if (g < 0) {
+            f->blocked++;
+            continue;
+        }
+        set_grant(q, node, iv, xb + iv, (uint32_t)g / B, (uint32_t)g % B);
+        *vqs &= ~((uint64_t)1 << iv);
+        *sqs |= (uint64_t)1 << iv;
+    }
+    for (uint32_t k = 0; k < q->n_vreq; k++)
+        q->vaa.inmatch[q->vreq[k].in] = q->vaa.outmatch[q->vreq[k].out] = -1;
+    q->n_vreq = 0;
+}
+
+/* Switch allocation of the set sq (two or more input VCs) of node by iSLIP on bit sets
+ * (sw_alloc_bits on a set): returns the granted VCs, each one's crossbar output in eo[iv]. */
+IQ_INLINE uint64_t set_sw_alloc_many(struct iq *q, uint32_t node, uint64_t sq, uint8_t *eo)
+{
+    const uint32_t NIe = q->NIe, NOe = q->NOe, B = q->B;
+    uint32_t *rr = q->sw_rr + (size_t)node * NIe;
+    uint32_t *ip = q->sa_in_ptr + (size_t)node * NIe, *op = q->sa_out_ptr + (size_t)node * NOe;
+    uint32_t req[32], gr[32], outs = 0, inm = 0, outm = 0;
+    uint8_t lab[32][32], mi[32];
+    const uint32_t xb = node * q->NI * B, yb = node * q->NO;
+    const uint16_t *out_port = q->out_port, *out_vc = q->out_vc;
+    const uint32_t *occ = q->occ, depth = q->depth;
+    const uint8_t *ivin = q->ivin, *ivvc = q->ivvc;
+    uint64_t bid = 0;
+    for (uint64_t b = sq; b; b &= b - 1) {
+        uint32_t iv = (uint32_t)__builtin_ctzll(b), x = xb + iv, o = out_port[x];
+        RS_DASSERT(q->state[x] == VC_ACTIVE);
+        if (occ[(yb + o) * B + out_vc[x]] >= depth)
+            continue; /* no credit: no bid */
+        bid |= (uint64_t)1 << iv;
+        uint32_t in = ivin[iv], vc = ivvc[iv], ib = 1u << in;
+        if (!(outs >> o & 1)) {
+            outs |= 1u << o;
+            req[o] = 0;
+        }
+        if (!(req[o] & ib)) {
+            req[o] |= ib;
+            lab[in][o] = (uint8_t)vc;
+        } else {
+            uint32_t p = rr[in], a = vc, c = lab[in][o];
+            uint32_t da = a >= p ? a - p : a + B - p, dc = c >= p ? c - p : c + B - p;
+            if (da < dc)
+                lab[in][o] = (uint8_t)a;
+        }
+    }
+    for (uint32_t it = 0, iters = q->iters; it < iters; it++) {
+        uint32_t gin = 0;
+        for (uint32_t ob = outs & ~outm; ob; ob &= ob - 1) {
+            uint32_t o = (uint32_t)__builtin_ctz(ob), m = req[o] & ~inm;
+            if (!m)
+                continue;
+            uint32_t g = rr_first(m, op[o]);
+            if (!(gin >> g & 1)) {
+                gin |= 1u << g;
+                gr[g] = 0;
+            }
+            gr[g] |= 1u << o;
+        }
+        if (!gin)
+            break; /* no grant: later iterations would find the same */
+        for (; gin; gin &= gin - 1) {
+            uint32_t i = (uint32_t)__builtin_ctz(gin), o = rr_first(gr[i], ip[i]);
+            mi[i] = (uint8_t)o;
+            inm |= 1u << i;
+            outm |= 1u << o;
+            if (it == 0) {
+                op[o] = i + 1 == NIe ? 0 : i + 1;
+                ip[i] = o + 1 == NOe ? 0 : o + 1;
+            }
+        }
+    }
+    uint64_t granted = 0;
+    for (uint64_t b = bid; b; b &= b - 1) {
+        uint32_t iv = (uint32_t)__builtin_ctzll(b), in = ivin[iv], vc = ivvc[iv];
+        if ((inm >> in & 1) && lab[in][mi[in]] == vc) {
+            uint32_t nx = vc + 1u;
+            rr[in] = nx < B ? nx : nx % B;
+            eo[iv] = mi[in];
+            granted |= (uint64_t)1 << iv;
+        }
+    }
+    return granted;
+}
+
+/* One router's cycle on sets (q->sets; the order of its stages: above). */
+IQ_INLINE int router_cycle_set(struct flit *f, struct iq *q, uint32_t node, struct rs_err *err)
+{
+    int rc;
+    const uint32_t B = q->B, xb = node * q->NI * B;
+    uint64_t *qs = &q->qs[(size_t)node * 3];
+    uint64_t rqs = qs[0], vqs = qs[1], sqs = qs[2];
+    /* input queuing: a head at an idle VC is to be routed, a flit at the front of an
+     * active VC bids for the switch */
+    uint64_t bits = q->rxm[node]; /* wI = 1 */
+    q->rxm[node] = 0;
+    for (; bits; bits &= bits - 1) {
+        uint32_t in = (uint32_t)__builtin_ctzll(bits);
+        struct iq_fl *fl = &q->rx[node * q->NI + in];
+        RS_DASSERT(fl->m != NO_FLIT);
+        uint32_t iv = in * B + fl->vc, x = xb + iv;
+        struct iq_ring *r = &q->iq[x];
+        RS_ASSERT(r->cnt < q->depth);
+        q->ibuf[(size_t)x * q->Dc + ring_wrap(r->head + r->cnt, q->Dc)] = *fl;
+        r->cnt++;
+        if (r->cnt > f->max_buffer)
+            f->max_buffer = r->cnt;
+        if (q->state[x] == VC_IDLE) {
+            RS_ASSERT(r->cnt == 1 && fl->k == 0);
+            q->state[x] = VC_ROUTING;
+            rqs |= (uint64_t)1 << iv;
+        } else if (q->state[x] == VC_ACTIVE && r->cnt == 1) {
+            sqs |= (uint64_t)1 << iv;
+        }
+        fl->m = NO_FLIT;
+    }
+    const uint64_t rq_now = rqs, sq_now = sqs;
+    /* VC allocation of the heads routed before this cycle */
+    if (vqs && !(vqs & (vqs - 1))) { /* one head: vc_alloc_lone */
+        uint32_t iv = (uint32_t)__builtin_ctzll(vqs), x = xb + iv, o = q->r_port[x];
+        uint32_t nvo = q->NO * B, *vip = &q->va_in_ptr[(size_t)node * q->NI * B + iv];
+        uint32_t ptr = *vip, best = RS_NONE, bv = 0, bd = 0;
+        for (uint32_t v = q->r_lo[x]; v < q->r_hi[x]; v++) {
+            uint32_t y = ovc(q, node, o, v), vout = o * B + v;
+            if (q->use[y] >= 0 || (q->busy_full && full_for(q, y)))
+                continue;
+            uint32_t d = vout >= ptr ? vout - ptr : vout + nvo - ptr;
+            if (best == RS_NONE || d < bd) {
+                best = vout;
+                bv = v;
+                bd = d;
+            }
+        }
+        if (best == RS_NONE) {
+            f->blocked++;
+        } else {
+            *vip = best + 1 == nvo ? 0 : best + 1;
+            q->va_out_ptr[(size_t)node * nvo + best] = iv + 1 == q->NI * B ? 0 : iv + 1;
+            set_grant(q, node, iv, x, o, bv);
+            vqs = 0;
+            sqs |= (uint64_t)1 << iv;
+        }
+    } else if (vqs) {
+        set_vc_alloc_many(f, q, node, &vqs, &sqs);
+    }
+    /* switch allocation of the VCs bidding now, and their moves */
+    uint8_t eo[64];
+    uint64_t granted = 0;
+    if (sq_now && !(sq_now & (sq_now - 1))) { /* one bid: sw_alloc_lone */
+        uint32_t iv = (uint32_t)__builtin_ctzll(sq_now), x = xb + iv, out = q->out_port[x];
+        if (!full_for(q, ovc(q, node, out, q->out_vc[x]))) {
+            uint32_t in = q->ivin[iv], vc = q->ivvc[iv];
+            q->sa_in_ptr[node * q->NIe + in] = out + 1 == q->NOe ? 0 : out + 1;
+            q->sa_out_ptr[node * q->NOe + out] = in + 1 == q->NIe ? 0 : in + 1;
+            q->sw_rr[node * q->NIe + in] = vc + 1 < B ? vc + 1 : (vc + 1) % B;
+            eo[iv] = (uint8_t)out;
+            granted = sq_now;
+        }
+    } else if (sq_now) {
+        granted = set_sw_alloc_many(q, node, sq_now, eo);
+    }
+    for (uint64_t b = granted; b; b &= b - 1) {
+        uint32_t iv = (uint32_t)__builtin_ctzll(b), x = xb + iv;
+        int tail = move_flit(f, q, node, q->ivin[iv], q->ivvc[iv], eo[iv], 1);
+        if (q->iq[x].cnt == 0) {
+            if (tail)
+                q->state[x] = VC_IDLE;
+            sqs &= ~((uint64_t)1 << iv);
+        } else if (tail) { /* the next packet's head: routed in the next cycle */
+            q->state[x] = VC_ROUTING;
+            rqs |= (uint64_t)1 << iv;
+            sqs &= ~((uint64_t)1 << iv);
+        }
+    }
+    /* routing of the heads that arrived or reached the front before this cycle's moves */
+    for (uint64_t b = rq_now; b; b &= b - 1) {
+        uint32_t iv = (uint32_t)__builtin_ctzll(b);
+        if ((rc = route_vc(f, q, node, xb + iv, err)))
+            return rc;
+        q->state[xb + iv] = VC_VA;
+        vqs |= (uint64_t)1 << iv;
+    }
+    rqs &= ~rq_now;
+    qs[0] = rqs;
+    qs[1] = vqs;
+    qs[2] = sqs;
+    if (!(rqs | vqs | sqs))
+        iq_bit_clear(q->busy, node);
+    return 0;
+}
+
 /* The router's writes (not direct): one flit per non-empty output queue, also listed as
  * an event of the ring slot written. Credits were written as they were made
  * (send_credit). */
@@ -1363,6 +1620,11 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
             if (iq_bit_has(q->busy, node) && (rc = router_cycle_any(f, q, node, err)))
                 return rc;
         }
+    } else if (q->sets) {
+        IQ_FOR_BITS(q->busy, q->wN, node) {
+            if ((rc = router_cycle_set(f, q, node, err)))
+                return rc;
+        }
     } else if (q->fast) {
         IQ_FOR_BITS(q->busy, q->wN, node) {
             if ((rc = router_cycle_fast(f, q, node, err)))
@@ -1540,7 +1802,7 @@ void rs__iq_free(struct flit *f)
                     q->t_tail, q->t_occ, q->t_last, q->t_cur, q->t_k, q->t_vc, q->busy, q->wbusy,
                     q->rxm, q->oqm, q->evf, q->evc, q->n_evf, q->n_evc, q->evi, q->evj, q->evk,
                     q->n_evi, q->n_evj, q->n_evk, q->ejm, q->up_y, q->cy, q->n_cy, q->src_n,
-                    q->src_j, q->dst_n, q->tcm, q->srcm, q->nr};
+                    q->src_j, q->dst_n, q->tcm, q->srcm, q->nr, q->qs};
     for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++)
         rs_free(arrs[i]);
     rs__iq_rsets_free(&q->rs);
@@ -1788,6 +2050,12 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
               q->lone_va && q->cd0 && q->cy0 && q->NI <= 64;
     q->sa_bits = q->fast && q->sa_kind == IQ_ALLOC_ISLIP && q->NIe <= 32 && q->NOe <= 32 &&
                  q->B <= 256;
+    q->sets = q->sa_bits && q->NI * q->B <= 64 && !f->ev;
+    IQ_ALLOC(q->qs, (uint64_t)q->n_nodes * 3);
+    for (uint32_t iv = 0; iv < q->NI * q->B && iv < 64; iv++) {
+        q->ivin[iv] = (uint8_t)(iv / q->B);
+        q->ivvc[iv] = (uint8_t)(iv % q->B);
+    }
     IQ_ALLOC(q->up_y, (uint64_t)q->n_nodes * q->NI);
     for (uint32_t node = 0; node < q->n_nodes; node++)
         for (uint32_t o = 0; o < q->P; o++)
