@@ -1145,13 +1145,37 @@ IQ_INLINE int router_cycle_fast(struct flit *f, struct iq *q, uint32_t node, str
  * and are read back only in later cycles, by steps whose outcome is order-free (a receive
  * slot per input, credit counts). So without an event log (q->sets) a node's routing,
  * VC-allocation and switch-allocation queues are sets of input VCs (iv = in * B + vc, at
- * most 64), visited in increasing order, and one cycle runs: input queuing; VC allocation
- * of the heads that waited since the last cycle, granted heads bidding for the switch from
- * the next cycle; switch allocation of the VCs bidding now and their moves; routing of the
- * heads that arrived (or reached the front) before this cycle's moves. This is the
+ * most 64), visited in increasing order, and one cycle runs: input queuing (done as the
+ * flits are read, set_arrive); VC allocation of the heads that waited since the last
+ * cycle, granted heads bidding for the switch from the next cycle; switch allocation of
+ * the VCs bidding now and their moves; routing of the heads that arrived (or reached the
+ * front) before this cycle's moves. This is the
  * outcome of router_cycle's stages in their order: VC allocation reads no state that
  * switch allocation, routing or the moves write in the same cycle except the output VCs'
  * holders, and a VC granted in this cycle was free, so it is none that a move frees. */
+
+/* Input queuing of flit fl read at input in of node (q->sets: done as the flit is read;
+ * nothing else reads the router's buffers before its cycle): into its VC buffer; a head at
+ * an idle VC is to be routed, a flit at the front of an active VC bids for the switch. */
+IQ_INLINE void set_arrive(struct flit *f, struct iq *q, uint32_t node, uint32_t in,
+                          struct iq_fl fl)
+{
+    uint32_t iv = in * q->B + fl.vc, x = (node * q->NI + in) * q->B + fl.vc;
+    struct iq_ring *r = &q->iq[x];
+    RS_ASSERT(r->cnt < q->depth);
+    q->ibuf[(size_t)x * q->Dc + ring_wrap(r->head + r->cnt, q->Dc)] = fl;
+    r->cnt++;
+    if (r->cnt > f->max_buffer)
+        f->max_buffer = r->cnt;
+    if (q->state[x] == VC_IDLE) {
+        RS_ASSERT(r->cnt == 1 && fl.k == 0);
+        q->state[x] = VC_ROUTING;
+        q->qs[(size_t)node * 3] |= (uint64_t)1 << iv;
+    } else if (q->state[x] == VC_ACTIVE && r->cnt == 1) {
+        q->qs[(size_t)node * 3 + 2] |= (uint64_t)1 << iv;
+    }
+    iq_bit_set(q->busy, node);
+}
 
 /* Grant output VC (o, v) to the head of input VC iv (x = its network-wide index) of node:
  * it holds the VC and bids for the switch from the next cycle (into *sqs). */
@@ -1284,31 +1308,7 @@ IQ_INLINE int router_cycle_set(struct flit *f, struct iq *q, uint32_t node, stru
     int rc;
     const uint32_t B = q->B, xb = node * q->NI * B;
     uint64_t *qs = &q->qs[(size_t)node * 3];
-    uint64_t rqs = qs[0], vqs = qs[1], sqs = qs[2];
-    /* input queuing: a head at an idle VC is to be routed, a flit at the front of an
-     * active VC bids for the switch */
-    uint64_t bits = q->rxm[node]; /* wI = 1 */
-    q->rxm[node] = 0;
-    for (; bits; bits &= bits - 1) {
-        uint32_t in = (uint32_t)__builtin_ctzll(bits);
-        struct iq_fl *fl = &q->rx[node * q->NI + in];
-        RS_DASSERT(fl->m != NO_FLIT);
-        uint32_t iv = in * B + fl->vc, x = xb + iv;
-        struct iq_ring *r = &q->iq[x];
-        RS_ASSERT(r->cnt < q->depth);
-        q->ibuf[(size_t)x * q->Dc + ring_wrap(r->head + r->cnt, q->Dc)] = *fl;
-        r->cnt++;
-        if (r->cnt > f->max_buffer)
-            f->max_buffer = r->cnt;
-        if (q->state[x] == VC_IDLE) {
-            RS_ASSERT(r->cnt == 1 && fl->k == 0);
-            q->state[x] = VC_ROUTING;
-            rqs |= (uint64_t)1 << iv;
-        } else if (q->state[x] == VC_ACTIVE && r->cnt == 1) {
-            sqs |= (uint64_t)1 << iv;
-        }
-        fl->m = NO_FLIT;
-    }
+    uint64_t rqs = qs[0], vqs = qs[1], sqs = qs[2]; /* input queuing done: set_arrive */
     const uint64_t rq_now = rqs, sq_now = sqs;
     /* VC allocation of the heads routed before this cycle */
     if (vqs && !(vqs & (vqs - 1))) { /* one head: vc_alloc_lone */
@@ -1564,23 +1564,36 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
     q->n_evj[rt_now] = 0;
     /* routers read their inputs: flits, and credits (counted after credit_delay); only the
      * channels written for this cycle */
-    for (uint32_t i = 0, n = q->n_evf[r_now]; i < n; i++) {
-        const struct iq_fev *e = &q->evf[(size_t)r_now * q->n_chan + i];
-        uint32_t node = q->ch_head[e->c], in = q->ch_slot[e->c];
-        q->rx[node * q->NI + in] = e->fl;
-        iq_bit_set(&q->rxm[(size_t)node * q->wI], in);
-        iq_bit_set(q->busy, node);
+    if (q->sets) { /* sets: input queuing as the flits are read (set_arrive) */
+        for (uint32_t i = 0, n = q->n_evf[r_now]; i < n; i++) {
+            const struct iq_fev *e = &q->evf[(size_t)r_now * q->n_chan + i];
+            set_arrive(f, q, q->ch_head[e->c], q->ch_slot[e->c], e->fl);
+        }
+        for (uint32_t i = 0, n = q->n_evi[rt_now]; i < n; i++) {
+            uint32_t t = q->evi[(size_t)rt_now * q->n_src + i];
+            struct iq_fl *slot = &q->injf[(size_t)t * q->Rt + rt_now];
+            set_arrive(f, q, q->src_n[t], P + q->src_j[t], *slot);
+            slot->m = NO_FLIT;
+        }
+    } else {
+        for (uint32_t i = 0, n = q->n_evf[r_now]; i < n; i++) {
+            const struct iq_fev *e = &q->evf[(size_t)r_now * q->n_chan + i];
+            uint32_t node = q->ch_head[e->c], in = q->ch_slot[e->c];
+            q->rx[node * q->NI + in] = e->fl;
+            iq_bit_set(&q->rxm[(size_t)node * q->wI], in);
+            iq_bit_set(q->busy, node);
+        }
+        for (uint32_t i = 0, n = q->n_evi[rt_now]; i < n; i++) {
+            uint32_t t = q->evi[(size_t)rt_now * q->n_src + i];
+            struct iq_fl *slot = &q->injf[(size_t)t * q->Rt + rt_now];
+            uint32_t node = q->src_n[t], in = P + q->src_j[t];
+            q->rx[node * q->NI + in] = *slot;
+            slot->m = NO_FLIT;
+            iq_bit_set(&q->rxm[(size_t)node * q->wI], in);
+            iq_bit_set(q->busy, node);
+        }
     }
     q->n_evf[r_now] = 0;
-    for (uint32_t i = 0, n = q->n_evi[rt_now]; i < n; i++) {
-        uint32_t t = q->evi[(size_t)rt_now * q->n_src + i];
-        struct iq_fl *slot = &q->injf[(size_t)t * q->Rt + rt_now];
-        uint32_t node = q->src_n[t], in = P + q->src_j[t];
-        q->rx[node * q->NI + in] = *slot;
-        slot->m = NO_FLIT;
-        iq_bit_set(&q->rxm[(size_t)node * q->wI], in);
-        iq_bit_set(q->busy, node);
-    }
     q->n_evi[rt_now] = 0;
     for (uint32_t i = 0, n = q->n_cy[r_now]; i < n; i++) { /* cy0: credits count now */
         uint32_t y = q->cy[(size_t)r_now * q->n_chan + i];
