@@ -39,10 +39,12 @@ enum { VC_IDLE, VC_ROUTING, VC_VA, VC_ACTIVE };
 /* A function of the cycle inlined into each instance (its fs a constant there). */
 #define IQ_INLINE static inline __attribute__((always_inline))
 
-/* A flit: packet (worm slot) m, its k-th flit, carried on VC vc. */
+/* A flit: packet (worm slot) m, its k-th flit, carried on VC vc (at most 64 VCs); tail = 1
+ * for its packet's last flit (a body flit's move reads no worm). */
 struct iq_fl {
     uint32_t m;
-    uint16_t k, vc;
+    uint16_t k;
+    uint8_t vc, tail;
 };
 
 /* An entry of a stage queue (route, VC allocation, switch allocation): input VC (in, vc),
@@ -884,13 +886,12 @@ IQ_INLINE int move_flit(struct flit *f, struct iq *q, uint32_t node, uint32_t in
     struct iq_ring *br = &q->iq[x];
     struct iq_fl fl = q->ibuf[(size_t)x * q->Dc + br->head];
     ring_pop(br, q->Dc);
-    struct flit_worm *w = &f->w[fl.m];
-    int tail = fl.k + 1u == w->len;
-    fl.vc = q->out_vc[x];
+    int tail = fl.tail;
+    fl.vc = (uint8_t)q->out_vc[x];
     if (o < q->P) {
         f->flit_hops++;
         if (fl.k == 0)
-            w->hops++;
+            f->w[fl.m].hops++;
         RS_EVENT_IF(f->ev, fl.k == 0, RS_EV_HOP, q->now, FLIT_EV_ID(f, fl.m), node, o, fl.vc);
     }
     uint32_t y = ovc(q, node, o, fl.vc);
@@ -1242,6 +1243,7 @@ IQ_INLINE uint64_t set_sw_alloc_many(struct iq *q, uint32_t node, uint64_t sq, u
     const uint32_t *occ = q->occ, depth = q->depth;
     const uint8_t *ivin = q->ivin, *ivvc = q->ivvc;
     uint64_t bid = 0;
+    uint32_t ins = 0, clash = 0;
     for (uint64_t b = sq; b; b &= b - 1) {
         uint32_t iv = (uint32_t)__builtin_ctzll(b), x = xb + iv, o = out_port[x];
         RS_DASSERT(q->state[x] == VC_ACTIVE);
@@ -1249,6 +1251,9 @@ IQ_INLINE uint64_t set_sw_alloc_many(struct iq *q, uint32_t node, uint64_t sq, u
             continue; /* no credit: no bid */
         bid |= (uint64_t)1 << iv;
         uint32_t in = ivin[iv], vc = ivvc[iv], ib = 1u << in;
+        clash |= (ins & ib) | (outs & (1u << o));
+        ins |= ib;
+        eo[iv] = (uint8_t)o;
         if (!(outs >> o & 1)) {
             outs |= 1u << o;
             req[o] = 0;
@@ -1262,6 +1267,15 @@ IQ_INLINE uint64_t set_sw_alloc_many(struct iq *q, uint32_t node, uint64_t sq, u
             if (da < dc)
                 lab[in][o] = (uint8_t)a;
         }
+    }
+    if (!clash) { /* distinct inputs and outputs: every bid is granted in the first iteration */
+        for (uint64_t b = bid; b; b &= b - 1) {
+            uint32_t iv = (uint32_t)__builtin_ctzll(b), in = ivin[iv], o = eo[iv];
+            op[o] = in + 1 == NIe ? 0 : in + 1;
+            ip[in] = o + 1 == NOe ? 0 : o + 1;
+            rr[in] = ivvc[iv] + 1u < B ? ivvc[iv] + 1u : (ivvc[iv] + 1u) % B;
+        }
+        return bid;
     }
     for (uint32_t it = 0, iters = q->iters; it < iters; it++) {
         uint32_t gin = 0;
@@ -1492,7 +1506,8 @@ static void source_cycle(struct flit *f, struct iq *q, uint32_t t)
         q->t_cur[t] = RS_NONE;
         iq_bit_clear(q->tcm, t);
     }
-    q->injf[(size_t)t * q->Rt + q->rt_wr] = (struct iq_fl){m, (uint16_t)k, (uint16_t)vc};
+    q->injf[(size_t)t * q->Rt + q->rt_wr] =
+        (struct iq_fl){m, (uint16_t)k, (uint8_t)vc, (uint8_t)(k + 1 == w->len)};
     q->evi[(size_t)q->rt_wr * q->n_src + q->n_evi[q->rt_wr]++] = t;
     f->step_moves++;
 }
