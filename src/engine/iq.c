@@ -36,6 +36,8 @@ enum { VC_IDLE, VC_ROUTING, VC_VA, VC_ACTIVE };
 /* A key's value in one instance of the router cycle: in the fast instance (fs = 1, chosen
  * when q->fast) the constant val the fast configuration fixes, else the field. */
 #define KQ(fs, field, val) ((fs) ? (val) : (field))
+/* The event log in an instance: none in the set instance (fs = 2: q->sets, no log). */
+#define EVQ(fs, ev) ((fs) == 2 ? NULL : (ev))
 /* A function of the cycle inlined into each instance (its fs a constant there). */
 #define IQ_INLINE static inline __attribute__((always_inline))
 
@@ -147,9 +149,10 @@ struct iq {
     int cy0;
     uint32_t *up_y;            /* [node * NI + in], in < P */
     uint32_t *cy, *n_cy;       /* [r * n_chan], [R] */
-    /* this cycle's write positions, set at the start of the step: cy's and n_cy's slot
-     * r_wr (send_credit), evf's and n_evf's slot r_now (write_flit) */
-    uint32_t *cy_wr, *n_cy_wr;
+    /* this cycle's next write positions in cy's slot r_wr (send_credit) and evf's slot
+     * r_now (write_flit), set at the start of the step; n_cy and n_evf of those slots are
+     * set from them at its end */
+    uint32_t *cy_w;
     /* received credits per node, capacity QP */
     struct iq_cred *pc;
     uint32_t QP;
@@ -203,8 +206,7 @@ struct iq {
     uint64_t *rxm;             /* [node * wI]: inputs with a flit received */
     uint64_t *oqm;             /* [node * wO]: non-empty output queues */
     struct iq_fev *evf;        /* [r * n_chan]: flits written in ring slot r, their channels */
-    struct iq_fev *evf_now;    /* evf's and n_evf's slot r_now */
-    uint32_t *n_evf_now;
+    struct iq_fev *evf_w;
     uint32_t *evc;             /* [r * n_chan]: channels with a credit written in ring slot r */
     uint32_t *n_evf, *n_evc;   /* [R] */
     uint32_t *evi, *evj;       /* [rt * n_src]: terminals with a flit injected, a credit to
@@ -837,7 +839,7 @@ IQ_INLINE void send_credit(struct flit *f, struct iq *q, uint32_t node, uint32_t
     uint64_t bit = (uint64_t)1 << vc;
     if (KQ(fs, q->cy0, 1) && in < q->P) {
         uint32_t y = q->up_y[node * q->NI + in] + vc;
-        q->cy_wr[(*q->n_cy_wr)++] = y;
+        *q->cy_w++ = y;
         f->step_moves++;
     } else if (in < q->P) {
         uint32_t c = q->in_chan[node * q->P + in];
@@ -866,7 +868,7 @@ static inline void write_flit(struct iq *q, uint32_t node, uint32_t o, struct iq
 {
     if (o < q->P) {
         uint32_t c = node * q->P + o;
-        q->evf_now[(*q->n_evf_now)++] = (struct iq_fev){c, fl};
+        *q->evf_w++ = (struct iq_fev){c, fl};
     } else {
         uint32_t t = q->dst_t[q->dst_of[node] + o - q->P];
         q->ejf[(size_t)t * q->Rt + q->rt_now] = fl;
@@ -892,7 +894,8 @@ IQ_INLINE int move_flit(struct flit *f, struct iq *q, uint32_t node, uint32_t in
         f->flit_hops++;
         if (fl.k == 0)
             f->w[fl.m].hops++;
-        RS_EVENT_IF(f->ev, fl.k == 0, RS_EV_HOP, q->now, FLIT_EV_ID(f, fl.m), node, o, fl.vc);
+        RS_EVENT_IF(EVQ(fs, f->ev), fl.k == 0, RS_EV_HOP, q->now, FLIT_EV_ID(f, fl.m), node, o,
+                    fl.vc);
     }
     uint32_t y = ovc(q, node, o, fl.vc);
     q->occ[y]++;
@@ -1370,7 +1373,7 @@ IQ_INLINE int router_cycle_set(struct flit *f, struct iq *q, uint32_t node, stru
     }
     for (uint64_t b = granted; b; b &= b - 1) {
         uint32_t iv = (uint32_t)__builtin_ctzll(b), x = xb + iv;
-        int tail = move_flit(f, q, node, q->ivin[iv], q->ivvc[iv], eo[iv], 1);
+        int tail = move_flit(f, q, node, q->ivin[iv], q->ivvc[iv], eo[iv], 2);
         if (q->iq[x].cnt == 0) {
             if (tail)
                 q->state[x] = VC_IDLE;
@@ -1546,10 +1549,8 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
     q->rt_now = now % q->Rt;
     q->r_wr = (now + q->lat + 1) % q->R;
     q->rt_wr = (now + 2) % q->Rt;
-    q->cy_wr = q->cy + (size_t)q->r_wr * q->n_chan;
-    q->n_cy_wr = q->n_cy + q->r_wr;
-    q->evf_now = q->evf + (size_t)q->r_now * q->n_chan;
-    q->n_evf_now = q->n_evf + q->r_now;
+    q->cy_w = q->cy + (size_t)q->r_wr * q->n_chan;
+    q->evf_w = q->evf + (size_t)q->r_now * q->n_chan;
     uint32_t r_now = q->r_now, rt_now = q->rt_now;
     /* terminals read their ejection channels (in increasing order: deliveries are ordered)
      * and the credits of their injection buffers */
@@ -1666,6 +1667,11 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
     }
     IQ_FOR_BITS(q->wbusy, q->wN, node)
         router_write(f, q, node);
+    /* the lists written this cycle: no slot but these two had entries added (direct's
+     * flits in slot r_now, router_write's in r_wr, cy0's credits in r_wr) */
+    q->n_cy[q->r_wr] = (uint32_t)(q->cy_w - (q->cy + (size_t)q->r_wr * q->n_chan));
+    if (q->direct)
+        q->n_evf[r_now] = (uint32_t)(q->evf_w - (q->evf + (size_t)r_now * q->n_chan));
     f->n_act = (uint32_t)q->packets;
     /* no flit or credit moved: the pipelines may still be counting down; report a fixed
      * point (step_moves = 0) only after more idle cycles than any pipeline can take */
