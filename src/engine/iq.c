@@ -296,7 +296,8 @@ IQ_INLINE int route_vc(struct flit *f, struct iq *q, uint32_t node, uint32_t x, 
         q->r_lo[x] = 0;
         q->r_hi[x] = (uint16_t)q->B;
     } else {
-        q->r_port[x] = (uint16_t)(w->next_chan % q->P);
+        RS_DASSERT(w->next_chan / q->P == node);
+        q->r_port[x] = (uint16_t)(w->next_chan - node * q->P); /* channel node * P + port */
         q->r_lo[x] = (uint16_t)w->vc_lo;
         q->r_hi[x] = (uint16_t)w->vc_hi;
         if (q->vsplit) { /* Valiant's phase classes: [0, B/2) in phase A, [B/2, B) in B */
@@ -767,7 +768,7 @@ IQ_INLINE void sw_alloc_bits(struct iq *q, uint32_t node)
         uint32_t in = e->in;
         if ((inm >> in & 1) && lab[in][mi[in]] == e->vc) {
             uint32_t nx = e->vc + 1u;
-            rr[in] = nx < B ? nx : nx % B;
+            rr[in] = nx < B ? nx : 0; /* vc < B */
             e->res = (int32_t)mi[in];
         } else {
             e->res = STALL;
@@ -1276,7 +1277,7 @@ IQ_INLINE uint64_t set_sw_alloc_many(struct iq *q, uint32_t node, uint64_t sq, u
             uint32_t iv = (uint32_t)__builtin_ctzll(b), in = ivin[iv], o = eo[iv];
             op[o] = in + 1 == NIe ? 0 : in + 1;
             ip[in] = o + 1 == NOe ? 0 : o + 1;
-            rr[in] = ivvc[iv] + 1u < B ? ivvc[iv] + 1u : (ivvc[iv] + 1u) % B;
+            rr[in] = ivvc[iv] + 1u < B ? ivvc[iv] + 1u : 0; /* vc < B */
         }
         return bid;
     }
@@ -1311,7 +1312,7 @@ IQ_INLINE uint64_t set_sw_alloc_many(struct iq *q, uint32_t node, uint64_t sq, u
         uint32_t iv = (uint32_t)__builtin_ctzll(b), in = ivin[iv], vc = ivvc[iv];
         if ((inm >> in & 1) && lab[in][mi[in]] == vc) {
             uint32_t nx = vc + 1u;
-            rr[in] = nx < B ? nx : nx % B;
+            rr[in] = nx < B ? nx : 0; /* vc < B */
             eo[iv] = mi[in];
             granted |= (uint64_t)1 << iv;
         }
@@ -1364,7 +1365,7 @@ IQ_INLINE int router_cycle_set(struct flit *f, struct iq *q, uint32_t node, stru
             uint32_t in = q->ivin[iv], vc = q->ivvc[iv];
             q->sa_in_ptr[node * q->NIe + in] = out + 1 == q->NOe ? 0 : out + 1;
             q->sa_out_ptr[node * q->NOe + out] = in + 1 == q->NIe ? 0 : in + 1;
-            q->sw_rr[node * q->NIe + in] = vc + 1 < B ? vc + 1 : (vc + 1) % B;
+            q->sw_rr[node * q->NIe + in] = vc + 1 < B ? vc + 1 : 0; /* vc < B */
             eo[iv] = (uint8_t)out;
             granted = sq_now;
         }
