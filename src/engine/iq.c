@@ -1281,6 +1281,25 @@ IQ_INLINE uint64_t set_sw_alloc_many(struct iq *q, uint32_t node, uint64_t sq, u
         }
         return bid;
     }
+    if (!(ins & (ins - 1)) || !(outs & (outs - 1))) {
+        /* one input: every output grants it, it accepts the first at or after its pointer;
+         * one output: it grants the first input at or after its pointer, which accepts it;
+         * later iterations find nothing to match */
+        uint32_t i, o;
+        if (!(ins & (ins - 1))) {
+            i = (uint32_t)__builtin_ctz(ins);
+            o = rr_first(outs, ip[i]);
+        } else {
+            o = (uint32_t)__builtin_ctz(outs);
+            i = rr_first(req[o], op[o]);
+        }
+        uint32_t vc = lab[i][o], iv = i * B + vc;
+        op[o] = i + 1 == NIe ? 0 : i + 1;
+        ip[i] = o + 1 == NOe ? 0 : o + 1;
+        rr[i] = vc + 1 < B ? vc + 1 : 0; /* vc < B */
+        eo[iv] = (uint8_t)o;
+        return (uint64_t)1 << iv;
+    }
     for (uint32_t it = 0, iters = q->iters; it < iters; it++) {
         uint32_t gin = 0;
         for (uint32_t ob = outs & ~outm; ob; ob &= ob - 1) {
