@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "routesim/alloc.h"
+#include "routesim/exchange.h"
 #include "routesim/hugemem.h"
 #include "routesim/rng.h"
 #include "routesim/run.h"
@@ -1339,18 +1340,35 @@ static int saf_pick_kernel(struct saf *s, struct rs_driver *d, struct rs_err *er
     struct rs_saf_options o;
     int kernel = 0, rc = 0;
     int64_t threads;
+    /* over MPI ranks only the kernel is partitioned (docs/distributed.md) */
+    int ranks = in->exchange && in->exchange->size > 1 ? in->exchange->size : 0;
     if (rs_params_find(in->params, "saf_kernel") && /* absent: auto (and not echoed) */
         ((rc = rs_opt_choice(in->params, saf_options, "saf_kernel", &kernel, err)) ||
          kernel == 1))
-        return rc;
+        return rc ? rc
+               : ranks ? rs_err_set(err, RS_EUNSUPPORTED,
+                                    "saf_kernel=general is not partitioned over MPI ranks: "
+                                    "run it without mpirun -np %d",
+                                    ranks)
+                       : 0;
     if (rs_saf_options_read(in->params, &o, err) ||
         rs_opt_int(in->params, rs_run_options, "threads", &threads, err)) {
+        if (ranks)
+            return err->code; /* the general engine would report it; it does not run */
         rs_err_clear(err); /* the general engine reports it */
         return 0;
     }
     if (o.at != RS_SAF_AT_INPUT || o.proto != RS_SAF_FIFO || o.on_full != RS_SAF_BLOCK ||
         o.has_threshold || !rs__saf_wave_fits(d, (uint32_t)o.queue_size))
-        return 0; /* saf_kernel=leveled: refused by rs__saf_init_common */
+        return ranks ? rs_err_set(err, RS_EUNSUPPORTED,
+                                  "switching=store_forward is partitioned over MPI ranks only "
+                                  "in the leveled butterfly kernel's domain (batch, "
+                                  "topology=butterfly, queue_at=input, protocol=fifo, "
+                                  "on_full=block, queue_size 1..%d, direct routing, no "
+                                  "check=1, plan or event log: docs/model-saf.md): run it "
+                                  "without mpirun -np %d",
+                                  SAF_WAVE_MAX_CAP, ranks)
+                     : 0; /* saf_kernel=leveled: refused by rs__saf_init_common */
     /* check=1 keeps the general engine (rs__saf_wave_fits); the check that Debug builds make
      * by themselves on small runs walks the general engine's state, which the kernel does not
      * have: skipped, so that the kernel runs (and is compared) in Debug builds too */

@@ -23,6 +23,7 @@
  * state at the start of the step, as in the general engine (one feeder per input queue:
  * the order of the nodes does not change the outcome). */
 #include "engine/saf_wave.h"
+#include "engine/saf_wave_impl.h"
 
 #include <omp.h>
 #include <string.h>
@@ -34,51 +35,6 @@
 #include "routesim/net.h"
 #include "routesim/problem.h"
 #include "routesim/route.h"
-
-/* One queued packet: its destination terminal and the step it entered the queue. */
-struct wave_ent {
-    uint32_t dst, entered;
-};
-
-/* A sparse level: the nodes that hold or held packets, in an open-addressed table keyed by
- * row (linear probing), each slot with its node's two queues. */
-struct wave_sparse {
-    uint32_t *key;         /* [size] row + 1; 0: a free slot */
-    uint8_t *hdr;          /* [2 size] the slot's queues: count | head << 4 */
-    uint32_t *dstep;       /* [size] the last step at which a queue of the slot lost a packet */
-    uint8_t *dmask;        /* [size] which queues (bits 0, 1) lost one at step dstep */
-    struct wave_ent *ent;  /* [2 size * cap] ring buffers */
-    uint32_t size, used, shift; /* size = 2^(32 - shift) slots, used of them keyed */
-};
-
-struct wave_level {
-    uint8_t *hdr;          /* dense: [2N] queue row*2+slot: count (bits 0-3), head (bits 4-7) */
-    struct wave_ent *ent;  /* dense: [2N * cap] ring buffers */
-    uint64_t *dep;         /* dense: [2N / 64 + 1] queues that lost a packet this step */
-    struct wave_sparse *sp; /* the sparse form, or NULL (dense) */
-    uint64_t pk;           /* packets held (level 0: in the sources' stores) */
-    int alloc;             /* queues allocated (level 0: the sources are live) */
-    int dep_dirty;         /* dep may hold bits */
-};
-
-struct saf_wave {
-    uint32_t N, n, cap;
-    uint64_t n_msgs;
-    const uint32_t *dst;   /* the problem's destinations, [n_msgs] */
-    const uint32_t *src;   /* the problem's sources, [n_msgs]; NULL: m / per_input */
-    uint64_t per_input;
-    uint32_t *order;       /* explicit sources: message ids grouped by source, in id order;
-                              NULL: source t's messages are t*q .. t*q + q-1 */
-    uint64_t *spos, *send; /* [N] next and end position of each source's messages */
-    struct wave_level *lv; /* [n] */
-    struct wave_level *spare; /* [n] arrays of freed levels >= 1, reused by the next level
-                                 allocated (its pages are already faulted in) */
-    uint32_t n_spare;
-    uint32_t threads;      /* threads for a dense level's walk (1..SAF_WAVE_MAX_THREADS) */
-    uint32_t step, last_event, max_queue;
-    uint64_t remaining, delivered, hops;
-    struct rs_lat_hist lat;
-};
 
 int rs__saf_wave_fits(const struct rs_driver *d, uint32_t cap)
 {
@@ -198,7 +154,7 @@ static uint32_t sparse_size(uint64_t n)
 static int level_alloc(struct saf_wave *w, uint32_t l)
 {
     struct wave_level *v = &w->lv[l];
-    uint64_t nq = 2ull * w->N;
+    uint64_t nq = 2ull * w->rows;
     if (l >= 2 && w->lv[l - 1].sp) {
         /* above a sparse level: at most its packets come (a sparse level only feeds one) */
         if (!(v->sp = rs_calloc(1, sizeof *v->sp)) ||
@@ -235,7 +191,7 @@ static int level_alloc(struct saf_wave *w, uint32_t l)
 static void level_free(struct saf_wave *w, uint32_t l, int keep)
 {
     struct wave_level *v = &w->lv[l];
-    uint64_t nq = 2ull * w->N;
+    uint64_t nq = 2ull * w->rows;
     if (v->sp) {
         sparse_arrays_free(v->sp, w->cap);
         rs_free(v->sp);
@@ -262,7 +218,7 @@ void rs__saf_wave_free(struct saf_wave *w)
         return;
     for (uint32_t l = 0; w->lv && l < w->n; l++)
         level_free(w, l, 0);
-    uint64_t nq = 2ull * w->N;
+    uint64_t nq = 2ull * w->rows;
     for (uint32_t i = 0; i < w->n_spare; i++) {
         struct wave_level *v = &w->spare[i];
         rs__huge_free(v->hdr, nq);
@@ -275,6 +231,7 @@ void rs__saf_wave_free(struct saf_wave *w)
     rs_free(w->spos);
     rs_free(w->send);
     rs_lat_hist_free(&w->lat);
+    rs__wave_dist_free(w);
     rs_free(w);
 }
 
@@ -283,14 +240,30 @@ int rs__saf_wave_init(struct saf_wave **out, struct rs_driver *d, uint32_t cap,
 {
     const struct rs_engine_input *in = d->in;
     const struct rs_problem *pb = in->pb;
+    const struct rs_exchange *xc = in->exchange && in->exchange->size > 1 ? in->exchange : NULL;
     struct saf_wave *w = rs_calloc(1, sizeof *w);
     *out = w;
     if (!w)
         return rs_err_set(err, RS_ENOMEM, "out of memory for the butterfly kernel");
     w->N = in->net->N;
     w->n = in->net->log2n;
+    w->R0 = 0;
+    w->rows = w->N;
+    if (xc) { /* rank k holds rows [k N / P, (k + 1) N / P) (docs/distributed.md) */
+        uint64_t P = (uint64_t)xc->size, k = (uint64_t)xc->rank;
+        if (w->N < P)
+            return rs_err_set(err, RS_EUNSUPPORTED,
+                              "a butterfly of N=%u inputs over %llu MPI ranks: every rank needs "
+                              "a row of its own (N >= ranks); run it on at most %u ranks",
+                              w->N, (unsigned long long)P, w->N);
+        w->R0 = (uint32_t)(k * w->N / P);
+        w->rows = (uint32_t)((k + 1) * w->N / P) - w->R0;
+    }
     w->cap = cap;
-    w->threads = threads < 1 ? 1 : threads > SAF_WAVE_MAX_THREADS ? SAF_WAVE_MAX_THREADS : threads;
+    /* over ranks one thread per rank (the walks keep their records for other ranks in one
+     * list) */
+    w->threads = xc || threads < 1 ? 1
+                 : threads > SAF_WAVE_MAX_THREADS ? SAF_WAVE_MAX_THREADS : threads;
     w->n_msgs = pb->n_msgs;
     w->dst = pb->dst;
     w->src = pb->src;
@@ -299,32 +272,38 @@ int rs__saf_wave_init(struct saf_wave **out, struct rs_driver *d, uint32_t cap,
     rs_lat_hist_init(&w->lat);
     w->lv = rs_calloc(w->n, sizeof *w->lv);
     w->spare = rs_calloc(w->n, sizeof *w->spare);
-    w->spos = rs_malloc(w->N * sizeof *w->spos);
-    w->send = rs_malloc(w->N * sizeof *w->send);
-    if (!w->lv || !w->spare || !w->spos || !w->send)
+    w->spos = rs_malloc(w->rows * sizeof *w->spos);
+    w->send = rs_malloc(w->rows * sizeof *w->send);
+    if (!w->lv || !w->spare || !w->spos || !w->send || (xc && rs__wave_dist_init(w, xc)))
         return rs_err_set(err, RS_ENOMEM, "out of memory for the butterfly kernel");
+    const uint32_t R0 = w->R0, rows = w->rows;
+    uint64_t mine = 0; /* this rank's messages */
     if (pb->src) { /* group the message ids by source, keeping id order (a counting sort) */
-        if (!(w->order = rs_malloc(pb->n_msgs * sizeof *w->order + 1)))
-            return rs_err_set(err, RS_ENOMEM, "out of memory for the sources' messages");
-        memset(w->send, 0, w->N * sizeof *w->send);
+        memset(w->send, 0, rows * sizeof *w->send);
         for (uint64_t m = 0; m < pb->n_msgs; m++)
-            w->send[pb->src[m]]++;
-        uint64_t at = 0;
-        for (uint32_t t = 0; t < w->N; t++) {
-            w->spos[t] = at;
-            at += w->send[t];
+            if (pb->src[m] - R0 < rows)
+                w->send[pb->src[m] - R0]++;
+        for (uint32_t t = 0; t < rows; t++) {
+            w->spos[t] = mine;
+            mine += w->send[t];
             w->send[t] = w->spos[t];
         }
+        if (!(w->order = rs_malloc(mine * sizeof *w->order + 1)))
+            return rs_err_set(err, RS_ENOMEM, "out of memory for the sources' messages");
         for (uint64_t m = 0; m < pb->n_msgs; m++)
-            w->order[w->send[pb->src[m]]++] = (uint32_t)m;
+            if (pb->src[m] - R0 < rows)
+                w->order[w->send[pb->src[m] - R0]++] = (uint32_t)m;
     } else {
-        for (uint32_t t = 0; t < w->N; t++) {
-            w->spos[t] = (uint64_t)t * pb->per_input;
+        for (uint32_t t = 0; t < rows; t++) {
+            w->spos[t] = (uint64_t)(R0 + t) * pb->per_input;
             w->send[t] = w->spos[t] + pb->per_input;
         }
+        mine = (uint64_t)rows * pb->per_input;
     }
-    w->lv[0].pk = pb->n_msgs;
+    w->lv[0].pk = mine;
     w->lv[0].alloc = pb->n_msgs != 0;
+    if (w->dist)
+        w->dist->gpk[0] = pb->n_msgs;
     d->remaining = w->remaining;
     return 0;
 }
@@ -391,24 +370,49 @@ static inline uint32_t sparse_push(struct wave_level *v, uint32_t r, uint32_t p,
     return c + 1;
 }
 
+uint32_t rs__wave_push_any(struct saf_wave *w, uint32_t l, uint32_t rl, uint32_t p,
+                           uint32_t dst, uint32_t s)
+{
+    struct wave_level *v = &w->lv[l];
+    RS_ASSERT(v->alloc);
+    if (v->sp) {
+        uint32_t c = sparse_push(v, rl, p, w->cap, dst, s);
+        v->pk -= c != 0; /* sparse_push counted it: the caller does */
+        return c;
+    }
+    return push(v, 2ull * rl + p, w->cap, dst, s);
+}
+
+/* Over ranks: the credit for a packet that left slot 1 of global row r at level l >= 1,
+ * when that queue's feeder (row r ^ 2^(l-1) at level l - 1) is another rank's. */
+static inline void credit_if_remote(struct saf_wave *w, uint32_t l, uint32_t r)
+{
+    uint32_t fr = r ^ (1u << (l - 1));
+    if (fr - w->R0 >= w->rows)
+        rs__wave_emit(w, rs__wave_owner(w, fr), (l - 1) | WAVE_CREDIT, fr, 0);
+}
+
 /* Walk sparse level l (1 <= l < n) at step s: the rule of walk_level, slot by slot (each
  * input queue has one feeder and room is judged on the start of the step, so the order of
- * the nodes does not matter); the level above may be dense or sparse. Returns the moves;
- * *ndel counts the deliveries; *oom is set when a sparse level above ran out of memory. */
+ * the nodes does not matter); the level above may be dense or sparse, or (over ranks)
+ * another rank's. Returns the moves; *ndel counts the deliveries; *oom is set when a
+ * sparse level above ran out of memory. */
 static uint64_t walk_sparse(struct saf_wave *w, uint32_t l, uint32_t s, uint64_t *ndel,
                             int *oom)
 {
     struct wave_level *v = &w->lv[l];
     struct wave_sparse *t = v->sp;
     struct wave_level *nx = l + 1 < w->n ? &w->lv[l + 1] : NULL;
-    const uint32_t cap = w->cap;
+    const uint32_t cap = w->cap, R0 = w->R0, rows = w->rows;
+    uint8_t *sh = w->dist ? w->dist->shadow[l] : NULL; /* NULL: port 1 stays on this rank */
+    const int credits = w->dist && w->dist->shadow[l - 1];
     uint64_t moves = 0, del = 0;
     uint32_t maxq = w->max_queue;
     for (uint32_t i = 0; i < t->size; i++) {
         uint32_t h[2] = {t->hdr[2 * i], t->hdr[2 * i + 1]};
         if (!(h[0] | h[1]))
             continue;
-        uint32_t r = t->key[i] - 1;
+        uint32_t rl = t->key[i] - 1, r = R0 + rl;
         struct wave_ent e[2] = {{0, 0}, {0, 0}};
         uint32_t p[2] = {0, 0};
         int mv[2] = {0, 0};
@@ -417,9 +421,10 @@ static uint64_t walk_sparse(struct saf_wave *w, uint32_t l, uint32_t s, uint64_t
                 continue;
             e[k] = t->ent[(2ull * i + k) * cap + (h[k] >> 4)];
             p[k] = ((r ^ e[k].dst) >> l) & 1u;
-            uint32_t tr = r ^ (p[k] << l);
-            mv[k] = !nx || (nx->sp ? sparse_room(nx->sp, tr, p[k], cap, s)
-                                   : has_room(nx, 2ull * tr + p[k], cap));
+            uint32_t tl = (r ^ (p[k] << l)) - R0;
+            mv[k] = !nx || (tl >= rows  ? sh[rl] < cap
+                            : nx->sp    ? sparse_room(nx->sp, tl, p[k], cap, s)
+                                        : has_room(nx, 2ull * tl + p[k], cap));
         }
         if (mv[0] && mv[1] && p[0] == p[1]) { /* one channel: the older arrival, ties to 0 */
             if (e[1].entered < e[0].entered)
@@ -441,18 +446,25 @@ static uint64_t walk_sparse(struct saf_wave *w, uint32_t l, uint32_t s, uint64_t
             t->dmask[i] |= (uint8_t)(1u << k);
             v->pk--;
             moves++;
+            if (k && credits)
+                credit_if_remote(w, l, r);
             if (!nx) {
                 del++;
                 continue;
             }
-            uint32_t tr = r ^ (p[k] << l), c;
+            uint32_t tr = r ^ (p[k] << l), tl = tr - R0, c;
+            if (tl >= rows) { /* another rank's queue: sent at the end of the step */
+                sh[rl]++;
+                rs__wave_emit(w, rs__wave_owner(w, tr), l + 1, tr, e[k].dst);
+                continue;
+            }
             if (nx->sp) {
-                if (!(c = sparse_push(nx, tr, p[k], cap, e[k].dst, s))) {
+                if (!(c = sparse_push(nx, tl, p[k], cap, e[k].dst, s))) {
                     *oom = 1;
                     return moves;
                 }
             } else {
-                c = push(nx, 2ull * tr + p[k], cap, e[k].dst, s);
+                c = push(nx, 2ull * tl + p[k], cap, e[k].dst, s);
                 nx->pk++;
             }
             maxq = c > maxq ? c : maxq;
@@ -471,7 +483,7 @@ static int level_to_sparse(struct saf_wave *w, uint32_t l)
     struct wave_level *v = &w->lv[l];
     const uint32_t cap = w->cap;
     uint64_t rows = 0;
-    for (uint32_t r = 0; r < w->N; r++)
+    for (uint32_t r = 0; r < w->rows; r++)
         rows += (v->hdr[2ull * r] | v->hdr[2ull * r + 1]) != 0;
     struct wave_sparse *t = rs_calloc(1, sizeof *t);
     if (!t || sparse_arrays(t, sparse_size(rows), cap)) {
@@ -480,7 +492,7 @@ static int level_to_sparse(struct saf_wave *w, uint32_t l)
         rs_free(t);
         return RS_ENOMEM;
     }
-    for (uint32_t r = 0; r < w->N; r++) {
+    for (uint32_t r = 0; r < w->rows; r++) { /* local rows */
         uint64_t q0 = 2ull * r;
         if (!(v->hdr[q0] | v->hdr[q0 + 1]))
             continue;
@@ -499,9 +511,10 @@ static int level_to_sparse(struct saf_wave *w, uint32_t l)
     return 0;
 }
 
-/* What a walk of part of a dense level did: moves, deliveries among them, largest queue. */
+/* What a walk of part of a dense level did: moves, deliveries and moves to other ranks among
+ * them, largest queue. */
 struct walk_out {
-    uint64_t moves, del;
+    uint64_t moves, del, away;
     uint32_t maxq;
 };
 
@@ -510,16 +523,22 @@ struct walk_out {
  * queue had room at the start of the step (always at level n-1, whose moves deliver); two
  * movable heads wanting one port: the one that entered first, ties to slot 0. Levels'
  * packet counts are left to the caller. Distinct groups touch distinct queues (each input
- * queue has one feeder), so ranges may be walked at once. */
-static struct walk_out walk_groups(struct saf_wave *w, uint32_t l, uint32_t s, uint32_t g0,
-                                   uint32_t g1)
+ * queue has one feeder), so ranges may be walked at once. dist (a constant in each
+ * instance): over ranks, where a port-1 move may lead to another rank's row (room judged on
+ * the shadow count, the packet kept as a record) and a slot-1 departure may owe a credit
+ * to another rank's feeder. */
+static inline __attribute__((always_inline)) struct walk_out
+walk_groups_at(struct saf_wave *w, uint32_t l, uint32_t s, uint32_t g0, uint32_t g1,
+               const int dist)
 {
     struct wave_level *v = &w->lv[l];
     struct wave_level *nx = l + 1 < w->n ? &w->lv[l + 1] : NULL;
-    const uint32_t cap = w->cap, N = w->N;
+    const uint32_t cap = w->cap, N = w->rows, R0 = dist ? w->R0 : 0;
+    uint8_t *sh = dist ? w->dist->shadow[l] : NULL; /* NULL: port 1 stays on this rank */
+    const int credits = dist && w->dist->shadow[l - 1];
     uint8_t *hdr = v->hdr;
     const struct wave_ent *ent = v->ent;
-    uint64_t moves = 0, del = 0;
+    uint64_t moves = 0, del = 0, away = 0;
     uint32_t maxq = 0;
     for (uint32_t g = g0; g < g1; g++) { /* 32 nodes: 64 queue headers, one line */
         uint32_t r0 = g * 32u, r1 = r0 + 32u < N ? r0 + 32u : N;
@@ -531,9 +550,9 @@ static struct walk_out walk_groups(struct saf_wave *w, uint32_t l, uint32_t s, u
                 continue;
             }
         }
-        for (uint32_t r = r0; r < r1; r++) {
-            uint64_t q0 = 2ull * r;
-            uint32_t h0 = hdr[q0], h1 = hdr[q0 + 1];
+        for (uint32_t rl = r0; rl < r1; rl++) { /* local row rl, global row r */
+            uint64_t q0 = 2ull * rl;
+            uint32_t h0 = hdr[q0], h1 = hdr[q0 + 1], r = R0 + rl;
             if (!(h0 | h1))
                 continue;
             struct wave_ent e0 = {0, 0}, e1 = {0, 0};
@@ -542,12 +561,14 @@ static struct walk_out walk_groups(struct saf_wave *w, uint32_t l, uint32_t s, u
             if (h0) {
                 e0 = ent[q0 * cap + (h0 >> 4)];
                 p0 = ((r ^ e0.dst) >> l) & 1u;
-                m0 = !nx || has_room(nx, 2ull * (r ^ (p0 << l)) + p0, cap);
+                uint32_t tl = (r ^ (p0 << l)) - R0;
+                m0 = !nx || (dist && tl >= N ? sh[rl] < cap : has_room(nx, 2ull * tl + p0, cap));
             }
             if (h1) {
                 e1 = ent[(q0 + 1) * cap + (h1 >> 4)];
                 p1 = ((r ^ e1.dst) >> l) & 1u;
-                m1 = !nx || has_room(nx, 2ull * (r ^ (p1 << l)) + p1, cap);
+                uint32_t tl = (r ^ (p1 << l)) - R0;
+                m1 = !nx || (dist && tl >= N ? sh[rl] < cap : has_room(nx, 2ull * tl + p1, cap));
             }
             if (m0 && m1 && p0 == p1) { /* one channel: the older arrival, ties to slot 0 */
                 if (e1.entered < e0.entered)
@@ -560,19 +581,39 @@ static struct walk_out walk_groups(struct saf_wave *w, uint32_t l, uint32_t s, u
                     continue;
                 uint32_t p = i ? p1 : p0, dst = i ? e1.dst : e0.dst;
                 pop(v, q0 + i, cap);
-                word |= 1ull << (2u * (r - r0) + i);
+                word |= 1ull << (2u * (rl - r0) + i);
                 moves++;
+                if (dist && i && credits)
+                    credit_if_remote(w, l, r);
                 if (!nx) {
                     del++;
                     continue;
                 }
-                uint32_t c = push(nx, 2ull * (r ^ (p << l)) + p, cap, dst, s);
+                uint32_t tr = r ^ (p << l), tl = tr - R0;
+                if (dist && tl >= N) { /* another rank's queue: sent at the end of the step */
+                    sh[rl]++;
+                    rs__wave_emit(w, rs__wave_owner(w, tr), l + 1, tr, dst);
+                    away++;
+                    continue;
+                }
+                uint32_t c = push(nx, 2ull * tl + p, cap, dst, s);
                 maxq = c > maxq ? c : maxq;
             }
         }
         v->dep[g] = word;
     }
-    return (struct walk_out){moves, del, maxq};
+    return (struct walk_out){moves, del, away, maxq};
+}
+
+static struct walk_out walk_groups(struct saf_wave *w, uint32_t l, uint32_t s, uint32_t g0,
+                                   uint32_t g1)
+{
+    return walk_groups_at(w, l, s, g0, g1, 0);
+}
+
+static struct walk_out walk_groups_dist(struct saf_wave *w, uint32_t l, uint32_t s)
+{
+    return walk_groups_at(w, l, s, 0, (w->rows + 31) / 32, 1);
 }
 
 /* Walk dense level l at step s on w->threads threads (contiguous ranges of groups, results
@@ -582,10 +623,12 @@ static uint64_t walk_level(struct saf_wave *w, uint32_t l, uint32_t s, uint64_t 
 {
     struct wave_level *v = &w->lv[l];
     struct wave_level *nx = l + 1 < w->n ? &w->lv[l + 1] : NULL;
-    uint32_t ng = (w->N + 31) / 32, T = w->threads;
-    struct walk_out o = {0, 0, 0};
+    uint32_t ng = (w->rows + 31) / 32, T = w->threads;
+    struct walk_out o = {0, 0, 0, 0};
     RS_ASSERT(!nx || !nx->sp); /* a dense level never feeds a sparse one */
-    if (T <= 1 || ng < 64u * T) {
+    if (w->dist) {
+        o = walk_groups_dist(w, l, s);
+    } else if (T <= 1 || ng < 64u * T) {
         o = walk_groups(w, l, s, 0, ng);
     } else {
         struct walk_out part[SAF_WAVE_MAX_THREADS];
@@ -596,7 +639,7 @@ static uint64_t walk_level(struct saf_wave *w, uint32_t l, uint32_t s, uint64_t 
             part[j] = walk_groups(w, l, s, (uint32_t)a, (uint32_t)b);
             if (j == 0) /* a team smaller than asked: its ranges cover every group */
                 for (uint32_t k = nt; k < T; k++)
-                    part[k] = (struct walk_out){0, 0, 0};
+                    part[k] = (struct walk_out){0, 0, 0, 0};
         }
         for (uint32_t j = 0; j < T; j++) {
             o.moves += part[j].moves;
@@ -607,39 +650,45 @@ static uint64_t walk_level(struct saf_wave *w, uint32_t l, uint32_t s, uint64_t 
     v->dep_dirty = 1;
     v->pk -= o.moves;
     if (nx)
-        nx->pk += o.moves;
+        nx->pk += o.moves - o.away;
     w->max_queue = o.maxq > w->max_queue ? o.maxq : w->max_queue;
     *ndel += o.del;
     return o.moves;
 }
 
 /* The sources at step s: each injects its oldest message into input slot `port` of row
- * t ^ port at level 1 if that queue had room at the start of the step (N = 2: delivered).
- * Returns the moves; *ndel counts the deliveries. */
+ * t ^ port at level 1 if that queue had room at the start of the step (N = 2: delivered;
+ * over ranks, row t ^ 1 may be another rank's). Returns the moves; *ndel counts the
+ * deliveries. */
 static uint64_t walk_sources(struct saf_wave *w, uint32_t s, uint64_t *ndel)
 {
     struct wave_level *src = &w->lv[0];
     struct wave_level *nx = w->n > 1 ? &w->lv[1] : NULL;
-    const uint32_t cap = w->cap;
+    const uint32_t cap = w->cap, R0 = w->R0, rows = w->rows;
+    uint8_t *sh = w->dist ? w->dist->shadow[0] : NULL; /* NULL: port 1 stays on this rank */
     uint64_t moves = 0;
     uint32_t maxq = w->max_queue;
-    for (uint32_t t = 0; t < w->N; t++) {
-        uint64_t i = w->spos[t];
-        if (i == w->send[t])
+    for (uint32_t tl = 0; tl < rows; tl++) {
+        uint64_t i = w->spos[tl];
+        if (i == w->send[tl])
             continue;
-        uint32_t dst = w->dst[w->order ? w->order[i] : i];
-        uint32_t p = (t ^ dst) & 1u;
-        uint64_t tq = 2ull * (t ^ p) + p;
-        if (nx && !has_room(nx, tq, cap))
+        uint32_t t = R0 + tl, dst = w->dst[w->order ? w->order[i] : i];
+        uint32_t p = (t ^ dst) & 1u, ql = (t ^ p) - R0;
+        if (nx && (ql >= rows ? sh[tl] >= cap : !has_room(nx, 2ull * ql + p, cap)))
             continue;
-        w->spos[t] = i + 1;
+        w->spos[tl] = i + 1;
         src->pk--;
         moves++;
         if (!nx) {
             (*ndel)++;
             continue;
         }
-        uint32_t c = push(nx, tq, cap, dst, s);
+        if (ql >= rows) { /* another rank's queue: sent at the end of the step */
+            sh[tl]++;
+            rs__wave_emit(w, rs__wave_owner(w, t ^ p), 1, t ^ p, dst);
+            continue;
+        }
+        uint32_t c = push(nx, 2ull * ql + p, cap, dst, s);
         nx->pk++;
         maxq = c > maxq ? c : maxq;
     }
@@ -651,8 +700,12 @@ int rs__saf_wave_step(struct saf_wave *w, struct rs_driver *d, struct rs_err *er
 {
     uint32_t s = ++w->step, n = w->n;
     uint64_t present = w->remaining, moves = 0, ndel = 0;
+    /* the levels' packets: over ranks, over every rank (the same levels are allocated and
+     * freed on every rank, so arrivals from another rank find theirs) */
+    const uint64_t *pk_all = w->dist ? w->dist->gpk : NULL;
+#define LEVEL_PK(l) (pk_all ? pk_all[l] : w->lv[l].pk)
     for (uint32_t l = 0; l + 1 < n; l++) /* room for this step's arrivals */
-        if (w->lv[l].pk && !w->lv[l + 1].alloc && level_alloc(w, l + 1))
+        if (LEVEL_PK(l) && !w->lv[l + 1].alloc && level_alloc(w, l + 1))
             return rs_err_set(err, RS_ENOMEM, "out of memory during the run");
     for (uint32_t l = n - 1; l >= 1; l--) { /* highest first: departures before deciding */
         struct wave_level *v = &w->lv[l];
@@ -667,12 +720,19 @@ int rs__saf_wave_step(struct saf_wave *w, struct rs_driver *d, struct rs_err *er
         } else if (v->pk)
             moves += walk_level(w, l, s, &ndel);
         else if (v->dep_dirty) { /* walked no more: no departures this step */
-            memset(v->dep, 0, (2ull * w->N / 64 + 1) * sizeof *v->dep);
+            memset(v->dep, 0, (2ull * w->rows / 64 + 1) * sizeof *v->dep);
             v->dep_dirty = 0;
         }
     }
     if (w->lv[0].pk)
         moves += walk_sources(w, s, &ndel);
+    if (w->dist) { /* the records to and from other ranks, the step's sums over the ranks */
+        int rc = rs__wave_dist_step(w, s, &moves, &ndel);
+        if (rc == RS_EIO)
+            return rs_err_set(err, RS_EIO, "the exchange between MPI ranks failed in step %u", s);
+        if (rc)
+            return rs_err_set(err, RS_ENOMEM, "out of memory during the run");
+    }
 
     w->hops += moves;
     if (ndel) {
@@ -686,8 +746,9 @@ int rs__saf_wave_step(struct saf_wave *w, struct rs_driver *d, struct rs_err *er
     }
     /* levels below the lowest occupied one are done for good */
     uint32_t lo = 0;
-    while (lo < n && !w->lv[lo].pk)
+    while (lo < n && !LEVEL_PK(lo))
         lo++;
+#undef LEVEL_PK
     for (uint32_t l = 0; l < lo; l++)
         if (w->lv[l].alloc)
             level_free(w, l, 1);
@@ -700,12 +761,13 @@ int rs__saf_wave_step(struct saf_wave *w, struct rs_driver *d, struct rs_err *er
             return rs_err_set(err, RS_ENOMEM, "out of memory during the run");
     }
     /* the sparse tail: a dense level holding fewer than N/8 packets whose level below is
-     * sparse or done becomes sparse (so a dense level never feeds a sparse one) */
+     * sparse or done becomes sparse (so a dense level never feeds a sparse one); over ranks,
+     * per rank: fewer than rows/8 of its own rows' packets */
     for (uint32_t l = 1; l < n; l++) {
         struct wave_level *v = &w->lv[l], *b = &w->lv[l - 1];
         if (!v->alloc || v->sp)
             continue;
-        if ((b->alloc && !b->sp) || v->pk * 8 >= w->N)
+        if ((b->alloc && !b->sp) || v->pk * 8 >= w->rows)
             break;
         if (level_to_sparse(w, l))
             return rs_err_set(err, RS_ENOMEM, "out of memory during the run");
@@ -767,15 +829,21 @@ static uint32_t route_congestion(const struct saf_wave *w, uint32_t *cnt)
 int rs__saf_wave_collect(struct saf_wave *w, struct rs_driver *d, struct rs_result *res)
 {
     struct rs_result r = *res;
+    uint32_t maxq = w->max_queue, dist_congestion = 0;
     for (uint32_t l = 0; l < w->n; l++) /* fold what is still held (an empty run) */
         if (w->lv[l].alloc)
             level_free(w, l, 0);
+    /* over ranks: the largest queue and the routes' congestion over every rank (collective:
+     * every rank, whatever it is asked) */
+    int rc = w->dist ? rs__wave_dist_collect(w, &dist_congestion, &maxq) : 0;
+    if (rc)
+        return rc;
     r.makespan = w->last_event;
     r.messages = (int64_t)w->n_msgs;
     r.delivered = (int64_t)w->delivered;
     r.dropped = 0;
     r.delivered_fraction = w->n_msgs ? (double)w->delivered / (double)w->n_msgs : 1.0;
-    r.max_queue = w->max_queue;
+    r.max_queue = maxq;
     rs_hist_summary(w->lat.count, w->lat.cap, &r);
     r.hops = (int64_t)w->hops;
     r.steps = w->step;
@@ -788,6 +856,12 @@ int rs__saf_wave_collect(struct saf_wave *w, struct rs_driver *d, struct rs_resu
     if (out) { /* the static routes' figures, whether or not every packet crossed */
         /* the count array: a spare level's ring entries (16 N bytes or more) when there is
          * one, as the levels are gone by now */
+        if (w->dist) {
+            out->congestion = w->n_msgs ? dist_congestion : 0;
+            out->dilation = w->n_msgs ? w->n : 0;
+            out->filled = 1;
+            return 0;
+        }
         uint64_t bytes = 2ull * w->N * sizeof(uint32_t);
         uint32_t *cnt = w->n_spare ? (uint32_t *)(void *)w->spare[0].ent : rs__huge_alloc(bytes);
         if (!cnt)

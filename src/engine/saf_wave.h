@@ -29,16 +29,19 @@ int rs__saf_wave_fits(const struct rs_driver *d, uint32_t cap);
 
 /* Set up the kernel for d's run with capacity cap (packets) into *out; the dense levels'
  * walks use threads threads (1..SAF_WAVE_MAX_THREADS; the output does not depend on it).
- * Returns 0 or RS_ENOMEM (err set). */
+ * Over MPI ranks (d->in->exchange with size P > 1) this process holds its rank's share of
+ * the rows (saf_wave_dist.c) on one thread, and every step and the collection are
+ * collective. Returns 0, RS_ENOMEM or RS_EUNSUPPORTED (N < P) (err set). */
 int rs__saf_wave_init(struct saf_wave **out, struct rs_driver *d, uint32_t cap,
                       uint32_t threads, struct rs_err *err);
 
 /* One step (the general engine's steps 1-5 of docs/model-saf.md); sets d->step,
- * d->remaining, d->moved and d->live. Returns 0 or RS_ENOMEM (err set). */
+ * d->remaining, d->moved and d->live (over ranks: over every rank). Returns 0, RS_ENOMEM or
+ * RS_EIO (the exchange between ranks failed) (err set). */
 int rs__saf_wave_step(struct saf_wave *w, struct rs_driver *d, struct rs_err *err);
 
 /* The batch result (the general engine's columns) into res, and congestion and dilation
- * into d->in->paths when asked. Returns 0. */
+ * into d->in->paths when asked. Returns 0 or RS_ENOMEM (over ranks also RS_EIO). */
 int rs__saf_wave_collect(struct saf_wave *w, struct rs_driver *d, struct rs_result *res);
 
 /* Release everything (w may be NULL). */

@@ -604,19 +604,21 @@ int rs_run_followed(const struct rs_params *p, const struct rs_run_progress *pro
 }
 
 /* A run partitioned over ranks (progress->exchange, size > 1): batch runs of
- * switching=circuit with algorithm=greedy only (docs/distributed.md); the others would run
- * whole on every rank. Returns 0 or RS_EUNSUPPORTED naming what is not partitioned. */
+ * switching=circuit or switching=store_forward (the latter in its leveled butterfly
+ * kernel's domain, which saf.c checks) with algorithm=greedy only (docs/distributed.md);
+ * the others would run whole on every rank. Returns 0 or RS_EUNSUPPORTED naming what is not
+ * partitioned. */
 static int partition_admit(const struct prepared *x, int ranks, struct rs_err *err)
 {
     enum rs_injection inj = RS_INJECT_BATCH;
     int rc = rs_openloop_process(&x->params, &inj, err);
     if (rc)
         return rc;
-    if (strcmp(x->sel.engine->name, "circuit"))
+    if (strcmp(x->sel.engine->name, "circuit") && strcmp(x->sel.engine->name, "store_forward"))
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "switching=%s is not partitioned over MPI ranks (only "
-                          "switching=circuit is): run it without mpirun -np %d, or use "
-                          "threads= or a sweep",
+                          "switching=circuit and store_forward are): run it without mpirun "
+                          "-np %d, or use threads= or a sweep",
                           x->sel.engine->name, ranks);
     if (strcmp(x->sel.algo->name, "greedy"))
         return rs_err_set(err, RS_EUNSUPPORTED,
@@ -625,9 +627,9 @@ static int partition_admit(const struct prepared *x, int ranks, struct rs_err *e
                           x->sel.algo->name, ranks);
     if (inj != RS_INJECT_BATCH)
         return rs_err_set(err, RS_EUNSUPPORTED,
-                          "open-loop runs (injection_process) of switching=circuit are not "
+                          "open-loop runs (injection_process) of switching=%s are not "
                           "partitioned over MPI ranks yet: run it without mpirun -np %d",
-                          ranks);
+                          x->sel.engine->name, ranks);
     return 0;
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# One circuit-switching run partitioned over Open MPI ranks (issue 23 item 3,
-# docs/distributed.md): `mpirun --oversubscribe -np P routesim run ... switching=circuit` for
+# One circuit-switching or store-and-forward run partitioned over Open MPI ranks (issue 23
+# item 3, docs/distributed.md): `mpirun --oversubscribe -np P routesim run ...
+# switching=circuit` (or store_forward in the leveled butterfly kernel's domain) for
 # P = 2, 3 and 4 prints the bytes of the serial run (stdout, stderr, exit status; -o FILE
 # too) on butterflies and Beneš networks (hop by hop), LCANs (their level stages), meshes and
 # tori (every hop at once), with drops, circuits=2 and down=rank; a path error found while
@@ -48,6 +49,50 @@ for c in "${cases[@]}"; do
   done
 done
 
+# Store-and-forward in the leveled butterfly kernel's domain (docs/distributed.md): each rank
+# holds a contiguous range of rows; packets crossing to another rank's rows, and the credits
+# of the queues they fill, go in one all-to-all per step. Ranges that are not whole blocks
+# (P = 3, N = 8 with rows 2, 3, 3 and sources crossing at level 0), one row per rank (N = 4,
+# P = 4), N = 2 on 2 ranks (delivered at the first hop), queues of 1 to 15, the sparse tail,
+# explicit sources (many_to_one, one_to_many) and a loaded network.
+saf_cases=(
+  "topology=butterfly N=1024 traffic=randperm queue_size=2 seed=1"
+  "topology=butterfly N=512 traffic=uniform per_input=3 queue_size=2 seed=2"
+  "topology=butterfly N=256 traffic=transpose per_input=4 queue_size=1 seed=3"
+  "topology=butterfly N=2048 traffic=uniform per_input=16 queue_size=4 seed=4"
+  "topology=butterfly N=512 traffic=bitrev per_input=2 queue_size=15 seed=5"
+  "topology=butterfly N=256 traffic=many_to_one packets=100 per_input=1 queue_size=1 seed=6"
+  "topology=butterfly N=256 traffic=one_to_many packets=77 per_input=5 queue_size=2 seed=7"
+  "topology=butterfly N=8 traffic=uniform per_input=7 queue_size=1 seed=8"
+  "topology=butterfly N=4 traffic=uniform per_input=5 queue_size=2 seed=9"
+)
+for c in "${saf_cases[@]}"; do
+  # shellcheck disable=SC2086 # the configuration is a list of key=value words
+  { "$RS" run $c --format csv 2>&1; echo "rc=$?"; } >serial
+  if ! grep -q '^rc=0$' serial; then
+    echo "FAIL: routesim run $c did not run:"; head -3 serial
+    FAILS=$((FAILS + 1))
+    continue
+  fi
+  for np in 2 3 4; do
+    # shellcheck disable=SC2086
+    { mpi "$np" run $c --format csv 2>&1; echo "rc=$?"; } >"m$np"
+    if ! cmp -s serial "m$np"; then
+      echo "FAIL: mpirun -np $np routesim run $c differs from the serial run:"
+      diff serial "m$np" | head -6
+      FAILS=$((FAILS + 1))
+    else
+      PASSES=$((PASSES + 1))
+    fi
+  done
+done
+T="topology=butterfly N=2 traffic=uniform per_input=3 queue_size=1 seed=1"
+# shellcheck disable=SC2086
+{ "$RS" run $T --format csv 2>&1; echo "rc=$?"; } >serial
+# shellcheck disable=SC2086
+{ mpi 2 run $T --format csv 2>&1; echo "rc=$?"; } >m2
+check "store_forward N=2 over 2 ranks: the serial bytes" cmp -s serial m2
+
 # A failure found while the ranks expand their own messages' paths (Valiant round the wrapped
 # butterfly twice needs a channel twice): the serial error line (the first failing message
 # over all ranks, whichever rank holds it) and status, from rank 0; mpirun adds its notice.
@@ -89,20 +134,26 @@ check "threads=2 under mpirun -np 2: the serial bytes" cmp -s st mt
 
 # Refused under mpirun -np P > 1: exit 2, exactly one routesim line (rank 0's; mpirun adds
 # its own notice of the status), nothing on stdout.
-refused() { # refused PATTERN ARGS...
+refused() { # refused PATTERN ARGS... (on REFUSED_NP ranks, 2 by default)
   local pat=$1; shift
-  mpi 2 "$@" >out 2>err
+  mpi "${REFUSED_NP:-2}" "$@" >out 2>err
   local got=$?
   if [ "$got" != 2 ] || [ "$(grep -c '^routesim:' err)" != 1 ] || ! grep -Eq -- "$pat" err || [ -s out ]; then
-    echo "FAIL: mpirun -np 2 routesim $* -> status $got (want 2), stderr:"; cat err
+    echo "FAIL: mpirun -np ${REFUSED_NP:-2} routesim $* -> status $got (want 2), stderr:"; cat err
     echo "      wanted one line /$pat/"
     FAILS=$((FAILS + 1))
   else
     PASSES=$((PASSES + 1))
   fi
 }
-refused '^routesim: switching=store_forward is not partitioned over MPI ranks' \
+refused '^routesim: switching=store_forward is partitioned over MPI ranks only in the leveled butterfly kernel' \
   run topology=butterfly N=64 traffic=randperm
+refused '^routesim: switching=store_forward is partitioned over MPI ranks only in the leveled butterfly kernel' \
+  run topology=mesh k=4 traffic=randperm queue_size=2
+refused '^routesim: saf_kernel=general is not partitioned over MPI ranks' \
+  run topology=butterfly N=64 traffic=randperm queue_size=2 saf_kernel=general
+REFUSED_NP=3 refused '^routesim: a butterfly of N=2 inputs over 3 MPI ranks: every rank needs a row' \
+  run topology=butterfly N=2 traffic=randperm queue_size=2
 refused '^routesim: switching=wormhole is not partitioned over MPI ranks' \
   run topology=mesh k=4 traffic=randperm switching=wormhole
 refused '^routesim: open-loop runs .* are not partitioned over MPI ranks yet' \
