@@ -331,6 +331,7 @@ struct prepared {
     int predict;                  /* PREDICT_...: lcan: pred holds the recurrence; */
     struct rs_lcan_prediction pred; /* channel_load: cl holds the analysis */
     struct rs_channel_load cl;
+    int ranks; /* the MPI ranks the run is partitioned over (0: not partitioned) */
 };
 
 static void prepared_free(struct prepared *x)
@@ -371,8 +372,15 @@ static int check_memory(const struct prepared *x, int with_engine, uint64_t n_ms
     int rc = memory_limit(&x->params, &limit, &text, err);
     if (rc)
         return rc;
-    if (with_engine && x->sel.engine->estimate)
-        need += x->sel.engine->estimate(x->sel.engine, &x->net, n_msgs, &x->params);
+    if (with_engine && x->sel.engine->estimate) {
+        uint64_t e = x->sel.engine->estimate(x->sel.engine, &x->net, n_msgs, &x->params);
+        /* over P ranks the leveled store-and-forward kernel (the only store-and-forward run
+         * partitioned) holds 1/P of its state on each rank (docs/distributed.md); the circuit
+         * engine's estimate stays whole (part of its state is replicated) */
+        if (x->ranks > 1 && !strcmp(x->sel.engine->name, "store_forward"))
+            e /= (uint64_t)x->ranks;
+        need += e;
+    }
     if (with_engine) /* the driver's per-message arrays: release order (4 B, plus 8 B while
                         sorting) and intermediates (4 B) (src/engine/driver.c) */
         need += n_msgs * 16;
@@ -383,8 +391,13 @@ static int check_memory(const struct prepared *x, int with_engine, uint64_t n_ms
         need += 24ull * x->net.n_terminals + n_msgs;
     need += RS__PROCESS_BYTES;
     char what[160];
-    snprintf(what, sizeof what, "topology=%s with N=%u and %llu messages", x->net.name,
-             x->net.n_terminals, (unsigned long long)n_msgs);
+    if (x->ranks > 1)
+        snprintf(what, sizeof what, "topology=%s with N=%u and %llu messages, on each of %d "
+                 "MPI ranks,", x->net.name, x->net.n_terminals, (unsigned long long)n_msgs,
+                 x->ranks);
+    else
+        snprintf(what, sizeof what, "topology=%s with N=%u and %llu messages", x->net.name,
+                 x->net.n_terminals, (unsigned long long)n_msgs);
     return rs_mem_check(what, need, limit, text, err);
 }
 
@@ -519,10 +532,12 @@ static int record_prediction(struct rs_record *out, const struct prepared *x,
 }
 
 /* Fill x (freed again on error) for run or analyze. */
+/* ranks: the MPI ranks a run is partitioned over (0: none), for the memory estimate. */
 static int prepare(struct prepared *x, const struct rs_params *user, int with_engine,
-                   struct rs_record *out, struct rs_err *err)
+                   int ranks, struct rs_record *out, struct rs_err *err)
 {
     memset(x, 0, sizeof *x);
+    x->ranks = ranks;
     rs_params_init(&x->params);
     int rc = prepare_steps(x, user, with_engine, out, err);
     if (rc)
@@ -656,7 +671,7 @@ int rs_run_traced(const struct rs_params *p, const struct rs_run_progress *progr
         return rs_saturate_run(p, out, err);
     if (model)
         return model_run(model, p, out, 1, err);
-    int rc = prepare(&x, p, 1, out, err);
+    int rc = prepare(&x, p, 1, ranks, out, err);
     if (rc)
         return rc;
     if (ranks && (rc = partition_admit(&x, ranks, err))) {
@@ -719,7 +734,7 @@ int rs_analyze(const struct rs_params *p, struct rs_record *out, struct rs_err *
     if (model)
         return rs_err_set(err, RS_EUNSUPPORTED, "algorithm=%s is a self-contained model with "
                           "no network to analyze: use routesim run", model->name);
-    int rc = prepare(&x, p, 0, out, err);
+    int rc = prepare(&x, p, 0, 0, out, err);
     if (rc)
         return rc;
     /* an adaptive routing has no fixed paths, but its channel-load bound */
@@ -752,7 +767,7 @@ int rs_predict_record(const struct rs_params *p, struct rs_record *out, struct r
     struct prepared x;
     struct rs_record scratch;
     rs_record_init(&scratch);
-    int rc = prepare(&x, p, 1, &scratch, err);
+    int rc = prepare(&x, p, 1, 0, &scratch, err);
     rs_record_free(&scratch);
     if (rc)
         return rc;
@@ -769,7 +784,7 @@ int rs_traffic_save(const struct rs_params *p, int with_engine, const char *path
     struct rs_record scratch;
     struct rs_buf b;
     rs_record_init(&scratch);
-    int rc = prepare(&x, p, with_engine, &scratch, err);
+    int rc = prepare(&x, p, with_engine, 0, &scratch, err);
     rs_record_free(&scratch);
     if (rc)
         return rc;
@@ -805,7 +820,7 @@ int rs_validate(const struct rs_params *p, struct rs_record *params_out, struct 
     if (model)
         return model_run(model, p, params_out, 0, err);
     rs_record_init(&scratch);
-    int rc = prepare(&x, p, 1, params_out ? params_out : &scratch, err);
+    int rc = prepare(&x, p, 1, 0, params_out ? params_out : &scratch, err);
     if (!rc)
         prepared_free(&x);
     rs_record_free(&scratch);

@@ -93,6 +93,21 @@ T="topology=butterfly N=2 traffic=uniform per_input=3 queue_size=1 seed=1"
 { mpi 2 run $T --format csv 2>&1; echo "rc=$?"; } >m2
 check "store_forward N=2 over 2 ranks: the serial bytes" cmp -s serial m2
 
+# The memory estimate over ranks is per rank: the kernel's state is 1/P on each (about 20 MiB
+# whole at N = 2^16, so max_memory=16MiB refuses the serial run and admits 4 ranks, which
+# print the serial run's bytes; max_memory is not echoed in the record).
+M="topology=butterfly N=2^16 traffic=randperm queue_size=2 seed=3"
+# shellcheck disable=SC2086
+"$RS" run $M max_memory=16MiB >out 2>err
+check "store_forward N=2^16, max_memory=16MiB: the serial run is refused (status 3)" \
+  test $? = 3 -a ! -s out
+check "  with the estimate's line" grep -q '^routesim: topology=butterfly with N=65536 .* needs about' err
+# shellcheck disable=SC2086
+{ "$RS" run $M --format csv 2>&1; echo "rc=$?"; } >serial
+# shellcheck disable=SC2086
+{ mpi 4 run $M max_memory=16MiB --format csv 2>&1; echo "rc=$?"; } >m4
+check "  and admitted on 4 ranks, with the serial bytes" cmp -s serial m4
+
 # A failure found while the ranks expand their own messages' paths (Valiant round the wrapped
 # butterfly twice needs a channel twice): the serial error line (the first failing message
 # over all ranks, whichever rank holds it) and status, from rank 0; mpirun adds its notice.
