@@ -36,6 +36,16 @@
 #include "routesim/problem.h"
 #include "routesim/route.h"
 
+/* Bytes of one dense ring entry: compact (4) until the run turns wide (8). */
+static inline uint64_t ent_bytes(const struct saf_wave *w)
+{
+    return w->wide ? sizeof(struct wave_ent) : sizeof(uint32_t);
+}
+
+/* Most bits a compact entry gives its entry step (relative to the level's base): what
+ * dst >> l leaves of 32 bits, at most 16. */
+#define WAVE_KBITS_MAX 16u
+
 int rs__saf_wave_fits(const struct rs_driver *d, uint32_t cap)
 {
     const struct rs_engine_input *in = d->in;
@@ -170,17 +180,17 @@ static int level_alloc(struct saf_wave *w, uint32_t l)
         memset(v->hdr, 0, nq);
         memset(v->dep, 0, (nq / 64 + 1) * sizeof *v->dep);
         v->pk = 0;
-        v->alloc = 1;
-        v->dep_dirty = 0;
-        return 0;
-    }
-    if (l >= 1) {
+    } else if (l >= 1) {
         v->hdr = rs__huge_alloc(nq);
-        v->ent = rs__huge_alloc(nq * w->cap * sizeof *v->ent);
+        v->ent = rs__huge_alloc(nq * w->cap * ent_bytes(w));
         v->dep = rs__huge_alloc((nq / 64 + 1) * sizeof *v->dep);
         if (!v->hdr || !v->ent || !v->dep)
             return RS_ENOMEM;
     }
+    /* compact entries count steps from now (this step's arrivals are the first) */
+    uint32_t free_bits = 32u - (w->n - l);
+    v->base = w->step;
+    v->kbits = free_bits < WAVE_KBITS_MAX ? free_bits : WAVE_KBITS_MAX;
     v->alloc = 1;
     v->dep_dirty = 0;
     return 0;
@@ -203,7 +213,7 @@ static void level_free(struct saf_wave *w, uint32_t l, int keep)
         w->spare[w->n_spare++] = *v; /* n - 1 levels >= 1: the pool never overflows */
     } else {
         rs__huge_free(v->hdr, v->hdr ? nq : 0);
-        rs__huge_free(v->ent, v->ent ? nq * w->cap * sizeof *v->ent : 0);
+        rs__huge_free(v->ent, v->ent ? nq * w->cap * ent_bytes(w) : 0);
         rs__huge_free(v->dep, v->dep ? (nq / 64 + 1) * sizeof *v->dep : 0);
     }
     v->hdr = NULL;
@@ -222,7 +232,7 @@ void rs__saf_wave_free(struct saf_wave *w)
     for (uint32_t i = 0; i < w->n_spare; i++) {
         struct wave_level *v = &w->spare[i];
         rs__huge_free(v->hdr, nq);
-        rs__huge_free(v->ent, nq * w->cap * sizeof *v->ent);
+        rs__huge_free(v->ent, nq * w->cap * ent_bytes(w));
         rs__huge_free(v->dep, (nq / 64 + 1) * sizeof *v->dep);
     }
     rs_free(w->spare);
@@ -316,17 +326,41 @@ static inline int has_room(const struct wave_level *v, uint64_t tq, uint32_t cap
     return c < cap;
 }
 
-/* Append (dst, step) to queue tq of dense level v (the caller counts it in v->pk).
- * Returns its new count. */
-static inline uint32_t push(struct wave_level *v, uint64_t tq, uint32_t cap, uint32_t dst,
-                            uint32_t step)
+/* Append (dst, step) to queue tq of dense level l, v (the caller counts it in v->pk), as a
+ * compact entry unless wide. Returns its new count. */
+static inline __attribute__((always_inline)) uint32_t
+push_at(struct wave_level *v, uint32_t l, uint64_t tq, uint32_t cap, uint32_t dst,
+        uint32_t step, const int wide)
 {
     uint32_t h = v->hdr[tq], c = h & 15u, pos = (h >> 4) + c;
     if (pos >= cap)
         pos -= cap;
-    v->ent[tq * cap + pos] = (struct wave_ent){dst, step};
+    if (wide)
+        ((struct wave_ent *)v->ent)[tq * cap + pos] = (struct wave_ent){dst, step};
+    else
+        ((uint32_t *)v->ent)[tq * cap + pos] = ((dst >> l) << v->kbits) | (step - v->base);
     v->hdr[tq] = (uint8_t)(h + 1);
     return c + 1;
+}
+
+/* push_at for a run that may be either (the sources, sparse levels, arrivals from other
+ * ranks). */
+static inline uint32_t push(const struct saf_wave *w, struct wave_level *v, uint32_t l,
+                            uint64_t tq, uint32_t dst, uint32_t step)
+{
+    return w->wide ? push_at(v, l, tq, w->cap, dst, step, 1)
+                   : push_at(v, l, tq, w->cap, dst, step, 0);
+}
+
+/* Entry j of dense level l, v, in a queue of global row r: compact unless wide. */
+static inline __attribute__((always_inline)) struct wave_ent
+entry_at(const struct wave_level *v, uint32_t l, uint64_t j, uint32_t r, const int wide)
+{
+    if (wide)
+        return ((const struct wave_ent *)v->ent)[j];
+    uint32_t x = ((const uint32_t *)v->ent)[j], kb = v->kbits;
+    return (struct wave_ent){((x >> kb) << l) | (r & ((1u << l) - 1u)),
+                             v->base + (x & ((1u << kb) - 1u))};
 }
 
 /* Drop the head of queue q of dense level v (the caller counts it in v->pk). An empty
@@ -380,7 +414,7 @@ uint32_t rs__wave_push_any(struct saf_wave *w, uint32_t l, uint32_t rl, uint32_t
         v->pk -= c != 0; /* sparse_push counted it: the caller does */
         return c;
     }
-    return push(v, 2ull * rl + p, w->cap, dst, s);
+    return push(w, v, l, 2ull * rl + p, dst, s);
 }
 
 /* Over ranks: the credit for a packet that left slot 1 of global row r at level l >= 1,
@@ -464,7 +498,7 @@ static uint64_t walk_sparse(struct saf_wave *w, uint32_t l, uint32_t s, uint64_t
                     return moves;
                 }
             } else {
-                c = push(nx, 2ull * tl + p[k], cap, e[k].dst, s);
+                c = push(w, nx, l + 1, 2ull * tl + p[k], e[k].dst, s);
                 nx->pk++;
             }
             maxq = c > maxq ? c : maxq;
@@ -500,7 +534,9 @@ static int level_to_sparse(struct saf_wave *w, uint32_t l)
         t->key[i] = r + 1;
         t->hdr[2 * i] = v->hdr[q0];
         t->hdr[2 * i + 1] = v->hdr[q0 + 1];
-        memcpy(&t->ent[2ull * i * cap], &v->ent[q0 * cap], 2 * cap * sizeof *t->ent);
+        for (uint32_t j = 0; j < 2 * cap; j++) /* the rings as they are, entries widened */
+            t->ent[2ull * i * cap + j] = w->wide ? entry_at(v, l, q0 * cap + j, w->R0 + r, 1)
+                                                 : entry_at(v, l, q0 * cap + j, w->R0 + r, 0);
         t->used++;
     }
     w->spare[w->n_spare++] = *v; /* n - 1 levels >= 1: the pool never overflows */
@@ -529,7 +565,7 @@ struct walk_out {
  * to another rank's feeder. */
 static inline __attribute__((always_inline)) struct walk_out
 walk_groups_at(struct saf_wave *w, uint32_t l, uint32_t s, uint32_t g0, uint32_t g1,
-               const int dist)
+               const int dist, const int wide)
 {
     struct wave_level *v = &w->lv[l];
     struct wave_level *nx = l + 1 < w->n ? &w->lv[l + 1] : NULL;
@@ -537,7 +573,6 @@ walk_groups_at(struct saf_wave *w, uint32_t l, uint32_t s, uint32_t g0, uint32_t
     uint8_t *sh = dist ? w->dist->shadow[l] : NULL; /* NULL: port 1 stays on this rank */
     const int credits = dist && w->dist->shadow[l - 1];
     uint8_t *hdr = v->hdr;
-    const struct wave_ent *ent = v->ent;
     uint64_t moves = 0, del = 0, away = 0;
     uint32_t maxq = 0;
     for (uint32_t g = g0; g < g1; g++) { /* 32 nodes: 64 queue headers, one line */
@@ -559,13 +594,13 @@ walk_groups_at(struct saf_wave *w, uint32_t l, uint32_t s, uint32_t g0, uint32_t
             uint32_t p0 = 0, p1 = 0;
             int m0 = 0, m1 = 0;
             if (h0) {
-                e0 = ent[q0 * cap + (h0 >> 4)];
+                e0 = entry_at(v, l, q0 * cap + (h0 >> 4), r, wide);
                 p0 = ((r ^ e0.dst) >> l) & 1u;
                 uint32_t tl = (r ^ (p0 << l)) - R0;
                 m0 = !nx || (dist && tl >= N ? sh[rl] < cap : has_room(nx, 2ull * tl + p0, cap));
             }
             if (h1) {
-                e1 = ent[(q0 + 1) * cap + (h1 >> 4)];
+                e1 = entry_at(v, l, (q0 + 1) * cap + (h1 >> 4), r, wide);
                 p1 = ((r ^ e1.dst) >> l) & 1u;
                 uint32_t tl = (r ^ (p1 << l)) - R0;
                 m1 = !nx || (dist && tl >= N ? sh[rl] < cap : has_room(nx, 2ull * tl + p1, cap));
@@ -596,7 +631,7 @@ walk_groups_at(struct saf_wave *w, uint32_t l, uint32_t s, uint32_t g0, uint32_t
                     away++;
                     continue;
                 }
-                uint32_t c = push(nx, 2ull * tl + p, cap, dst, s);
+                uint32_t c = push_at(nx, l + 1, 2ull * tl + p, cap, dst, s, wide);
                 maxq = c > maxq ? c : maxq;
             }
         }
@@ -608,12 +643,13 @@ walk_groups_at(struct saf_wave *w, uint32_t l, uint32_t s, uint32_t g0, uint32_t
 static struct walk_out walk_groups(struct saf_wave *w, uint32_t l, uint32_t s, uint32_t g0,
                                    uint32_t g1)
 {
-    return walk_groups_at(w, l, s, g0, g1, 0);
+    return w->wide ? walk_groups_at(w, l, s, g0, g1, 0, 1) : walk_groups_at(w, l, s, g0, g1, 0, 0);
 }
 
 static struct walk_out walk_groups_dist(struct saf_wave *w, uint32_t l, uint32_t s)
 {
-    return walk_groups_at(w, l, s, 0, (w->rows + 31) / 32, 1);
+    uint32_t ng = (w->rows + 31) / 32;
+    return w->wide ? walk_groups_at(w, l, s, 0, ng, 1, 1) : walk_groups_at(w, l, s, 0, ng, 1, 0);
 }
 
 /* Walk dense level l at step s on w->threads threads (contiguous ranges of groups, results
@@ -688,12 +724,53 @@ static uint64_t walk_sources(struct saf_wave *w, uint32_t s, uint64_t *ndel)
             rs__wave_emit(w, rs__wave_owner(w, t ^ p), 1, t ^ p, dst);
             continue;
         }
-        uint32_t c = push(nx, 2ull * ql + p, cap, dst, s);
+        uint32_t c = push(w, nx, 1, 2ull * ql + p, dst, s);
         nx->pk++;
         maxq = c > maxq ? c : maxq;
     }
     w->max_queue = maxq;
     return moves;
+}
+
+/* Every dense level's entries become wide (a level lived longer than its compact entries
+ * count; wide for the rest of the run); the spare pool, sized for compact entries, is
+ * released. Returns 0 or RS_ENOMEM (nothing changed). */
+static int to_wide(struct saf_wave *w)
+{
+    const uint64_t nq = 2ull * w->rows, cap = w->cap;
+    struct wave_ent **wide = rs_calloc(w->n, sizeof *wide);
+    int oom = !wide;
+    for (uint32_t l = 1; !oom && l < w->n; l++)
+        if (w->lv[l].alloc && !w->lv[l].sp)
+            oom = !(wide[l] = rs__huge_alloc(nq * cap * sizeof **wide));
+    for (uint32_t l = 1; wide && l < w->n; l++) {
+        struct wave_level *v = &w->lv[l];
+        if (!wide[l])
+            continue;
+        if (oom) {
+            rs__huge_free(wide[l], nq * cap * sizeof **wide);
+            continue;
+        }
+        for (uint64_t q = 0; q < nq; q++) { /* the queued entries, where they are */
+            uint32_t h = v->hdr[q], c = h & 15u, r = w->R0 + (uint32_t)(q >> 1);
+            for (uint32_t k = 0, j = h >> 4; k < c; k++, j = j + 1 == cap ? 0 : j + 1)
+                wide[l][q * cap + j] = entry_at(v, l, q * cap + j, r, 0);
+        }
+        rs__huge_free(v->ent, nq * cap * sizeof(uint32_t));
+        v->ent = wide[l];
+    }
+    rs_free(wide);
+    if (oom)
+        return RS_ENOMEM;
+    for (uint32_t i = 0; i < w->n_spare; i++) {
+        struct wave_level *v = &w->spare[i];
+        rs__huge_free(v->hdr, nq);
+        rs__huge_free(v->ent, nq * cap * sizeof(uint32_t));
+        rs__huge_free(v->dep, (nq / 64 + 1) * sizeof *v->dep);
+    }
+    w->n_spare = 0;
+    w->wide = 1;
+    return 0;
 }
 
 int rs__saf_wave_step(struct saf_wave *w, struct rs_driver *d, struct rs_err *err)
@@ -707,6 +784,13 @@ int rs__saf_wave_step(struct saf_wave *w, struct rs_driver *d, struct rs_err *er
     for (uint32_t l = 0; l + 1 < n; l++) /* room for this step's arrivals */
         if (LEVEL_PK(l) && !w->lv[l + 1].alloc && level_alloc(w, l + 1))
             return rs_err_set(err, RS_ENOMEM, "out of memory during the run");
+    /* compact entries: this step's arrivals count s - base steps in kbits bits (over ranks
+     * each rank decides for its own levels: a layout, not a rule) */
+    for (uint32_t l = 1; !w->wide && l < n; l++) {
+        const struct wave_level *v = &w->lv[l];
+        if (v->alloc && !v->sp && s - v->base >= (1u << v->kbits) && to_wide(w))
+            return rs_err_set(err, RS_ENOMEM, "out of memory during the run");
+    }
     for (uint32_t l = n - 1; l >= 1; l--) { /* highest first: departures before deciding */
         struct wave_level *v = &w->lv[l];
         if (!v->alloc)

@@ -27,12 +27,16 @@ struct wave_sparse {
 struct wave_level {
     uint8_t *hdr;          /* dense: [2 rows] queue (local row)*2+slot: count (bits 0-3), head
                               (bits 4-7) */
-    struct wave_ent *ent;  /* dense: [2 rows * cap] ring buffers */
+    void *ent;             /* dense: [2 rows * cap] ring buffers of compact entries (uint32_t:
+                              (dst >> l) << kbits | (entered - base); the bits of dst below l
+                              are the row's), or of struct wave_ent once the run is wide */
     uint64_t *dep;         /* dense: [2 rows / 64 + 1] queues that lost a packet this step */
     struct wave_sparse *sp; /* the sparse form, or NULL (dense) */
     uint64_t pk;           /* packets held (level 0: in the sources' stores) */
     int alloc;             /* queues allocated (level 0: the sources are live) */
     int dep_dirty;         /* dep may hold bits */
+    uint32_t base, kbits;  /* dense, compact: the step its entries count from (its allocation),
+                              and the bits of that count */
 };
 
 struct saf_wave {
@@ -55,6 +59,9 @@ struct saf_wave {
                                  allocated (its pages are already faulted in) */
     uint32_t n_spare;
     uint32_t threads;      /* threads for a dense level's walk (1..SAF_WAVE_MAX_THREADS) */
+    int wide;              /* dense levels hold struct wave_ent entries: some level lived
+                              longer than its compact entries count (then for the rest of
+                              the run); 0: compact uint32_t entries */
     uint32_t step, last_event, max_queue;
     uint64_t remaining, delivered, hops;
     struct rs_lat_hist lat;

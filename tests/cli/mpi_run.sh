@@ -54,7 +54,8 @@ done
 # of the queues they fill, go in one all-to-all per step. Ranges that are not whole blocks
 # (P = 3, N = 8 with rows 2, 3, 3 and sources crossing at level 0), one row per rank (N = 4,
 # P = 4), N = 2 on 2 ranks (delivered at the first hop), queues of 1 to 15, the sparse tail,
-# explicit sources (many_to_one, one_to_many) and a loaded network.
+# explicit sources (many_to_one, one_to_many), a loaded network and one whose levels outlive
+# their compact ring entries (turned wide).
 saf_cases=(
   "topology=butterfly N=1024 traffic=randperm queue_size=2 seed=1"
   "topology=butterfly N=512 traffic=uniform per_input=3 queue_size=2 seed=2"
@@ -65,6 +66,7 @@ saf_cases=(
   "topology=butterfly N=256 traffic=one_to_many packets=77 per_input=5 queue_size=2 seed=7"
   "topology=butterfly N=8 traffic=uniform per_input=7 queue_size=1 seed=8"
   "topology=butterfly N=4 traffic=uniform per_input=5 queue_size=2 seed=9"
+  "topology=butterfly N=16 traffic=uniform per_input=66000 queue_size=2 seed=2"
 )
 for c in "${saf_cases[@]}"; do
   # shellcheck disable=SC2086 # the configuration is a list of key=value words

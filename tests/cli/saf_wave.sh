@@ -45,6 +45,13 @@ for seed in 1 2 3 4 5 6 7 8; do
   same topology=butterfly N=128 per_input=16 queue_size=15 seed=$seed
 done
 same topology=butterfly N=512 traffic=identity per_input=5 queue_size=1 seed=1
+# compact ring entries count a level's steps in at most 16 bits: a level alive for more than
+# 65,535 steps turns the run's dense levels wide (N = 8: levels 1 and 2 from the first step to the
+# last of 66,000 injections per source; N = 16: three levels converted, queues holding
+# packets)
+same topology=butterfly N=8 per_input=66000 queue_size=1 seed=1
+same topology=butterfly N=16 per_input=66000 queue_size=2 seed=2
+same topology=butterfly N=16 traffic=transpose per_input=66000 queue_size=3 seed=3
 # threads: a dense level's walk split over T threads (from 64 T groups of 32 rows on)
 for T in 2 3 4; do
   for seed in 1 2; do
