@@ -686,6 +686,46 @@ static inline uint32_t rr_first(uint32_t mask, uint32_t ptr)
     return (uint32_t)__builtin_ctz(hi ? hi : mask);
 }
 
+/* iSLIP's iterations on bit sets (sw_alloc_bits, set_sw_alloc): the outputs in outs, the
+ * inputs requesting output o in req[o]; in each of at most iters iterations every output
+ * with a request from an unmatched input grants the first at or after its pointer op[o],
+ * every granted input accepts the first granting output at or after its pointer ip[i], and
+ * the pointers move past the first iteration's matches. The matched inputs are added to
+ * *inm, each with its output in mi[input]. */
+IQ_INLINE void islip_bits(uint32_t iters, uint32_t outs, const uint32_t *req, uint32_t *op,
+                          uint32_t *ip, uint32_t NIe, uint32_t NOe, uint32_t *inm_io,
+                          uint8_t *mi)
+{
+    uint32_t gr[32], inm = *inm_io, outm = 0;
+    for (uint32_t it = 0; it < iters; it++) {
+        uint32_t gin = 0;
+        for (uint32_t ob = outs & ~outm; ob; ob &= ob - 1) {
+            uint32_t o = (uint32_t)__builtin_ctz(ob), m = req[o] & ~inm;
+            if (!m)
+                continue;
+            uint32_t g = rr_first(m, op[o]);
+            if (!(gin >> g & 1)) {
+                gin |= 1u << g;
+                gr[g] = 0;
+            }
+            gr[g] |= 1u << o;
+        }
+        if (!gin)
+            break; /* no grant: later iterations would find the same */
+        for (; gin; gin &= gin - 1) {
+            uint32_t i = (uint32_t)__builtin_ctz(gin), o = rr_first(gr[i], ip[i]);
+            mi[i] = (uint8_t)o;
+            inm |= 1u << i;
+            outm |= 1u << o;
+            if (it == 0) {
+                op[o] = i + 1 == NIe ? 0 : i + 1;
+                ip[i] = o + 1 == NOe ? 0 : o + 1;
+            }
+        }
+    }
+    *inm_io = inm;
+}
+
 /* Switch allocation by iSLIP in the fast configuration with sa_bits (sw_allocator=islip,
  * at most 32 crossbar inputs and outputs, at most 256 VCs): sw_alloc_evaluate's outcome
  * with the bids held as bit sets. Each bidding entry (its output VC has a credit) bids for
@@ -701,7 +741,7 @@ IQ_INLINE void sw_alloc_bits(struct iq *q, uint32_t node)
     const uint32_t n = r->cnt, NIe = q->NIe, NOe = q->NOe, B = q->B;
     uint32_t *rr = q->sw_rr + (size_t)node * NIe;
     uint32_t *ip = q->sa_in_ptr + (size_t)node * NIe, *op = q->sa_out_ptr + (size_t)node * NOe;
-    uint32_t req[32], gr[32], outs = 0, inm = 0, outm = 0;
+    uint32_t req[32], outs = 0, inm = 0;
     uint8_t lab[32][32], mi[32];
     /* the queue's entries and the router's VC state in locals (stores through e would
      * otherwise reload them) */
@@ -733,32 +773,7 @@ IQ_INLINE void sw_alloc_bits(struct iq *q, uint32_t node)
                 lab[in][o] = (uint8_t)a;
         }
     }
-    for (uint32_t it = 0, iters = q->iters; it < iters; it++) {
-        uint32_t gin = 0;
-        for (uint32_t ob = outs & ~outm; ob; ob &= ob - 1) {
-            uint32_t o = (uint32_t)__builtin_ctz(ob), m = req[o] & ~inm;
-            if (!m)
-                continue;
-            uint32_t g = rr_first(m, op[o]);
-            if (!(gin >> g & 1)) {
-                gin |= 1u << g;
-                gr[g] = 0;
-            }
-            gr[g] |= 1u << o;
-        }
-        if (!gin)
-            break; /* no grant: later iterations would find the same */
-        for (; gin; gin &= gin - 1) {
-            uint32_t i = (uint32_t)__builtin_ctz(gin), o = rr_first(gr[i], ip[i]);
-            mi[i] = (uint8_t)o;
-            inm |= 1u << i;
-            outm |= 1u << o;
-            if (it == 0) {
-                op[o] = i + 1 == NIe ? 0 : i + 1;
-                ip[i] = o + 1 == NOe ? 0 : o + 1;
-            }
-        }
-    }
+    islip_bits(q->iters, outs, req, op, ip, NIe, NOe, &inm, mi);
     const int32_t now = (int32_t)q->now;
     for (uint32_t i = 0; i < n; i++) {
         struct iq_ent *e = &sq[(h + i) & mk];
@@ -1240,7 +1255,7 @@ IQ_INLINE uint64_t set_sw_alloc_many(struct iq *q, uint32_t node, uint64_t sq, u
     const uint32_t NIe = q->NIe, NOe = q->NOe, B = q->B;
     uint32_t *rr = q->sw_rr + (size_t)node * NIe;
     uint32_t *ip = q->sa_in_ptr + (size_t)node * NIe, *op = q->sa_out_ptr + (size_t)node * NOe;
-    uint32_t req[32], gr[32], outs = 0, inm = 0, outm = 0;
+    uint32_t req[32], outs = 0, inm = 0;
     uint8_t lab[32][32], mi[32];
     const uint32_t xb = node * q->NI * B, yb = node * q->NO;
     const uint16_t *out_port = q->out_port, *out_vc = q->out_vc;
@@ -1300,32 +1315,7 @@ IQ_INLINE uint64_t set_sw_alloc_many(struct iq *q, uint32_t node, uint64_t sq, u
         eo[iv] = (uint8_t)o;
         return (uint64_t)1 << iv;
     }
-    for (uint32_t it = 0, iters = q->iters; it < iters; it++) {
-        uint32_t gin = 0;
-        for (uint32_t ob = outs & ~outm; ob; ob &= ob - 1) {
-            uint32_t o = (uint32_t)__builtin_ctz(ob), m = req[o] & ~inm;
-            if (!m)
-                continue;
-            uint32_t g = rr_first(m, op[o]);
-            if (!(gin >> g & 1)) {
-                gin |= 1u << g;
-                gr[g] = 0;
-            }
-            gr[g] |= 1u << o;
-        }
-        if (!gin)
-            break; /* no grant: later iterations would find the same */
-        for (; gin; gin &= gin - 1) {
-            uint32_t i = (uint32_t)__builtin_ctz(gin), o = rr_first(gr[i], ip[i]);
-            mi[i] = (uint8_t)o;
-            inm |= 1u << i;
-            outm |= 1u << o;
-            if (it == 0) {
-                op[o] = i + 1 == NIe ? 0 : i + 1;
-                ip[i] = o + 1 == NOe ? 0 : o + 1;
-            }
-        }
-    }
+    islip_bits(q->iters, outs, req, op, ip, NIe, NOe, &inm, mi);
     uint64_t granted = 0;
     for (uint64_t b = bid; b; b &= b - 1) {
         uint32_t iv = (uint32_t)__builtin_ctzll(b), in = ivin[iv], vc = ivvc[iv];
