@@ -28,25 +28,30 @@ cases=(
   "topology=butterfly N=64 wrap=1 routing=valiant circuits=2 seed=2"
   "topology=butterfly N=256 wrap=1 traffic=uniform per_input=2 seed=5"
 )
-for c in "${cases[@]}"; do
-  # shellcheck disable=SC2086 # the configuration is a list of key=value words
-  { "$RS" run $c switching=circuit --format csv 2>&1; echo "rc=$?"; } >serial
+# same_over_ranks ARGS...: `routesim run ARGS --format csv` under mpirun -np 2, 3 and 4 prints
+# the serial run's bytes and exit status (the serial run must succeed).
+same_over_ranks() {
+  { "$RS" run "$@" --format csv 2>&1; echo "rc=$?"; } >serial
   if ! grep -q '^rc=0$' serial; then
-    echo "FAIL: routesim run $c switching=circuit did not run:"; head -3 serial
+    echo "FAIL: routesim run $* did not run:"; head -3 serial
     FAILS=$((FAILS + 1))
-    continue
+    return
   fi
+  local np
   for np in 2 3 4; do
-    # shellcheck disable=SC2086
-    { mpi "$np" run $c switching=circuit --format csv 2>&1; echo "rc=$?"; } >"m$np"
+    { mpi "$np" run "$@" --format csv 2>&1; echo "rc=$?"; } >"m$np"
     if ! cmp -s serial "m$np"; then
-      echo "FAIL: mpirun -np $np routesim run $c switching=circuit differs from the serial run:"
+      echo "FAIL: mpirun -np $np routesim run $* differs from the serial run:"
       diff serial "m$np" | head -6
       FAILS=$((FAILS + 1))
     else
       PASSES=$((PASSES + 1))
     fi
   done
+}
+for c in "${cases[@]}"; do
+  # shellcheck disable=SC2086 # the configuration is a list of key=value words
+  same_over_ranks $c switching=circuit
 done
 
 # Store-and-forward in the leveled butterfly kernel's domain (docs/distributed.md): each rank
@@ -69,24 +74,8 @@ saf_cases=(
   "topology=butterfly N=16 traffic=uniform per_input=66000 queue_size=2 seed=2"
 )
 for c in "${saf_cases[@]}"; do
-  # shellcheck disable=SC2086 # the configuration is a list of key=value words
-  { "$RS" run $c --format csv 2>&1; echo "rc=$?"; } >serial
-  if ! grep -q '^rc=0$' serial; then
-    echo "FAIL: routesim run $c did not run:"; head -3 serial
-    FAILS=$((FAILS + 1))
-    continue
-  fi
-  for np in 2 3 4; do
-    # shellcheck disable=SC2086
-    { mpi "$np" run $c --format csv 2>&1; echo "rc=$?"; } >"m$np"
-    if ! cmp -s serial "m$np"; then
-      echo "FAIL: mpirun -np $np routesim run $c differs from the serial run:"
-      diff serial "m$np" | head -6
-      FAILS=$((FAILS + 1))
-    else
-      PASSES=$((PASSES + 1))
-    fi
-  done
+  # shellcheck disable=SC2086
+  same_over_ranks $c
 done
 T="topology=butterfly N=2 traffic=uniform per_input=3 queue_size=1 seed=1"
 # shellcheck disable=SC2086
