@@ -409,11 +409,9 @@ uint32_t rs__wave_push_any(struct saf_wave *w, uint32_t l, uint32_t rl, uint32_t
 {
     struct wave_level *v = &w->lv[l];
     RS_ASSERT(v->alloc);
-    if (v->sp) {
-        uint32_t c = sparse_push(v, rl, p, w->cap, dst, s);
-        v->pk -= c != 0; /* sparse_push counted it: the caller does */
-        return c;
-    }
+    if (v->sp)
+        return sparse_push(v, rl, p, w->cap, dst, s); /* counted there */
+    v->pk++;
     return push(w, v, l, 2ull * rl + p, dst, s);
 }
 

@@ -158,7 +158,6 @@ int rs__wave_dist_step(struct saf_wave *w, uint32_t s, uint64_t *moves, uint64_t
             oom = 1;
             continue;
         }
-        w->lv[l].pk++;
         maxq = c > maxq ? c : maxq;
     }
     w->max_queue = maxq;

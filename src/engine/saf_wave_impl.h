@@ -116,8 +116,8 @@ void rs__wave_dist_free(struct saf_wave *w);
  * RS_ENOMEM or RS_EIO (the exchange failed). */
 int rs__wave_dist_step(struct saf_wave *w, uint32_t s, uint64_t *moves, uint64_t *ndel);
 
-/* Push (dst, s) into slot p of local row rl of level l, dense or sparse (the caller counts
- * it in the level's pk). Returns the queue's new count, or 0 when out of memory. */
+/* Push (dst, s) into slot p of local row rl of level l, dense or sparse, counted in the
+ * level's pk. Returns the queue's new count, or 0 when out of memory. */
 uint32_t rs__wave_push_any(struct saf_wave *w, uint32_t l, uint32_t rl, uint32_t p,
                            uint32_t dst, uint32_t s);
 
