@@ -83,6 +83,13 @@ T="topology=butterfly N=2 traffic=uniform per_input=3 queue_size=1 seed=1"
 # shellcheck disable=SC2086
 { mpi 2 run $T --format csv 2>&1; echo "rc=$?"; } >m2
 check "store_forward N=2 over 2 ranks: the serial bytes" cmp -s serial m2
+# threads=T inside each rank is ignored by the kernel over ranks (one thread per rank)
+K="topology=butterfly N=8192 traffic=uniform per_input=2 queue_size=2 seed=4"
+# shellcheck disable=SC2086
+{ "$RS" run $K --format csv 2>&1; echo "rc=$?"; } >serial
+# shellcheck disable=SC2086
+{ mpi 2 run $K threads=2 --format csv 2>&1; echo "rc=$?"; } >m2
+check "store_forward threads=2 under mpirun -np 2: the serial bytes" cmp -s serial m2
 
 # The memory estimate over ranks is per rank: the kernel's state is 1/P on each (about 20 MiB
 # whole at N = 2^16, so max_memory=16MiB refuses the serial run and admits 4 ranks, which
