@@ -164,8 +164,8 @@ struct rs_engine_life {
     /* Fill the run's typed result res (initialised by the driver with rs_result_init) and
      * write the plan's outputs once the loop has ended; deadlock is 1 when it ended on a
      * deadlock. String fields may point into the state (they are read before free). The
-     * driver converts res to the record once (columns). Returns 0 or RS_ENOMEM (err not
-     * set). */
+     * driver converts res to the record once (columns). Returns 0, RS_ENOMEM or (a run
+     * over MPI ranks whose collection exchanges) RS_EIO (err not set). */
     int (*collect)(void *st, struct rs_driver *d, struct rs_result *res, int deadlock);
     /* The metrics of the record, in column order: fields of struct rs_result. */
     const enum rs_metric *columns;

@@ -317,7 +317,9 @@ static int run_life(const char *who, const struct rs_engine_ops *engine,
         rs_result_init(res);
         if ((rc = life->collect(st, &d, res, deadlock)) ||
             (out && (rc = rs_result_record(res, life->columns, life->n_columns, out))))
-            rs_err_set(err, rc, "out of memory for the result record");
+            rs_err_set(err, rc, rc == RS_EIO ? "the exchange between MPI ranks failed while "
+                                               "the result was collected"
+                                             : "out of memory for the result record");
         res->delivered_per_cycle = NULL; /* it may point into the state, freed below */
     }
     if (st)
