@@ -391,13 +391,11 @@ static int check_memory(const struct prepared *x, int with_engine, uint64_t n_ms
         need += 24ull * x->net.n_terminals + n_msgs;
     need += RS__PROCESS_BYTES;
     char what[160];
+    char per_rank[48] = "";
     if (x->ranks > 1)
-        snprintf(what, sizeof what, "topology=%s with N=%u and %llu messages, on each of %d "
-                 "MPI ranks,", x->net.name, x->net.n_terminals, (unsigned long long)n_msgs,
-                 x->ranks);
-    else
-        snprintf(what, sizeof what, "topology=%s with N=%u and %llu messages", x->net.name,
-                 x->net.n_terminals, (unsigned long long)n_msgs);
+        snprintf(per_rank, sizeof per_rank, ", on each of %d MPI ranks,", x->ranks);
+    snprintf(what, sizeof what, "topology=%s with N=%u and %llu messages%s", x->net.name,
+             x->net.n_terminals, (unsigned long long)n_msgs, per_rank);
     return rs_mem_check(what, need, limit, text, err);
 }
 
