@@ -4,12 +4,12 @@
 # `mpirun --oversubscribe -np 2`; wall seconds, the largest peak RSS of one process (every
 # rank measured by its own /usr/bin/time) and whether stdout is the serial bytes. Skipped
 # when the build made no routesim-mpi or there is no mpirun. Cases: BENCH_MPI_RUNS, a list
-# of run arguments separated by ';' (default: the circuit engine and the store-and-forward
-# kernel on a 2^20-input butterfly).
+# of run arguments separated by ';' (default: the circuit engine, the store-and-forward
+# kernel and the flit engine (wormhole) on a 2^20-input butterfly).
 set -eu
 # shellcheck source=bench/mpi_common.bash
 . "$(dirname "$0")/mpi_common.bash" "${1:-build}" "MPI run"
-runs=${BENCH_MPI_RUNS:-topology=butterfly N=2^20 traffic=randperm switching=circuit;topology=butterfly N=2^20 traffic=randperm queue_size=2}
+runs=${BENCH_MPI_RUNS:-topology=butterfly N=2^20 traffic=randperm switching=circuit;topology=butterfly N=2^20 traffic=randperm queue_size=2;topology=butterfly N=2^20 traffic=uniform per_input=1 switching=wormhole vcs=2 vc_depth=4 length=4}
 # measure NAME LAUNCHER...: runs "LAUNCHER routesim run ARGS" with every process under its
 # own /usr/bin/time; prints "WALL MAXRSS_MIB"
 measure() {

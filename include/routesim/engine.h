@@ -125,9 +125,11 @@ struct rs_engine_ops {
      * with n_msgs messages and the validated parameters p would allocate for its state,
      * computed from the sizes alone, never allocating; an upper estimate of the peak
      * (docs/resources.md gives its measured ratio to the peak RSS). rs_run refuses a run
-     * whose estimate exceeds max_memory before building its workload. */
+     * whose estimate exceeds max_memory before building its workload. ranks: the MPI
+     * ranks the run is partitioned over (1: one process); the estimate is then of one
+     * rank's share (what the engine splits, divided by ranks; what it replicates, whole). */
     uint64_t (*estimate)(const struct rs_engine_ops *self, const struct rs_net *net,
-                         uint64_t n_msgs, const struct rs_params *p);
+                         uint64_t n_msgs, const struct rs_params *p, int ranks);
     /* Optional (NULL: never): 1 when a batch run of this engine on net with the validated
      * parameters p fills rs_engine_input.paths (congestion and dilation of the static
      * routes) whatever its outcome, so that rs_run expands no route of its own and its

@@ -183,7 +183,8 @@ static int run_or_analyze(int argc, char **argv, int simulate, const struct rs_e
 }
 
 /* `run` under mpirun -np P > 1: every rank runs the same command on one network
- * partitioned over the ranks (switching=circuit; the others refused by rs_run_traced);
+ * partitioned over the ranks (circuit, the leveled store-and-forward kernel, the flit
+ * engine with router=simple; the others refused by rs_run_traced);
  * rank 0 prints, the other ranks' output goes to /dev/null (they meet the same errors). */
 int cli_cmd_run(int argc, char **argv)
 {

@@ -5,9 +5,10 @@
 #include "engine/estimate_util.h"
 
 uint64_t rs__circuit_estimate(const struct rs_engine_ops *self, const struct rs_net *net,
-                              uint64_t n_msgs, const struct rs_params *p)
+                              uint64_t n_msgs, const struct rs_params *p, int ranks)
 {
     (void)self;
+    (void)ranks; /* over MPI ranks part of its state is replicated: the whole estimate */
     uint64_t M = n_msgs, T = net->n_terminals, L = rs__est_path(net, p);
     uint64_t n_ch = (uint64_t)net->n_nodes * net->max_ports;
     /* per message: state, finish, pending, active, failed, LCAN turn/pos/slot/order, rank,

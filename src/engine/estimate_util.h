@@ -39,15 +39,15 @@ static inline uint64_t rs__est_path(const struct rs_net *net, const struct rs_pa
     return 64;
 }
 
-/* The engines' estimate ops (rs_engine_ops.estimate). */
+/* The engines' estimate ops (rs_engine_ops.estimate; ranks >= 1). */
 uint64_t rs__saf_estimate(const struct rs_engine_ops *self, const struct rs_net *net,
-                          uint64_t n_msgs, const struct rs_params *p);
+                          uint64_t n_msgs, const struct rs_params *p, int ranks);
 uint64_t rs__flit_estimate(const struct rs_engine_ops *self, const struct rs_net *net,
-                           uint64_t n_msgs, const struct rs_params *p);
+                           uint64_t n_msgs, const struct rs_params *p, int ranks);
 /* store_forward's counts_paths: the runs of the leveled butterfly kernel (saf_wave.c). */
 int rs__saf_counts_paths(const struct rs_engine_ops *self, const struct rs_net *net,
                          const struct rs_params *p);
 uint64_t rs__circuit_estimate(const struct rs_engine_ops *self, const struct rs_net *net,
-                              uint64_t n_msgs, const struct rs_params *p);
+                              uint64_t n_msgs, const struct rs_params *p, int ranks);
 
 #endif

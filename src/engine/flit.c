@@ -14,6 +14,7 @@
 #include "routesim/alloc.h"
 #include "routesim/assert.h"
 #include "routesim/hugemem.h"
+#include "routesim/exchange.h"
 #include "routesim/run.h"
 
 /* ---- routes --------------------------------------------------------------------------- */
@@ -287,6 +288,7 @@ void rs__flit_free(void *st)
     rs__iq_free(f);
     rs__flit_paths_free(f);
     rs__flit_par_free(f);
+    rs__flit_dist_free(f);
     rs__huge_free(f->vc, f->n_vc * sizeof *f->vc);
     rs__huge_free(f->fifo, f->fifo ? f->n_vc * sizeof *f->fifo : 0);
     rs_free(f->chan_used);
@@ -517,6 +519,11 @@ static int flit_init(struct flit *f, struct rs_driver *d, enum flit_mode mode,
                           "messages for one run (lower vcs or vc_depth)",
                           mode_names[mode], (unsigned long long)f->n_vc, f->depth);
     f->n_slots = (uint32_t)bound + f->n_src;
+    if (in->exchange && in->exchange->size > 1) { /* over MPI ranks: one thread each */
+        f->threads = 1;
+        if ((rc = rs__flit_dist_init(f, in->exchange, err)))
+            return rc;
+    }
 
     f->vc = rs__huge_alloc(f->n_vc * sizeof *f->vc);
     if (mode == FLIT_PARTIAL)
@@ -543,8 +550,12 @@ static int flit_init(struct flit *f, struct rs_driver *d, enum flit_mode mode,
         return rs_err_set(err, RS_ENOMEM,
                           "out of memory for %llu virtual channels and %u message slots",
                           (unsigned long long)f->n_vc, f->n_slots);
-    for (uint64_t x = 0; x < f->n_vc; x++)
-        f->vc[x].owner = f->vc[x].up = RS_NONE;
+    /* over ranks, only the home VCs: a rank reads another's VC only after a record has
+     * written it (flit_dist.c) */
+    uint64_t lo, hi, per_node = (uint64_t)f->P * f->B;
+    for (uint32_t i = 0; rs__flit_home_range(f, i, &lo, &hi); i++)
+        for (uint64_t x = lo * per_node; x < hi * per_node; x++)
+            f->vc[x].owner = f->vc[x].up = RS_NONE;
     for (uint32_t i = 0; i < f->n_slots; i++)
         f->free_slot[i] = f->n_slots - 1 - i;
     f->n_free = f->n_slots;
@@ -579,12 +590,16 @@ static int flit_init(struct flit *f, struct rs_driver *d, enum flit_mode mode,
     f->ev = d->in->events; /* refused by rs__flit_init where not covered */
     take_released(f, 0);
     for (uint32_t t = 0; t < f->n_src; t++) { /* fronts of the messages released at 0 */
+        if (f->dist && !rs__flit_dist_own_node(f, f->src_node[t]))
+            continue; /* another rank's source */
         rs__flit_make_front(f, t);
         if (f->rc)
             return f->rc;
         if (source_busy(f, t))
             f->pend[f->n_pend++] = t;
     }
+    if (f->dist) /* the fronts and the messages delivered at once, over the ranks */
+        return rs__flit_dist_exchange(f, 0, err);
     return 0;
 }
 
@@ -626,6 +641,21 @@ static int flit_result(const struct flit *f, struct rs_result *r, int deadlock)
 /* Steps between two searches for a deadlocked set of worms in open-loop runs. */
 #define FLIT_STUCK_PERIOD 64
 
+/* Has a source of this process a front? */
+static int any_front(const struct flit *f)
+{
+    for (uint32_t i = 0; i < f->n_pend; i++)
+        if (f->front[f->pend[i]] != RS_NONE)
+            return 1;
+    return 0;
+}
+
+/* Worms in the network (over every rank in a run over MPI ranks). */
+static uint64_t live_worms(const struct flit *f)
+{
+    return f->dist ? f->dist_live : flit_live(f);
+}
+
 /* Static runs with nothing in the network and nothing to start: jump to the step before
  * the next release. Messages released there whose path is empty are delivered at once,
  * without a move; while that leaves no message to start, jump again. Returns 0 (possibly
@@ -633,9 +663,8 @@ static int flit_result(const struct flit *f, struct rs_result *r, int deadlock)
 static int fast_forward(struct flit *f, struct rs_err *err)
 {
     while (f->remaining) {
-        for (uint32_t i = 0; i < f->n_pend; i++)
-            if (f->front[f->pend[i]] != RS_NONE)
-                return 0;
+        if (f->dist ? f->dist_fronts > 0 : any_front(f))
+            return 0;
         uint32_t next = rs_driver_next_release(f->drv);
         if (next == UINT32_MAX || next <= f->step) /* its front would have been made */
             return rs_err_set(err, RS_EINVARIANT, "%llu messages neither delivered nor pending",
@@ -643,8 +672,11 @@ static int fast_forward(struct flit *f, struct rs_err *err)
         f->step = next;
         take_released(f, next);
         refresh_sources(f, NULL, 0);
-        if (f->rc)
-            return f->rc;
+        int rc = f->rc;
+        if (f->dist && (rc = rs__flit_dist_exchange(f, rc, err))) /* over the ranks */
+            return rc;
+        if (rc)
+            return rc;
     }
     return 0;
 }
@@ -671,7 +703,7 @@ int rs__flit_life_step(void *st, struct rs_driver *d, struct rs_err *err)
 {
     struct flit *f = st;
     int rc;
-    if (!f->ol && flit_live(f) == 0 && f->remaining && !f->iq) {
+    if (!f->ol && live_worms(f) == 0 && f->remaining && !f->iq) {
         if ((rc = fast_forward(f, err)))
             return rc;
         if (f->remaining == 0) { /* the rest had empty paths: no step to run */
@@ -681,20 +713,24 @@ int rs__flit_life_step(void *st, struct rs_driver *d, struct rs_err *err)
         }
     }
     f->step++;
-    if ((rc = f->iq ? rs__iq_step(f, err) : rs__flit_step(f, err)))
-        return rc;
-    if (!f->ol) /* the messages released at this step join their sources */
+    rc = f->iq ? rs__iq_step(f, err) : rs__flit_step(f, err);
+    if (!rc && !f->ol) /* the messages released at this step join their sources */
         take_released(f, f->step);
-    const uint32_t *newly;
-    uint32_t n_new = rs_driver_arrivals(d, f->step, &newly);
-    refresh_sources(f, newly, n_new);
-    if ((rc = f->rc))
+    if (!rc) {
+        const uint32_t *newly;
+        uint32_t n_new = rs_driver_arrivals(d, f->step, &newly);
+        refresh_sources(f, newly, n_new);
+        rc = f->rc;
+    }
+    if (f->dist) /* worms and VCs to their ranks, the step's sums (an error on any rank) */
+        rc = rs__flit_dist_exchange(f, rc, err);
+    if (rc)
         return rc;
     d->step = f->step;
     d->accepted = f->step_accepted;
     d->remaining = f->remaining;
     f->stuck_start = RS_NONE;
-    if (f->step_moves == 0 && flit_live(f) > 0) {
+    if (f->step_moves == 0 && live_worms(f) > 0) {
         /* nothing moved: the network is at a fixed point (no VC was released, no buffer
          * changed), and arrivals at the sources cannot free anything */
         d->deadlock = 1;
@@ -704,7 +740,7 @@ int rs__flit_life_step(void *st, struct rs_driver *d, struct rs_err *err)
         f->stuck_start = rs__flit_stuck_set(f);
         d->deadlock = f->stuck_start != RS_NONE;
     }
-    if (!d->deadlock && f->step_moves == 0 && flit_live(f) == 0 && !f->ol && !f->iq)
+    if (!d->deadlock && f->step_moves == 0 && live_worms(f) == 0 && !f->ol && !f->iq)
         /* static sources that cannot start into an empty network: impossible (every VC is
          * free), but never loop on it */
         return rs_err_set(err, RS_EINVARIANT,
@@ -727,6 +763,12 @@ void rs__flit_life_describe(void *st, char *buf, size_t n)
         rs__iq_describe_deadlock(f, buf, n);
         return;
     }
+    int rc = f->dist ? rs__flit_dist_gather(f) : 0; /* every rank's worms, on every rank */
+    if (rc) {
+        snprintf(buf, n, "deadlock at step %u (%s while the ranks' worms were gathered)",
+                 f->step, rs_strerror(rc));
+        return;
+    }
     rs__flit_describe_deadlock(f, f->stuck_start, buf, n);
 }
 
@@ -734,6 +776,9 @@ int rs__flit_collect(void *st, struct rs_driver *d, struct rs_result *res, int d
 {
     struct flit *f = st;
     const struct rs_engine_plan *pl = d->in->plan;
+    int rc;
+    if (f->dist && (rc = rs__flit_dist_collect(f))) /* the sums and finish steps of every rank */
+        return rc;
     if (pl && !f->ol) { /* the plan's outputs */
         if (pl->finish)
             memcpy(pl->finish, f->finish, f->pb->n_msgs * sizeof *f->finish);

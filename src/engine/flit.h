@@ -32,6 +32,8 @@ enum flit_link { FLIT_PER_VC, FLIT_SHARED };
 enum flit_classes { FLIT_CLASSES_NONE, FLIT_CLASSES_DATELINE, FLIT_CLASSES_PARTITION };
 enum flit_on_delay { FLIT_WAIT, FLIT_DISCARD };
 struct iq;
+struct flit_dist;
+struct rs_exchange;
 
 /* Slot arrays from this size on come from rs__huge_alloc (zeroed, on huge pages). */
 #define FLIT_W_HUGE_FROM ((size_t)2 << 20)
@@ -208,6 +210,11 @@ struct flit {
     int iq_router;          /* router=iq: the network is BookSim's input-queued router */
     struct iq *iq;          /* its state (iq.c), NULL for router=simple */
     struct rs_events *ev;   /* the event log (docs/events.md), NULL when none */
+    /* a run over MPI ranks (flit_dist.c), NULL otherwise; then the step's moves and accepted
+     * flits, and these, are over every rank after each exchange */
+    struct flit_dist *dist;
+    uint64_t dist_live;     /* worms in the network */
+    uint64_t dist_fronts;   /* sources with a front */
 };
 
 /* Worms in the network (act's entries that are not RS_NONE). */
@@ -264,6 +271,41 @@ int rs__flit_step(struct flit *f, struct rs_err *err);
 
 /* Drop the finished worms' entries (RS_NONE) from the active list, keeping its order. */
 void rs__flit_compact(struct flit *f);
+
+/* Sort the worms of f->born[0..n_born) (started this step, or arrived from another rank) by
+ * key into the active list, dropping finished worms' entries; n_born becomes 0. */
+void rs__flit_merge_born(struct flit *f);
+
+/* ---- over MPI ranks (flit_dist.c, docs/distributed.md) ----
+ * rs__flit_dist_init: set f->dist for rank xc->rank of xc->size (> 1), or refuse (returns
+ * RS_EUNSUPPORTED with the reason) a configuration the split does not cover: f's options,
+ * routing, plan and driver are set already. Returns 0, RS_EUNSUPPORTED or RS_ENOMEM. */
+int rs__flit_dist_init(struct flit *f, const struct rs_exchange *xc, struct rs_err *err);
+void rs__flit_dist_free(struct flit *f);
+/* The rank that owns node (its sources, the VCs of the channels out of it, the worms whose
+ * header is there); whether that is this rank. */
+uint32_t rs__flit_rank_of_node(const struct flit *f, uint64_t node);
+int rs__flit_dist_own_node(const struct flit *f, uint64_t node);
+/* The i-th range [lo, hi) of node ids whose VCs are at home on this rank (every node in one
+ * range without ranks): returns 1, or 0 past the last range. */
+int rs__flit_home_range(const struct flit *f, uint32_t i, uint64_t *lo, uint64_t *hi);
+/* VC x was released in this step (its record updated): send it home if it is another
+ * rank's. */
+void rs__flit_dist_released(struct flit *f, uint32_t x);
+/* The end of a step (or of a fast-forward jump): worms whose header is at another rank's
+ * node move there, released VCs go home, and the step's moves, accepted flits, worms in the
+ * network, sources with a front and finished messages are summed over the ranks
+ * (f->step_moves, step_accepted, dist_live, dist_fronts, remaining). rc: this rank's
+ * failure in the step (err set), or 0. Returns 0, or the failure of the lowest failing rank
+ * on every rank (its message in err), or RS_EIO when the exchange itself failed. */
+int rs__flit_dist_exchange(struct flit *f, int rc, struct rs_err *err);
+/* A deadlocked run: every rank's worms (and their chains) gathered on every rank, so that
+ * the serial waiting-cycle code describes the serial run's cycle. Once; returns 0, RS_ENOMEM
+ * or RS_EIO. */
+int rs__flit_dist_gather(struct flit *f);
+/* The end of the run: the counters summed (maxed) over the ranks and every message's finish
+ * step and fate on every rank. Returns 0, RS_ENOMEM or RS_EIO. */
+int rs__flit_dist_collect(struct flit *f);
 
 /* Set up the parallel step when f->threads > 1 and the configuration allows it (an oblivious
  * routing, link=per_vc, not cut_through_partial, router=simple): f->par, own, thr. Returns 0

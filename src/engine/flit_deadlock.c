@@ -200,6 +200,8 @@ int rs__flit_life_cycle(void *st, struct rs_deadlock *out)
     struct flit *f = st;
     if (f->iq)
         return rs__iq_deadlock_cycle(f, out);
+    if (f->dist && rs__flit_dist_gather(f)) /* every rank's worms, on every rank */
+        return RS_ENOMEM;
     uint32_t *front, m, first = RS_NONE, len = 0, chan, vc;
     int rc = trace_start(f, f->stuck_start, &front, &m);
     if (!rc && m != RS_NONE && (len = trace_cycle(f, front, m, &first)) == RS_NONE)

@@ -5,8 +5,9 @@
 #include "engine/flit.h"
 
 uint64_t rs__flit_estimate(const struct rs_engine_ops *self, const struct rs_net *net,
-                           uint64_t n_msgs, const struct rs_params *p)
+                           uint64_t n_msgs, const struct rs_params *p, int ranks)
 {
+    uint64_t R = ranks > 1 ? (uint64_t)ranks : 1; /* over ranks a rank's home VCs: 1/R */
     uint64_t T = net->n_terminals, M = n_msgs;
     uint64_t n_chan = (uint64_t)net->n_nodes * net->max_ports;
     uint64_t B = (uint64_t)rs__est_int(self, p, "vcs", 1);
@@ -17,11 +18,13 @@ uint64_t rs__flit_estimate(const struct rs_engine_ops *self, const struct rs_net
     if (slots > M)
         slots = M;
     slots += T;
-    uint64_t bytes = n_vc * sizeof(struct flit_vc) + n_chan * 4; /* VCs, shared links */
+    uint64_t bytes = n_vc * sizeof(struct flit_vc) / R + n_chan * 4; /* VCs, shared links */
     if (partial)
         bytes += n_vc * (sizeof(struct flit_fifo) + 4);
     /* worms: the record, free list, active list, born list and its sort keys */
     bytes += slots * (sizeof(struct flit_worm) + 3 * 4 + sizeof(struct flit_keyed));
+    if (R > 1) /* the exchange's destinations and the parallel step's lists (flit_dist.c) */
+        bytes += slots * (4 + 2 + 2 * 4 + 4);
     /* messages by source and by release; per terminal: source lists and the driver's */
     bytes += M * (4 + 8) + T * (4 * 4 + 2 * 4 + 4);
     uint32_t hops = rs__flit_path_hops(T * T); /* the path cache, when it has one */

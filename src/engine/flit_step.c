@@ -310,9 +310,7 @@ static int cmp_keyed(const void *a, const void *b)
     return (x->key > y->key) - (x->key < y->key);
 }
 
-/* Sort the worms started this step by key and merge them into the active list, dropping
- * finished worms (RS_NONE entries). */
-static void merge_born(struct flit *f)
+void rs__flit_merge_born(struct flit *f)
 {
     struct flit_keyed *born = f->born_key;
     uint32_t nb = f->n_born;
@@ -422,7 +420,8 @@ FLIT_HOT int step_worms_p(struct flit *f, struct flit_thr *th, struct rs_err *er
 
 int rs__flit_par_init(struct flit *f)
 {
-    f->par = f->threads > 1 && !f->adaptive && f->link == FLIT_PER_VC && f->mode != FLIT_PARTIAL &&
+    /* over MPI ranks (f->dist, one thread) the same deferral: a rank's worms are one part */
+    f->par = (f->threads > 1 || f->dist) && !f->adaptive && f->link == FLIT_PER_VC && f->mode != FLIT_PARTIAL &&
              !f->iq_router;
     if (!f->par)
         return 0;
@@ -500,17 +499,24 @@ static int step_worms_par(struct flit *f, struct flit_acc *acc, struct rs_err *e
 {
     uint32_t T = f->threads, n = f->n_act;
     int team_ok = 1;
+    if (T == 1) { /* over MPI ranks: every worm of the list is this rank's */
+        for (uint32_t i = 0; i < n; i++)
+            f->own[i] = f->act[i] == RS_NONE ? UINT16_MAX : 0;
+        par_worms(f, 0);
+    } else {
 #pragma omp parallel num_threads(T)
-    {
-        uint32_t j = (uint32_t)omp_get_thread_num();
-        if (omp_get_num_threads() != (int)T) { /* never split the nodes differently */
+        {
+            uint32_t j = (uint32_t)omp_get_thread_num();
+            if (omp_get_num_threads() != (int)T) { /* never split the nodes differently */
 #pragma omp atomic write
-            team_ok = 0;
-        } else {
-            for (uint32_t i = (uint32_t)((uint64_t)n * j / T); i < (uint64_t)n * (j + 1) / T; i++)
-                f->own[i] = f->act[i] == RS_NONE ? UINT16_MAX : owner_of(f, f->act[i]);
+                team_ok = 0;
+            } else {
+                for (uint32_t i = (uint32_t)((uint64_t)n * j / T); i < (uint64_t)n * (j + 1) / T;
+                     i++)
+                    f->own[i] = f->act[i] == RS_NONE ? UINT16_MAX : owner_of(f, f->act[i]);
 #pragma omp barrier
-            par_worms(f, j);
+                par_worms(f, j);
+            }
         }
     }
     if (!team_ok) { /* fewer threads than asked: each of the T parts in turn, here */
@@ -543,6 +549,8 @@ static int step_worms_par(struct flit *f, struct flit_acc *acc, struct rs_err *e
             uint32_t x = f->thr[j].rel[k];
             f->vc[x].owner = RS_NONE;
             f->vc[x].t_free = f->step;
+            if (f->dist)
+                rs__flit_dist_released(f, x);
         }
     for (;;) { /* deliveries and discards, merged into active-list order */
         uint32_t best = UINT32_MAX, bj = 0;
@@ -642,6 +650,6 @@ int rs__flit_step(struct flit *f, struct rs_err *err)
     if (rc)
         return rc;
     if (f->n_born || (any_done && 2 * f->n_holes > f->n_act))
-        merge_born(f);
+        rs__flit_merge_born(f);
     return 0;
 }

@@ -55,11 +55,11 @@ static uint64_t kernel_estimate(const struct rs_net *net, uint64_t M, uint64_t c
 }
 
 uint64_t rs__saf_estimate(const struct rs_engine_ops *self, const struct rs_net *net,
-                          uint64_t n_msgs, const struct rs_params *p)
+                          uint64_t n_msgs, const struct rs_params *p, int ranks)
 {
     uint64_t V = net->n_nodes, T = net->n_terminals, M = n_msgs, cap;
-    if (kernel_run(self, net, p, &cap))
-        return kernel_estimate(net, M, cap);
+    if (kernel_run(self, net, p, &cap)) /* over P ranks, 1/P of it on each (its rows) */
+        return kernel_estimate(net, M, cap) / (uint64_t)(ranks > 1 ? ranks : 1);
     int input = rs__est_is(self, p, "queue_at", "input");
     int rank = rs__est_is(self, p, "protocol", "rank");
     int sticky = rank || rs__est_is(self, p, "protocol", "random") ||

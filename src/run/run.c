@@ -373,13 +373,9 @@ static int check_memory(const struct prepared *x, int with_engine, uint64_t n_ms
     if (rc)
         return rc;
     if (with_engine && x->sel.engine->estimate) {
-        uint64_t e = x->sel.engine->estimate(x->sel.engine, &x->net, n_msgs, &x->params);
-        /* over P ranks the leveled store-and-forward kernel (the only store-and-forward run
-         * partitioned) holds 1/P of its state on each rank (docs/distributed.md); the circuit
-         * engine's estimate stays whole (part of its state is replicated) */
-        if (x->ranks > 1 && !strcmp(x->sel.engine->name, "store_forward"))
-            e /= (uint64_t)x->ranks;
-        need += e;
+        /* over P ranks, one rank's share (docs/distributed.md) */
+        need += x->sel.engine->estimate(x->sel.engine, &x->net, n_msgs, &x->params,
+                                        x->ranks > 1 ? x->ranks : 1);
     }
     if (with_engine) /* the driver's per-message arrays: release order (4 B, plus 8 B while
                         sorting) and intermediates (4 B) (src/engine/driver.c) */
@@ -627,11 +623,16 @@ static int partition_admit(const struct prepared *x, int ranks, struct rs_err *e
     int rc = rs_openloop_process(&x->params, &inj, err);
     if (rc)
         return rc;
-    if (strcmp(x->sel.engine->name, "circuit") && strcmp(x->sel.engine->name, "store_forward"))
+    static const char *const split[] = {"circuit", "store_forward", "wormhole",
+                                        "virtual_cut_through", "store_forward_flits"};
+    int known = 0;
+    for (size_t i = 0; i < sizeof split / sizeof *split; i++)
+        known |= !strcmp(x->sel.engine->name, split[i]);
+    if (!known)
         return rs_err_set(err, RS_EUNSUPPORTED,
-                          "switching=%s is not partitioned over MPI ranks (only "
-                          "switching=circuit and store_forward are): run it without mpirun "
-                          "-np %d, or use threads= or a sweep",
+                          "switching=%s is not partitioned over MPI ranks (circuit, "
+                          "store_forward, wormhole, virtual_cut_through and store_forward_flits "
+                          "are): run it without mpirun -np %d, or use threads= or a sweep",
                           x->sel.engine->name, ranks);
     if (strcmp(x->sel.algo->name, "greedy"))
         return rs_err_set(err, RS_EUNSUPPORTED,

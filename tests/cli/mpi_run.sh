@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# One circuit-switching or store-and-forward run partitioned over Open MPI ranks (issue 23
-# item 3, docs/distributed.md): `mpirun --oversubscribe -np P routesim run ...
-# switching=circuit` (or store_forward in the leveled butterfly kernel's domain) for
+# One circuit-switching, store-and-forward or flit-engine run partitioned over Open MPI ranks
+# (issue 23 item 3, docs/distributed.md): `mpirun --oversubscribe -np P routesim run ...
+# switching=circuit` (or store_forward in the leveled butterfly kernel's domain, or
+# wormhole, virtual_cut_through and store_forward_flits) for
 # P = 2, 3 and 4 prints the bytes of the serial run (stdout, stderr, exit status; -o FILE
 # too) on butterflies and Beneš networks (hop by hop), LCANs (their level stages), meshes and
-# tori (every hop at once), with drops, circuits=2 and down=rank; a path error found while
+# tori (every hop at once), with drops, circuits=2 and down=rank; the flit engine's worms on
+# many topologies and its deadlocks (the serial waiting cycle); a path error found while
 # the ranks expand their own messages' paths gives the serial error line; and what is not partitioned
 # (other engines, open loop, other algorithms, the checker, --events, pictures) is refused
 # with one error line and exit status 2 instead of running whole on every rank. Skipped
@@ -44,6 +46,26 @@ same_over_ranks() {
     if ! cmp -s serial "m$np"; then
       echo "FAIL: mpirun -np $np routesim run $* differs from the serial run:"
       diff serial "m$np" | head -6
+      FAILS=$((FAILS + 1))
+    else
+      PASSES=$((PASSES + 1))
+    fi
+  done
+}
+# same_failure PATTERN ARGS...: `routesim run ARGS` ends in an error or a deadlock with a
+# stderr line matching PATTERN; under mpirun -np 2, 3 and 4, rank 0 prints the same stdout and
+# the same routesim lines, and the status is the same (mpirun adds its notice of the status).
+same_failure() {
+  local pat=$1 want got np; shift
+  "$RS" run "$@" >sout 2>serr
+  want=$?
+  for np in 2 3 4; do
+    mpi "$np" run "$@" >out 2>err
+    got=$?
+    if [ "$want" = 0 ] || [ "$got" != "$want" ] || ! grep -q -- "$pat" serr ||
+       [ "$(grep '^routesim:' err)" != "$(cat serr)" ] || ! cmp -s sout out; then
+      echo "FAIL: mpirun -np $np routesim run $*: status $got (serial $want), stderr:"; cat err
+      echo "      serial: $(cat serr)"
       FAILS=$((FAILS + 1))
     else
       PASSES=$((PASSES + 1))
@@ -93,6 +115,43 @@ K="topology=butterfly N=8192 traffic=uniform per_input=2 queue_size=2 seed=4"
 { mpi 2 run $K threads=2 --format csv 2>&1; echo "rc=$?"; } >m2
 check "store_forward threads=2 under mpirun -np 2: the serial bytes" cmp -s serial m2
 
+# The flit engine (wormhole, virtual cut-through, store-and-forward snakes) split by nodes
+# (docs/distributed.md "Wormhole"): worms move to the rank of their header's node with their
+# chains' VC records, VCs released away from home go home, every step. Worms longer than the
+# route (length=16 on N=16: a chain across every rank), one flit, VC classes (dateline, with
+# Valiant on the wrapped butterfly), butterflies, meshes, tori, rings, a Benes network, an
+# LCAN, a dragonfly, a HyperX, a k-ary n-tree and N=2 on 2 ranks.
+flit_cases=(
+  "topology=butterfly N=256 traffic=randperm switching=wormhole length=4 seed=1"
+  "topology=butterfly N=16 traffic=uniform per_input=6 switching=wormhole length=16 seed=1"
+  "topology=butterfly N=256 traffic=uniform per_input=4 switching=wormhole length=8 vc_depth=2 vcs=2 seed=2"
+  "topology=butterfly N=1024 traffic=uniform per_input=2 switching=virtual_cut_through length=4 seed=6"
+  "topology=butterfly N=64 wrap=1 routing=valiant switching=wormhole length=3 vcs=4 vc_classes=dateline seed=8"
+  "topology=mesh k=8 traffic=uniform per_input=3 switching=virtual_cut_through length=4 vcs=2 seed=4"
+  "topology=mesh k=4 traffic=uniform per_input=5 switching=wormhole length=12 vcs=2 seed=3"
+  "topology=mesh k=5 traffic=uniform per_input=4 switching=wormhole length=1 seed=10"
+  "topology=mesh k=6 traffic=transpose switching=store_forward_flits length=3 seed=7"
+  "topology=torus k=6 traffic=randperm per_input=4 switching=wormhole length=3 vcs=2 vc_classes=dateline seed=6"
+  "topology=ring k=9 traffic=uniform per_input=2 switching=wormhole length=3 vcs=2 vc_classes=dateline seed=11"
+  "topology=benes N=128 traffic=randperm routing=valiant switching=wormhole length=2 seed=9"
+  "topology=lcan N=64 d=4 u=2 traffic=randperm switching=wormhole length=3 seed=9"
+  "topology=dragonfly p=2 a=4 h=2 traffic=uniform per_input=3 switching=wormhole length=4 vcs=2 seed=1"
+  "topology=hyperx S=4,4 traffic=randperm switching=wormhole length=4 seed=2"
+  "topology=kary_ntree k=4 n=3 traffic=uniform per_input=2 switching=wormhole length=5 seed=3"
+)
+for c in "${flit_cases[@]}"; do
+  # shellcheck disable=SC2086
+  same_over_ranks $c
+done
+NPS=2 same_over_ranks topology=butterfly N=2 traffic=uniform per_input=3 switching=wormhole length=2 seed=7
+# A deadlock (wormhole on tori without VC classes): every rank's worms are gathered to trace
+# the serial run's waiting cycle; rank 0 prints the serial stdout, its deadlock line and
+# status 1 (mpirun adds its notice of the status).
+same_failure 'waiting cycle of' topology=torus k=8 traffic=uniform per_input=2 switching=wormhole \
+  length=6 seed=5 --format csv
+same_failure 'waiting cycle of' topology=torus k=4 traffic=uniform per_input=8 \
+  switching=virtual_cut_through length=4 collapse=1 seed=11 --format csv
+
 # The memory estimate over ranks is per rank: the kernel's state is 1/P on each (about 20 MiB
 # whole at N = 2^16, so max_memory=16MiB refuses the serial run and admits 4 ranks, which
 # print the serial run's bytes; max_memory is not echoed in the record).
@@ -112,23 +171,8 @@ check "  and admitted on 4 ranks, with the serial bytes" cmp -s serial mem4
 # butterfly twice needs a channel twice): the serial error line (the first failing message
 # over all ranks, whichever rank holds it) and status, from rank 0; mpirun adds its notice.
 for s in 2 3 7; do
-  W="topology=butterfly N=64 wrap=1 routing=valiant seed=$s switching=circuit"
-  # shellcheck disable=SC2086
-  "$RS" run $W >/dev/null 2>serr
-  want=$?
-  for np in 2 3 4; do
-    # shellcheck disable=SC2086
-    mpi "$np" run $W >out 2>err
-    got=$?
-    if [ "$got" != "$want" ] || ! grep -q 'more than circuits=1 times' serr ||
-       [ "$(grep '^routesim:' err)" != "$(cat serr)" ] || [ -s out ]; then
-      echo "FAIL: mpirun -np $np routesim run $W: status $got (serial $want), stderr:"; cat err
-      echo "      serial: $(cat serr)"
-      FAILS=$((FAILS + 1))
-    else
-      PASSES=$((PASSES + 1))
-    fi
-  done
+  same_failure 'more than circuits=1 times' topology=butterfly N=64 wrap=1 routing=valiant seed=$s \
+    switching=circuit
 done
 
 # -o FILE: written once, by rank 0, the serial bytes.
@@ -169,8 +213,20 @@ refused '^routesim: saf_kernel=general is not partitioned over MPI ranks' \
   run topology=butterfly N=64 traffic=randperm queue_size=2 saf_kernel=general
 REFUSED_NP=3 refused '^routesim: a butterfly of N=2 inputs over 3 MPI ranks: every rank needs a row' \
   run topology=butterfly N=2 traffic=randperm queue_size=2
-refused '^routesim: switching=wormhole is not partitioned over MPI ranks' \
-  run topology=mesh k=4 traffic=randperm switching=wormhole
+refused '^routesim: switching=cut_through_partial is not partitioned over MPI ranks' \
+  run topology=mesh k=4 traffic=randperm switching=cut_through_partial
+refused '^routesim: an adaptive routing is not partitioned over MPI ranks' \
+  run topology=mesh k=4 traffic=randperm switching=wormhole routing=min_adaptive vcs=2
+refused '^routesim: link=shared is not partitioned over MPI ranks' \
+  run topology=mesh k=4 traffic=randperm switching=wormhole link=shared
+refused '^routesim: router=iq is not partitioned over MPI ranks' \
+  run topology=mesh k=4 traffic=randperm switching=wormhole router=iq
+refused '^routesim: on_delay=discard is not partitioned over MPI ranks' \
+  run topology=mesh k=4 traffic=randperm switching=wormhole on_delay=discard
+refused '^routesim: check=1 is not partitioned over MPI ranks' \
+  run topology=mesh k=4 traffic=randperm switching=wormhole check=1
+REFUSED_NP=3 refused '^routesim: a network of 2 nodes over 3 MPI ranks: every rank needs a node' \
+  run topology=chain k=2 traffic=randperm switching=wormhole
 refused '^routesim: open-loop runs .* are not partitioned over MPI ranks yet' \
   run topology=butterfly N=64 switching=circuit injection_process=bernoulli injection_rate=0.1 \
   warmup_steps=10 measure_steps=20 drain_steps=10

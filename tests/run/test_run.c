@@ -230,7 +230,8 @@ static void test_memory_estimate_refuses(void **state)
     for (int i = 0; rs_engines[i]; i++) {
         const struct rs_engine_ops *e = rs_engines[i];
         assert_non_null(e->estimate);
-        uint64_t one = e->estimate(e, &net, 256, &p), four = e->estimate(e, &net, 1024, &p);
+        uint64_t one = e->estimate(e, &net, 256, &p, 1),
+                 four = e->estimate(e, &net, 1024, &p, 1);
         assert_true(one > 256 * 8);
         assert_true(four > one);
     }

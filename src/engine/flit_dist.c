@@ -1,0 +1,468 @@
+/* The flit engine over MPI ranks (mpirun -np P routesim run switching=wormhole ...,
+ * docs/distributed.md "Wormhole and virtual cut-through"). The decomposition is the threads'
+ * one (flit_step.c, "the parallel step"): worms interact within a step only where headers at
+ * one node compete for the VCs of a channel out of it, body flits move between VCs their
+ * worm holds, and a VC released in a step cannot be taken before the next one. So each rank
+ * owns a set of nodes, the VCs of the channels out of them (their home), the sources at
+ * them, and every worm whose header is at one of them, with the records of the VCs of its
+ * chain. Any split gives the serial bytes; the one taken spreads the worms: a network
+ * numbered level by level (node = level N + row: butterflies, Benes networks, k-ary n-flies)
+ * is split by rows, rank k holding rows [k N / P, (k + 1) N / P) of every level (worms then
+ * cross ranks only on the top log2 P levels' cross edges, and a wave of worms is spread over
+ * the ranks instead of passing through each in turn); any other by node ids, rank k holding
+ * the nodes v with floor(v P / n) = k (the threads' split: rows of a mesh or torus, groups
+ * of a dragonfly). Then:
+ *   - a step runs the rank's worms in age order, then its sources by terminal: every contest
+ *     for a VC is between worms at one node, so on one rank, in the serial order;
+ *   - a VC released on a rank that is not its home is sent home (its whole record) at the end
+ *     of the step; until then the home's copy shows it held, and the serial run would not
+ *     give it out in this step either;
+ *   - a worm whose header crossed to another rank's node moves there at the end of the step,
+ *     with its record and the records of its chain's VCs (a VC's fields other than its
+ *     owner and release step are read only by the worm that holds it);
+ *   - one all-to-all per step carries both, and two all-reduces (a failure flag, then the
+ *     step's moves, accepted flits, worms in the network, sources with a front and messages
+ *     finished) let every rank take the same decisions on deadlock, fast-forward and the end.
+ * Each decision is the serial run's, so the output is its bytes for every P. A rank's VC
+ * array is allocated whole but touched only in its home range and where its worms' chains
+ * reach (rs__huge_alloc: untouched pages cost nothing). The exchange is the caller's
+ * (include/routesim/exchange.h): the library never calls MPI itself. */
+#include <string.h>
+
+#include "engine/flit.h"
+#include "routesim/alloc.h"
+#include "routesim/exchange.h"
+
+/* Records kept for one rank during a step: tagged records in a byte stream. */
+struct flit_buf {
+    uint8_t *p;
+    uint64_t n, cap;
+};
+
+/* The tags: a released VC (its id and record), a worm (its record, then for each VC of its
+ * chain, head to tail, the VC's id and record). */
+enum { REC_RELEASE = 1, REC_WORM = 2 };
+
+struct flit_dist {
+    const struct rs_exchange *xc;
+    uint32_t rank, P;
+    uint64_t rows;             /* split by rows: N; by node ids: 0 */
+    uint64_t node_lo, node_hi; /* this rank's nodes (split by rows: its rows) */
+    struct flit_buf *out;      /* [P] released VCs kept for each rank (worms: gather only) */
+    uint8_t *send;
+    uint64_t send_cap;
+    uint64_t *send_bytes, *recv_bytes; /* [P] */
+    uint64_t *at;                      /* [P] write positions in send */
+    uint32_t *dest;                    /* [n_slots] the rank an active entry's worm leaves for */
+    void *recv;
+    uint64_t recv_cap;
+    int oom;             /* a record could not be kept: the step fails on every rank */
+    uint64_t rem_synced; /* the messages left at the last exchange */
+    int gathered;        /* the deadlocked state is whole on every rank (rs__flit_dist_gather) */
+};
+
+uint32_t rs__flit_rank_of_node(const struct flit *f, uint64_t node)
+{
+    const struct flit_dist *d = f->dist;
+    if (d->rows)
+        return (uint32_t)(node % d->rows * d->P / d->rows);
+    return (uint32_t)(node * d->P / f->net->n_nodes);
+}
+
+int rs__flit_dist_own_node(const struct flit *f, uint64_t node)
+{
+    const struct flit_dist *d = f->dist;
+    uint64_t v = d->rows ? node % d->rows : node;
+    return v >= d->node_lo && v < d->node_hi;
+}
+
+int rs__flit_home_range(const struct flit *f, uint32_t i, uint64_t *lo, uint64_t *hi)
+{
+    const struct flit_dist *d = f->dist;
+    if (!d || !d->rows) {
+        *lo = d ? d->node_lo : 0;
+        *hi = d ? d->node_hi : f->net->n_nodes;
+        return i == 0;
+    }
+    *lo = i * d->rows + d->node_lo;
+    *hi = i * d->rows + d->node_hi;
+    return i < f->net->n_nodes / d->rows;
+}
+
+/* The home rank of VC x: the owner of the node its channel leaves. */
+static uint32_t home_of(const struct flit *f, uint32_t x)
+{
+    return rs__flit_rank_of_node(f, (uint64_t)x / f->B / f->P);
+}
+
+int rs__flit_dist_init(struct flit *f, const struct rs_exchange *xc, struct rs_err *err)
+{
+    const char *why = f->mode == FLIT_PARTIAL  ? "switching=cut_through_partial"
+                      : f->link != FLIT_PER_VC ? "link=shared"
+                      : f->adaptive            ? "an adaptive routing"
+                      : f->iq_router           ? "router=iq"
+                      : f->drv->in->events     ? "--events"
+                      : f->drv->ol             ? "an open-loop run"
+                      : f->plan                ? "a plan"
+                      : f->discard             ? "on_delay=discard"
+                      : f->drv->check          ? "check=1"
+                                               : NULL;
+    if (why)
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "%s is not partitioned over MPI ranks (the flit engine is split for "
+                          "oblivious routings, link=per_vc and router=simple): run it without "
+                          "mpirun -np %d",
+                          why, xc->size);
+    uint64_t n = f->net->n_nodes, P = (uint64_t)xc->size, k = (uint64_t)xc->rank;
+    if (n < P)
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "a network of %llu nodes over %llu MPI ranks: every rank needs a node "
+                          "of its own; run it on at most %llu ranks",
+                          (unsigned long long)n, (unsigned long long)P, (unsigned long long)n);
+    struct flit_dist *d = rs_calloc(1, sizeof *d);
+    if (!d)
+        return rs_err_set(err, RS_ENOMEM, "out of memory for the MPI exchange");
+    f->dist = d;
+    d->xc = xc;
+    d->rank = (uint32_t)k;
+    d->P = (uint32_t)P;
+    const struct rs_net *net = f->net;
+    if (net->n_levels > 1 && net->N >= P && (uint64_t)net->n_levels * net->N == n)
+        d->rows = net->N; /* numbered level by level: split by rows */
+    uint64_t of = d->rows ? d->rows : n;
+    d->node_lo = (k * of + P - 1) / P; /* the v with floor(v P / of) = k */
+    d->node_hi = ((k + 1) * of + P - 1) / P;
+    d->rem_synced = f->pb->n_msgs;
+    d->out = rs_calloc(P, sizeof *d->out);
+    d->send_bytes = rs_calloc(P, sizeof *d->send_bytes);
+    d->recv_bytes = rs_calloc(P, sizeof *d->recv_bytes);
+    d->at = rs_calloc(P, sizeof *d->at);
+    d->dest = rs_malloc((size_t)f->n_slots * sizeof *d->dest + 1);
+    if (!d->out || !d->send_bytes || !d->recv_bytes || !d->at || !d->dest)
+        return rs_err_set(err, RS_ENOMEM, "out of memory for the MPI exchange");
+    return 0;
+}
+
+void rs__flit_dist_free(struct flit *f)
+{
+    struct flit_dist *d = f->dist;
+    if (!d)
+        return;
+    for (uint32_t r = 0; d->out && r < d->P; r++)
+        rs_free(d->out[r].p);
+    rs_free(d->out);
+    rs_free(d->send);
+    rs_free(d->send_bytes);
+    rs_free(d->recv_bytes);
+    rs_free(d->at);
+    rs_free(d->dest);
+    rs_free(d->recv);
+    rs_free(d);
+    f->dist = NULL;
+}
+
+/* Room for n more bytes at the end of rank r's records: their address (the records grow by
+ * n), or NULL with d->oom set. */
+static uint8_t *reserve(struct flit_dist *d, uint32_t r, uint64_t n)
+{
+    struct flit_buf *b = &d->out[r];
+    if (b->n + n > b->cap) {
+        uint64_t cap = b->cap ? 2 * b->cap : 4096;
+        while (cap < b->n + n)
+            cap *= 2;
+        uint8_t *q = rs_realloc(b->p, cap);
+        if (!q) {
+            d->oom = 1;
+            return NULL;
+        }
+        b->p = q;
+        b->cap = cap;
+    }
+    b->n += n;
+    return b->p + b->n - n;
+}
+
+void rs__flit_dist_released(struct flit *f, uint32_t x)
+{
+    uint32_t r = home_of(f, x), tag = REC_RELEASE;
+    if (r == f->dist->rank)
+        return;
+    uint8_t *q = reserve(f->dist, r, sizeof tag + sizeof x + sizeof f->vc[x]);
+    if (!q)
+        return;
+    memcpy(q, &tag, sizeof tag);
+    memcpy(q + sizeof tag, &x, sizeof x);
+    memcpy(q + sizeof tag + sizeof x, &f->vc[x], sizeof f->vc[x]);
+}
+
+/* Bytes of worm m's record with its chain's VC records. */
+static uint64_t worm_bytes(const struct flit *f, uint32_t m)
+{
+    return sizeof(uint32_t) + sizeof(struct flit_worm) +
+           (uint64_t)f->w[m].span * (sizeof(uint32_t) + sizeof(struct flit_vc));
+}
+
+/* Write worm m's record and its chain's VC records, head to tail, at p (worm_bytes long). */
+static void write_worm(const struct flit *f, uint32_t m, uint8_t *p)
+{
+    const struct flit_worm *w = &f->w[m];
+    uint32_t tag = REC_WORM, x = w->head;
+    memcpy(p, &tag, sizeof tag);
+    p += sizeof tag;
+    memcpy(p, w, sizeof *w);
+    p += sizeof *w;
+    for (uint32_t k = 0; k < w->span; k++) {
+        memcpy(p, &x, sizeof x);
+        memcpy(p + sizeof x, &f->vc[x], sizeof f->vc[x]);
+        p += sizeof x + sizeof f->vc[x];
+        x = f->vc[x].up;
+    }
+}
+
+/* The node worm m's header is at (its next channel's tail; its destination once
+ * delivered): the rank that runs it. */
+static uint64_t header_node(const struct flit *f, uint32_t m)
+{
+    const struct flit_worm *w = &f->w[m];
+    return w->next_chan != RS_NONE ? (uint64_t)w->next_chan / f->P : w->next_node;
+}
+
+/* Take a worm record (and its chain) from the stream at *p (past its tag) into a new slot;
+ * the owner fields of its VCs name the new slot and its cached route is looked up here (a
+ * path index is its rank's). Returns the slot. */
+static uint32_t take_worm(struct flit *f, const uint8_t **p)
+{
+    uint32_t m = f->free_slot[--f->n_free];
+    struct flit_worm *w = &f->w[m];
+    memcpy(w, *p, sizeof *w);
+    *p += sizeof *w;
+    for (uint32_t k = 0; k < w->span; k++) {
+        uint32_t x;
+        memcpy(&x, *p, sizeof x);
+        memcpy(&f->vc[x], *p + sizeof x, sizeof f->vc[x]);
+        *p += sizeof x + sizeof f->vc[x];
+        f->vc[x].owner = m;
+    }
+    if (w->path != RS_NONE) { /* the same route, from this rank's cache (or hop by hop) */
+        uint32_t pe = flit_path_of(f, w->src, w->dst, w->mid);
+        w->path = pe == RS_NONE ? RS_NONE : (pe & ~FLIT_PATH_EMPTY) - 1;
+    }
+    return m;
+}
+
+/* The send buffer of a step, in rank order: for each rank the released VCs kept for it,
+ * then the worms of the active list that leave for it (entry i's rank in d->dest[i],
+ * RS_NONE for those that stay; their bytes already in d->send_bytes), written straight
+ * into it (a wave of worms crossing a boundary in one step is the largest block: it is not
+ * copied twice). The leaving worms' entries become holes and their slots free. Returns 0
+ * or RS_ENOMEM (then nothing left). */
+static int build_send(struct flit *f)
+{
+    struct flit_dist *d = f->dist;
+    uint64_t total = 0;
+    for (uint32_t r = 0; r < d->P; r++) {
+        d->send_bytes[r] += d->out[r].n;
+        total += d->send_bytes[r];
+    }
+    if (total > d->send_cap) {
+        uint8_t *s = rs_realloc(d->send, total);
+        if (!s)
+            return RS_ENOMEM;
+        d->send = s;
+        d->send_cap = total;
+    }
+    for (uint64_t r = 0, base = 0; r < d->P; base += d->send_bytes[r], r++) {
+        if (d->out[r].n)
+            memcpy(d->send + base, d->out[r].p, d->out[r].n);
+        d->at[r] = base + d->out[r].n;
+        d->out[r].n = 0;
+    }
+    for (uint32_t i = 0; i < f->n_act; i++) {
+        if (d->dest[i] == RS_NONE)
+            continue;
+        uint32_t m = f->act[i], r = d->dest[i];
+        write_worm(f, m, d->send + d->at[r]);
+        d->at[r] += worm_bytes(f, m);
+        f->act[i] = RS_NONE;
+        f->n_holes++;
+        f->free_slot[f->n_free++] = m;
+    }
+    return 0;
+}
+
+/* A failure in this step on rank bad (the lowest failing one): its message (and code) to
+ * every rank into err. rc and err: this rank's failure. Returns the failure's code. */
+static int agree_error(struct flit *f, int rc, uint32_t bad, struct rs_err *err)
+{
+    struct flit_dist *d = f->dist;
+    const struct rs_exchange *xc = d->xc;
+    struct rs_err mine;
+    memset(&mine, 0, sizeof mine);
+    if (bad == d->rank) {
+        mine = *err;
+        mine.code = rc;
+    }
+    uint64_t total = 0;
+    if (xc->allgatherv(xc->ctx, &mine, bad == d->rank ? sizeof mine : 0, &d->recv,
+                       &d->recv_cap, &total) ||
+        total != sizeof mine)
+        return rs_err_set(err, RS_EIO, "the exchange between MPI ranks failed in step %u",
+                          f->step);
+    memcpy(err, d->recv, sizeof *err);
+    return err->code ? err->code : RS_EINVARIANT;
+}
+
+int rs__flit_dist_exchange(struct flit *f, int rc, struct rs_err *err)
+{
+    struct flit_dist *d = f->dist;
+    const struct rs_exchange *xc = d->xc;
+    /* the worms whose header crossed to another rank's node leave with their chains */
+    memset(d->send_bytes, 0, d->P * sizeof *d->send_bytes);
+    for (uint32_t i = 0; i < f->n_act; i++) {
+        uint32_t m = f->act[i];
+        d->dest[i] = RS_NONE;
+        if (rc || m == RS_NONE)
+            continue;
+        uint32_t r = rs__flit_rank_of_node(f, header_node(f, m));
+        if (r == d->rank)
+            continue;
+        d->dest[i] = r;
+        d->send_bytes[r] += worm_bytes(f, m);
+    }
+    int oom = d->oom || build_send(f);
+    d->oom = 0;
+    if (oom)
+        memset(d->send_bytes, 0, d->P * sizeof *d->send_bytes);
+    if (xc->alltoallv(xc->ctx, d->send, d->send_bytes, &d->recv, &d->recv_cap, d->recv_bytes))
+        return rs_err_set(err, RS_EIO, "the exchange between MPI ranks failed in step %u",
+                          f->step);
+    uint64_t total = 0;
+    for (uint32_t r = 0; r < d->P; r++)
+        total += d->recv_bytes[r];
+    const uint8_t *p = d->recv, *end = p + total;
+    f->n_born = 0;
+    while (p < end) { /* released VCs come home; arriving worms take slots */
+        uint32_t tag, x;
+        memcpy(&tag, p, sizeof tag);
+        p += sizeof tag;
+        if (tag == REC_RELEASE) {
+            memcpy(&x, p, sizeof x);
+            memcpy(&f->vc[x], p + sizeof x, sizeof f->vc[x]);
+            p += sizeof x + sizeof f->vc[x];
+        } else {
+            f->born[f->n_born++] = take_worm(f, &p);
+        }
+    }
+    if (f->n_born)
+        rs__flit_merge_born(f);
+    uint64_t fronts = 0;
+    for (uint32_t i = 0; i < f->n_pend; i++)
+        fronts += f->front[f->pend[i]] != RS_NONE;
+    uint64_t v[6] = {rc || oom ? d->P - d->rank : 0, f->step_moves, flit_live(f), fronts,
+                     d->rem_synced - f->remaining, f->step_accepted};
+    if (xc->allreduce(xc->ctx, v, 1, RS_EXCHANGE_MAX) ||
+        xc->allreduce(xc->ctx, v + 1, 5, RS_EXCHANGE_SUM))
+        return rs_err_set(err, RS_EIO, "the exchange between MPI ranks failed in step %u",
+                          f->step);
+    if (v[0]) {
+        if (oom && !rc)
+            rc = rs_err_set(err, RS_ENOMEM, "out of memory for the MPI exchange in step %u",
+                            f->step);
+        return agree_error(f, rc, d->P - (uint32_t)v[0], err);
+    }
+    f->step_moves = v[1];
+    f->dist_live = v[2];
+    f->dist_fronts = v[3];
+    d->rem_synced -= v[4];
+    f->remaining = d->rem_synced;
+    f->step_accepted = v[5];
+    return 0;
+}
+
+int rs__flit_dist_gather(struct flit *f)
+{
+    struct flit_dist *d = f->dist;
+    const struct rs_exchange *xc = d->xc;
+    if (d->gathered)
+        return 0;
+    for (uint32_t i = 0; i < f->n_act; i++) {
+        uint32_t m = f->act[i];
+        uint8_t *q = m == RS_NONE ? NULL : reserve(d, 0, worm_bytes(f, m));
+        if (q)
+            write_worm(f, m, q);
+    }
+    int oom = d->oom;
+    d->oom = 0;
+    uint64_t total = 0, bad = (uint64_t)oom;
+    if (xc->allreduce(xc->ctx, &bad, 1, RS_EXCHANGE_MAX))
+        return RS_EIO;
+    if (bad)
+        return RS_ENOMEM;
+    if (xc->allgatherv(xc->ctx, d->out[0].p, d->out[0].n, &d->recv, &d->recv_cap, &total))
+        return RS_EIO;
+    d->out[0].n = 0;
+    /* the slots start over; the VCs the headers wait for are free unless a chain holds them */
+    f->n_act = f->n_holes = 0;
+    for (uint32_t i = 0; i < f->n_slots; i++)
+        f->free_slot[i] = f->n_slots - 1 - i;
+    f->n_free = f->n_slots;
+    const uint8_t *p = d->recv, *end = p + total;
+    while (p < end) {
+        struct flit_worm w;
+        memcpy(&w, p + sizeof(uint32_t), sizeof w);
+        for (uint32_t v = w.vc_lo; w.next_chan != RS_NONE && v < w.vc_hi; v++) {
+            struct flit_vc *x = &f->vc[flit_vc_id(f, w.next_chan, v)];
+            x->owner = x->up = RS_NONE;
+        }
+        p += sizeof(uint32_t) + sizeof w + w.span * (sizeof(uint32_t) + sizeof(struct flit_vc));
+    }
+    f->n_born = 0;
+    for (p = d->recv; p < end;) {
+        p += sizeof(uint32_t);
+        f->born[f->n_born++] = take_worm(f, &p);
+    }
+    if (f->n_born)
+        rs__flit_merge_born(f);
+    d->gathered = 1;
+    return 0;
+}
+
+int rs__flit_dist_collect(struct flit *f)
+{
+    const struct rs_exchange *xc = f->dist->xc;
+    uint64_t s[4] = {f->delivered, f->dropped, f->flit_hops, f->blocked};
+    uint64_t mx[2] = {f->max_buffer, f->last_event};
+    if (xc->allreduce(xc->ctx, s, 4, RS_EXCHANGE_SUM) ||
+        xc->allreduce(xc->ctx, mx, 2, RS_EXCHANGE_MAX))
+        return RS_EIO;
+    f->delivered = s[0];
+    f->dropped = s[1];
+    f->flit_hops = s[2];
+    f->blocked = s[3];
+    f->max_buffer = (uint32_t)mx[0];
+    f->last_event = (uint32_t)mx[1];
+    /* each message finished on one rank: there (finish << 8 | fate) + 1, 0 on the others;
+     * maxed in blocks so that the temporary stays small */
+    enum { BLOCK = 1 << 16 };
+    uint64_t *v = rs_malloc(BLOCK * sizeof *v);
+    if (!v)
+        return RS_ENOMEM;
+    uint64_t n = f->pb->n_msgs;
+    for (uint64_t at = 0; at < n; at += BLOCK) {
+        int k = (int)(n - at < BLOCK ? n - at : BLOCK);
+        for (int i = 0; i < k; i++)
+            v[i] = f->finish[at + i] == RS_NONE
+                       ? 0
+                       : ((uint64_t)f->finish[at + i] << 8 | f->fate[at + i]) + 1;
+        if (xc->allreduce(xc->ctx, v, k, RS_EXCHANGE_MAX)) {
+            rs_free(v);
+            return RS_EIO;
+        }
+        for (int i = 0; i < k; i++) {
+            f->finish[at + i] = v[i] ? (uint32_t)((v[i] - 1) >> 8) : RS_NONE;
+            f->fate[at + i] = v[i] ? (uint8_t)((v[i] - 1) & 0xff) : 0;
+        }
+    }
+    rs_free(v);
+    return 0;
+}
