@@ -779,6 +779,17 @@ int rs__flit_collect(void *st, struct rs_driver *d, struct rs_result *res, int d
     int rc;
     if (f->dist && (rc = rs__flit_dist_collect(f))) /* the sums and finish steps of every rank */
         return rc;
+    struct rs_engine_paths *paths = d->in->paths;
+    if (f->dist && paths) { /* counted here, so that no rank walks every route again */
+        rs__huge_free(f->vc, f->n_vc * sizeof *f->vc); /* not read from here on (the waiting
+                                                          cycle was traced before): room for
+                                                          the channels' counts */
+        f->vc = NULL;
+        rc = rs__flit_dist_paths(f, &paths->congestion, &paths->dilation);
+        if (rc == RS_EIO)
+            return rc;
+        paths->filled = !rc;
+    }
     if (pl && !f->ol) { /* the plan's outputs */
         if (pl->finish)
             memcpy(pl->finish, f->finish, f->pb->n_msgs * sizeof *f->finish);

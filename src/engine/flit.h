@@ -306,6 +306,12 @@ int rs__flit_dist_gather(struct flit *f);
 /* The end of the run: the counters summed (maxed) over the ranks and every message's finish
  * step and fate on every rank. Returns 0, RS_ENOMEM or RS_EIO. */
 int rs__flit_dist_collect(struct flit *f);
+/* The congestion (most routes over one channel) and dilation (longest route, hops) of the
+ * static messages' routes, counted over the ranks: each rank walks the routes of its own
+ * sources' messages and sends each hop to the channel's home rank (rounds of 4096 routes),
+ * which counts its own channels. Returns 0, RS_EIO, or RS_EINVARIANT (a route that does not
+ * end, on some rank: the caller lets the serial path analysis report it). */
+int rs__flit_dist_paths(struct flit *f, uint32_t *congestion, uint32_t *dilation);
 
 /* Set up the parallel step when f->threads > 1 and the configuration allows it (an oblivious
  * routing, link=per_vc, not cut_through_partial, router=simple): f->par, own, thr. Returns 0

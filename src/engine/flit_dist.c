@@ -32,6 +32,8 @@
 #include "engine/flit.h"
 #include "routesim/alloc.h"
 #include "routesim/exchange.h"
+#include "routesim/path_set.h"
+#include "routesim/route.h"
 
 /* Records kept for one rank during a step: tagged records in a byte stream. */
 struct flit_buf {
@@ -250,15 +252,12 @@ static uint32_t take_worm(struct flit *f, const uint8_t **p)
     return m;
 }
 
-/* The send buffer of a step, in rank order: for each rank the released VCs kept for it,
- * then the worms of the active list that leave for it (entry i's rank in d->dest[i],
- * RS_NONE for those that stay; their bytes already in d->send_bytes), written straight
- * into it (a wave of worms crossing a boundary in one step is the largest block: it is not
- * copied twice). The leaving worms' entries become holes and their slots free. Returns 0
- * or RS_ENOMEM (then nothing left). */
-static int build_send(struct flit *f)
+/* The records kept for each rank (d->out) appended to the blocks of d->send_bytes bytes
+ * reserved for it first (worms, written by the caller at d->at[r] onwards): d->send in rank
+ * order with its sizes, d->at[r] where rank r's block continues; the lists emptied. Returns
+ * 0 or RS_ENOMEM. */
+static int pack_out(struct flit_dist *d)
 {
-    struct flit_dist *d = f->dist;
     uint64_t total = 0;
     for (uint32_t r = 0; r < d->P; r++) {
         d->send_bytes[r] += d->out[r].n;
@@ -277,6 +276,20 @@ static int build_send(struct flit *f)
         d->at[r] = base + d->out[r].n;
         d->out[r].n = 0;
     }
+    return 0;
+}
+
+/* The send buffer of a step, in rank order: for each rank the released VCs kept for it,
+ * then the worms of the active list that leave for it (entry i's rank in d->dest[i],
+ * RS_NONE for those that stay; their bytes already in d->send_bytes), written straight
+ * into it (a wave of worms crossing a boundary in one step is the largest block: it is not
+ * copied twice). The leaving worms' entries become holes and their slots free. Returns 0
+ * or RS_ENOMEM (then nothing left). */
+static int build_send(struct flit *f)
+{
+    struct flit_dist *d = f->dist;
+    if (pack_out(d))
+        return RS_ENOMEM;
     for (uint32_t i = 0; i < f->n_act; i++) {
         if (d->dest[i] == RS_NONE)
             continue;
@@ -464,5 +477,99 @@ int rs__flit_dist_collect(struct flit *f)
         }
     }
     rs_free(v);
+    return 0;
+}
+
+/* The index of home channel c (node * ports + port) among this rank's home channels. */
+static uint64_t home_index(const struct flit *f, uint64_t c)
+{
+    const struct flit_dist *d = f->dist;
+    uint64_t node = c / f->P, port = c % f->P, own = d->node_hi - d->node_lo;
+    uint64_t local = d->rows ? node / d->rows * own + (node % d->rows - d->node_lo)
+                             : node - d->node_lo;
+    return local * f->P + port;
+}
+
+/* Messages whose routes a rank walks per round of the path count. */
+#define PATH_ROUND 4096
+
+int rs__flit_dist_paths(struct flit *f, uint32_t *congestion, uint32_t *dilation)
+{
+    struct flit_dist *d = f->dist;
+    const struct rs_exchange *xc = d->xc;
+    const struct rs_net *net = f->net;
+    const struct rs_problem *pb = f->pb;
+    uint64_t levels = d->rows ? net->n_nodes / d->rows : 1;
+    uint64_t n_home = levels * (d->node_hi - d->node_lo) * f->P;
+    uint32_t *load = rs_calloc(n_home + 1, sizeof *load);
+    uint32_t cap = rs_path_max_hops(net) + 1, cong = 0, dil = 0;
+    uint64_t *path = rs_malloc((size_t)cap * sizeof *path);
+    uint64_t v[3] = {0, 0, 0}, mine = 0; /* rounds, a failure */
+    int fail = !load || !path;
+    for (uint64_t m = 0; m < pb->n_msgs; m++)
+        mine += rs__flit_dist_own_node(f, f->src_node[rs_problem_src(pb, m)]);
+    v[0] = (mine + PATH_ROUND - 1) / PATH_ROUND;
+    if (xc->allreduce(xc->ctx, v, 1, RS_EXCHANGE_MAX)) {
+        rs_free(load);
+        rs_free(path);
+        return RS_EIO;
+    }
+    uint64_t next = 0; /* the next message to look at */
+    for (uint64_t round = 0; round < v[0]; round++) {
+        memset(d->send_bytes, 0, d->P * sizeof *d->send_bytes);
+        for (uint32_t k = 0; !fail && k < PATH_ROUND && next < pb->n_msgs; next++) {
+            uint32_t src = rs_problem_src(pb, next);
+            if (!rs__flit_dist_own_node(f, f->src_node[src]))
+                continue;
+            k++;
+            struct rs_route_state st = {
+                src, pb->dst[next],
+                rs_route_mid_for(net, f->routing, f->seed, next, src, pb->dst[next]), 0,
+                (uint32_t)next};
+            int64_t len = rs_route_walk(net, f->routing, &st, path, cap, cap, NULL);
+            if (len < 0 || len > (int64_t)cap) {
+                fail = 1; /* run.c walks the routes again and reports it */
+                break;
+            }
+            if ((uint32_t)len > dil)
+                dil = (uint32_t)len;
+            for (int64_t h = 0; h < len; h++) {
+                uint32_t c = (uint32_t)path[h];
+                uint8_t *q = reserve(d, rs__flit_rank_of_node(f, c / f->P), sizeof c);
+                if (q)
+                    memcpy(q, &c, sizeof c);
+            }
+        }
+        fail |= d->oom || pack_out(d);
+        d->oom = 0;
+        if (fail)
+            memset(d->send_bytes, 0, d->P * sizeof *d->send_bytes);
+        if (xc->alltoallv(xc->ctx, d->send, d->send_bytes, &d->recv, &d->recv_cap,
+                          d->recv_bytes)) {
+            rs_free(load);
+            rs_free(path);
+            return RS_EIO;
+        }
+        uint64_t total = 0;
+        for (uint32_t r = 0; r < d->P; r++)
+            total += d->recv_bytes[r];
+        for (uint64_t i = 0; !fail && i < total / sizeof(uint32_t); i++) {
+            uint32_t c;
+            memcpy(&c, (const uint8_t *)d->recv + i * sizeof c, sizeof c);
+            uint32_t n = ++load[home_index(f, c)];
+            cong = n > cong ? n : cong;
+        }
+    }
+    rs_free(load);
+    rs_free(path);
+    v[0] = cong;
+    v[1] = dil;
+    v[2] = (uint64_t)fail;
+    if (xc->allreduce(xc->ctx, v, 3, RS_EXCHANGE_MAX))
+        return RS_EIO;
+    if (v[2])
+        return RS_EINVARIANT;
+    *congestion = (uint32_t)v[0];
+    *dilation = (uint32_t)v[1];
     return 0;
 }
