@@ -139,7 +139,9 @@ void rs__flit_finish(struct flit *f, uint32_t m, int delivered)
     RS_EVENT(f->ev, delivered ? RS_EV_DELIVERED : RS_EV_DROPPED, f->step, FLIT_EV_ID(f, m),
              w->next_chan == RS_NONE ? w->next_node : (uint32_t)(w->next_chan / f->P),
              RS_EV_NONE, RS_EV_NONE); /* its node: where the header is */
-    if (f->ol) {
+    if (f->ol && f->dist) { /* recorded at the end of the step, every rank's on every rank */
+        rs__flit_dist_finished(f, w->gen, w->len, delivered);
+    } else if (f->ol) {
         rs_openloop_finish(f->ol, w->gen, w->len, f->step, delivered);
     } else {
         f->finish[w->msg] = f->step;
@@ -264,6 +266,10 @@ static void refresh_sources(struct flit *f, const uint32_t *newly, uint32_t n_ne
     uint32_t i = 0, j = 0, n = 0;
     while (i < f->n_pend || j < n_new) {
         uint32_t t;
+        if (j < n_new && f->dist && !rs__flit_dist_own_node(f, f->src_node[newly[j]])) {
+            j++; /* another rank's source */
+            continue;
+        }
         if (j >= n_new || (i < f->n_pend && f->pend[i] < newly[j]))
             t = f->pend[i++];
         else if (i < f->n_pend && f->pend[i] == newly[j]) /* emptied this step, refilled */
@@ -737,7 +743,14 @@ int rs__flit_life_step(void *st, struct rs_driver *d, struct rs_err *err)
     } else if (f->ol && f->link == FLIT_PER_VC && !f->iq && f->step % FLIT_STUCK_PERIOD == 0) {
         /* open loop: new packets may keep some of the network moving forever around a
          * deadlocked part; look for it now and then */
-        f->stuck_start = rs__flit_stuck_set(f);
+        if (!f->dist)
+            f->stuck_start = rs__flit_stuck_set(f);
+        else if ((rc = rs__flit_dist_stuck(f, &f->stuck_start))) /* every rank's worms */
+            return rs_err_set(err, rc, rc == RS_EIO ? "the exchange between MPI ranks failed in "
+                                                      "step %u"
+                                                    : "out of memory for the deadlock search in "
+                                                      "step %u",
+                              f->step);
         d->deadlock = f->stuck_start != RS_NONE;
     }
     if (!d->deadlock && f->step_moves == 0 && live_worms(f) == 0 && !f->ol && !f->iq)
@@ -780,7 +793,7 @@ int rs__flit_collect(void *st, struct rs_driver *d, struct rs_result *res, int d
     if (f->dist && (rc = rs__flit_dist_collect(f))) /* the sums and finish steps of every rank */
         return rc;
     struct rs_engine_paths *paths = d->in->paths;
-    if (f->dist && paths) { /* counted here, so that no rank walks every route again */
+    if (f->dist && paths && !f->ol) { /* counted here, so that no rank walks every route again */
         rs__huge_free(f->vc, f->n_vc * sizeof *f->vc); /* not read from here on (the waiting
                                                           cycle was traced before): room for
                                                           the channels' counts */

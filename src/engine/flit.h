@@ -303,6 +303,16 @@ int rs__flit_dist_exchange(struct flit *f, int rc, struct rs_err *err);
  * the serial waiting-cycle code describes the serial run's cycle. Once; returns 0, RS_ENOMEM
  * or RS_EIO. */
 int rs__flit_dist_gather(struct flit *f);
+/* Open loop over MPI ranks: packet (start of step gen, len flits) finished on this rank in
+ * this step, delivered or dropped; the open-loop record takes every rank's at the end of the
+ * step (rs__flit_dist_exchange). */
+void rs__flit_dist_finished(struct flit *f, uint32_t gen, uint32_t len, int delivered);
+/* Open loop over MPI ranks, the periodic search for a deadlocked set of worms
+ * (rs__flit_stuck_set) on every rank's worms: the other ranks' worms join this rank's
+ * state while it runs; *found is a member of the set (the run ends on it: the state stays
+ * whole for the waiting cycle) or RS_NONE (the visitors leave). Returns 0, RS_ENOMEM or
+ * RS_EIO. */
+int rs__flit_dist_stuck(struct flit *f, uint32_t *found);
 /* The end of the run: the counters summed (maxed) over the ranks and every message's finish
  * step and fate on every rank. Returns 0, RS_ENOMEM or RS_EIO. */
 int rs__flit_dist_collect(struct flit *f);

@@ -639,7 +639,8 @@ static int partition_admit(const struct prepared *x, int ranks, struct rs_err *e
                           "algorithm=%s is not partitioned over MPI ranks (only greedy is): "
                           "run it without mpirun -np %d",
                           x->sel.algo->name, ranks);
-    if (inj != RS_INJECT_BATCH)
+    if (inj != RS_INJECT_BATCH &&
+        (!strcmp(x->sel.engine->name, "circuit") || !strcmp(x->sel.engine->name, "store_forward")))
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "open-loop runs (injection_process) of switching=%s are not "
                           "partitioned over MPI ranks yet: run it without mpirun -np %d",

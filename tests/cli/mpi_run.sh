@@ -144,6 +144,28 @@ for c in "${flit_cases[@]}"; do
   same_over_ranks $c
 done
 NPS=2 same_over_ranks topology=butterfly N=2 traffic=uniform per_input=3 switching=wormhole length=2 seed=7
+# Open loop: every rank generates every terminal's arrivals (keyed by terminal and packet)
+# and starts its own; the packets finished in a step go into every rank's open-loop record
+# at its end; the periodic search for a deadlocked set sees every rank's worms. Loads below
+# and above saturation, BookSim's run control (sim_type=latency, throughput), the three
+# arrival processes, mixed packet sizes, a dragonfly, a butterfly, store-and-forward snakes.
+OL="injection_process=bernoulli warmup_steps=100 measure_steps=300 drain_steps=300"
+ol_cases=(
+  "topology=mesh k=8 switching=wormhole vcs=2 vc_depth=4 length=4 injection_rate=0.1 injection_rate_uses_flits=1 seed=1 $OL"
+  "topology=mesh k=8 switching=wormhole vcs=2 vc_depth=4 length=4 injection_rate=0.9 injection_rate_uses_flits=1 seed=11 $OL"
+  "topology=mesh k=8 routing=direct switching=wormhole vcs=2 vc_depth=4 traffic=uniform injection_process=bernoulli length=4 seed=0 injection_rate=0.1 injection_rate_uses_flits=1 sim_type=latency warmup_periods=1 sample_period=1000 max_samples=3"
+  "topology=torus k=8 routing=direct switching=wormhole vcs=2 vc_classes=dateline vc_depth=4 traffic=bitrev injection_process=bernoulli length=4 seed=3 injection_rate=0.2 injection_rate_uses_flits=1 sim_type=throughput warmup_periods=1 sample_period=500 max_samples=4"
+  "topology=mesh k=6 switching=wormhole vcs=2 vc_depth=2 length=4 injection_rate=0.05 arrivals=per_step seed=6 $OL"
+  "topology=mesh k=6 traffic=tornado switching=wormhole vcs=2 length=3 injection_rate=0.1 arrivals=on_off seed=8 $OL"
+  "topology=mesh k=6 switching=wormhole vcs=2 vc_depth=2 injection_rate=0.2 injection_rate_uses_flits=1 packet_sizes=1,4,8 seed=7 $OL"
+  "topology=dragonfly p=2 a=4 h=2 switching=wormhole vcs=2 length=4 injection_rate=0.15 injection_rate_uses_flits=1 seed=9 $OL"
+  "topology=butterfly N=64 switching=virtual_cut_through length=3 injection_rate=0.2 seed=4 $OL"
+  "topology=mesh k=8 switching=store_forward_flits length=2 injection_rate=0.05 seed=10 $OL"
+)
+for c in "${ol_cases[@]}"; do
+  # shellcheck disable=SC2086
+  same_over_ranks $c
+done
 # A deadlock (wormhole on tori without VC classes): every rank's worms are gathered to trace
 # the serial run's waiting cycle; rank 0 prints the serial stdout, its deadlock line and
 # status 1 (mpirun adds its notice of the status).
@@ -151,6 +173,9 @@ same_failure 'waiting cycle of' topology=torus k=8 traffic=uniform per_input=2 s
   length=6 seed=5 --format csv
 same_failure 'waiting cycle of' topology=torus k=4 traffic=uniform per_input=8 \
   switching=virtual_cut_through length=4 collapse=1 seed=11 --format csv
+# shellcheck disable=SC2086 # an open-loop run whose periodic search finds a deadlocked set
+same_failure 'waiting cycle of' topology=torus k=6 switching=wormhole length=4 injection_rate=0.3 \
+  injection_rate_uses_flits=1 seed=3 $OL --format csv
 
 # The memory estimate over ranks is per rank: the kernel's state is 1/P on each (about 20 MiB
 # whole at N = 2^16, so max_memory=16MiB refuses the serial run and admits 4 ranks, which
