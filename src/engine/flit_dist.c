@@ -20,9 +20,9 @@
  *   - a worm whose header crossed to another rank's node moves there at the end of the step,
  *     with its record and the records of its chain's VCs (a VC's fields other than its
  *     owner and release step are read only by the worm that holds it);
- *   - one all-to-all per step carries both, and two all-reduces (a failure flag, then the
- *     step's moves, accepted flits, worms in the network, sources with a front and messages
- *     finished) let every rank take the same decisions on deadlock, fast-forward and the end.
+ *   - one all-to-all per step carries both, and one all-reduce (the failures, the step's
+ *     moves, accepted flits, worms in the network, sources with a front and messages
+ *     finished) lets every rank take the same decisions on deadlock, fast-forward and the end.
  * Each decision is the serial run's, so the output is its bytes for every P. A rank's VC
  * array is allocated whole but touched only in its home range and where its worms' chains
  * reach (rs__huge_alloc: untouched pages cost nothing). The exchange is the caller's
@@ -416,17 +416,20 @@ int rs__flit_dist_exchange(struct flit *f, int rc, struct rs_err *err)
     uint64_t fronts = 0;
     for (uint32_t i = 0; i < f->n_pend; i++)
         fronts += f->front[f->pend[i]] != RS_NONE;
-    uint64_t v[6] = {rc || oom ? d->P - d->rank : 0, f->step_moves, flit_live(f), fronts,
+    uint64_t v[6] = {rc || oom, f->step_moves, flit_live(f), fronts,
                      d->rem_synced - f->remaining, f->step_accepted};
-    if (xc->allreduce(xc->ctx, v, 1, RS_EXCHANGE_MAX) ||
-        xc->allreduce(xc->ctx, v + 1, 5, RS_EXCHANGE_SUM))
+    if (xc->allreduce(xc->ctx, v, 6, RS_EXCHANGE_SUM))
         return rs_err_set(err, RS_EIO, "the exchange between MPI ranks failed in step %u",
                           f->step);
-    if (v[0]) {
+    if (v[0]) { /* some rank failed: the lowest one's failure, on every rank */
+        uint64_t low = rc || oom ? d->P - d->rank : 0;
+        if (xc->allreduce(xc->ctx, &low, 1, RS_EXCHANGE_MAX))
+            return rs_err_set(err, RS_EIO, "the exchange between MPI ranks failed in step %u",
+                              f->step);
         if (oom && !rc)
             rc = rs_err_set(err, RS_ENOMEM, "out of memory for the MPI exchange in step %u",
                             f->step);
-        return agree_error(f, rc, d->P - (uint32_t)v[0], err);
+        return agree_error(f, rc, d->P - (uint32_t)low, err);
     }
     f->step_moves = v[1];
     f->dist_live = v[2];
