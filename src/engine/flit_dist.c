@@ -443,11 +443,15 @@ int rs__flit_dist_exchange(struct flit *f, int rc, struct rs_err *err)
     return 0;
 }
 
-int rs__flit_dist_stuck(struct flit *f, uint32_t *found)
+/* Every other rank's worms join this rank's state as visitors (one all-gather): the VCs they
+ * wait for are free unless a chain holds them (this rank's copies of them may be stale; one
+ * may be in a chain of this rank's own worms, whose owners are set again), then their
+ * chains are written and they enter the active list by age. The state is then the serial
+ * run's whole (slot numbers aside). Returns 0, RS_ENOMEM or RS_EIO (on every rank alike). */
+static int join_visitors(struct flit *f)
 {
     struct flit_dist *d = f->dist;
     const struct rs_exchange *xc = d->xc;
-    *found = RS_NONE;
     for (uint32_t i = 0; i < f->n_act; i++) {
         uint32_t m = f->act[i];
         uint8_t *q = m == RS_NONE ? NULL : reserve(d, 0, worm_bytes(f, m));
@@ -465,9 +469,6 @@ int rs__flit_dist_stuck(struct flit *f, uint32_t *found)
     if (xc->allgatherv(xc->ctx, d->out[0].p, d->out[0].n, &d->recv, &d->recv_cap, &total))
         return RS_EIO;
     d->out[0].n = 0;
-    /* the other ranks' worms join as visitors: the VCs they wait for are free unless a chain
-     * holds them (this rank's copies of them may be stale; one may be in a chain of this
-     * rank's own worms, whose owner is set again below), then their chains */
     const uint8_t *p = d->recv, *end = p + total;
     while (p < end) {
         struct flit_worm w;
@@ -489,11 +490,10 @@ int rs__flit_dist_stuck(struct flit *f, uint32_t *found)
     for (p = d->recv; p < end;) {
         struct flit_worm w;
         memcpy(&w, p + sizeof(uint32_t), sizeof w);
-        uint64_t bytes =
-            sizeof(uint32_t) + sizeof w + w.span * (sizeof(uint32_t) + sizeof(struct flit_vc));
         uint64_t node = w.next_chan != RS_NONE ? (uint64_t)w.next_chan / f->P : w.next_node;
         if (rs__flit_dist_own_node(f, node)) { /* one of this rank's own worms */
-            p += bytes;
+            p += sizeof(uint32_t) + sizeof w +
+                 w.span * (sizeof(uint32_t) + sizeof(struct flit_vc));
             continue;
         }
         p += sizeof(uint32_t);
@@ -501,9 +501,18 @@ int rs__flit_dist_stuck(struct flit *f, uint32_t *found)
     }
     if (f->n_born)
         rs__flit_merge_born(f);
+    return 0;
+}
+
+int rs__flit_dist_stuck(struct flit *f, uint32_t *found)
+{
+    *found = RS_NONE;
+    int rc = join_visitors(f);
+    if (rc)
+        return rc;
     *found = rs__flit_stuck_set(f);
     if (*found != RS_NONE) { /* the run ends: the waiting cycle is traced on this state */
-        d->gathered = 1;
+        f->dist->gathered = 1;
         return 0;
     }
     for (uint32_t i = 0; i < f->n_act; i++) { /* the visitors leave */
@@ -519,50 +528,11 @@ int rs__flit_dist_stuck(struct flit *f, uint32_t *found)
 
 int rs__flit_dist_gather(struct flit *f)
 {
-    struct flit_dist *d = f->dist;
-    const struct rs_exchange *xc = d->xc;
-    if (d->gathered)
+    if (f->dist->gathered)
         return 0;
-    for (uint32_t i = 0; i < f->n_act; i++) {
-        uint32_t m = f->act[i];
-        uint8_t *q = m == RS_NONE ? NULL : reserve(d, 0, worm_bytes(f, m));
-        if (q)
-            write_worm(f, m, q);
-    }
-    int oom = d->oom;
-    d->oom = 0;
-    uint64_t total = 0, bad = (uint64_t)oom;
-    if (xc->allreduce(xc->ctx, &bad, 1, RS_EXCHANGE_MAX))
-        return RS_EIO;
-    if (bad)
-        return RS_ENOMEM;
-    if (xc->allgatherv(xc->ctx, d->out[0].p, d->out[0].n, &d->recv, &d->recv_cap, &total))
-        return RS_EIO;
-    d->out[0].n = 0;
-    /* the slots start over; the VCs the headers wait for are free unless a chain holds them */
-    f->n_act = f->n_holes = 0;
-    for (uint32_t i = 0; i < f->n_slots; i++)
-        f->free_slot[i] = f->n_slots - 1 - i;
-    f->n_free = f->n_slots;
-    const uint8_t *p = d->recv, *end = p + total;
-    while (p < end) {
-        struct flit_worm w;
-        memcpy(&w, p + sizeof(uint32_t), sizeof w);
-        for (uint32_t v = w.vc_lo; w.next_chan != RS_NONE && v < w.vc_hi; v++) {
-            struct flit_vc *x = &f->vc[flit_vc_id(f, w.next_chan, v)];
-            x->owner = x->up = RS_NONE;
-        }
-        p += sizeof(uint32_t) + sizeof w + w.span * (sizeof(uint32_t) + sizeof(struct flit_vc));
-    }
-    f->n_born = 0;
-    for (p = d->recv; p < end;) {
-        p += sizeof(uint32_t);
-        f->born[f->n_born++] = take_worm(f, &p);
-    }
-    if (f->n_born)
-        rs__flit_merge_born(f);
-    d->gathered = 1;
-    return 0;
+    int rc = join_visitors(f);
+    f->dist->gathered = !rc;
+    return rc;
 }
 
 int rs__flit_dist_collect(struct flit *f)
