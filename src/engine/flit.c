@@ -250,7 +250,7 @@ void rs__flit_front_left(struct flit *f, uint32_t t)
 }
 
 /* Has terminal t anything left to start (a front, or messages to come)? */
-static int source_busy(const struct flit *f, uint32_t t)
+static inline __attribute__((always_inline)) int source_busy(const struct flit *f, uint32_t t)
 {
     if (f->front[t] != RS_NONE)
         return 1;
@@ -264,12 +264,10 @@ static int source_busy(const struct flit *f, uint32_t t)
 static void refresh_sources(struct flit *f, const uint32_t *newly, uint32_t n_new)
 {
     uint32_t i = 0, j = 0, n = 0;
+    if (f->dist && n_new) /* over MPI ranks: this rank's sources only */
+        n_new = rs__flit_dist_own_terminals(f, newly, n_new, &newly);
     while (i < f->n_pend || j < n_new) {
         uint32_t t;
-        if (j < n_new && f->dist && !rs__flit_dist_own_node(f, f->src_node[newly[j]])) {
-            j++; /* another rank's source */
-            continue;
-        }
         if (j >= n_new || (i < f->n_pend && f->pend[i] < newly[j]))
             t = f->pend[i++];
         else if (i < f->n_pend && f->pend[i] == newly[j]) /* emptied this step, refilled */

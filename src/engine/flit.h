@@ -289,6 +289,10 @@ int rs__flit_dist_own_node(const struct flit *f, uint64_t node);
 /* The i-th range [lo, hi) of node ids whose VCs are at home on this rank (every node in one
  * range without ranks): returns 1, or 0 past the last range. */
 int rs__flit_home_range(const struct flit *f, uint32_t i, uint64_t *lo, uint64_t *hi);
+/* The terminals of t[0..n) whose sources are this rank's, in order, into *own (a buffer of
+ * the exchange's, valid until the next call): returns how many. */
+uint32_t rs__flit_dist_own_terminals(struct flit *f, const uint32_t *t, uint32_t n,
+                                     const uint32_t **own);
 /* VC x was released in this step (its record updated): send it home if it is another
  * rank's. */
 void rs__flit_dist_released(struct flit *f, uint32_t x);

@@ -56,6 +56,7 @@ struct flit_dist {
     uint64_t *send_bytes, *recv_bytes; /* [P] */
     uint64_t *at;                      /* [P] write positions in send */
     uint32_t *dest;                    /* [n_slots] the rank an active entry's worm leaves for */
+    uint32_t *own_t;                   /* [n_src] rs__flit_dist_own_terminals's result */
     void *recv;
     uint64_t recv_cap;
     /* open loop: the packets this rank finished in the step (start of step, flits,
@@ -95,6 +96,17 @@ int rs__flit_home_range(const struct flit *f, uint32_t i, uint64_t *lo, uint64_t
     *lo = i * d->rows + d->node_lo;
     *hi = i * d->rows + d->node_hi;
     return i < f->net->n_nodes / d->rows;
+}
+
+uint32_t rs__flit_dist_own_terminals(struct flit *f, const uint32_t *t, uint32_t n,
+                                     const uint32_t **own)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (rs__flit_dist_own_node(f, f->src_node[t[i]]))
+            f->dist->own_t[k++] = t[i];
+    *own = f->dist->own_t;
+    return k;
 }
 
 /* The home rank of VC x: the owner of the node its channel leaves. */
@@ -147,7 +159,8 @@ int rs__flit_dist_init(struct flit *f, const struct rs_exchange *xc, struct rs_e
     d->recv_bytes = rs_calloc(P, sizeof *d->recv_bytes);
     d->at = rs_calloc(P, sizeof *d->at);
     d->dest = rs_malloc((size_t)f->n_slots * sizeof *d->dest + 1);
-    if (!d->out || !d->send_bytes || !d->recv_bytes || !d->at || !d->dest)
+    d->own_t = rs_malloc((size_t)f->n_src * sizeof *d->own_t + 1);
+    if (!d->out || !d->send_bytes || !d->recv_bytes || !d->at || !d->dest || !d->own_t)
         return rs_err_set(err, RS_ENOMEM, "out of memory for the MPI exchange");
     return 0;
 }
@@ -165,6 +178,7 @@ void rs__flit_dist_free(struct flit *f)
     rs_free(d->recv_bytes);
     rs_free(d->at);
     rs_free(d->dest);
+    rs_free(d->own_t);
     rs_free(d->recv);
     rs_free(d->fin);
     rs_free(d);
