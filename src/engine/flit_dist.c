@@ -1,5 +1,6 @@
 /* The flit engine over MPI ranks (mpirun -np P routesim run switching=wormhole ...,
- * docs/distributed.md "Wormhole and virtual cut-through"). The decomposition is the threads'
+ * docs/distributed.md "Wormhole, virtual cut-through and store-and-forward snakes"; batch and
+ * open loop). The decomposition is the threads'
  * one (flit_step.c, "the parallel step"): worms interact within a step only where headers at
  * one node compete for the VCs of a channel out of it, body flits move between VCs their
  * worm holds, and a VC released in a step cannot be taken before the next one. So each rank
@@ -23,6 +24,11 @@
  *   - one all-to-all per step carries both, and one all-reduce (the failures, the step's
  *     moves, accepted flits, worms in the network, sources with a front and messages
  *     finished) lets every rank take the same decisions on deadlock, fast-forward and the end.
+ * Open loop: every rank generates every terminal's arrivals and starts its own; the packets
+ * finished in a step are recorded in every rank's open-loop record at its end (one
+ * all-gather); the periodic deadlock search, and the waiting cycle of a deadlock, see every
+ * rank's worms (join_visitors). At the end the counters, finish steps and the routes'
+ * congestion are gathered over the ranks.
  * Each decision is the serial run's, so the output is its bytes for every P. A rank's VC
  * array is allocated whole but touched only in its home range and where its worms' chains
  * reach (rs__huge_alloc: untouched pages cost nothing). The exchange is the caller's
