@@ -131,11 +131,12 @@ struct rs_engine_ops {
     uint64_t (*estimate)(const struct rs_engine_ops *self, const struct rs_net *net,
                          uint64_t n_msgs, const struct rs_params *p, int ranks);
     /* Optional (NULL: never): 1 when a batch run of this engine on net with the validated
-     * parameters p fills rs_engine_input.paths (congestion and dilation of the static
-     * routes) whatever its outcome, so that rs_run expands no route of its own and its
-     * memory estimate leaves out the channel-load array that would need. */
+     * parameters p, partitioned over ranks MPI ranks (1: one process), fills
+     * rs_engine_input.paths (congestion and dilation of the static routes) whatever its
+     * outcome, so that rs_run expands no route of its own and its memory estimate leaves out
+     * the channel-load array that would need. */
     int (*counts_paths)(const struct rs_engine_ops *self, const struct rs_net *net,
-                        const struct rs_params *p);
+                        const struct rs_params *p, int ranks);
 };
 
 /* Run engine on in to completion through the driver (src/engine/driver.c) and add the

@@ -46,7 +46,10 @@ uint64_t rs__flit_estimate(const struct rs_engine_ops *self, const struct rs_net
                            uint64_t n_msgs, const struct rs_params *p, int ranks);
 /* store_forward's counts_paths: the runs of the leveled butterfly kernel (saf_wave.c). */
 int rs__saf_counts_paths(const struct rs_engine_ops *self, const struct rs_net *net,
-                         const struct rs_params *p);
+                         const struct rs_params *p, int ranks);
+/* the flit engines' counts_paths: their runs over MPI ranks (flit_dist.c) */
+int rs__flit_counts_paths(const struct rs_engine_ops *self, const struct rs_net *net,
+                          const struct rs_params *p, int ranks);
 uint64_t rs__circuit_estimate(const struct rs_engine_ops *self, const struct rs_net *net,
                               uint64_t n_msgs, const struct rs_params *p, int ranks);
 

@@ -23,12 +23,32 @@ uint64_t rs__flit_estimate(const struct rs_engine_ops *self, const struct rs_net
         bytes += n_vc * (sizeof(struct flit_fifo) + 4);
     /* worms: the record, free list, active list, born list and its sort keys */
     bytes += slots * (sizeof(struct flit_worm) + 3 * 4 + sizeof(struct flit_keyed));
-    if (R > 1) /* the exchange's destinations and the parallel step's lists (flit_dist.c) */
-        bytes += slots * (4 + 2 + 2 * 4 + 4);
+    if (R > 1) { /* over ranks (flit_dist.c) */
+        /* the exchange's destinations, the parallel step's lists, and a wave of worms that
+         * all cross ranks in one step: their records with two VCs each, on both sides */
+        bytes += slots * (4 + 2 + 2 * 4 + 4) + 2 * M * (sizeof(struct flit_worm) + 4 + 2 * 28);
+        /* the home VCs of a leveled network split by rows are one range per level: each may
+         * round up to two 2 MiB huge pages, and the VCs of two levels more are touched where
+         * chains cross ranks */
+        uint64_t L = net->n_levels;
+        if (L > 1 && (uint64_t)L * net->N == net->n_nodes && net->N >= R)
+            bytes += L * (4u << 20) + 2 * n_vc * sizeof(struct flit_vc) / L;
+    }
     /* messages by source and by release; per terminal: source lists and the driver's */
     bytes += M * (4 + 8) + T * (4 * 4 + 2 * 4 + 4);
     uint32_t hops = rs__flit_path_hops(T * T); /* the path cache, when it has one */
     if (hops)
         bytes += T * T * 4 + (uint64_t)hops * sizeof(struct flit_hop);
     return bytes + 4096;
+}
+
+int rs__flit_counts_paths(const struct rs_engine_ops *self, const struct rs_net *net,
+                          const struct rs_params *p, int ranks)
+{
+    (void)self;
+    (void)net;
+    (void)p;
+    /* over ranks the home ranks count them (rs__flit_dist_paths; a run the split refuses
+     * never gets that far); one process leaves them to rs_run */
+    return ranks > 1;
 }

@@ -97,6 +97,7 @@ const struct rs_engine_ops rs_engine_wormhole = {
     .open = &wormhole_open,
     .openloop = 1,
     .estimate = rs__flit_estimate,
+    .counts_paths = rs__flit_counts_paths,
 };
 
 const struct rs_engine_ops rs_engine_virtual_cut_through = {
@@ -108,6 +109,7 @@ const struct rs_engine_ops rs_engine_virtual_cut_through = {
     .open = &vct_open,
     .openloop = 1,
     .estimate = rs__flit_estimate,
+    .counts_paths = rs__flit_counts_paths,
 };
 
 const struct rs_engine_ops rs_engine_cut_through_partial = {
@@ -119,6 +121,7 @@ const struct rs_engine_ops rs_engine_cut_through_partial = {
     .open = &partial_open,
     .openloop = 1,
     .estimate = rs__flit_estimate,
+    .counts_paths = rs__flit_counts_paths,
 };
 
 const struct rs_engine_ops rs_engine_store_forward_flits = {
@@ -130,4 +133,5 @@ const struct rs_engine_ops rs_engine_store_forward_flits = {
     .open = &saf_flits_open,
     .openloop = 1,
     .estimate = rs__flit_estimate,
+    .counts_paths = rs__flit_counts_paths,
 };

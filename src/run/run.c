@@ -381,7 +381,8 @@ static int check_memory(const struct prepared *x, int with_engine, uint64_t n_ms
                         sorting) and intermediates (4 B) (src/engine/driver.c) */
         need += n_msgs * 16;
     if (!(with_engine && x->sel.engine->counts_paths &&
-          x->sel.engine->counts_paths(x->sel.engine, &x->net, &x->params)))
+          x->sel.engine->counts_paths(x->sel.engine, &x->net, &x->params,
+                                      x->ranks > 1 ? x->ranks : 1)))
         need += (uint64_t)x->net.n_nodes * x->net.max_ports * 4; /* congestion's channel loads */
     if (rs__ftree_of(&x->net)) /* load factors: 2N channel loads, N + N degrees, a peak each */
         need += 24ull * x->net.n_terminals + n_msgs;
