@@ -337,6 +337,19 @@ int rs__circ_dist_congestion(struct circ *c);
  * c->xfail set when the exchange failed. Also used for the largest path length (max = 1). */
 uint32_t rs__circ_dist_agree(struct circ *c, uint32_t v, int max);
 
+/* Over ranks, where no array of every channel's count is at hand (circuit_paths.c): the
+ * first hop h of the path tmp[0..len) at which a channel occurs more than c->cap times
+ * (the serial pass's test, which counts the path's channels in order), or len when none;
+ * key: len words of scratch (paths over 64 hops are sorted there; shorter ones are
+ * counted in place, O(len^2) compares without a call). */
+uint32_t rs__circ_over_cap(const struct circ *c, const uint64_t *tmp, uint32_t len, uint64_t *key);
+
+/* Fixed paths over ranks, before an open-loop cycle (circuit_openloop.c): room for n of
+ * this rank's own requests in c->req (and as many in c->grp and c->run), grown the way
+ * the stages grow them for the requests received. Returns 0 or 1 (out of memory; c->xfail
+ * is not set). */
+int rs__circ_dist_reserve(struct circ *c, uint64_t n);
+
 /* ---- modes ------------------------------------------------------------------------- */
 
 /* Allocate the request, group, run and counting-sort buffers of c for up to n_req

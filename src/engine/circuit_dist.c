@@ -135,6 +135,18 @@ static int grow(void *p, uint64_t *cap, uint64_t n, size_t sz)
     return 0;
 }
 
+int rs__circ_dist_reserve(struct circ *c, uint64_t n)
+{
+    struct circ_dist *d = dist_get(c);
+    if (!d)
+        return 1;
+    if (!d->grp_cap) /* as set up: n_req + 1 each (rs__circ_alloc_requests) */
+        d->grp_cap = d->run_cap = d->req_cap = c->req_cap + 1;
+    return grow(&c->req, &d->req_cap, n, sizeof *c->req) ||
+           grow(&c->grp, &d->grp_cap, n, sizeof *c->grp) ||
+           grow(&c->run, &d->run_cap, n, sizeof *c->run);
+}
+
 int rs__circ_dist_alloc_used(struct circ *c, struct rs_err *err)
 {
     uint64_t P = (uint64_t)c->xc->size, r = (uint64_t)c->xc->rank, round = DIST_BLOCK * P;

@@ -9,7 +9,13 @@
 
 #include "engine/circuit.h"
 #include "routesim/alloc.h"
+#include "routesim/exchange.h"
 #include "routesim/rng.h"
+
+/* The two ways a packet's path can be refused (the same text whoever finds it: serial,
+ * threads, ranks). */
+#define NO_END_TEXT "route of a packet %u -> %u does not end at its destination"
+#define OVER_CAP_TEXT "the path of a packet %u -> %u uses channel %llu more than circuits=%u times"
 
 /* ---- set-up ------------------------------------------------------------------------------ */
 
@@ -106,7 +112,9 @@ static int grow_hops(struct circ *c, uint64_t need)
         c->touched = touched;
     if (!hop || !touched)
         return RS_ENOMEM;
-    if (c->mode == CIRC_MODE_ALL_AT_ONCE && cap > c->req_cap) {
+    /* (over ranks the request arrays grow with the stages' own bookkeeping instead:
+     * rs__circ_dist_reserve) */
+    if (c->mode == CIRC_MODE_ALL_AT_ONCE && !c->xc && cap > c->req_cap) {
         struct circ_req *req = rs_realloc(c->req, (size_t)(cap + 1) * sizeof *req);
         if (req)
             c->req = req;
@@ -154,6 +162,12 @@ static int open_init(struct circ *c, struct circ_open *o, struct rs_openloop *ol
         return rc;
     o->ol = ol;
     c->mode = rs__circ_mode(net, in->routing, c->lc != NULL);
+    uint64_t n_ch = (uint64_t)net->n_nodes * c->P, n_req;
+    c->n_res = n_ch ? n_ch : 1;
+    /* over MPI ranks the checker would hold a rank's own positions only: check=1 is refused
+     * (rs__circ_read_options), the check Debug builds make by themselves skipped */
+    if (c->xc)
+        check = 0;
     uint32_t N = in->pb->n_terminals;
     o->n_term = N;
     o->first = rs_malloc(((size_t)N + 1) * sizeof *o->first);
@@ -181,7 +195,10 @@ static int open_init(struct circ *c, struct circ_open *o, struct rs_openloop *ol
     if (!o->win || !o->cyc.src || !o->cyc.dst || !c->act || !c->fail)
         return rs_err_set(err, RS_ENOMEM, "out of memory for %llu waiting packets",
                           (unsigned long long)K);
-    uint64_t n_ch = (uint64_t)net->n_nodes * c->P, n_req = K;
+    n_req = K;
+    if (c->xc && !(o->wk = rs_malloc(((size_t)K + 1) * sizeof *o->wk)))
+        return rs_err_set(err, RS_ENOMEM, "out of memory for %llu waiting packets",
+                          (unsigned long long)K);
     if (c->lc) {
         const struct rs_lcan *lc = c->lc;
         uint32_t dmax = 1, umax = 1;
@@ -200,10 +217,15 @@ static int open_init(struct circ *c, struct circ_open *o, struct rs_openloop *ol
                               (unsigned long long)K);
         c->cp_max = 2 * lc->l + 2;
     } else {
-        c->used = rs_calloc(n_ch + 1, sizeof *c->used);
+        if (c->xc) { /* over ranks: this rank's channels only (circuit_dist.c) */
+            if ((rc = rs__circ_dist_alloc_used(c, err)))
+                return rc;
+        } else {
+            c->used = rs_calloc(n_ch + 1, sizeof *c->used);
+        }
         c->off = rs_malloc(((size_t)K + 1) * sizeof *c->off);
         o->tmp_cap = 64;
-        o->tmp = rs_malloc(o->tmp_cap * sizeof *o->tmp);
+        o->tmp = rs_malloc(2 * (size_t)o->tmp_cap * sizeof *o->tmp); /* + over ranks: keys */
         if (!c->used || !c->off || !o->tmp)
             return rs_err_set(err, RS_ENOMEM, "out of memory for %llu channels",
                               (unsigned long long)n_ch);
@@ -234,15 +256,16 @@ static int open_init(struct circ *c, struct circ_open *o, struct rs_openloop *ol
 
 /* ---- one cycle ---------------------------------------------------------------------------- */
 
-/* Expand the route st into o->tmp (grown as needed); returns its length, -1 when the route
- * does not end, -2 when out of memory. */
+/* Expand the route st into o->tmp (grown as needed; 2 * tmp_cap words, the second half
+ * scratch for rs__circ_over_cap); returns its length, -1 when the route does not end, -2
+ * when out of memory. */
 static int64_t expand(struct circ *c, const struct rs_route_state *st)
 {
     struct circ_open *o = c->open;
     uint32_t max_hops = 4 * c->net->n_nodes + 16;
     int64_t len = rs_route_walk(c->net, c->routing, st, o->tmp, o->tmp_cap, max_hops, NULL);
     if (len > (int64_t)o->tmp_cap) {
-        uint64_t *t = rs_realloc(o->tmp, (size_t)len * 2 * sizeof *t);
+        uint64_t *t = rs_realloc(o->tmp, (size_t)len * 4 * sizeof *t);
         if (!t)
             return -2;
         o->tmp = t;
@@ -265,18 +288,14 @@ static int64_t add_path(struct circ *c, uint32_t t, const struct circ_wait *e, u
     if (len == -2)
         return rs_err_set(err, RS_ENOMEM, "out of memory for a path");
     if (len < 0)
-        return rs_err_set(err, RS_EINVARIANT,
-                          "route of a packet %u -> %u does not end at its destination", t,
-                          e->dst);
+        return rs_err_set(err, RS_EINVARIANT, NO_END_TEXT, t, e->dst);
     if (total + (uint64_t)len > o->hop_cap && grow_hops(c, total + (uint64_t)len))
         return rs_err_set(err, RS_ENOMEM, "out of memory for the paths of a cycle");
     int rc = 0;
     for (int64_t h = 0; h < len; h++)
         if (++c->used[o->tmp[h]] > c->cap && !rc)
-            rc = rs_err_set(err, RS_EUNSUPPORTED,
-                            "the path of a packet %u -> %u uses channel %llu more than "
-                            "circuits=%u times",
-                            t, e->dst, (unsigned long long)o->tmp[h], c->cap);
+            rc = rs_err_set(err, RS_EUNSUPPORTED, OVER_CAP_TEXT, t, e->dst,
+                            (unsigned long long)o->tmp[h], c->cap);
     for (int64_t h = 0; h < len; h++) {
         c->used[o->tmp[h]] = 0;
         c->hop[total + (uint64_t)h] = (uint32_t)o->tmp[h];
@@ -343,10 +362,7 @@ static int expand_share(struct circ *c, struct circ_xthr *x, int may_alloc)
         struct rs_route_state st = {t, e->dst, e->mid, 0, e->msg};
         int64_t len = rs_route_walk(c->net, c->routing, &st, x->tmp, x->tmp_cap, max_hops, NULL);
         if (len < 0)
-            return x->rc = rs_err_set(&x->err, RS_EINVARIANT,
-                                      "route of a packet %u -> %u does not end at its "
-                                      "destination",
-                                      t, e->dst);
+            return x->rc = rs_err_set(&x->err, RS_EINVARIANT, NO_END_TEXT, t, e->dst);
         if (len > (int64_t)x->tmp_cap || x->n_hop + (uint64_t)len > x->hop_cap) {
             if (!may_alloc)
                 return x->rc = 1;
@@ -370,10 +386,8 @@ static int expand_share(struct circ *c, struct circ_xthr *x, int may_alloc)
         int rc = 0;
         for (int64_t h = 0; h < len; h++)
             if (++used[x->tmp[h]] > c->cap && !rc)
-                rc = rs_err_set(&x->err, RS_EUNSUPPORTED,
-                                "the path of a packet %u -> %u uses channel %llu more than "
-                                "circuits=%u times",
-                                t, e->dst, (unsigned long long)x->tmp[h], c->cap);
+                rc = rs_err_set(&x->err, RS_EUNSUPPORTED, OVER_CAP_TEXT, t, e->dst,
+                                (unsigned long long)x->tmp[h], c->cap);
         for (int64_t h = 0; h < len; h++) {
             used[x->tmp[h]] = 0;
             x->hop[x->n_hop + (uint64_t)h] = (uint32_t)x->tmp[h];
@@ -454,6 +468,98 @@ static int build_cycle_par(struct circ *c, struct rs_err *err)
         c->cpath = cp;
         c->cp_max = max_len;
     }
+    return 0;
+}
+
+/* Over ranks: expand position k's path into o->tmp and refuse it as add_path would
+ * (every rank reports the same text for the first refused position). Returns its length, or
+ * a negative RS_E... with err set. */
+static int64_t own_path(struct circ *c, uint32_t k, struct rs_err *err)
+{
+    struct circ_open *o = c->open;
+    uint32_t t = o->cyc.src[k];
+    const struct circ_wait *e = &o->win[o->wk[k]];
+    struct rs_route_state st = {t, e->dst, e->mid, 0, e->msg};
+    int64_t len = expand(c, &st);
+    if (len == -2)
+        return rs_err_set(err, RS_ENOMEM, "out of memory for a path");
+    if (len < 0)
+        return rs_err_set(err, RS_EINVARIANT, NO_END_TEXT, t, e->dst);
+    uint32_t h = rs__circ_over_cap(c, o->tmp, (uint32_t)len, o->tmp + o->tmp_cap);
+    if (h < (uint32_t)len)
+        return rs_err_set(err, RS_EUNSUPPORTED, OVER_CAP_TEXT, t, e->dst,
+                          (unsigned long long)o->tmp[h], c->cap);
+    return len;
+}
+
+/* build_cycle on fixed paths over MPI ranks (docs/distributed.md, "Circuit switching in
+ * open loop"): every rank lists every position (the open-loop state is the same on every
+ * rank), rank r expands the paths of positions [r n / P, (r + 1) n / P) only (the stages
+ * build the requests of those, circuit_dist.c), and one all-reduce agrees on the first
+ * refused position (its error is then derived again by every rank, with the serial
+ * text), on the longest path (every rank runs as many stages) and on running out of
+ * memory. Returns 0 or RS_E... (the same on every rank but for RS_ENOMEM's text). */
+static int build_cycle_dist(struct circ *c, struct rs_err *err)
+{
+    struct circ_open *o = c->open;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < o->n_pend; i++) {
+        uint32_t t = o->pend[i];
+        for (uint32_t j = 0; j < o->n[t]; j++, k++) {
+            const struct circ_wait *e = &o->win[o->first[t] + j];
+            o->cyc.src[k] = t;
+            o->cyc.dst[k] = e->dst;
+            c->act[k] = k;
+            o->wk[k] = o->first[t] + j;
+            if (c->rank)
+                c->rank[k] = e->rank;
+        }
+    }
+    c->n_act = k;
+    o->cyc.n_msgs = k;
+    uint64_t P = (uint64_t)c->xc->size, r = (uint64_t)c->xc->rank;
+    c->m0 = (uint32_t)(k * r / P);
+    c->m1 = (uint32_t)(k * (r + 1) / P);
+    uint64_t total = 0;
+    uint32_t max_len = 0, bad = c->n;
+    int oom = 0;
+    struct rs_err own = {0};
+    c->off[c->m0] = 0;
+    for (uint32_t p = c->m0; p < c->m1; p++) {
+        int64_t len = own_path(c, p, &own);
+        if (len == RS_ENOMEM || (len >= 0 && total + (uint64_t)len > o->hop_cap &&
+                                 grow_hops(c, total + (uint64_t)len))) {
+            oom = 1;
+            break;
+        }
+        if (len < 0) {
+            bad = p;
+            break;
+        }
+        for (int64_t h = 0; h < len; h++)
+            c->hop[total + (uint64_t)h] = (uint32_t)o->tmp[h];
+        total += (uint64_t)len;
+        c->off[p + 1] = total;
+        max_len = (uint32_t)len > max_len ? (uint32_t)len : max_len;
+    }
+    if (!oom && c->mode == CIRC_MODE_ALL_AT_ONCE && rs__circ_dist_reserve(c, total))
+        oom = 1;
+    uint64_t v[3] = {(uint64_t)UINT32_MAX - bad, max_len, (uint64_t)oom};
+    if (c->xc->allreduce(c->xc->ctx, v, 3, RS_EXCHANGE_MAX)) {
+        c->xfail = 1;
+        return rs_err_set(err, RS_EIO, "the exchange between MPI ranks failed in cycle %u",
+                          c->cycle);
+    }
+    if (v[2])
+        return rs_err_set(err, RS_ENOMEM, "out of memory for the paths of a cycle (on %s)",
+                          oom ? "this rank" : "another rank");
+    bad = (uint32_t)(UINT32_MAX - v[0]);
+    if (bad < k) { /* the first refused position, whoever owns it */
+        int64_t len = own_path(c, bad, err);
+        return len < 0 ? (int)len : rs_err_set(err, RS_EINVARIANT, "position %u refused on one "
+                                                                   "rank only", bad);
+    }
+    c->max_len = (uint32_t)v[1];
     return 0;
 }
 
@@ -596,8 +702,9 @@ static int open_life_step(void *st, struct rs_driver *d, struct rs_err *err)
     struct circ *c = &((struct circ_run_open *)st)->c;
     int rc;
     c->cycle++;
-    rc = c->threads > 1 && !c->lc ? build_cycle_par(c, err) : 1;
-    if (rc == 1)
+    if (c->xc && !c->lc) /* over MPI ranks: this rank's positions' paths */
+        rc = build_cycle_dist(c, err);
+    else if ((rc = c->threads > 1 && !c->lc ? build_cycle_par(c, err) : 1) == 1)
         rc = build_cycle(c, err);
     if (rc)
         return rc;
@@ -605,6 +712,9 @@ static int open_life_step(void *st, struct rs_driver *d, struct rs_err *err)
         rs__circ_lcan_cycle(c);
     else
         rs__circ_paths_cycle(c);
+    if (c->xfail)
+        return rs_err_set(err, RS_EIO, "the exchange between MPI ranks failed in cycle %u",
+                          c->cycle);
     uint32_t routed = settle(c);
     c->routed_now = routed;
     if (!routed && c->n_act) /* the best key always wins: see rs__circ_mode */
@@ -620,9 +730,12 @@ static int open_life_step(void *st, struct rs_driver *d, struct rs_err *err)
 
 static int open_life_collect(void *st, struct rs_driver *d, struct rs_result *res, int deadlock)
 {
+    struct circ *c = &((struct circ_run_open *)st)->c;
     (void)d;
     (void)deadlock; /* every cycle routes a packet: no deadlock */
-    open_result(&((struct circ_run_open *)st)->c, res);
+    if (c->xc && rs__circ_dist_reduce(c)) /* over ranks: locks and max_circuits are per rank */
+        return RS_EIO;
+    open_result(c, res);
     return 0;
 }
 
@@ -631,6 +744,7 @@ static void open_life_free(void *st)
     struct circ_run_open *r = st;
     uint32_t T = r->c.threads;
     r->c.open = NULL;
+    r->c.m0 = 0; /* off is indexed by position here, not shifted (rs__circ_free) */
     rs__circ_free(&r->c);
     open_free(&r->o, T);
 }

@@ -146,17 +146,24 @@ static int paths_init_par(struct circ *c, const struct rs_driver *d, struct rs_e
     return rc;
 }
 
-/* Over ranks (no array of every channel's count here): the first hop h of tmp[0..len) at
- * which a channel occurs more than cap times (the serial pass's test), or len when none;
- * key: len scratch words. */
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
 }
 
-static uint32_t over_cap(const struct circ *c, const uint64_t *tmp, uint32_t len, uint64_t *key)
+uint32_t rs__circ_over_cap(const struct circ *c, const uint64_t *tmp, uint32_t len, uint64_t *key)
 {
+    if (len <= 64) { /* a short path: each hop's channel counted among the hops so far */
+        for (uint32_t h = 0; h < len; h++) {
+            uint32_t n = 1;
+            for (uint32_t g = 0; g < h; g++)
+                n += tmp[g] == tmp[h];
+            if (n > c->cap)
+                return h;
+        }
+        return len;
+    }
     for (uint32_t h = 0; h < len; h++) /* channel ids < 2^32 (checked at set-up) */
         key[h] = tmp[h] << 32 | h;
     qsort(key, len, sizeof *key, cmp_u64);
@@ -183,7 +190,7 @@ static int path_error(const struct circ *c, const struct rs_driver *d, uint32_t 
     if (len < 0 || (uint64_t)len > c->max_len)
         return 0;
     rs_route_walk(c->net, c->routing, &st, tmp, (uint32_t)len, max_hops, NULL);
-    uint32_t h = over_cap(c, tmp, (uint32_t)len, key);
+    uint32_t h = rs__circ_over_cap(c, tmp, (uint32_t)len, key);
     if (h == (uint32_t)len)
         return 0;
     st = route_of(c, d, m);
@@ -241,7 +248,7 @@ static int paths_init_dist(struct circ *c, const struct rs_driver *d, struct rs_
         struct rs_route_state st = route_of(c, d, m);
         uint32_t len = (uint32_t)(c->off[m + 1] - c->off[m]);
         rs_route_walk(c->net, c->routing, &st, tmp, len, max_hops, NULL);
-        if (bad == c->n && over_cap(c, tmp, len, key) < len)
+        if (bad == c->n && rs__circ_over_cap(c, tmp, len, key) < len)
             bad = m;
         for (uint32_t h = 0; h < len; h++)
             c->hop[c->off[m] + h] = (uint32_t)tmp[h];

@@ -6,9 +6,10 @@
 # P = 2, 3 and 4 prints the bytes of the serial run (stdout, stderr, exit status; -o FILE
 # too) on butterflies and Beneš networks (hop by hop), LCANs (their level stages), meshes and
 # tori (every hop at once), with drops, circuits=2 and down=rank; the flit engine's worms on
-# many topologies and its deadlocks (the serial waiting cycle); a path error found while
-# the ranks expand their own messages' paths gives the serial error line; and what is not partitioned
-# (other engines, open loop, other algorithms, the checker, --events, pictures) is refused
+# many topologies and its deadlocks (the serial waiting cycle); circuits in open loop; a path
+# error found while the ranks expand their own messages' paths gives the serial error line;
+# and what is not partitioned (other engines, store-and-forward in open loop, other
+# algorithms, the checker, --events, pictures) is refused
 # with one error line and exit status 2 instead of running whole on every rank. Skipped
 # (status 77) only when routesim was built without MPI (CMake passes RS_MPIEXEC, empty then).
 . "$(dirname "$0")/lib.bash"
@@ -200,6 +201,35 @@ for s in 2 3 7; do
     switching=circuit
 done
 
+# Circuit switching in open loop (docs/distributed.md): every rank keeps the open-loop state
+# (arrivals, windows) and lists every cycle's positions, expands the paths of its own share
+# of them only (fixed paths) and the stages run as in batch; the fail flags are gathered at
+# the end of a cycle. Butterflies (hop by hop, down=rank, drops), a Beneš network, LCANs
+# (level stages), a mesh and a torus (every hop at once), BookSim's run control, on/off
+# arrivals, a network of 4 inputs on 4 ranks; and a path refused in a cycle (Valiant round
+# the wrapped butterfly twice with circuits=1) gives the serial error line.
+COL="switching=circuit injection_process=bernoulli warmup_steps=50 measure_steps=200 drain_steps=200"
+circ_ol_cases=(
+  "topology=butterfly N=256 injection_rate=0.3 down=rank seed=3 $COL"
+  "topology=butterfly N=128 injection_rate=0.9 passes=2 seed=4 $COL"
+  "topology=butterfly N=64 wrap=1 routing=valiant circuits=2 injection_rate=0.2 seed=5 $COL"
+  "topology=benes N=64 injection_rate=0.4 seed=6 $COL"
+  "topology=lcan N=64 d=4 u=2 injection_rate=0.8 circuits=2 down=rank seed=8 $COL"
+  "topology=lcan N=64 d=4 u=2 injection_rate=0.5 up=random_per_permutation passes=2 seed=16 $COL"
+  "topology=mesh k=6 injection_rate=0.2 seed=9 $COL"
+  "topology=torus k=4 traffic=transpose injection_rate=0.5 passes=3 seed=11 $COL"
+  "topology=butterfly N=32 injection_rate=0.95 seed=14 switching=circuit injection_process=bernoulli sim_type=throughput warmup_periods=1 sample_period=100 max_samples=4"
+  "topology=butterfly N=16 injection_rate=0.3 arrivals=on_off seed=13 $COL"
+  "topology=butterfly N=4 injection_rate=0.5 seed=17 $COL"
+)
+for c in "${circ_ol_cases[@]}"; do
+  # shellcheck disable=SC2086
+  same_over_ranks $c
+done
+# shellcheck disable=SC2086
+same_failure 'more than circuits=1 times' topology=butterfly N=64 wrap=1 routing=valiant \
+  injection_rate=0.2 seed=2 $COL
+
 # -o FILE: written once, by rank 0, the serial bytes.
 B="topology=butterfly N=256 traffic=randperm switching=circuit seed=9"
 # shellcheck disable=SC2086
@@ -252,8 +282,8 @@ refused '^routesim: check=1 is not partitioned over MPI ranks' \
   run topology=mesh k=4 traffic=randperm switching=wormhole check=1
 REFUSED_NP=3 refused '^routesim: a network of 2 nodes over 3 MPI ranks: every rank needs a node' \
   run topology=chain k=2 traffic=randperm switching=wormhole
-refused '^routesim: open-loop runs .* are not partitioned over MPI ranks yet' \
-  run topology=butterfly N=64 switching=circuit injection_process=bernoulli injection_rate=0.1 \
+refused '^routesim: open-loop runs .* of switching=store_forward are not partitioned over MPI ranks yet' \
+  run topology=butterfly N=64 queue_size=2 injection_process=bernoulli injection_rate=0.1 \
   warmup_steps=10 measure_steps=20 drain_steps=10
 refused '^routesim: algorithm=offline is not partitioned over MPI ranks' \
   run topology=lcan N=64 d=4 u=2 traffic=randperm switching=circuit algorithm=offline

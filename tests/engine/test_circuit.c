@@ -2,8 +2,8 @@
  * comments), the up concentrator, T-LCAN bundles, injection contention, order independence
  * (requests shuffled and visited backwards give the same record), determinism, the
  * one-pass butterfly against exact values (exhaustive over destinations for N = 4, the
- * exact level recurrence for larger N), Ranade's first stage, plans, option errors and
- * the invariant checker. */
+ * exact level recurrence for larger N), Ranade's first stage, plans, option errors, the
+ * invariant checker and the path check of runs over MPI ranks. */
 #include "rs_test.h"
 
 #include <math.h>
@@ -648,6 +648,35 @@ static void test_wrapped_valiant_progress(void **state)
     }
 }
 
+/* rs__circ_over_cap (the path check of runs over MPI ranks) against the serial pass's
+ * counting, on paths of 1 to 200 hops (both of its forms: counted in place up to 64 hops,
+ * sorted above) drawn from few channels so that repeats are common, for cap 1 to 3. */
+static void test_over_cap(void **state)
+{
+    (void)state;
+    uint64_t tmp[200], key[200];
+    uint32_t count[16];
+    struct circ c = {0};
+    uint32_t found[2] = {0, 0}; /* paths refused in each form: the test reaches both */
+    for (uint32_t trial = 0; trial < 3000; trial++) {
+        uint32_t len = 1 + rs_rand_below(7, 1, trial, 0, 200);
+        uint32_t spread = 2 + rs_rand_below(7, 2, trial, 0, len < 14 ? len : 14);
+        c.cap = 1 + trial % 3;
+        for (uint32_t h = 0; h < len; h++) /* a walk that revisits channels */
+            tmp[h] = len <= 64 && trial % 2 ? 1000 + h : 7 + rs_rand_below(7, 3, trial, h, spread);
+        uint32_t want = len;
+        memset(count, 0, sizeof count);
+        for (uint32_t h = 0; h < len && want == len; h++)
+            if (tmp[h] < 1000 && ++count[tmp[h] - 7] > c.cap)
+                want = h;
+        uint32_t got = rs__circ_over_cap(&c, tmp, len, key);
+        assert_int_equal(got, want);
+        if (got < len)
+            found[len > 64]++;
+    }
+    assert_true(found[0] > 100 && found[1] > 100);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -665,6 +694,7 @@ int main(void)
         cmocka_unit_test(test_rank_default),
         cmocka_unit_test(test_checker_detects),
         cmocka_unit_test(test_wrapped_valiant_progress),
+        cmocka_unit_test(test_over_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
