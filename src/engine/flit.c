@@ -274,7 +274,8 @@ static void refresh_sources(struct flit *f, const uint32_t *newly, uint32_t n_ne
             t = (i++, newly[j++]);
         else
             t = newly[j++];
-        rs__flit_make_front(f, t);
+        if (rs__flit_front_due(f, t))
+            rs__flit_make_front(f, t);
         if (source_busy(f, t))
             f->pend2[n++] = t;
     }

@@ -409,6 +409,15 @@ uint32_t rs__flit_adaptive_pick(struct flit *f, uint32_t m, int shared);
  * current step). A routing error sets f->rc. */
 void rs__flit_make_front(struct flit *f, uint32_t t);
 
+/* Would rs__flit_make_front(f, t) look for a front: t has none, and a message waits
+ * (released static messages, or open-loop packets generated)? Its callers in the step's
+ * loops test this inline first (most calls have nothing to do). */
+static inline int rs__flit_front_due(const struct flit *f, uint32_t t)
+{
+    return f->front[t] == RS_NONE &&
+           (f->ol ? f->ol->term[t].pending != 0 : f->src_pos[t] < f->src_end[t]);
+}
+
 /* Terminal t's front message started or was discarded: it leaves the source's FIFO. */
 void rs__flit_front_left(struct flit *f, uint32_t t);
 

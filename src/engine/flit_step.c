@@ -620,7 +620,8 @@ int rs__flit_step(struct flit *f, struct rs_err *err)
                         rs__flit_finish(f, m, 1);
                     else
                         f->born[f->n_born++] = m;
-                    rs__flit_make_front(f, t); /* the next may start as well */
+                    if (rs__flit_front_due(f, t)) /* the next may start as well */
+                        rs__flit_make_front(f, t);
                     if ((rc = f->rc))
                         break;
                     continue;
