@@ -7,7 +7,10 @@ the medians, and BookSim's median over each routesim median.
 
 usage: bench/booksim_speed.py BOOKSIM CONFIG 'routesim args' RS_BINARY [RS_BINARY ...]
        (env ROUNDS, default 5; REPS, default 11)
-example: bench/booksim_speed.py booksim speed.cfg "run topology=mesh k=8 ..." build/routesim
+example: bench/booksim_speed.py booksim bench/booksim/speed.cfg "run -c bench/booksim/speed.cfg" build/routesim
+         (the three cases of docs/PERFORMANCE.md are bench/booksim/speed.cfg, speed1616.cfg
+         and speedfly.cfg, in BookSim's syntax: `run -c FILE` runs them on router=iq; the
+         router=simple command line of the 8x8 case is in docs/PERFORMANCE.md)
 """
 import os
 import resource
