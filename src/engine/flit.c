@@ -791,7 +791,8 @@ int rs__flit_collect(void *st, struct rs_driver *d, struct rs_result *res, int d
     if (f->dist && (rc = rs__flit_dist_collect(f))) /* the sums and finish steps of every rank */
         return rc;
     struct rs_engine_paths *paths = d->in->paths;
-    if (f->dist && paths && !f->ol) { /* counted here, so that no rank walks every route again */
+    if (f->dist && paths && !f->ol && !f->adaptive) { /* counted here, so that no rank walks
+                                                         every route again (adaptive: none) */
         rs__huge_free(f->vc, f->n_vc * sizeof *f->vc); /* not read from here on (the waiting
                                                           cycle was traced before): room for
                                                           the channels' counts */

@@ -48,8 +48,14 @@ struct flit_buf {
 };
 
 /* The tags: a released VC (its id and record), a worm (its record, then for each VC of its
- * chain, head to tail, the VC's id and record). */
-enum { REC_RELEASE = 1, REC_WORM = 2 };
+ * chain, head to tail, the VC's id and record), a count (adaptive routings: the id, count
+ * and step stamps of a VC of a chain that changed away from its home in the step). */
+enum { REC_RELEASE = 1, REC_WORM = 2, REC_COUNT = 3 };
+
+/* A count record's fields after its tag. */
+struct flit_count {
+    uint32_t x, cnt, t_arr, t_dep;
+};
 
 struct flit_dist {
     const struct rs_exchange *xc;
@@ -125,7 +131,6 @@ int rs__flit_dist_init(struct flit *f, const struct rs_exchange *xc, struct rs_e
 {
     const char *why = f->mode == FLIT_PARTIAL  ? "switching=cut_through_partial"
                       : f->link != FLIT_PER_VC ? "link=shared"
-                      : f->adaptive            ? "an adaptive routing"
                       : f->iq_router           ? "router=iq"
                       : f->drv->in->events     ? "--events"
                       : f->plan                ? "a plan"
@@ -135,9 +140,18 @@ int rs__flit_dist_init(struct flit *f, const struct rs_exchange *xc, struct rs_e
     if (why)
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "%s is not partitioned over MPI ranks (the flit engine is split for "
-                          "oblivious routings, link=per_vc and router=simple): run it without "
-                          "mpirun -np %d",
+                          "link=per_vc and router=simple): run it without mpirun -np %d",
                           why, xc->size);
+    /* UGAL-G's choice at a router of the source group reads the start-of-step occupancy of
+     * the global channel of another router of that group, whose VCs live on another rank
+     * where a rank boundary cuts the group (docs/distributed.md) */
+    if (f->adaptive && !strcmp(f->routing->name, "ugal_g"))
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "routing=ugal_g is not partitioned over MPI ranks (its choice reads "
+                          "the occupancy of other routers' global channels, which may live on "
+                          "other ranks; routing=ugal_l reads only its own router's): run it "
+                          "without mpirun -np %d",
+                          xc->size);
     uint64_t n = f->net->n_nodes, P = (uint64_t)xc->size, k = (uint64_t)xc->rank;
     if (n < P)
         return rs_err_set(err, RS_EUNSUPPORTED,
@@ -223,6 +237,31 @@ void rs__flit_dist_released(struct flit *f, uint32_t x)
     memcpy(q, &tag, sizeof tag);
     memcpy(q + sizeof tag, &x, sizeof x);
     memcpy(q + sizeof tag + sizeof x, &f->vc[x], sizeof f->vc[x]);
+}
+
+/* Adaptive routings: the VCs of worm m's chain that are another rank's and whose count
+ * changed in this step (a flit arrived or left) are sent home with their count and stamps,
+ * so that the home's start-of-step count of each (free_slots in flit.c), which a header
+ * there reads to order its choices, is the serial run's in the next step. A VC's count
+ * changes only by its owner's moves, and the worm that holds it runs on one rank, so the
+ * home's copy is exact once the step's records are in; within a step its stamps are older
+ * than the step, so it reads the count at the step's start, as the serial run does. */
+static void send_counts(struct flit *f, uint32_t m)
+{
+    const struct flit_worm *w = &f->w[m];
+    uint32_t t = f->step, tag = REC_COUNT;
+    for (uint32_t k = 0, x = w->head; k < w->span; k++, x = f->vc[x].up) {
+        const struct flit_vc *v = &f->vc[x];
+        uint32_t r;
+        if ((v->t_arr != t && v->t_dep != t) || (r = home_of(f, x)) == f->dist->rank)
+            continue;
+        struct flit_count c = {x, v->cnt, v->t_arr, v->t_dep};
+        uint8_t *q = reserve(f->dist, r, sizeof tag + sizeof c);
+        if (!q)
+            return;
+        memcpy(q, &tag, sizeof tag);
+        memcpy(q + sizeof tag, &c, sizeof c);
+    }
 }
 
 void rs__flit_dist_finished(struct flit *f, uint32_t gen, uint32_t len, int delivered)
@@ -401,6 +440,8 @@ int rs__flit_dist_exchange(struct flit *f, int rc, struct rs_err *err)
         d->dest[i] = RS_NONE;
         if (rc || m == RS_NONE)
             continue;
+        if (f->adaptive) /* the counts its moves changed away from their homes */
+            send_counts(f, m);
         uint32_t r = rs__flit_rank_of_node(f, header_node(f, m));
         if (r == d->rank)
             continue;
@@ -427,6 +468,13 @@ int rs__flit_dist_exchange(struct flit *f, int rc, struct rs_err *err)
             memcpy(&x, p, sizeof x);
             memcpy(&f->vc[x], p + sizeof x, sizeof f->vc[x]);
             p += sizeof x + sizeof f->vc[x];
+        } else if (tag == REC_COUNT) { /* a home VC held on another rank: its count */
+            struct flit_count c;
+            memcpy(&c, p, sizeof c);
+            p += sizeof c;
+            f->vc[c.x].cnt = c.cnt;
+            f->vc[c.x].t_arr = c.t_arr;
+            f->vc[c.x].t_dep = c.t_dep;
         } else {
             f->born[f->n_born++] = take_worm(f, &p);
         }
@@ -464,9 +512,10 @@ int rs__flit_dist_exchange(struct flit *f, int rc, struct rs_err *err)
 }
 
 /* Every other rank's worms join this rank's state as visitors (one all-gather): the VCs they
- * wait for are free unless a chain holds them (this rank's copies of them may be stale; one
- * may be in a chain of this rank's own worms, whose owners are set again), then their
- * chains are written and they enter the active list by age. The state is then the serial
+ * may wait for, those of every channel out of their header's node (an adaptive header waits
+ * for all its choices), are free unless a chain holds them (this rank's copies of them may
+ * be stale; one may be in a chain of this rank's own worms, whose owners are set again),
+ * then their chains are written and they enter the active list by age. The state is then the serial
  * run's whole (slot numbers aside). Returns 0, RS_ENOMEM or RS_EIO (on every rank alike). */
 static int join_visitors(struct flit *f)
 {
@@ -496,8 +545,9 @@ static int join_visitors(struct flit *f)
         p += sizeof(uint32_t) + sizeof w + w.span * (sizeof(uint32_t) + sizeof(struct flit_vc));
         if (w.next_chan == RS_NONE || rs__flit_dist_own_node(f, (uint64_t)w.next_chan / f->P))
             continue;
-        for (uint32_t v = w.vc_lo; v < w.vc_hi; v++)
-            f->vc[flit_vc_id(f, w.next_chan, v)].owner = RS_NONE;
+        uint64_t per_node = (uint64_t)f->P * f->B, x0 = (uint64_t)w.next_chan / f->P * per_node;
+        for (uint64_t x = x0; x < x0 + per_node; x++)
+            f->vc[x].owner = RS_NONE;
     }
     for (uint32_t i = 0; i < f->n_act; i++) { /* this rank's worms hold their chains */
         uint32_t m = f->act[i];
