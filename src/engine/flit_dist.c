@@ -38,6 +38,7 @@
 
 #include "engine/flit.h"
 #include "routesim/alloc.h"
+#include "routesim/dragonfly.h"
 #include "routesim/exchange.h"
 #include "routesim/path_set.h"
 #include "routesim/route.h"
@@ -90,6 +91,9 @@ struct flit_dist {
     uint64_t rem_synced; /* the messages left at the last exchange */
     struct flit_pass *pass; /* this step's pass records for home VCs, by VC id */
     uint32_t n_pass, cap_pass;
+    /* routing=ugal_g: a router reads the class-0 VCs of the global channels of the other
+     * routers of its group, whose counts go to every rank that holds a router of the group */
+    const struct rs_dfly *share;
     int gathered;        /* the deadlocked state is whole on every rank (rs__flit_dist_gather) */
 };
 
@@ -153,16 +157,6 @@ int rs__flit_dist_init(struct flit *f, const struct rs_exchange *xc, struct rs_e
                           "%s is not partitioned over MPI ranks (the flit engine is split for "
                           "link=per_vc and router=simple): run it without mpirun -np %d",
                           why, xc->size);
-    /* UGAL-G's choice at a router of the source group reads the start-of-step occupancy of
-     * the global channel of another router of that group, whose VCs live on another rank
-     * where a rank boundary cuts the group (docs/distributed.md) */
-    if (f->adaptive && !strcmp(f->routing->name, "ugal_g"))
-        return rs_err_set(err, RS_EUNSUPPORTED,
-                          "routing=ugal_g is not partitioned over MPI ranks (its choice reads "
-                          "the occupancy of other routers' global channels, which may live on "
-                          "other ranks; routing=ugal_l reads only its own router's): run it "
-                          "without mpirun -np %d",
-                          xc->size);
     uint64_t n = f->net->n_nodes, P = (uint64_t)xc->size, k = (uint64_t)xc->rank;
     if (n < P)
         return rs_err_set(err, RS_EUNSUPPORTED,
@@ -185,6 +179,8 @@ int rs__flit_dist_init(struct flit *f, const struct rs_exchange *xc, struct rs_e
     d->node_lo = (k * of + P - 1) / P; /* the v with floor(v P / of) = k */
     d->node_hi = ((k + 1) * of + P - 1) / P;
     d->rem_synced = f->pb->n_msgs;
+    if (f->adaptive && !strcmp(f->routing->name, "ugal_g"))
+        d->share = rs_dfly_of(net);
     d->out = rs_calloc(P, sizeof *d->out);
     d->send_bytes = rs_calloc(P, sizeof *d->send_bytes);
     d->recv_bytes = rs_calloc(P, sizeof *d->recv_bytes);
@@ -238,9 +234,44 @@ static uint8_t *reserve(struct flit_dist *d, uint32_t r, uint64_t n)
     return b->p + b->n - n;
 }
 
+/* Count record c for rank r. */
+static void put_count(struct flit_dist *d, uint32_t r, const struct flit_count *c)
+{
+    uint32_t tag = REC_COUNT;
+    uint8_t *q = reserve(d, r, sizeof tag + sizeof *c);
+    if (!q)
+        return;
+    memcpy(q, &tag, sizeof tag);
+    memcpy(q + sizeof tag, c, sizeof *c);
+}
+
+/* routing=ugal_g: VC x's count and stamps (changed in this step on this rank) to the ranks
+ * other than this one and its home that read it, when it is a class-0 VC of a global channel
+ * (path_cost in ugal.c reads those of every router of the group): the ranks of the routers
+ * of its router's group (increasing with the node ids in the split by node ids). */
+static void share_count(struct flit *f, uint32_t x, uint32_t home)
+{
+    struct flit_dist *d = f->dist;
+    const struct rs_dfly *dd = d->share;
+    uint64_t ch = x / f->B;
+    uint32_t node = (uint32_t)(ch / f->P), port = (uint32_t)(ch % f->P);
+    if (node < dd->N || port < rs_dfly_gport0(dd) || x % f->B >= f->B / 3)
+        return;
+    struct flit_count c = {x, f->vc[x].cnt, f->vc[x].t_arr, f->vc[x].t_dep};
+    uint32_t first = dd->N + rs_dfly_group(dd, node) * dd->a, prev = RS_NONE;
+    for (uint32_t i = 0; i < dd->a; i++) {
+        uint32_t r = rs__flit_rank_of_node(f, first + i);
+        if (r != prev && r != d->rank && r != home)
+            put_count(d, r, &c);
+        prev = r;
+    }
+}
+
 void rs__flit_dist_released(struct flit *f, uint32_t x)
 {
     uint32_t r = home_of(f, x), tag = REC_RELEASE;
+    if (f->dist->share)
+        share_count(f, x, r);
     if (r == f->dist->rank)
         return;
     uint8_t *q = reserve(f->dist, r, sizeof tag + sizeof x + sizeof f->vc[x]);
@@ -261,18 +292,18 @@ void rs__flit_dist_released(struct flit *f, uint32_t x)
 static void send_counts(struct flit *f, uint32_t m)
 {
     const struct flit_worm *w = &f->w[m];
-    uint32_t t = f->step, tag = REC_COUNT;
+    uint32_t t = f->step, tag;
     for (uint32_t k = 0, x = w->head; k < w->span; k++, x = f->vc[x].up) {
         const struct flit_vc *v = &f->vc[x];
-        uint32_t r;
-        if ((v->t_arr != t && v->t_dep != t) || (r = home_of(f, x)) == f->dist->rank)
+        if (v->t_arr != t && v->t_dep != t)
             continue;
-        struct flit_count c = {x, v->cnt, v->t_arr, v->t_dep};
-        uint8_t *q = reserve(f->dist, r, sizeof tag + sizeof c);
-        if (!q)
-            return;
-        memcpy(q, &tag, sizeof tag);
-        memcpy(q + sizeof tag, &c, sizeof c);
+        uint32_t r = home_of(f, x);
+        if (r != f->dist->rank) {
+            struct flit_count c = {x, v->cnt, v->t_arr, v->t_dep};
+            put_count(f->dist, r, &c);
+        }
+        if (f->dist->share) /* ugal_g: and to the other ranks that read it */
+            share_count(f, x, r);
     }
     /* a delivered header's head VC takes its flits uncounted (free_slots in flit.c): when the
      * worm will pass one through it in the next step (its first move then: from the VC
