@@ -24,6 +24,12 @@
  *   - one all-to-all per step carries both, and one all-reduce (the failures, the step's
  *     moves, accepted flits, worms in the network, sources with a front and messages
  *     finished) lets every rank take the same decisions on deadlock, fast-forward and the end.
+ * Adaptive routings (docs/distributed.md "Adaptive routings over ranks"): a header orders its
+ * choices by the start-of-step counts of the VCs out of its node, so the same all-to-all
+ * also carries, from the rank of the worm that holds a VC, the counts that changed away from
+ * the VC's home (count records), the delivered headers' head VCs that take a flit uncounted
+ * in the next step (pass records: the serial view reads -1 there) and, for ugal_g, the
+ * counts of the global channels of a group to every rank that holds one of its routers.
  * Open loop: every rank generates every terminal's arrivals and starts its own; the packets
  * finished in a step are recorded in every rank's open-loop record at its end (one
  * all-gather); the periodic deadlock search, and the waiting cycle of a deadlock, see every
