@@ -19,11 +19,18 @@
 
 /* ---- routes --------------------------------------------------------------------------- */
 
-/* Start-of-step free slots of VC vc of (node, port): the view of adaptive routings. */
+/* Start-of-step free slots of VC vc of (node, port): the view of adaptive routings. (The
+ * head VC of a worm whose header was delivered takes flits without counting them: once such
+ * a worm has passed a flit on in the step, its count at the start of the step reads as -1,
+ * and its free slots as depth + 1. Over MPI ranks that worm may be another rank's:
+ * rs__flit_dist_cnt_start reads the same.) */
 static uint32_t free_slots(const void *ctx, uint32_t node, uint32_t port, uint32_t vc)
 {
     const struct flit *f = ctx;
-    return f->depth - flit_cnt_start(f, flit_vc_id(f, (uint64_t)node * f->P + port, vc));
+    uint32_t x = flit_vc_id(f, (uint64_t)node * f->P + port, vc), c = flit_cnt_start(f, x);
+    if (f->dist && c == 0 && f->vc[x].owner != RS_NONE)
+        c = rs__flit_dist_cnt_start(f, x);
+    return f->depth - c;
 }
 
 int rs__flit_route_adaptive(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err)
@@ -78,6 +85,7 @@ uint32_t rs__flit_adaptive_pick(struct flit *f, uint32_t m, int shared)
     uint32_t node = w->next_chan / f->P, t = f->step;
     struct rs_route_state st = {w->src, w->dst, w->mid, w->hops, w->msg};
     struct rs_route_choice ch[RS_ROUTE_MAX_CHOICES];
+    f->pick = m; /* (the view's reader, over MPI ranks) */
     uint32_t n = f->routing->choose(f->net, node, &st, &f->view, ch);
     RS_DASSERT(n >= 1 && n <= RS_ROUTE_MAX_CHOICES);
     for (uint32_t i = 0; i < n; i++) {
@@ -792,7 +800,8 @@ int rs__flit_collect(void *st, struct rs_driver *d, struct rs_result *res, int d
     if (f->dist && (rc = rs__flit_dist_collect(f))) /* the sums and finish steps of every rank */
         return rc;
     struct rs_engine_paths *paths = d->in->paths;
-    if (f->dist && paths && !f->ol) { /* counted here, so that no rank walks every route again */
+    if (f->dist && paths && !f->ol && !f->adaptive) { /* counted here, so that no rank walks
+                                                         every route again (adaptive: none) */
         rs__huge_free(f->vc, f->n_vc * sizeof *f->vc); /* not read from here on (the waiting
                                                           cycle was traced before): room for
                                                           the channels' counts */

@@ -24,6 +24,12 @@
  *   - one all-to-all per step carries both, and one all-reduce (the failures, the step's
  *     moves, accepted flits, worms in the network, sources with a front and messages
  *     finished) lets every rank take the same decisions on deadlock, fast-forward and the end.
+ * Adaptive routings (docs/distributed.md "Adaptive routings over ranks"): a header orders its
+ * choices by the start-of-step counts of the VCs out of its node, so the same all-to-all
+ * also carries, from the rank of the worm that holds a VC, the counts that changed away from
+ * the VC's home (count records), the delivered headers' head VCs that take a flit uncounted
+ * in the next step (pass records: the serial view reads -1 there) and, for ugal_g, the
+ * counts of the global channels of a group to every rank that holds one of its routers.
  * Open loop: every rank generates every terminal's arrivals and starts its own; the packets
  * finished in a step are recorded in every rank's open-loop record at its end (one
  * all-gather); the periodic deadlock search, and the waiting cycle of a deadlock, see every
@@ -33,10 +39,12 @@
  * array is allocated whole but touched only in its home range and where its worms' chains
  * reach (rs__huge_alloc: untouched pages cost nothing). The exchange is the caller's
  * (include/routesim/exchange.h): the library never calls MPI itself. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/flit.h"
 #include "routesim/alloc.h"
+#include "routesim/dragonfly.h"
 #include "routesim/exchange.h"
 #include "routesim/path_set.h"
 #include "routesim/route.h"
@@ -48,8 +56,22 @@ struct flit_buf {
 };
 
 /* The tags: a released VC (its id and record), a worm (its record, then for each VC of its
- * chain, head to tail, the VC's id and record). */
-enum { REC_RELEASE = 1, REC_WORM = 2 };
+ * chain, head to tail, the VC's id and record); adaptive routings: a count (the id, count
+ * and step stamps of a VC of a chain that changed away from its home in the step) and a
+ * pass (the head VC of a delivered worm that will run on another rank than the VC's home
+ * and pass a flit through it in the next step, with the worm's key). */
+enum { REC_RELEASE = 1, REC_WORM = 2, REC_COUNT = 3, REC_PASS = 4 };
+
+/* A count record's fields after its tag. */
+struct flit_count {
+    uint32_t x, cnt, t_arr, t_dep;
+};
+
+/* A pass record's fields after its tag (and an entry of the home's list of them). */
+struct flit_pass {
+    uint64_t key;
+    uint32_t x, pad;
+};
 
 struct flit_dist {
     const struct rs_exchange *xc;
@@ -73,6 +95,11 @@ struct flit_dist {
     uint64_t n_fin, cap_fin;
     int oom;             /* a record could not be kept: the step fails on every rank */
     uint64_t rem_synced; /* the messages left at the last exchange */
+    struct flit_pass *pass; /* this step's pass records for home VCs, by VC id */
+    uint32_t n_pass, cap_pass;
+    /* routing=ugal_g: a router reads the class-0 VCs of the global channels of the other
+     * routers of its group, whose counts go to every rank that holds a router of the group */
+    const struct rs_dfly *share;
     int gathered;        /* the deadlocked state is whole on every rank (rs__flit_dist_gather) */
 };
 
@@ -125,7 +152,6 @@ int rs__flit_dist_init(struct flit *f, const struct rs_exchange *xc, struct rs_e
 {
     const char *why = f->mode == FLIT_PARTIAL  ? "switching=cut_through_partial"
                       : f->link != FLIT_PER_VC ? "link=shared"
-                      : f->adaptive            ? "an adaptive routing"
                       : f->iq_router           ? "router=iq"
                       : f->drv->in->events     ? "--events"
                       : f->plan                ? "a plan"
@@ -135,8 +161,7 @@ int rs__flit_dist_init(struct flit *f, const struct rs_exchange *xc, struct rs_e
     if (why)
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "%s is not partitioned over MPI ranks (the flit engine is split for "
-                          "oblivious routings, link=per_vc and router=simple): run it without "
-                          "mpirun -np %d",
+                          "link=per_vc and router=simple): run it without mpirun -np %d",
                           why, xc->size);
     uint64_t n = f->net->n_nodes, P = (uint64_t)xc->size, k = (uint64_t)xc->rank;
     if (n < P)
@@ -160,6 +185,8 @@ int rs__flit_dist_init(struct flit *f, const struct rs_exchange *xc, struct rs_e
     d->node_lo = (k * of + P - 1) / P; /* the v with floor(v P / of) = k */
     d->node_hi = ((k + 1) * of + P - 1) / P;
     d->rem_synced = f->pb->n_msgs;
+    if (f->adaptive && !strcmp(f->routing->name, "ugal_g"))
+        d->share = rs_dfly_of(net);
     d->out = rs_calloc(P, sizeof *d->out);
     d->send_bytes = rs_calloc(P, sizeof *d->send_bytes);
     d->recv_bytes = rs_calloc(P, sizeof *d->recv_bytes);
@@ -187,6 +214,7 @@ void rs__flit_dist_free(struct flit *f)
     rs_free(d->own_t);
     rs_free(d->recv);
     rs_free(d->fin);
+    rs_free(d->pass);
     rs_free(d);
     f->dist = NULL;
 }
@@ -212,9 +240,44 @@ static uint8_t *reserve(struct flit_dist *d, uint32_t r, uint64_t n)
     return b->p + b->n - n;
 }
 
+/* Count record c for rank r. */
+static void put_count(struct flit_dist *d, uint32_t r, const struct flit_count *c)
+{
+    uint32_t tag = REC_COUNT;
+    uint8_t *q = reserve(d, r, sizeof tag + sizeof *c);
+    if (!q)
+        return;
+    memcpy(q, &tag, sizeof tag);
+    memcpy(q + sizeof tag, c, sizeof *c);
+}
+
+/* routing=ugal_g: VC x's count and stamps (changed in this step on this rank) to the ranks
+ * other than this one and its home that read it, when it is a class-0 VC of a global channel
+ * (path_cost in ugal.c reads those of every router of the group): the ranks of the routers
+ * of its router's group (increasing with the node ids in the split by node ids). */
+static void share_count(struct flit *f, uint32_t x, uint32_t home)
+{
+    struct flit_dist *d = f->dist;
+    const struct rs_dfly *dd = d->share;
+    uint64_t ch = x / f->B;
+    uint32_t node = (uint32_t)(ch / f->P), port = (uint32_t)(ch % f->P);
+    if (node < dd->N || port < rs_dfly_gport0(dd) || x % f->B >= f->B / 3)
+        return;
+    struct flit_count c = {x, f->vc[x].cnt, f->vc[x].t_arr, f->vc[x].t_dep};
+    uint32_t first = dd->N + rs_dfly_group(dd, node) * dd->a, prev = RS_NONE;
+    for (uint32_t i = 0; i < dd->a; i++) {
+        uint32_t r = rs__flit_rank_of_node(f, first + i);
+        if (r != prev && r != d->rank && r != home)
+            put_count(d, r, &c);
+        prev = r;
+    }
+}
+
 void rs__flit_dist_released(struct flit *f, uint32_t x)
 {
     uint32_t r = home_of(f, x), tag = REC_RELEASE;
+    if (f->dist->share)
+        share_count(f, x, r);
     if (r == f->dist->rank)
         return;
     uint8_t *q = reserve(f->dist, r, sizeof tag + sizeof x + sizeof f->vc[x]);
@@ -223,6 +286,71 @@ void rs__flit_dist_released(struct flit *f, uint32_t x)
     memcpy(q, &tag, sizeof tag);
     memcpy(q + sizeof tag, &x, sizeof x);
     memcpy(q + sizeof tag + sizeof x, &f->vc[x], sizeof f->vc[x]);
+}
+
+/* Adaptive routings: the VCs of worm m's chain that are another rank's and whose count
+ * changed in this step (a flit arrived or left) are sent home with their count and stamps,
+ * so that the home's start-of-step count of each (free_slots in flit.c), which a header
+ * there reads to order its choices, is the serial run's in the next step. A VC's count
+ * changes only by its owner's moves, and the worm that holds it runs on one rank, so the
+ * home's copy is exact once the step's records are in; within a step its stamps are older
+ * than the step, so it reads the count at the step's start, as the serial run does. */
+static void send_counts(struct flit *f, uint32_t m)
+{
+    const struct flit_worm *w = &f->w[m];
+    uint32_t t = f->step, tag;
+    for (uint32_t k = 0, x = w->head; k < w->span; k++, x = f->vc[x].up) {
+        const struct flit_vc *v = &f->vc[x];
+        if (v->t_arr != t && v->t_dep != t)
+            continue;
+        uint32_t r = home_of(f, x);
+        if (r != f->dist->rank) {
+            struct flit_count c = {x, v->cnt, v->t_arr, v->t_dep};
+            put_count(f->dist, r, &c);
+        }
+        if (f->dist->share) /* ugal_g: and to the other ranks that read it */
+            share_count(f, x, r);
+    }
+    /* a delivered header's head VC takes its flits uncounted (free_slots in flit.c): when the
+     * worm will pass one through it in the next step (its first move then: from the VC
+     * behind when that holds a flit, else from its source) and will run on another rank
+     * than the VC's home, the home hears of it, with the worm's age */
+    if (w->next_chan != RS_NONE || !w->span)
+        return;
+    uint32_t home = home_of(f, w->head);
+    if (home == rs__flit_rank_of_node(f, w->next_node) ||
+        !(w->span >= 2 ? f->vc[f->vc[w->head].up].cnt > 0 : w->src_left > 0))
+        return;
+    struct flit_pass ps = {w->key, w->head, 0};
+    uint8_t *q = reserve(f->dist, home, sizeof tag + sizeof ps);
+    if (!q)
+        return;
+    tag = REC_PASS;
+    memcpy(q, &tag, sizeof tag);
+    memcpy(q + sizeof tag, &ps, sizeof ps);
+}
+
+static int cmp_pass(const void *a, const void *b)
+{
+    const struct flit_pass *x = a, *y = b;
+    return (x->x > y->x) - (x->x < y->x);
+}
+
+uint32_t rs__flit_dist_cnt_start(const struct flit *f, uint32_t x)
+{
+    const struct flit_dist *d = f->dist;
+    uint32_t lo = 0, hi = d->n_pass;
+    while (lo < hi) { /* the first entry with VC id >= x */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (d->pass[mid].x < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == d->n_pass || d->pass[lo].x != x)
+        return 0;
+    const struct flit_worm *r = &f->w[f->pick];
+    return r->head == RS_NONE || r->key > d->pass[lo].key ? (uint32_t)-1 : 0;
 }
 
 void rs__flit_dist_finished(struct flit *f, uint32_t gen, uint32_t len, int delivered)
@@ -401,6 +529,8 @@ int rs__flit_dist_exchange(struct flit *f, int rc, struct rs_err *err)
         d->dest[i] = RS_NONE;
         if (rc || m == RS_NONE)
             continue;
+        if (f->adaptive) /* the counts its moves changed away from their homes */
+            send_counts(f, m);
         uint32_t r = rs__flit_rank_of_node(f, header_node(f, m));
         if (r == d->rank)
             continue;
@@ -419,6 +549,7 @@ int rs__flit_dist_exchange(struct flit *f, int rc, struct rs_err *err)
         total += d->recv_bytes[r];
     const uint8_t *p = d->recv, *end = p + total;
     f->n_born = 0;
+    d->n_pass = 0;
     while (p < end) { /* released VCs come home; arriving worms take slots */
         uint32_t tag, x;
         memcpy(&tag, p, sizeof tag);
@@ -427,12 +558,34 @@ int rs__flit_dist_exchange(struct flit *f, int rc, struct rs_err *err)
             memcpy(&x, p, sizeof x);
             memcpy(&f->vc[x], p + sizeof x, sizeof f->vc[x]);
             p += sizeof x + sizeof f->vc[x];
+        } else if (tag == REC_COUNT) { /* a home VC held on another rank: its count */
+            struct flit_count c;
+            memcpy(&c, p, sizeof c);
+            p += sizeof c;
+            f->vc[c.x].cnt = c.cnt;
+            f->vc[c.x].t_arr = c.t_arr;
+            f->vc[c.x].t_dep = c.t_dep;
+        } else if (tag == REC_PASS) { /* read in the next step (rs__flit_dist_cnt_start) */
+            if (d->n_pass == d->cap_pass) {
+                uint32_t cap = d->cap_pass ? 2 * d->cap_pass : 64;
+                struct flit_pass *v = rs_realloc(d->pass, cap * sizeof *v);
+                if (!v) {
+                    oom = 1;
+                    break;
+                }
+                d->pass = v;
+                d->cap_pass = cap;
+            }
+            memcpy(&d->pass[d->n_pass++], p, sizeof *d->pass);
+            p += sizeof *d->pass;
         } else {
             f->born[f->n_born++] = take_worm(f, &p);
         }
     }
     if (f->n_born)
         rs__flit_merge_born(f);
+    if (d->n_pass > 1)
+        qsort(d->pass, d->n_pass, sizeof *d->pass, cmp_pass);
     uint64_t fronts = 0;
     for (uint32_t i = 0; i < f->n_pend; i++)
         fronts += f->front[f->pend[i]] != RS_NONE;
@@ -464,9 +617,10 @@ int rs__flit_dist_exchange(struct flit *f, int rc, struct rs_err *err)
 }
 
 /* Every other rank's worms join this rank's state as visitors (one all-gather): the VCs they
- * wait for are free unless a chain holds them (this rank's copies of them may be stale; one
- * may be in a chain of this rank's own worms, whose owners are set again), then their
- * chains are written and they enter the active list by age. The state is then the serial
+ * may wait for, those of every channel out of their header's node (an adaptive header waits
+ * for all its choices), are free unless a chain holds them (this rank's copies of them may
+ * be stale; one may be in a chain of this rank's own worms, whose owners are set again),
+ * then their chains are written and they enter the active list by age. The state is then the serial
  * run's whole (slot numbers aside). Returns 0, RS_ENOMEM or RS_EIO (on every rank alike). */
 static int join_visitors(struct flit *f)
 {
@@ -496,8 +650,9 @@ static int join_visitors(struct flit *f)
         p += sizeof(uint32_t) + sizeof w + w.span * (sizeof(uint32_t) + sizeof(struct flit_vc));
         if (w.next_chan == RS_NONE || rs__flit_dist_own_node(f, (uint64_t)w.next_chan / f->P))
             continue;
-        for (uint32_t v = w.vc_lo; v < w.vc_hi; v++)
-            f->vc[flit_vc_id(f, w.next_chan, v)].owner = RS_NONE;
+        uint64_t per_node = (uint64_t)f->P * f->B, x0 = (uint64_t)w.next_chan / f->P * per_node;
+        for (uint64_t x = x0; x < x0 + per_node; x++)
+            f->vc[x].owner = RS_NONE;
     }
     for (uint32_t i = 0; i < f->n_act; i++) { /* this rank's worms hold their chains */
         uint32_t m = f->act[i];

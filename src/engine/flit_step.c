@@ -414,14 +414,16 @@ FLIT_HOT int step_worms_p(struct flit *f, struct flit_thr *th, struct rs_err *er
  * code after the phase, in the serial order: releases (applied before the sources move, which
  * see them as the serial step does: taken this step, so not free), then deliveries and
  * discards in active-list order (their counters, the open-loop record, the free-slot
- * stack). Counters are per thread, summed. Not with adaptive routing (its view reads the
- * start-of-step counts of other worms' VCs), link=shared (a channel's flits compete across
+ * stack). Counters are per thread, summed. Not with adaptive routing on threads (its view
+ * reads the start-of-step counts of other worms' VCs; over MPI ranks, one thread, it is
+ * covered), link=shared (a channel's flits compete across
  * worms) or cut_through_partial (a FIFO holds two worms' flits). */
 
 int rs__flit_par_init(struct flit *f)
 {
-    /* over MPI ranks (f->dist, one thread) the same deferral: a rank's worms are one part */
-    f->par = (f->threads > 1 || f->dist) && !f->adaptive && f->link == FLIT_PER_VC && f->mode != FLIT_PARTIAL &&
+    /* over MPI ranks (f->dist, one thread) the same deferral: a rank's worms are one part
+     * (adaptive routings too: one thread reads no count another changes in the phase) */
+    f->par = ((f->threads > 1 && !f->adaptive) || f->dist) && f->link == FLIT_PER_VC && f->mode != FLIT_PARTIAL &&
              !f->iq_router;
     if (!f->par)
         return 0;
@@ -472,7 +474,9 @@ static void par_worms(struct flit *f, uint32_t j)
             continue;
         uint32_t m = f->act[i];
         int rc = 0;
-        int r = move_header_p(f, th, m, &th->err, &rc, 0, 0, 0, 1, 0); /* no log: threads=1 */
+        int r = f->adaptive /* (over MPI ranks only) */
+                    ? move_header_p(f, th, m, &th->err, &rc, 0, 0, 1, 1, 0)
+                    : move_header_p(f, th, m, &th->err, &rc, 0, 0, 0, 1, 0); /* no log: threads=1 */
         if (rc) {
             th->rc = rc;
             th->err_at = i;
