@@ -423,8 +423,8 @@ int rs__flit_par_init(struct flit *f)
 {
     /* over MPI ranks (f->dist, one thread) the same deferral: a rank's worms are one part
      * (adaptive routings too: one thread reads no count another changes in the phase) */
-    f->par = ((f->threads > 1 && !f->adaptive) || f->dist) && f->link == FLIT_PER_VC && f->mode != FLIT_PARTIAL &&
-             !f->iq_router;
+    f->par = ((f->threads > 1 && !f->adaptive) || f->dist) && f->link == FLIT_PER_VC &&
+             f->mode != FLIT_PARTIAL && !f->iq_router;
     if (!f->par)
         return 0;
     f->own = rs_malloc((size_t)f->n_slots * sizeof *f->own);
