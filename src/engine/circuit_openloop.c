@@ -400,17 +400,13 @@ static int expand_share(struct circ *c, struct circ_xthr *x, int may_alloc)
     return x->rc = 0;
 }
 
-/* build_cycle on fixed paths with threads > 1: the positions serially, their paths
- * expanded by T threads (equal shares of the positions, each into its own buffer; a share
- * that needs more memory is finished serially), then laid out in position order. The
- * same positions, paths and first error as build_cycle. Returns 1 when the scratch cannot
- * be had (build_cycle then does the work), else 0 or RS_E... */
-static int build_cycle_par(struct circ *c, struct rs_err *err)
+/* The cycle's positions without their paths (threads and ranks expand them afterwards):
+ * every waiting packet of every window, terminal by terminal, oldest first, as
+ * build_cycle lists them, with o->wk[k] the window slot of position k. Returns n_act. */
+static uint32_t list_positions(struct circ *c)
 {
     struct circ_open *o = c->open;
-    uint32_t T = c->threads, k = 0;
-    if (xt_alloc(c))
-        return 1;
+    uint32_t k = 0;
     for (uint32_t i = 0; i < o->n_pend; i++) {
         uint32_t t = o->pend[i];
         for (uint32_t j = 0; j < o->n[t]; j++, k++) {
@@ -425,6 +421,21 @@ static int build_cycle_par(struct circ *c, struct rs_err *err)
     }
     c->n_act = k;
     o->cyc.n_msgs = k;
+    return k;
+}
+
+/* build_cycle on fixed paths with threads > 1: the positions serially, their paths
+ * expanded by T threads (equal shares of the positions, each into its own buffer; a share
+ * that needs more memory is finished serially), then laid out in position order. The
+ * same positions, paths and first error as build_cycle. Returns 1 when the scratch cannot
+ * be had (build_cycle then does the work), else 0 or RS_E... */
+static int build_cycle_par(struct circ *c, struct rs_err *err)
+{
+    struct circ_open *o = c->open;
+    uint32_t T = c->threads;
+    if (xt_alloc(c))
+        return 1;
+    uint32_t k = list_positions(c);
     for (uint32_t j = 0; j < T; j++) {
         struct circ_xthr *x = &o->xt[j];
         x->start = x->next = (uint32_t)((uint64_t)k * j / T);
@@ -502,21 +513,7 @@ static int64_t own_path(struct circ *c, uint32_t k, struct rs_err *err)
 static int build_cycle_dist(struct circ *c, struct rs_err *err)
 {
     struct circ_open *o = c->open;
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < o->n_pend; i++) {
-        uint32_t t = o->pend[i];
-        for (uint32_t j = 0; j < o->n[t]; j++, k++) {
-            const struct circ_wait *e = &o->win[o->first[t] + j];
-            o->cyc.src[k] = t;
-            o->cyc.dst[k] = e->dst;
-            c->act[k] = k;
-            o->wk[k] = o->first[t] + j;
-            if (c->rank)
-                c->rank[k] = e->rank;
-        }
-    }
-    c->n_act = k;
-    o->cyc.n_msgs = k;
+    uint32_t k = list_positions(c);
     uint64_t P = (uint64_t)c->xc->size, r = (uint64_t)c->xc->rank;
     c->m0 = (uint32_t)(k * r / P);
     c->m1 = (uint32_t)(k * (r + 1) / P);
