@@ -275,6 +275,20 @@ static int64_t expand(struct circ *c, const struct rs_route_state *st)
     return len;
 }
 
+/* Walk the route of packet e of terminal t into o->tmp. Returns its length, or a negative
+ * RS_E... with err set (out of memory, or a route that does not end). */
+static int64_t walk_packet(struct circ *c, uint32_t t, const struct circ_wait *e,
+                           struct rs_err *err)
+{
+    struct rs_route_state st = {t, e->dst, e->mid, 0, e->msg};
+    int64_t len = expand(c, &st);
+    if (len == -2)
+        return rs_err_set(err, RS_ENOMEM, "out of memory for a path");
+    if (len < 0)
+        return rs_err_set(err, RS_EINVARIANT, NO_END_TEXT, t, e->dst);
+    return len;
+}
+
 /* Fixed paths: write the channels of position k (packet e of terminal t) at c->hop[total..]
  * and refuse a path that needs a channel more than `circuits` times (it could never be
  * established; rs__circ_paths_init refuses it in a batch run). Returns its length, or a
@@ -283,12 +297,9 @@ static int64_t add_path(struct circ *c, uint32_t t, const struct circ_wait *e, u
                         struct rs_err *err)
 {
     struct circ_open *o = c->open;
-    struct rs_route_state st = {t, e->dst, e->mid, 0, e->msg};
-    int64_t len = expand(c, &st);
-    if (len == -2)
-        return rs_err_set(err, RS_ENOMEM, "out of memory for a path");
+    int64_t len = walk_packet(c, t, e, err);
     if (len < 0)
-        return rs_err_set(err, RS_EINVARIANT, NO_END_TEXT, t, e->dst);
+        return len;
     if (total + (uint64_t)len > o->hop_cap && grow_hops(c, total + (uint64_t)len))
         return rs_err_set(err, RS_ENOMEM, "out of memory for the paths of a cycle");
     int rc = 0;
@@ -490,12 +501,9 @@ static int64_t own_path(struct circ *c, uint32_t k, struct rs_err *err)
     struct circ_open *o = c->open;
     uint32_t t = o->cyc.src[k];
     const struct circ_wait *e = &o->win[o->wk[k]];
-    struct rs_route_state st = {t, e->dst, e->mid, 0, e->msg};
-    int64_t len = expand(c, &st);
-    if (len == -2)
-        return rs_err_set(err, RS_ENOMEM, "out of memory for a path");
+    int64_t len = walk_packet(c, t, e, err);
     if (len < 0)
-        return rs_err_set(err, RS_EINVARIANT, NO_END_TEXT, t, e->dst);
+        return len;
     uint32_t h = rs__circ_over_cap(c, o->tmp, (uint32_t)len, o->tmp + o->tmp_cap);
     if (h < (uint32_t)len)
         return rs_err_set(err, RS_EUNSUPPORTED, OVER_CAP_TEXT, t, e->dst,
