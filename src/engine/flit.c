@@ -20,17 +20,15 @@
 /* ---- routes --------------------------------------------------------------------------- */
 
 /* Start-of-step free slots of VC vc of (node, port): the view of adaptive routings. (The
- * head VC of a worm whose header was delivered takes flits without counting them: once such
- * a worm has passed a flit on in the step, its count at the start of the step reads as -1,
- * and its free slots as depth + 1. Over MPI ranks that worm may be another rank's:
- * rs__flit_dist_cnt_start reads the same.) */
+ * head VC of a worm whose header was delivered passes its flits through in the step they
+ * arrive, stamped as arrived and left, so it reads 0 flits, depth free slots. Over MPI ranks
+ * the home's copy of a VC held by another rank's worm is its start-of-step record, count
+ * records having brought it home at the end of the last step.) */
 static uint32_t free_slots(const void *ctx, uint32_t node, uint32_t port, uint32_t vc)
 {
     const struct flit *f = ctx;
-    uint32_t x = flit_vc_id(f, (uint64_t)node * f->P + port, vc), c = flit_cnt_start(f, x);
-    if (f->dist && c == 0 && f->vc[x].owner != RS_NONE)
-        c = rs__flit_dist_cnt_start(f, x);
-    return f->depth - c;
+    uint32_t x = flit_vc_id(f, (uint64_t)node * f->P + port, vc);
+    return f->depth - flit_cnt_start(f, x);
 }
 
 int rs__flit_route_adaptive(struct flit *f, uint32_t m, uint32_t node, struct rs_err *err)
@@ -85,7 +83,6 @@ uint32_t rs__flit_adaptive_pick(struct flit *f, uint32_t m, int shared)
     uint32_t node = w->next_chan / f->P, t = f->step;
     struct rs_route_state st = {w->src, w->dst, w->mid, w->hops, w->msg};
     struct rs_route_choice ch[RS_ROUTE_MAX_CHOICES];
-    f->pick = m; /* (the view's reader, over MPI ranks) */
     uint32_t n = f->routing->choose(f->net, node, &st, &f->view, ch);
     RS_DASSERT(n >= 1 && n <= RS_ROUTE_MAX_CHOICES);
     for (uint32_t i = 0; i < n; i++) {

@@ -125,7 +125,6 @@ struct flit {
     int route_plain;    /* rs_route_plain: the topology's route, next_hop, vc_class directly */
     int hop_next;       /* route_plain and the topology has next_hop: one call per hop */
     struct rs_route_view view; /* what an adaptive routing observes (start-of-step credits) */
-    uint32_t pick;      /* the worm whose choices the view is read for (adaptive_pick) */
     enum flit_mode mode;
     enum flit_link link;
     enum flit_classes classes;
@@ -297,13 +296,6 @@ uint32_t rs__flit_dist_own_terminals(struct flit *f, const uint32_t *t, uint32_t
 /* VC x was released in this step (its record updated): send it home if it is another
  * rank's. */
 void rs__flit_dist_released(struct flit *f, uint32_t x);
-/* Adaptive routings over MPI ranks, the view's start-of-step count of home VC x (held,
- * count 0 in this rank's copy) for worm f->pick: -1 (as free_slots reads it in the serial
- * run) when x is the head VC of another rank's worm whose header was delivered, that worm
- * passes a flit through x in this step (known at the end of the last one) and it moves
- * before f->pick in the serial order (it is older, or f->pick is a source's front); else
- * 0. */
-uint32_t rs__flit_dist_cnt_start(const struct flit *f, uint32_t x);
 /* The end of a step (or of a fast-forward jump): worms whose header is at another rank's
  * node move there, released VCs go home, and the step's moves, accepted flits, worms in the
  * network, sources with a front and finished messages are summed over the ranks

@@ -27,9 +27,8 @@
  * Adaptive routings (docs/distributed.md "Adaptive routings over ranks"): a header orders its
  * choices by the start-of-step counts of the VCs out of its node, so the same all-to-all
  * also carries, from the rank of the worm that holds a VC, the counts that changed away from
- * the VC's home (count records), the delivered headers' head VCs that take a flit uncounted
- * in the next step (pass records: the serial view reads -1 there) and, for ugal_g, the
- * counts of the global channels of a group to every rank that holds one of its routers.
+ * the VC's home (count records) and, for ugal_g, the counts of the global channels of a
+ * group to every rank that holds one of its routers.
  * Open loop: every rank generates every terminal's arrivals and starts its own; the packets
  * finished in a step are recorded in every rank's open-loop record at its end (one
  * all-gather); the periodic deadlock search, and the waiting cycle of a deadlock, see every
@@ -57,20 +56,12 @@ struct flit_buf {
 
 /* The tags: a released VC (its id and record), a worm (its record, then for each VC of its
  * chain, head to tail, the VC's id and record); adaptive routings: a count (the id, count
- * and step stamps of a VC of a chain that changed away from its home in the step) and a
- * pass (the head VC of a delivered worm that will run on another rank than the VC's home
- * and pass a flit through it in the next step, with the worm's key). */
-enum { REC_RELEASE = 1, REC_WORM = 2, REC_COUNT = 3, REC_PASS = 4 };
+ * and step stamps of a VC of a chain that changed away from its home in the step). */
+enum { REC_RELEASE = 1, REC_WORM = 2, REC_COUNT = 3 };
 
 /* A count record's fields after its tag. */
 struct flit_count {
     uint32_t x, cnt, t_arr, t_dep;
-};
-
-/* A pass record's fields after its tag (and an entry of the home's list of them). */
-struct flit_pass {
-    uint64_t key;
-    uint32_t x, pad;
 };
 
 struct flit_dist {
@@ -95,8 +86,6 @@ struct flit_dist {
     uint64_t n_fin, cap_fin;
     int oom;             /* a record could not be kept: the step fails on every rank */
     uint64_t rem_synced; /* the messages left at the last exchange */
-    struct flit_pass *pass; /* this step's pass records for home VCs, by VC id */
-    uint32_t n_pass, cap_pass;
     /* routing=ugal_g: a router reads the class-0 VCs of the global channels of the other
      * routers of its group, whose counts go to every rank that holds a router of the group */
     const struct rs_dfly *share;
@@ -214,7 +203,6 @@ void rs__flit_dist_free(struct flit *f)
     rs_free(d->own_t);
     rs_free(d->recv);
     rs_free(d->fin);
-    rs_free(d->pass);
     rs_free(d);
     f->dist = NULL;
 }
@@ -298,7 +286,7 @@ void rs__flit_dist_released(struct flit *f, uint32_t x)
 static void send_counts(struct flit *f, uint32_t m)
 {
     const struct flit_worm *w = &f->w[m];
-    uint32_t t = f->step, tag;
+    uint32_t t = f->step;
     for (uint32_t k = 0, x = w->head; k < w->span; k++, x = f->vc[x].up) {
         const struct flit_vc *v = &f->vc[x];
         if (v->t_arr != t && v->t_dep != t)
@@ -311,46 +299,6 @@ static void send_counts(struct flit *f, uint32_t m)
         if (f->dist->share) /* ugal_g: and to the other ranks that read it */
             share_count(f, x, r);
     }
-    /* a delivered header's head VC takes its flits uncounted (free_slots in flit.c): when the
-     * worm will pass one through it in the next step (its first move then: from the VC
-     * behind when that holds a flit, else from its source) and will run on another rank
-     * than the VC's home, the home hears of it, with the worm's age */
-    if (w->next_chan != RS_NONE || !w->span)
-        return;
-    uint32_t home = home_of(f, w->head);
-    if (home == rs__flit_rank_of_node(f, w->next_node) ||
-        !(w->span >= 2 ? f->vc[f->vc[w->head].up].cnt > 0 : w->src_left > 0))
-        return;
-    struct flit_pass ps = {w->key, w->head, 0};
-    uint8_t *q = reserve(f->dist, home, sizeof tag + sizeof ps);
-    if (!q)
-        return;
-    tag = REC_PASS;
-    memcpy(q, &tag, sizeof tag);
-    memcpy(q + sizeof tag, &ps, sizeof ps);
-}
-
-static int cmp_pass(const void *a, const void *b)
-{
-    const struct flit_pass *x = a, *y = b;
-    return (x->x > y->x) - (x->x < y->x);
-}
-
-uint32_t rs__flit_dist_cnt_start(const struct flit *f, uint32_t x)
-{
-    const struct flit_dist *d = f->dist;
-    uint32_t lo = 0, hi = d->n_pass;
-    while (lo < hi) { /* the first entry with VC id >= x */
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (d->pass[mid].x < x)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo == d->n_pass || d->pass[lo].x != x)
-        return 0;
-    const struct flit_worm *r = &f->w[f->pick];
-    return r->head == RS_NONE || r->key > d->pass[lo].key ? (uint32_t)-1 : 0;
 }
 
 void rs__flit_dist_finished(struct flit *f, uint32_t gen, uint32_t len, int delivered)
@@ -549,7 +497,6 @@ int rs__flit_dist_exchange(struct flit *f, int rc, struct rs_err *err)
         total += d->recv_bytes[r];
     const uint8_t *p = d->recv, *end = p + total;
     f->n_born = 0;
-    d->n_pass = 0;
     while (p < end) { /* released VCs come home; arriving worms take slots */
         uint32_t tag, x;
         memcpy(&tag, p, sizeof tag);
@@ -565,27 +512,12 @@ int rs__flit_dist_exchange(struct flit *f, int rc, struct rs_err *err)
             f->vc[c.x].cnt = c.cnt;
             f->vc[c.x].t_arr = c.t_arr;
             f->vc[c.x].t_dep = c.t_dep;
-        } else if (tag == REC_PASS) { /* read in the next step (rs__flit_dist_cnt_start) */
-            if (d->n_pass == d->cap_pass) {
-                uint32_t cap = d->cap_pass ? 2 * d->cap_pass : 64;
-                struct flit_pass *v = rs_realloc(d->pass, cap * sizeof *v);
-                if (!v) {
-                    oom = 1;
-                    break;
-                }
-                d->pass = v;
-                d->cap_pass = cap;
-            }
-            memcpy(&d->pass[d->n_pass++], p, sizeof *d->pass);
-            p += sizeof *d->pass;
         } else {
             f->born[f->n_born++] = take_worm(f, &p);
         }
     }
     if (f->n_born)
         rs__flit_merge_born(f);
-    if (d->n_pass > 1)
-        qsort(d->pass, d->n_pass, sizeof *d->pass, cmp_pass);
     uint64_t fronts = 0;
     for (uint32_t i = 0; i < f->n_pend; i++)
         fronts += f->front[f->pend[i]] != RS_NONE;

@@ -141,7 +141,6 @@ FLIT_HOT int move_header_p(struct flit *f, struct flit_thr *th, uint32_t m, stru
     w->span++;
     w->held = 0;
     w->t_move = t;
-    xv->t_arr = t;
     if (ev) /* the event log: its injected and hop records */
         rs__flit_event_hop(f, m);
     if (!adapt && w->path != RS_NONE) { /* the cached route (flit_route.c), inline */
@@ -169,7 +168,8 @@ FLIT_HOT int move_header_p(struct flit *f, struct flit_thr *th, uint32_t m, stru
         a->step_accepted++;
         if (h != RS_NONE)
             a->in_net--;
-    } else {
+    } else { /* (a delivered flit passes x unstamped: x's start-of-step count stays cnt) */
+        xv->t_arr = t;
         xv->cnt++;
         if (part)
             f->fifo[x].in_seq++;
@@ -230,7 +230,6 @@ FLIT_HOT void move_flit(struct flit *f, struct flit_thr *th, uint32_t m, uint32_
     } else {
         w->src_left--;
     }
-    zv->t_arr = t;
     w->t_move = t;
     a->flit_hops++;
     if (deliver) { /* a->in_net as in move_header_p (the tests of y fold away) */
@@ -238,7 +237,8 @@ FLIT_HOT void move_flit(struct flit *f, struct flit_thr *th, uint32_t m, uint32_
         a->step_accepted++;
         if (y != RS_NONE)
             a->in_net--;
-    } else {
+    } else { /* (a delivered flit passes z unstamped, as in move_header_p) */
+        zv->t_arr = t;
         zv->cnt++;
         if (part)
             f->fifo[z].in_seq++;

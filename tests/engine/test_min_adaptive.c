@@ -160,6 +160,60 @@ static void test_decisions_read_start_of_step(void **state)
     rs_record_free(&r);
 }
 
+/* The view's contract (include/routesim/route.h): free slots in [0, depth] for every VC of
+ * every channel out of the header's node, whatever worms moved before the header in the
+ * step. spy_choose reads them all before min_adaptive's choices (when it is given a view:
+ * the routes fixed at injection are not); the worst reading is kept.
+ * (Until 2026-11-29 the head VC of a worm whose header had been delivered read depth + 1
+ * once the worm had passed a flit on in the step, and UGAL's occupancy, depth - free slots,
+ * wrapped to 2^32 - 1: this test then read 3 on the mesh fixture, vc_depth 2.) */
+static uint32_t spy_worst;
+
+static uint32_t spy_choose(const struct rs_net *net, uint32_t node,
+                           const struct rs_route_state *st, const struct rs_route_view *view,
+                           struct rs_route_choice *out)
+{
+    for (uint32_t port = 0; view->free_slots && port < net->max_ports; port++) {
+        if (net->ops->neighbor(net, node, port, NULL) == RS_NONE)
+            continue;
+        for (uint32_t vc = 0; vc < view->vcs; vc++) {
+            uint32_t s = view->free_slots(view->ctx, node, port, vc);
+            if (s > spy_worst)
+                spy_worst = s;
+        }
+    }
+    return rs_routing_min_adaptive.choose(net, node, st, view, out);
+}
+
+static void test_view_within_depth(void **state)
+{
+    static const char *const kvs[] = {
+        "topology=mesh k=6 switching=wormhole vcs=2 vc_depth=2 " SATURATE,
+        "topology=torus k=4 switching=wormhole vcs=3 vc_depth=2 " SATURATE,
+        NULL};
+    struct rs_routing_ops spy = rs_routing_min_adaptive;
+    spy.choose = spy_choose;
+    for (int i = 0; kvs[i]; i++) {
+        struct rs_test_fixture f;
+        struct rs_record r;
+        struct rs_err err;
+        char dl[1024] = "";
+        rs_test_fx_open(&f, kvs[i], 3);
+        struct rs_engine_input in = {.net = &f.net, .pb = &f.pb, .params = &f.p,
+                                     .routing = &spy, .seed = 3};
+        spy_worst = 0;
+        rs_record_init(&r);
+        assert_int_equal(rs_engine_run(rs_engine_find("wormhole"), &in, &r, dl, sizeof dl, &err),
+                         0);
+        if (spy_worst != 2) { /* vc_depth: an empty VC is seen under this load */
+            print_error("%s: the view read %u free slots, depth 2\n", kvs[i], spy_worst);
+            fail();
+        }
+        rs_record_free(&r);
+        rs_test_fx_close(&f);
+    }
+}
+
 static void expect_error(const char *kv, int simulate, int code, const char *msg)
 {
     struct rs_record r;
@@ -212,6 +266,7 @@ int main(void)
         cmocka_unit_test(test_transpose_accepts_more),
         cmocka_unit_test(test_static_runs),
         cmocka_unit_test(test_decisions_read_start_of_step),
+        cmocka_unit_test(test_view_within_depth),
         cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
