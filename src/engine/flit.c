@@ -132,6 +132,8 @@ void rs__flit_finish(struct flit *f, uint32_t m, int delivered)
             v->cnt = 0;
             v->owner = RS_NONE;
             v->t_free = f->step;
+            if (f->dist) /* over MPI ranks: home at the end of the step, as any release */
+                rs__flit_dist_released(f, x);
             x = up;
         }
         w->span = 0;

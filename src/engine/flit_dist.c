@@ -144,7 +144,6 @@ int rs__flit_dist_init(struct flit *f, const struct rs_exchange *xc, struct rs_e
                       : f->iq_router           ? "router=iq"
                       : f->drv->in->events     ? "--events"
                       : f->plan                ? "a plan"
-                      : f->discard             ? "on_delay=discard"
                       : f->drv->in->check      ? "check=1"
                                                : NULL;
     if (why)
