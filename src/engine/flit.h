@@ -184,6 +184,9 @@ struct flit {
     uint64_t step_accepted; /* flits delivered this step */
     uint32_t max_buffer;
     uint32_t last_event;    /* step of the last delivery or discard */
+    uint32_t *stale;        /* adaptive routings: VCs discarded this step whose counts the
+                               view reads until its end (rs__flit_zero_stale) */
+    uint64_t n_stale, cap_stale;
     uint8_t *stuck;         /* [n_slots] scratch of rs__flit_stuck_set (open loop, per_vc) */
     uint32_t *stuck_front;  /* [n_vc] its FIFO fronts (partial cuts) */
     uint32_t stuck_start;   /* a worm of the deadlocked set found this step, or RS_NONE */
@@ -417,6 +420,10 @@ static inline int rs__flit_front_due(const struct flit *f, uint32_t t)
     return f->front[t] == RS_NONE &&
            (f->ol ? f->ol->term[t].pending != 0 : f->src_pos[t] < f->src_end[t]);
 }
+
+/* The end of a step's moves: zero the counts of the VCs discarded in it that kept them for
+ * the adaptive view (discard_worm in flit.c). */
+void rs__flit_zero_stale(struct flit *f);
 
 /* Terminal t's front message started or was discarded: it leaves the source's FIFO. */
 void rs__flit_front_left(struct flit *f, uint32_t t);

@@ -141,6 +141,7 @@ FLIT_HOT int move_header_p(struct flit *f, struct flit_thr *th, uint32_t m, stru
     w->span++;
     w->held = 0;
     w->t_move = t;
+    xv->t_arr = t;
     if (ev) /* the event log: its injected and hop records */
         rs__flit_event_hop(f, m);
     if (!adapt && w->path != RS_NONE) { /* the cached route (flit_route.c), inline */
@@ -168,8 +169,7 @@ FLIT_HOT int move_header_p(struct flit *f, struct flit_thr *th, uint32_t m, stru
         a->step_accepted++;
         if (h != RS_NONE)
             a->in_net--;
-    } else { /* (a delivered flit passes x unstamped: x's start-of-step count stays cnt) */
-        xv->t_arr = t;
+    } else {
         xv->cnt++;
         if (part)
             f->fifo[x].in_seq++;
@@ -230,6 +230,7 @@ FLIT_HOT void move_flit(struct flit *f, struct flit_thr *th, uint32_t m, uint32_
     } else {
         w->src_left--;
     }
+    zv->t_arr = t;
     w->t_move = t;
     a->flit_hops++;
     if (deliver) { /* a->in_net as in move_header_p (the tests of y fold away) */
@@ -237,8 +238,7 @@ FLIT_HOT void move_flit(struct flit *f, struct flit_thr *th, uint32_t m, uint32_
         a->step_accepted++;
         if (y != RS_NONE)
             a->in_net--;
-    } else { /* (a delivered flit passes z unstamped, as in move_header_p) */
-        zv->t_arr = t;
+    } else {
         zv->cnt++;
         if (part)
             f->fifo[z].in_seq++;
@@ -652,6 +652,8 @@ int rs__flit_step(struct flit *f, struct rs_err *err)
     f->step_accepted += f->sacc.step_accepted;
     f->in_net += (uint64_t)f->sacc.in_net;
     f->max_buffer = f->sacc.max_buffer;
+    if (f->n_stale) /* discards kept their counts for the adaptive view until now */
+        rs__flit_zero_stale(f);
     if (rc)
         return rc;
     if (f->n_born || (any_done && 2 * f->n_holes > f->n_act))
