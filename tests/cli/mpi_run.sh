@@ -170,7 +170,8 @@ done
 # Adaptive routings (docs/distributed.md "Adaptive routings"): a header orders its choices by
 # the start-of-step counts of the VCs out of its node, which the home rank keeps from count
 # records of the VCs that worms on other ranks hold (a delivered header's head VC passes
-# its flits uncounted and unstamped: it needs no record); ugal_g reads its group's global channels, whose counts go to every rank of the group (cut
+# its flits uncounted, read as 0: it needs no record); ugal_g reads its group's global
+# channels, whose counts go to every rank of the group (cut
 # at P = 3 and 4 with p=1 a=6 h=1). Batch and open loop on a mesh, a torus (escape classes
 # in the dateline pair), a HyperX (virtual cut-through), k-ary n-trees, a Slim Fly and
 # dragonflies; each case fails when one kind of record is left out (tested by mutation).
