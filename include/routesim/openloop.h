@@ -233,6 +233,9 @@ struct rs_openloop {
     uint32_t *wlink;         /* [n_terminals]: next terminal of its slot, UINT32_MAX */
     uint32_t wheel_mask;
     uint64_t *wbits;         /* [n_terminals / 64 + 1]: scratch, a step's arrivals as bits */
+    uint32_t *own;           /* rs_openloop_restrict: the terminals that generate here,
+                                increasing (NULL: every terminal) */
+    uint32_t n_own;
     /* statistics of the measurement window (steps warmup+1 .. warmup+measure) */
     uint64_t win_packets, win_flits;  /* generated in the window */
     uint64_t win_accepted;            /* flits delivered in the window (any packet) */
@@ -288,6 +291,23 @@ uint32_t rs_openloop_last_step(const struct rs_openloop *ol);
  * not any more are written to became_pending (room for n_terminals), increasing; returns
  * their number. A packet generated at step may start at step + 1. */
 uint32_t rs_openloop_generate(struct rs_openloop *ol, uint32_t step, uint32_t *became_pending);
+
+/* Generate only the arrivals of terminals own[0..n) (increasing): one of several processes
+ * that split the terminals between them (the flit engine over MPI ranks), each generating
+ * its own. The others' FIFOs stay empty, and the generation counts (rs_openloop_gen_counts)
+ * cover only these terminals until the caller adds the others' (rs_openloop_set_gen_counts).
+ * traffic=trace (one stream for every terminal) is not restricted. Returns 1 when
+ * restricted, 0 when not (traffic=trace), -1 when out of memory. */
+int rs_openloop_restrict(struct rs_openloop *ol, const uint32_t *own, uint32_t n);
+
+/* The counts of generated packets that processes splitting the terminals add up: v[0]
+ * packets and v[1] flits generated in the measurement window, v[2] flits generated and not
+ * yet delivered or dropped and v[3] the sum of their generation steps weighted by their
+ * flits (BookSim's run control; an integer held exactly in a double). */
+void rs_openloop_gen_counts(const struct rs_openloop *ol, uint64_t v[4]);
+
+/* Set the counts of rs_openloop_gen_counts (the sums over the processes). */
+void rs_openloop_set_gen_counts(struct rs_openloop *ol, const uint64_t v[4]);
 
 /* The oldest unstarted packet of terminal t (requires term[t].pending > 0). */
 void rs_openloop_front(const struct rs_openloop *ol, uint32_t t, struct rs_ol_packet *pkt);

@@ -633,7 +633,7 @@ static int flit_init(struct flit *f, struct rs_driver *d, enum flit_mode mode,
             return rs_err_set(err, RS_ENOMEM, "out of memory for the deadlock search");
         f->ol = d->ol;
         f->ev = d->in->events; /* packets named by slot (FLIT_EV_ID, docs/events.md) */
-        return 0;
+        return f->dist ? rs__flit_dist_split_arrivals(f, err) : 0;
     }
     f->finish = rs_malloc((size_t)pb->n_msgs * sizeof *f->finish + 1);
     f->fate = rs_calloc((size_t)pb->n_msgs + 1, 1);

@@ -296,6 +296,10 @@ int rs__flit_home_range(const struct flit *f, uint32_t i, uint64_t *lo, uint64_t
  * the exchange's, valid until the next call): returns how many. */
 uint32_t rs__flit_dist_own_terminals(struct flit *f, const uint32_t *t, uint32_t n,
                                      const uint32_t **own);
+/* Open loop over ranks: this rank generates only the arrivals of the terminals at its
+ * nodes (rs_openloop_restrict), the step's generation counts summed over the ranks at every
+ * exchange. Returns 0 or RS_ENOMEM. */
+int rs__flit_dist_split_arrivals(struct flit *f, struct rs_err *err);
 /* VC x was released in this step (its record updated): send it home if it is another
  * rank's. */
 void rs__flit_dist_released(struct flit *f, uint32_t x);

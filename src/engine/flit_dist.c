@@ -29,7 +29,8 @@
  * also carries, from the rank of the worm that holds a VC, the counts that changed away from
  * the VC's home (count records) and, for ugal_g, the counts of the global channels of a
  * group to every rank that holds one of its routers.
- * Open loop: every rank generates every terminal's arrivals and starts its own; the packets
+ * Open loop: every rank generates its own terminals' arrivals (rs_openloop_restrict; the
+ * generation counts summed in the step's all-reduce) and starts them; the packets
  * finished in a step are recorded in every rank's open-loop record at its end (one
  * all-gather); the periodic deadlock search, and the waiting cycle of a deadlock, see every
  * rank's worms (join_visitors). At the end the counters, finish steps and the routes'
@@ -85,6 +86,10 @@ struct flit_dist {
     } *fin;
     uint64_t n_fin, cap_fin;
     int oom;             /* a record could not be kept: the step fails on every rank */
+    /* open loop: each rank generates its own terminals' arrivals (rs_openloop_restrict;
+     * not with traffic=trace), and the generation counts are summed every step */
+    int gen_split;
+    uint64_t gen_synced[4]; /* rs_openloop_gen_counts at the end of the last exchange */
     uint64_t rem_synced; /* the messages left at the last exchange */
     /* routing=ugal_g: a router reads the class-0 VCs of the global channels of the other
      * routers of its group, whose counts go to every rank that holds a router of the group */
@@ -337,6 +342,24 @@ static int record_finished(struct flit *f)
     return 0;
 }
 
+int rs__flit_dist_split_arrivals(struct flit *f, struct rs_err *err)
+{
+    struct flit_dist *d = f->dist;
+    uint32_t *own = rs_malloc((size_t)f->n_src * sizeof *own + 1), n = 0;
+    if (!own)
+        return rs_err_set(err, RS_ENOMEM, "out of memory for %u terminals", f->n_src);
+    for (uint32_t t = 0; t < f->n_src; t++)
+        if (rs__flit_dist_own_node(f, f->src_node[t]))
+            own[n++] = t;
+    int r = rs_openloop_restrict(f->ol, own, n);
+    rs_free(own);
+    if (r < 0)
+        return rs_err_set(err, RS_ENOMEM, "out of memory for %u terminals", f->n_src);
+    d->gen_split = r;
+    rs_openloop_gen_counts(f->ol, d->gen_synced);
+    return 0;
+}
+
 /* Bytes of worm m's record with its chain's VC records. */
 static uint64_t worm_bytes(const struct flit *f, uint32_t m)
 {
@@ -520,9 +543,15 @@ int rs__flit_dist_exchange(struct flit *f, int rc, struct rs_err *err)
     uint64_t fronts = 0;
     for (uint32_t i = 0; i < f->n_pend; i++)
         fronts += f->front[f->pend[i]] != RS_NONE;
-    uint64_t v[6] = {rc || oom, f->step_moves, flit_live(f), fronts,
-                     d->rem_synced - f->remaining, f->step_accepted};
-    if (xc->allreduce(xc->ctx, v, 6, RS_EXCHANGE_SUM))
+    uint64_t v[10] = {rc || oom, f->step_moves, flit_live(f), fronts,
+                      d->rem_synced - f->remaining, f->step_accepted};
+    if (d->gen_split) { /* this rank's generation in the step (counts only grow in it) */
+        uint64_t now[4];
+        rs_openloop_gen_counts(f->ol, now);
+        for (int k = 0; k < 4; k++)
+            v[6 + k] = now[k] - d->gen_synced[k];
+    }
+    if (xc->allreduce(xc->ctx, v, d->gen_split ? 10 : 6, RS_EXCHANGE_SUM))
         return rs_err_set(err, RS_EIO, "the exchange between MPI ranks failed in step %u",
                           f->step);
     if (v[0]) { /* some rank failed: the lowest one's failure, on every rank */
@@ -541,9 +570,16 @@ int rs__flit_dist_exchange(struct flit *f, int rc, struct rs_err *err)
     d->rem_synced -= v[4];
     f->remaining = d->rem_synced;
     f->step_accepted = v[5];
+    if (d->gen_split) { /* every rank's generation, then every rank's finished packets */
+        for (int k = 0; k < 4; k++)
+            d->gen_synced[k] += v[6 + k];
+        rs_openloop_set_gen_counts(f->ol, d->gen_synced);
+    }
     if (f->ol && record_finished(f))
         return rs_err_set(err, RS_EIO, "the exchange between MPI ranks failed in step %u",
                           f->step);
+    if (d->gen_split)
+        rs_openloop_gen_counts(f->ol, d->gen_synced);
     return 0;
 }
 

@@ -430,6 +430,7 @@ void rs_openloop_free(struct rs_openloop *ol)
     rs_free(ol->wheel);
     rs_free(ol->wlink);
     rs_free(ol->wbits);
+    rs_free(ol->own);
     rs_free(ol->lat_hist);
     rs_pattern_free(&ol->pat);
     for (uint32_t t = 0; ol->tq && t < ol->n_terminals; t++)
@@ -627,9 +628,12 @@ uint32_t rs_openloop_generate(struct rs_openloop *ol, uint32_t step, uint32_t *b
     if (ol->cfg.threshold == 0)
         return 0;
     int per_packet = ol->cfg.arrivals != RS_ARRIVALS_PER_STEP;
-    uint32_t n_due = per_packet ? calendar_due(ol, step, became_pending) : ol->n_terminals;
-    for (uint32_t i = 0; i < n_due; i++) {
-        uint32_t t = per_packet ? became_pending[i] : i; /* n_new <= i: written behind */
+    const uint32_t *own = ol->own;
+    uint32_t n_due = per_packet ? calendar_due(ol, step, became_pending)
+                     : own      ? ol->n_own
+                                : ol->n_terminals;
+    for (uint32_t i = 0; i < n_due; i++) { /* (became_pending: n_new <= i, written behind) */
+        uint32_t t = per_packet ? became_pending[i] : own ? own[i] : i;
         struct rs_ol_terminal *s = &ol->term[t];
         if (per_packet) {
             if (s->pending == 0 && ol->uniform && ol->cfg.arrivals == RS_ARRIVALS_PER_PACKET &&
@@ -673,6 +677,39 @@ uint32_t rs_openloop_generate(struct rs_openloop *ol, uint32_t step, uint32_t *b
         }
     }
     return n_new;
+}
+
+int rs_openloop_restrict(struct rs_openloop *ol, const uint32_t *own, uint32_t n)
+{
+    if (ol->tq || ol->own)
+        return 0;
+    ol->own = rs_malloc((size_t)n * sizeof *ol->own + 1);
+    if (!ol->own)
+        return -1;
+    memcpy(ol->own, own, (size_t)n * sizeof *own);
+    ol->n_own = n;
+    if (ol->wheel) { /* the calendar keeps only these terminals */
+        memset(ol->wheel, 0xff, (size_t)(ol->wheel_mask + 1) * sizeof *ol->wheel);
+        for (uint32_t i = n; i-- > 0;) /* each slot's list in increasing terminal order */
+            calendar_put(ol, own[i]);
+    }
+    return 1;
+}
+
+void rs_openloop_gen_counts(const struct rs_openloop *ol, uint64_t v[4])
+{
+    v[0] = ol->win_packets;
+    v[1] = ol->win_flits;
+    v[2] = ol->infl_flits;
+    v[3] = (uint64_t)ol->infl_gen_sum;
+}
+
+void rs_openloop_set_gen_counts(struct rs_openloop *ol, const uint64_t v[4])
+{
+    ol->win_packets = v[0];
+    ol->win_flits = v[1];
+    ol->infl_flits = v[2];
+    ol->infl_gen_sum = (double)v[3];
 }
 
 /* traffic=uniform: the destination of terminal t's front packet, rs_rand_below(seed,
