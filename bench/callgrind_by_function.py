@@ -33,12 +33,18 @@ def definitions(path):
 def line_costs(cg_out, path):
     """{line: instructions} of path's annotated source in cg_out."""
     path = os.path.abspath(path)
-    text = subprocess.run(['callgrind_annotate', '--auto=yes', '--show-percs=no', cg_out, path],
-                          capture_output=True, text=True, check=True).stdout.split('\n')
+    # the debug information may name the file relative to a build directory: let
+    # callgrind_annotate look in every directory above it
+    incs, d = [], os.path.dirname(path)
+    while d and d != os.path.dirname(d):
+        incs.append('--include=' + d)
+        d = os.path.dirname(d)
+    text = subprocess.run(['callgrind_annotate', '--auto=yes', '--show-percs=no'] + incs +
+                          [cg_out], capture_output=True, text=True, check=True).stdout.split('\n')
     cost, inside, ln = {}, False, None
     for l in text:
-        if 'Auto-annotated source:' in l:
-            name = l.split('Auto-annotated source:', 1)[1].strip()
+        if '-annotated source:' in l:  # Auto- or User-annotated: a new file's block
+            name = l.split('-annotated source:', 1)[1].strip()
             inside = name == path or path.endswith('/' + name)
             ln = None
             continue
