@@ -168,9 +168,11 @@ for c in "${ol_cases[@]}"; do
   same_over_ranks $c
 done
 # Each rank generates its own terminals' arrivals, the counts summed every step (above);
-# traffic=trace is one stream, read whole by every rank: 400 packets on a 6x6 mesh.
+# traffic=trace is one stream, read whole by every rank: 400 packets on a 6x6 mesh, two per
+# cycle from different sources (two packets of one source in one cycle share a worm key:
+# the checker of Debug builds refuses that, a known problem left open).
 awk 'BEGIN { srand(5); for (i = 0; i < 400; i++)
-  printf "%d %d %d %d\n", 1 + int(i / 2), int(rand() * 36), int(rand() * 36), 1 + int(rand() * 5) }' >tr.txt
+  printf "%d %d %d %d\n", 1 + int(i / 2), (7 * i) % 36, int(rand() * 36), 1 + int(rand() * 5) }' >tr.txt
 same_over_ranks topology=mesh k=6 switching=wormhole vcs=2 traffic=trace trace_file="$PWD/tr.txt" \
   injection_process=bernoulli warmup_steps=20 measure_steps=150 drain_steps=300
 # Adaptive routings (docs/distributed.md "Adaptive routings"): a header orders its choices by
