@@ -467,6 +467,13 @@ static inline __attribute__((always_inline)) void admit_by_rank_p(struct saf *s,
     s->n_moves = kept;
 }
 
+uint64_t rs__saf_rank_key(const struct saf *s, const struct saf_move *mv)
+{
+    uint64_t entity = mv->from & SAF_SRC_BIT ? s->n_queues + (mv->from & ~SAF_SRC_BIT)
+                                             : mv->from;
+    return offer_key(s, mv->pkt, entity, SAF_RANK);
+}
+
 static void admit_by_rank(struct saf *s, uint64_t first, int drop)
 {
     if (s->thr)

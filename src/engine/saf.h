@@ -288,16 +288,21 @@ struct saf_thr {
      * owns the queue (idx[off[k], off[k+1]) for thread k), each group in move order */
     uint32_t *idx;          /* [idx_cap] positions in buf (the injections': in s->moves) */
     uint64_t idx_cap;
-    uint32_t *off;          /* [threads + 1] */
+    uint32_t *off;          /* [2 (threads + 1)]: the groups' bounds, then scratch */
+    uint64_t base;          /* protocol=rank: its first move's index in the joined list */
 };
+
+/* protocol=rank: the admission key of candidate mv (its rank above the uniform key of its
+ * offer and step), as admit_by_rank in saf.c computes it. */
+uint64_t rs__saf_rank_key(const struct saf *s, const struct saf_move *mv);
 
 /* Room for n moves in th's list. Returns 0 or RS_ENOMEM. */
 int rs__saf_thr_room(struct saf_thr *th, uint64_t n);
 
-/* Output or switch queues with protocol fifo, random, priority or furthest_first, s->par
- * set up: one step on s->threads threads once its n_act active nodes are listed in s->act,
- * with the serial step's moves and state (docs/model-saf.md, "Threads"). Returns 0, 1 when
- * it could not start (room; nothing changed: take the serial step), or RS_ENOMEM. */
+/* Output or switch queues (with protocol=rank, batch runs only), s->par set up: one step on
+ * s->threads threads once its n_act active nodes are listed in s->act, with the serial
+ * step's moves and state (docs/model-saf.md, "Threads"). Returns 0, 1 when it could not
+ * start (room; nothing changed: take the serial step), or RS_ENOMEM. */
 int rs__saf_par_step_out(struct saf *s, uint32_t n_act);
 
 

@@ -4,15 +4,17 @@
  * range j into its own move list with a private copy of the engine's scalars. This is the
  * serial order cut in T pieces, valid where one node's decisions never read another's
  * (input queues, whose only feeder is one channel; protocol=rank, whose room is judged on
- * the start of the step). Output and switch queues under the other protocols, whose
- * admissions depend on the order of the feeders, take saf_par_out.c's step instead. With
+ * the start of the step). Output and switch queues, whose admissions depend on the order
+ * of the feeders (or, with protocol=rank, on every candidate of a queue), take
+ * saf_par_out.c's step instead, but for open-loop runs with protocol=rank. With
  * input queues (par_commit) every queue loses and gains at most one packet a step, so each
  * thread then applies its own moves: departures, a barrier, arrivals (counters per thread:
  * hops, delivered, dropped, max_queue, last_event, a latency histogram; summed or maxed in
  * thread order), the Valiant phase-A stores (several may enter one store) serially in move
  * order, and the clearing of emptied nodes; active bits are set and cleared atomically, so
- * the set is the serial one. Otherwise (open loop; protocol=rank with output or switch
- * queues) the move lists are joined in thread order and the rest of the step is serial.
+ * the set is the serial one. Otherwise (open loop with input queues, or with output or
+ * switch queues and protocol=rank) the move lists are joined in thread order and the rest
+ * of the step is serial.
  * Small steps (fewer than SAF_PAR_MIN active nodes per thread) run serially: the same
  * outcome, no barriers. */
 #include <omp.h>
@@ -88,7 +90,7 @@ int rs__saf_par_step(struct saf *s)
         for (uint32_t j = 0; j <= s->threads; j++)
             rs_lat_hist_init(&s->par[j].lat);
     }
-    if (!s->par_commit && !s->cand) { /* output or switch queues, not protocol=rank */
+    if (!s->par_commit && !(s->cand && s->ol)) { /* output or switch queues (rank: batch) */
         int r = rs__saf_par_step_out(s, n_act);
         return r == 1 ? serial_rest(s, n_act) : r;
     }

@@ -1,6 +1,6 @@
-/* The threaded step (threads=T) for output and switch queues under protocol fifo, random,
- * priority and furthest_first, whose admissions into a queue depend on the order of its
- * feeders (docs/model-saf.md, "One step" 5 and "Threads"). A node's offers read only the
+/* The threaded step (threads=T) for output and switch queues, whose admissions into a queue
+ * depend on the order of its feeders (docs/model-saf.md, "One step" 5 and "Threads") or,
+ * with protocol=rank, on all of its candidates at once. A node's offers read only the
  * state at the start of the step; what depends on other nodes is whether a queue still has
  * room when a feeder's turn comes, turns taken in the serial order (increasing switch id,
  * then port; then the switch-queue injections by terminal). So the step is cut in four:
@@ -12,9 +12,11 @@
  *     robin), each group in move order;
  *  2. admit: thread k walks the groups addressed to it in thread order, which is the serial
  *     order of every feeder of each of its queues, and grants room exactly as the serial
- *     step does; a refused candidate is dropped (on_full=drop) or waits, and a waiting
+ *     step does (protocol=rank: by rank, ties to the earlier move of the joined list, as
+ *     admit_by_rank); a refused candidate is dropped (on_full=drop) or waits, and a waiting
  *     switch-queue packet leaves its channel to the node's source;
- *  3. inject (switch queues): one thread runs the serial injection loop into the room left;
+ *  3. inject (switch queues): one thread runs the serial injection loop into the room left
+ *     (protocol=rank: its candidates, then their admission by rank);
  *  4. commit: each thread departs its own moves (a queue loses at most one packet) and
  *     counts the channels they cross (congestion);
  *     barrier; thread k pushes the arrivals into its queues group by group (the serial
@@ -22,7 +24,7 @@
  *     latency histograms, merged as saf_par.c does), the ends of Valiant's phase A enter
  *     their stores serially in move order, and emptied nodes leave the active set.
  * In open loop steps 1-2 are threaded, then the lists are joined (the serial list) and the
- * rest is serial, as in saf_par.c. */
+ * rest is serial, as in saf_par.c (protocol=rank in open loop takes saf_par.c's step). */
 #include <omp.h>
 #include <string.h>
 
@@ -91,6 +93,65 @@ static void admit(struct saf *s, uint32_t k, uint32_t nt)
     }
 }
 
+/* The candidate at index gi of the joined list (the threads' lists in thread order). */
+static struct saf_move *joined(struct saf *s, uint32_t nt, uint64_t gi)
+{
+    uint32_t j = nt - 1;
+    while (s->par[j].base > gi)
+        j--;
+    return &s->par[j].buf[gi - s->par[j].base];
+}
+
+/* protocol=rank: thread k's admissions by rank, admit_by_rank of saf.c on each of its
+ * queues: a queue with room for fewer than its candidates admits those with the largest
+ * key, equal keys to the earlier move of the joined list (its index there is the serial
+ * one). The lists of candidates per queue (cand, cnext, ckey) are indexed by those
+ * indices, and each queue's are written by its owner alone. */
+static void admit_rank(struct saf *s, uint32_t k, uint32_t nt)
+{
+    const int drop = s->on_full == SAF_DROP, sw = s->at == SAF_AT_SWITCH;
+    for (uint32_t j = 0; j < nt; j++) {
+        const struct saf_thr *g = &s->par[j];
+        for (uint32_t i = g->off[k]; i < g->off[k + 1]; i++) {
+            const struct saf_move *mv = &g->buf[g->idx[i]];
+            uint64_t gi = g->base + g->idx[i];
+            s->ckey[gi] = rs__saf_rank_key(s, mv);
+            s->cnext[gi] = s->cand[mv->to];
+            s->cand[mv->to] = (uint32_t)(gi + 1);
+        }
+    }
+    for (uint32_t j = 0; j < nt; j++) {
+        const struct saf_thr *g = &s->par[j];
+        for (uint32_t i = g->off[k]; i < g->off[k + 1]; i++) {
+            uint32_t to = g->buf[g->idx[i]].to;
+            if (to >= SAF_VOID || !s->cand[to])
+                continue; /* refused, or its queue is settled */
+            uint32_t room = s->thr ? (s->q[to].count < s->cap ? UINT32_MAX : 0)
+                                   : s->cap - s->q[to].count - s->granted[to],
+                     admitted = 0;
+            for (uint32_t a = s->cand[to]; a; a = s->cnext[a - 1]) {
+                uint32_t better = 0;
+                for (uint32_t b = s->cand[to]; b && better < room; b = s->cnext[b - 1])
+                    better += s->ckey[b - 1] > s->ckey[a - 1] ||
+                              (s->ckey[b - 1] == s->ckey[a - 1] && b < a);
+                if (better < room) {
+                    admitted++;
+                    continue;
+                }
+                struct saf_move *mv = joined(s, nt, a - 1);
+                mv->to = drop ? SAF_DROP_TO : SAF_VOID;
+                uint32_t t = !drop && sw && mv->node < s->n_node_src ? s->node_src[mv->node]
+                                                                     : RS_NONE;
+                if (t != RS_NONE) /* a waiting switch-queue packet frees its channel */
+                    s->src_used[t] &= ~(1u << s->pkt[mv->pkt].port);
+            }
+            if (!s->thr)
+                s->granted[to] += admitted;
+            s->cand[to] = 0;
+        }
+    }
+}
+
 /* The moves of mv[0, n) kept (refused candidates removed). */
 static uint64_t kept(const struct saf_move *mv, uint64_t n)
 {
@@ -126,8 +187,8 @@ static int room(struct saf *s, uint32_t n_act, uint32_t nt)
 
 int rs__saf_par_step_out(struct saf *s, uint32_t n_act)
 {
-    const int admitting = s->cap && !s->thr, ol = s->ol != NULL,
-              sw = s->at == SAF_AT_SWITCH;
+    const int rank = s->cand != NULL, ol = s->ol != NULL, sw = s->at == SAF_AT_SWITCH;
+    const int admitting = s->cap && (rank || !s->thr); /* else the start of the step decided */
     struct saf_thr *inj = &s->par[s->threads];
     uint32_t nt_used = 1;
     uint64_t n_inj = 0, n_store = 0;
@@ -154,7 +215,15 @@ int rs__saf_par_step_out(struct saf *s, uint32_t n_act)
         }
         if (!fail && admitting) {
 #pragma omp barrier
-            admit(s, j, nt);
+            if (rank) {
+                th->base = 0; /* its moves' place in the joined list */
+                for (uint32_t k = 0; k < j; k++)
+                    th->base += s->par[k].tc.n_moves;
+#pragma omp barrier
+                admit_rank(s, j, nt);
+            } else {
+                admit(s, j, nt);
+            }
         }
         if (!fail && !ol) {
 #pragma omp barrier

@@ -5,11 +5,11 @@
 # docs/model-saf.md, "Threads"): butterflies, Beneš networks (Valiant, Ranade), LCANs,
 # meshes and tori (Valiant through terminals: the stores of phase A), every protocol, every
 # queue placement, on_full=drop, queue_threshold, the invariant checker, batch and open loop.
-# Output and switch queues under fifo, random, priority and furthest_first run the step of
-# src/engine/saf_par_out.c (admissions per queue in the feeders' order): the cases after
-# the first block cover each protocol, block and drop, queue_threshold, unbounded queues,
-# Valiant with phase-A stores, the checker, batch and open loop, on 2^12-input butterflies,
-# 32x32 meshes and tori, so that most steps split.
+# Output and switch queues run the step of src/engine/saf_par_out.c (admissions per queue
+# in the feeders' order, or by rank): the cases after the first block cover each protocol,
+# block and drop, queue_threshold, unbounded queues, Valiant with phase-A stores, the
+# checker, batch and open loop, on 2^12-input butterflies, 32x32 meshes and tori, so that
+# most steps split.
 # Then every run of tests/data/saf_same.txt (the 168 pinned runs of saf_same.sh) at
 # threads=2 and 3 against its recorded hash.
 . "$(dirname "$0")/lib.bash"
@@ -60,6 +60,14 @@ cases=(
   "topology=butterfly N=4096 $OLS injection_rate=0.5 queue_size=1 queue_at=switch on_full=drop protocol=furthest_first seed=36"
   "topology=mesh k=32 $OLS injection_rate=0.1 queue_size=2 queue_at=output routing=valiant on_full=drop seed=37"
   "topology=torus k=32 $OLS injection_rate=0.2 queue_size=2 queue_at=switch protocol=priority on_full=drop check=1 seed=38"
+  # protocol=rank with output and switch queues (batch: the admission by rank per queue)
+  "topology=butterfly N=4096 traffic=uniform per_input=4 queue_size=1 queue_at=switch protocol=rank seed=42"
+  "topology=butterfly N=4096 traffic=uniform per_input=4 queue_size=2 queue_at=output protocol=rank on_full=drop rank_levels=2 seed=44"
+  "topology=butterfly N=4096 traffic=uniform per_input=4 queue_threshold=1 queue_at=switch protocol=rank seed=45"
+  "topology=benes N=2048 traffic=randperm routing=valiant protocol=rank queue_size=2 queue_at=output seed=48"
+  "topology=torus k=32 traffic=uniform per_input=2 queue_size=2 queue_at=switch protocol=rank on_full=drop routing=valiant check=1 seed=49"
+  "topology=mesh k=32 traffic=uniform per_input=2 queue_size=2 queue_at=output protocol=rank routing=valiant seed=50"
+  "topology=butterfly N=4096 $OLS injection_rate=0.4 queue_size=1 queue_at=switch protocol=rank on_full=drop seed=51"
 )
 for c in "${cases[@]}"; do
   # shellcheck disable=SC2086 # the configuration is a list of key=value words
