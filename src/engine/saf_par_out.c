@@ -227,13 +227,15 @@ int rs__saf_par_step_out(struct saf *s, uint32_t n_act)
         }
         if (!fail && !ol) {
 #pragma omp barrier
+            if (sw) {
 #pragma omp single
-            if (sw) { /* the serial injections, into the room the network left */
-                s->n_moves = 0;
-                rs__saf_decide_rest(s);
-                n_inj = s->n_moves;
-                group(s, inj, s->moves, n_inj, nt);
-            } /* implied barrier */
+                { /* the serial injections, into the room the network left */
+                    s->n_moves = 0;
+                    rs__saf_decide_rest(s);
+                    n_inj = s->n_moves;
+                    group(s, inj, s->moves, n_inj, nt);
+                } /* implied barrier */
+            }
             rs__saf_par_depart_load(s, th->buf, tc->n_moves);
             if (j == 0)
                 rs__saf_par_depart_load(s, s->moves, n_inj);
@@ -259,12 +261,14 @@ int rs__saf_par_step_out(struct saf *s, uint32_t n_act)
 #pragma omp atomic update
             n_store += tc->n_store;
 #pragma omp barrier
+            if (n_store) { /* read after the barrier: the same on every thread */
 #pragma omp single
-            if (n_store) { /* in move order */
-                for (uint32_t k = 0; k < nt; k++)
-                    rs__saf_par_stores(s, s->par[k].buf, s->par[k].tc.n_moves);
-                rs__saf_par_stores(s, s->moves, n_inj);
-            } /* implied barrier */
+                { /* in move order */
+                    for (uint32_t k = 0; k < nt; k++)
+                        rs__saf_par_stores(s, s->par[k].buf, s->par[k].tc.n_moves);
+                    rs__saf_par_stores(s, s->moves, n_inj);
+                } /* implied barrier */
+            }
             rs__saf_par_clear(s, th->buf, tc->n_moves);
             if (j == 0)
                 rs__saf_par_clear(s, s->moves, n_inj);
