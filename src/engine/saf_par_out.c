@@ -248,7 +248,8 @@ int rs__saf_par_step_out(struct saf *s, uint32_t n_act)
                 r = rs__saf_par_arrive_out(tc, s->moves, n_inj);
             for (uint32_t k = 0; k < nt; k++) { /* thread order: each queue's serial order */
                 const struct saf_thr *g = &s->par[k];
-                rs__saf_par_arrive_in(tc, g->buf, g->idx + g->off[j], g->off[j + 1] - g->off[j]);
+                rs__saf_par_arrive_in(tc, g->buf, g->idx + g->off[j],
+                                      g->off[j + 1] - g->off[j]);
             }
             if (n_inj)
                 rs__saf_par_arrive_in(tc, s->moves, inj->idx + inj->off[j],
