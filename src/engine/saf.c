@@ -467,6 +467,13 @@ static inline __attribute__((always_inline)) void admit_by_rank_p(struct saf *s,
     s->n_moves = kept;
 }
 
+uint64_t rs__saf_rank_key(const struct saf *s, const struct saf_move *mv)
+{
+    uint64_t entity = mv->from & SAF_SRC_BIT ? s->n_queues + (mv->from & ~SAF_SRC_BIT)
+                                             : mv->from;
+    return offer_key(s, mv->pkt, entity, SAF_RANK);
+}
+
 static void admit_by_rank(struct saf *s, uint64_t first, int drop)
 {
     if (s->thr)
@@ -667,12 +674,18 @@ static inline __attribute__((always_inline)) void set_active(uint64_t *active, u
 }
 
 /* The departures of moves[0, n): each leaves its queue or store (a queue loses at most one
- * packet a step, so threads touch different queues). ol: open loop; par: a thread's share. */
+ * packet a step, so threads touch different queues). ol: open loop; par: a thread's share,
+ * whose refused candidates (to = SAF_VOID) stay; load: count the channels crossed here
+ * (congestion), not at the arrivals. */
 static inline __attribute__((always_inline)) void
-depart_p(struct saf *s, const struct saf_move *moves, uint64_t n, int ol, int par)
+depart_p(struct saf *s, const struct saf_move *moves, uint64_t n, int ol, int par, int load)
 {
     for (uint64_t i = 0; i < n; i++) {
         const struct saf_move *mv = &moves[i];
+        if (par && mv->to == SAF_VOID)
+            continue;
+        if (load && s->load && mv->to != SAF_DROP_TO)
+            s->load[(uint64_t)mv->node * s->P + s->pkt[mv->pkt].port]++;
         if (i + SAF_PF_PKT < n) {
             const struct saf_move *ahead = &moves[i + SAF_PF_PKT];
             __builtin_prefetch(&s->pkt[ahead->pkt], 1);
@@ -716,6 +729,66 @@ static inline __attribute__((always_inline)) void store_p(struct saf *s, uint32_
     s->active[v / 64] |= 1ull << (v % 64);
 }
 
+/* The arrival of move mv, after every departure: counted in s (par: a thread's copy, the
+ * end of phase A left to the serial rs__saf_par_stores and counted in s->n_store).
+ * release: the release steps (batch), from which latencies count; load: count the channel
+ * crossed here (else rs__saf_par_load did). Returns 0 or RS_ENOMEM. */
+static inline __attribute__((always_inline)) int
+arrive_one_p(struct saf *s, const struct saf_move *mv, const uint32_t *release,
+             struct rs_events *const ev, int ol, int par, int load)
+{
+    uint32_t m = mv->pkt;
+    struct saf_pkt *p = &s->pkt[m];
+    if (mv->to == SAF_DROP_TO) {
+        RS_EVENT(ev, RS_EV_DROPPED, s->step, m, mv->node, RS_EV_NONE, RS_EV_NONE);
+        s->where[m] = SAF_DROPPED;
+        s->dropped++;
+        s->remaining--;
+        s->last_event = s->step;
+        if (ol)
+            rs__saf_open_finish(s, m, 0);
+        return 0;
+    }
+    if (load && !ol && s->load) /* the channel it crosses: out of mv->node by p->port */
+        s->load[(uint64_t)mv->node * s->P + p->port]++;
+    RS_EVENT(ev, (mv->from & SAF_SRC_BIT) && !p->hops ? RS_EV_INJECTED : RS_EV_HOP,
+             s->step, m, mv->node, p->port, RS_EV_NONE);
+    p->hops++;
+    p->rem--;
+    s->hops++;
+    if (mv->to == SAF_DELIVER) {
+        RS_EVENT(ev, RS_EV_DELIVERED, s->step, m,
+                 s->net->ops->neighbor(s->net, mv->node, p->port, NULL), RS_EV_NONE,
+                 RS_EV_NONE);
+        s->where[m] = SAF_DELIVERED;
+        s->delivered++;
+        s->remaining--;
+        s->last_event = s->step;
+        if (ol)
+            rs__saf_open_finish(s, m, 1);
+        else if (record_latency(s, s->step - (release ? release[m] : 0)))
+            return RS_ENOMEM;
+        return 0;
+    }
+    if (mv->to == SAF_STORE) { /* end of phase A: held in the store of terminal mid */
+        if (par)
+            s->n_store++; /* several may enter one store: in move order, serially */
+        else
+            store_p(s, m, ol);
+        return 0;
+    }
+    uint32_t w = saf_queue_node(s, mv->to);
+    p->entered = s->step;
+    if (mv->from & SAF_SRC_BIT) /* from a queue it is SAF_IN_QUEUE already: no write */
+        s->where[m] = SAF_IN_QUEUE;
+    place_p(s, m, w, ol);
+    queue_push(s->pkt, &s->q[mv->to], m);
+    if (s->q[mv->to].count > s->max_queue)
+        s->max_queue = s->q[mv->to].count;
+    set_active(s->active, w, par);
+    return 0;
+}
+
 /* The arrivals of moves[0, n), after every departure. par: a thread's share of a step
  * with input queues (one arrival per queue), counted in s (the thread's copy), the stores
  * of phase A left to the serial rs__saf_par_stores. */
@@ -726,8 +799,6 @@ arrive_p(struct saf *s, const struct saf_move *moves, uint64_t n, int ol, int pa
     struct rs_events *const ev = s->ev; /* the event log (open loop: m is the slot) */
     for (uint64_t i = 0; i < n; i++) {
         const struct saf_move *mv = &moves[i];
-        uint32_t m = mv->pkt;
-        struct saf_pkt *p = &s->pkt[m];
         if (i + SAF_PF_QUEUE < n) {
             const struct saf_move *ahead = &moves[i + SAF_PF_QUEUE];
             __builtin_prefetch(&s->pkt[ahead->pkt], 1);
@@ -741,64 +812,21 @@ arrive_p(struct saf *s, const struct saf_move *moves, uint64_t n, int ol, int pa
             if (ahead->to < SAF_STORE && s->q[ahead->to].count)
                 __builtin_prefetch(&s->pkt[s->q[ahead->to].tail], 1);
         }
-        if (mv->to == SAF_DROP_TO) {
-            RS_EVENT(ev, RS_EV_DROPPED, s->step, m, mv->node, RS_EV_NONE, RS_EV_NONE);
-            s->where[m] = SAF_DROPPED;
-            s->dropped++;
-            s->remaining--;
-            s->last_event = s->step;
-            if (ol)
-                rs__saf_open_finish(s, m, 0);
-            continue;
-        }
-        if (!ol && s->load) /* the channel it crosses: out of mv->node by p->port */
-            s->load[(uint64_t)mv->node * s->P + p->port]++;
-        RS_EVENT(ev, (mv->from & SAF_SRC_BIT) && !p->hops ? RS_EV_INJECTED : RS_EV_HOP,
-                 s->step, m, mv->node, p->port, RS_EV_NONE);
-        p->hops++;
-        p->rem--;
-        s->hops++;
-        if (mv->to == SAF_DELIVER) {
-            RS_EVENT(ev, RS_EV_DELIVERED, s->step, m,
-                     s->net->ops->neighbor(s->net, mv->node, p->port, NULL), RS_EV_NONE,
-                     RS_EV_NONE);
-            s->where[m] = SAF_DELIVERED;
-            s->delivered++;
-            s->remaining--;
-            s->last_event = s->step;
-            if (ol)
-                rs__saf_open_finish(s, m, 1);
-            else if (record_latency(s, s->step - (release ? release[m] : 0)))
-                return RS_ENOMEM;
-            continue;
-        }
-        if (mv->to == SAF_STORE) { /* end of phase A: held in the store of terminal mid */
-            if (par)
-                s->n_store++; /* several may enter one store: in move order, serially */
-            else
-                store_p(s, m, ol);
-            continue;
-        }
-        uint32_t w = saf_queue_node(s, mv->to);
-        p->entered = s->step;
-        if (mv->from & SAF_SRC_BIT) /* from a queue it is SAF_IN_QUEUE already: no write */
-            s->where[m] = SAF_IN_QUEUE;
-        place_p(s, m, w, ol);
-        queue_push(s->pkt, &s->q[mv->to], m);
-        if (s->q[mv->to].count > s->max_queue)
-            s->max_queue = s->q[mv->to].count;
-        set_active(s->active, w, par);
+        int rc = arrive_one_p(s, mv, release, ev, ol, par, 1);
+        if (rc)
+            return rc;
     }
     return 0;
 }
 
-/* Nodes that moves[0, n) left empty leave the active set (without waiters). */
+/* Nodes that moves[0, n) left empty leave the active set (without waiters); par: a
+ * thread's share, refused candidates (SAF_VOID) skipped. */
 static inline __attribute__((always_inline)) void
 clear_empty_p(struct saf *s, const struct saf_move *moves, uint64_t n, int par)
 {
     for (uint64_t i = 0; i < n; i++) {
         uint32_t v = moves[i].node;
-        if (!node_empty(s, v))
+        if ((par && moves[i].to == SAF_VOID) || !node_empty(s, v))
             continue;
         if (par)
             __atomic_fetch_and(&s->active[v / 64], ~(1ull << (v % 64)), __ATOMIC_RELAXED);
@@ -813,7 +841,7 @@ clear_empty_p(struct saf *s, const struct saf_move *moves, uint64_t n, int par)
  * a refill); ol = 0 is the batch engine, compiled without those branches. */
 static inline __attribute__((always_inline)) int commit_p(struct saf *s, int ol)
 {
-    depart_p(s, s->moves, s->n_moves, ol, 0);
+    depart_p(s, s->moves, s->n_moves, ol, 0, 0);
     int rc = arrive_p(s, s->moves, s->n_moves, ol, 0);
     if (rc)
         return rc;
@@ -838,7 +866,12 @@ int rs__saf_commit(struct saf *s)
 
 void rs__saf_par_depart(struct saf *s, const struct saf_move *moves, uint64_t n)
 {
-    depart_p(s, moves, n, 0, 1);
+    depart_p(s, moves, n, 0, 1, 0);
+}
+
+void rs__saf_par_depart_load(struct saf *s, const struct saf_move *moves, uint64_t n)
+{
+    depart_p(s, moves, n, 0, 1, 1);
 }
 
 int rs__saf_par_arrive(struct saf *s, const struct saf_move *moves, uint64_t n)
@@ -856,6 +889,44 @@ void rs__saf_par_stores(struct saf *s, const struct saf_move *moves, uint64_t n)
 void rs__saf_par_clear(struct saf *s, const struct saf_move *moves, uint64_t n)
 {
     clear_empty_p(s, moves, n, 1);
+}
+
+int rs__saf_par_arrive_out(struct saf *s, const struct saf_move *moves, uint64_t n)
+{
+    const uint32_t *release = s->drv->release;
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t to = moves[i].to;
+        if (to == SAF_DROP_TO || to == SAF_DELIVER || to == SAF_STORE) {
+            int rc = arrive_one_p(s, &moves[i], release, NULL, 0, 1, 0);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+void rs__saf_par_arrive_in(struct saf *s, const struct saf_move *moves, const uint32_t *idx,
+                           uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        const struct saf_move *mv = &moves[idx[i]];
+        if (i + SAF_PF_QUEUE < n) { /* as arrive_p */
+            const struct saf_move *ahead = &moves[idx[i + SAF_PF_QUEUE]];
+            __builtin_prefetch(&s->pkt[ahead->pkt], 1);
+            if (ahead->to < SAF_VOID)
+                __builtin_prefetch(&s->q[ahead->to], 1);
+        }
+        if (i + SAF_PF_PKT < n) {
+            const struct saf_move *ahead = &moves[idx[i + SAF_PF_PKT]];
+            if (ahead->to < SAF_VOID && s->q[ahead->to].count)
+                __builtin_prefetch(&s->pkt[s->q[ahead->to].tail], 1);
+        }
+        if (mv->to >= SAF_VOID)
+            continue; /* refused: dropped (rs__saf_par_arrive_out) or waiting */
+        if (s->granted)
+            s->granted[mv->to] = 0;
+        arrive_one_p(s, mv, NULL, NULL, 0, 1, 0); /* into a queue: no latency, no failure */
+    }
 }
 
 /* One step's moves: decided and committed here, or on s->threads threads (saf_par.c). */
@@ -1107,14 +1178,11 @@ int rs__saf_init_common(struct saf *s, const struct rs_engine_input *in, uint64_
     int64_t threads;
     if ((rc = rs_opt_int(in->params, rs_run_options, "threads", &threads, err)))
         return rc;
-    /* threads (saf_par.c): the nodes' decisions are independent of each other's order with
-     * input queues (one feeder a queue) and with protocol=rank (room judged on the start of
-     * the step, admissions after every node); the event log is written in the serial order */
+    /* threads (saf_par.c, saf_par_out.c): every placement and protocol */
     s->threads = (uint32_t)threads;
-    s->par_decide = !in->events && (s->at == SAF_AT_INPUT || s->proto == SAF_RANK);
     s->par_commit = s->at == SAF_AT_INPUT;
-    if (!s->par_decide)
-        s->threads = 1; /* the rest: one thread (docs/model-saf.md, "Threads") */
+    if (in->events)
+        s->threads = 1; /* the log is written in the serial order (docs/model-saf.md) */
     if (s->P > 32)
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "switching=store_forward supports at most 32 ports per node (got %u)",

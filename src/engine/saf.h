@@ -164,14 +164,13 @@ struct saf {
     uint64_t step_accepted; /* packets delivered this step */
     uint32_t made;          /* packets put into stores this step */
 
-    /* threads=T (saf_par.c): T > 1 runs a step's decisions, and where par_commit its moves,
-     * on T OpenMP threads, with the serial step's outcome */
+    /* threads=T (saf_par.c, saf_par_out.c): T > 1 runs a step on T OpenMP threads, with the
+     * serial step's outcome (1 with the event log) */
     uint32_t threads;       /* 1: the serial step */
-    int par_decide;         /* the decisions of different nodes do not depend on each other's
-                               order (input queues, or protocol=rank), and no event log */
     int par_commit;         /* input queues: every queue gains at most one packet a step */
     uint64_t n_store;       /* a thread's arrivals that end Valiant phase A (done serially) */
-    struct saf_thr *par;    /* [threads] the threads' scratch, NULL until first used */
+    struct saf_thr *par;    /* [threads + 1] the threads' scratch (the last: the switch-queue
+                               injections' groups), NULL until first used */
 
     /* the leveled butterfly kernel (saf_wave.c) when it runs this batch run, else NULL:
      * then nothing above is set up */
@@ -263,7 +262,49 @@ int rs__saf_par_arrive(struct saf *s, const struct saf_move *moves, uint64_t n);
 void rs__saf_par_stores(struct saf *s, const struct saf_move *moves, uint64_t n);
 void rs__saf_par_clear(struct saf *s, const struct saf_move *moves, uint64_t n);
 
-/* ---- saf_par.c ----------------------------------------------------------------------- */
+/* Output or switch queues, batch, threads (saf_par_out.c): the departures of moves[0, n) as
+ * rs__saf_par_depart, and the channels they cross counted in s->load (congestion) by the
+ * thread that decided them (each channel carries one packet a step); the arrivals of
+ * moves[0, n) that
+ * enter no queue (deliveries, drops, the ends of phase A), counted in s (a thread's copy) as
+ * rs__saf_par_arrive counts them; and the arrivals into queues of moves[idx[0]],
+ * moves[idx[1]], ... in that order (refused candidates skipped), clearing their queues'
+ * granted counts. Every departure comes first. rs__saf_par_arrive_out returns 0 or
+ * RS_ENOMEM. */
+void rs__saf_par_depart_load(struct saf *s, const struct saf_move *moves, uint64_t n);
+int rs__saf_par_arrive_out(struct saf *s, const struct saf_move *moves, uint64_t n);
+void rs__saf_par_arrive_in(struct saf *s, const struct saf_move *moves, const uint32_t *idx,
+                           uint64_t n);
+
+/* ---- saf_par.c, saf_par_out.c --------------------------------------------------------- */
+
+/* One thread's share of a threaded step (saf_par.c). */
+struct saf_thr {
+    struct saf tc;          /* its view of the engine: s's fields, its moves and counters */
+    struct saf_move *buf;   /* its moves */
+    uint64_t cap;           /* room in buf */
+    struct rs_lat_hist lat; /* its deliveries per latency, over the whole run */
+    /* output and switch queues (saf_par_out.c): its moves into queues, by the thread that
+     * owns the queue (idx[off[k], off[k+1]) for thread k), each group in move order */
+    uint32_t *idx;          /* [idx_cap] positions in buf (the injections': in s->moves) */
+    uint64_t idx_cap;
+    uint32_t *off;          /* [2 (threads + 1)]: the groups' bounds, then scratch */
+    uint64_t base;          /* protocol=rank: its first move's index in the joined list */
+};
+
+/* protocol=rank: the admission key of candidate mv (its rank above the uniform key of its
+ * offer and step), as admit_by_rank in saf.c computes it. */
+uint64_t rs__saf_rank_key(const struct saf *s, const struct saf_move *mv);
+
+/* Room for n moves in th's list. Returns 0 or RS_ENOMEM. */
+int rs__saf_thr_room(struct saf_thr *th, uint64_t n);
+
+/* Output or switch queues (with protocol=rank, batch runs only), s->par set up: one step on
+ * s->threads threads once its n_act active nodes are listed in s->act, with the serial
+ * step's moves and state (docs/model-saf.md, "Threads"). Returns 0, 1 when it could not
+ * start (room; nothing changed: take the serial step), or RS_ENOMEM. */
+int rs__saf_par_step_out(struct saf *s, uint32_t n_act);
+
 
 /* One step on s->threads threads (docs/model-saf.md, "Threads"): the same moves, in the
  * same order, and the same state as the serial step. Returns 0 or RS_ENOMEM. */

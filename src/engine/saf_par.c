@@ -3,15 +3,20 @@
  * The step's active nodes (increasing) are split into T equal index ranges; thread j decides
  * range j into its own move list with a private copy of the engine's scalars. This is the
  * serial order cut in T pieces, valid where one node's decisions never read another's
- * (par_decide: input queues, whose only feeder is one channel; protocol=rank, whose room is
- * judged on the start of the step). With input queues (par_commit) every queue loses and
- * gains at most one packet a step, so each thread then applies its own moves: departures,
- * a barrier, arrivals (counters per thread: hops, delivered, dropped, max_queue, last_event,
- * a latency histogram; summed or maxed in thread order), the Valiant phase-A stores (several
- * may enter one store) serially in move order, and the clearing of emptied nodes; active
- * bits are set and cleared atomically, so the set is the serial one. Otherwise the move
- * lists are joined in thread order and the rest of the step is serial. Small steps (fewer
- * than SAF_PAR_MIN active nodes per thread) run serially: the same outcome, no barriers. */
+ * (input queues, whose only feeder is one channel; protocol=rank, whose room is judged on
+ * the start of the step). Output and switch queues, whose admissions depend on the order
+ * of the feeders (or, with protocol=rank, on every candidate of a queue), take
+ * saf_par_out.c's step instead, but for open-loop runs with protocol=rank. With
+ * input queues (par_commit) every queue loses and gains at most one packet a step, so each
+ * thread then applies its own moves: departures, a barrier, arrivals (counters per thread:
+ * hops, delivered, dropped, max_queue, last_event, a latency histogram; summed or maxed in
+ * thread order), the Valiant phase-A stores (several may enter one store) serially in move
+ * order, and the clearing of emptied nodes; active bits are set and cleared atomically, so
+ * the set is the serial one. Otherwise (open loop with input queues, or with output or
+ * switch queues and protocol=rank) the move lists are joined in thread order and the rest
+ * of the step is serial.
+ * Small steps (fewer than SAF_PAR_MIN active nodes per thread) run serially: the same
+ * outcome, no barriers. */
 #include <omp.h>
 #include <string.h>
 
@@ -21,20 +26,14 @@
 /* Fewest active nodes per thread for which a step is split. */
 #define SAF_PAR_MIN 32
 
-/* One thread's share of a step. */
-struct saf_thr {
-    struct saf tc;          /* its view of the engine: s's fields, its moves and counters */
-    struct saf_move *buf;   /* its moves */
-    uint64_t cap;           /* room in buf */
-    struct rs_lat_hist lat; /* its deliveries per latency, over the whole run */
-};
-
 void rs__saf_par_free(struct saf *s)
 {
     if (!s->par)
         return;
-    for (uint32_t j = 0; j < s->threads; j++) {
+    for (uint32_t j = 0; j <= s->threads; j++) {
         rs_free(s->par[j].buf);
+        rs_free(s->par[j].idx);
+        rs_free(s->par[j].off);
         rs_lat_hist_free(&s->par[j].lat);
     }
     rs_free(s->par);
@@ -60,8 +59,7 @@ int rs__saf_par_merge(struct saf *s)
     return 0;
 }
 
-/* Room for n moves in thread j's list. Returns 0 or RS_ENOMEM. */
-static int thr_room(struct saf_thr *th, uint64_t n)
+int rs__saf_thr_room(struct saf_thr *th, uint64_t n)
 {
     if (th->cap >= n)
         return 0;
@@ -87,10 +85,14 @@ int rs__saf_par_step(struct saf *s)
     if (n_act < (uint64_t)SAF_PAR_MIN * s->threads)
         return serial_rest(s, n_act);
     if (!s->par) {
-        if (!(s->par = rs_calloc(s->threads, sizeof *s->par)))
+        if (!(s->par = rs_calloc(s->threads + 1, sizeof *s->par)))
             return serial_rest(s, n_act);
-        for (uint32_t j = 0; j < s->threads; j++)
+        for (uint32_t j = 0; j <= s->threads; j++)
             rs_lat_hist_init(&s->par[j].lat);
+    }
+    if (!s->par_commit && !(s->cand && s->ol)) { /* output or switch queues (rank: batch) */
+        int r = rs__saf_par_step_out(s, n_act);
+        return r == 1 ? serial_rest(s, n_act) : r;
     }
     const int par_commit = s->par_commit && !s->ol;
     uint32_t nt_used = 1;
@@ -108,7 +110,7 @@ int rs__saf_par_step(struct saf *s)
             for (uint32_t k = 0; k < nt && !fail; k++) {
                 uint64_t nk = (uint64_t)n_act * (k + 1) / nt - (uint64_t)n_act * k / nt;
                 uint64_t need = nk * (s->P + 1); /* a node: a move per port, its source's */
-                fail = thr_room(&s->par[k], need < s->moves_cap ? need : s->moves_cap);
+                fail = rs__saf_thr_room(&s->par[k], need < s->moves_cap ? need : s->moves_cap);
             }
         } /* implied barrier: fail is read by all */
         if (!fail) {
