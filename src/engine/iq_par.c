@@ -92,24 +92,29 @@ void rs__iq_par_free(struct iq *q)
 
 /* Cut words [0, wN) of the busy set into the n_part parts, contiguous and in increasing
  * order, part j starting at the first word with at least total * j / n_part busy routers
- * (total of them) before it. Returns the number of parts that have a word. */
+ * (total of them) before it. Returns the number of parts that have a busy router. */
 static uint32_t cut_parts(struct iq *q, uint64_t total)
 {
     const uint32_t T = q->n_part;
     uint32_t j = 1, used = 0;
-    uint64_t cum = 0;
+    uint64_t cum = 0, at_w0 = 0;
     q->part[0].w0 = 0;
     for (uint32_t w = 0; w < q->wN; w++) {
-        for (; j < T && cum >= total * j / T; j++)
+        for (; j < T && cum >= total * j / T; j++) {
             q->part[j].w0 = w;
+            used += cum > at_w0; /* part j - 1 has busy routers */
+            at_w0 = cum;
+        }
         cum += (uint64_t)__builtin_popcountll(q->busy[w]);
     }
-    for (; j < T; j++)
+    for (; j < T; j++) {
         q->part[j].w0 = q->wN;
-    for (j = 0; j < T; j++) {
-        q->part[j].w1 = j + 1 < T ? q->part[j + 1].w0 : q->wN;
-        used += q->part[j].w1 > q->part[j].w0;
+        used += cum > at_w0;
+        at_w0 = cum;
     }
+    used += cum > at_w0; /* the last part */
+    for (j = 0; j < T; j++)
+        q->part[j].w1 = j + 1 < T ? q->part[j + 1].w0 : q->wN;
     return used;
 }
 
