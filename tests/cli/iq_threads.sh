@@ -5,12 +5,13 @@
 # and 16 busy routers per thread; docs/model-iq.md, "Threads"): 16x16 meshes and tori near
 # and past saturation, k-ary n-flies with several terminals per router (4-ary 4-fly, 2-ary
 # 10-fly; the 4-ary 3-fly has one word and stays serial), dragonflies under UGAL-L and
-# UGAL-G (which reads other routers' credit counts), virtual cut-through, min_adaptive (also
+# UGAL-G (which reads the credit counts of other routers of its group: with p=3 groups of 6
+# routers straddle the parts' 64-router words), virtual cut-through, min_adaptive (also
 # adaptive_set=booksim), Valiant, speculation, the separable allocators, iSLIP iterations,
 # speedups (the crossbar and output queues), wait_for_tail_credit, vc_busy_when_full,
 # hold_switch_for_packet, pipeline delays, credit_delay, 16 VCs, batch and open loop
-# (sim_type=fixed, latency and throughput), a deadlock (its error line and status) and the
-# invariant checker after every cycle (check=1).
+# (sim_type=fixed, latency and throughput), a deadlock (its error line and status), the
+# invariant checker after every cycle (check=1) and an event log (the phase stays serial).
 . "$(dirname "$0")/lib.bash"
 # the bytes do not depend on how threads wait; passive waiting keeps the test's time bounded
 # when the cores are busy with other work (a spinning thread takes the core its partner needs)
@@ -26,7 +27,7 @@ cases=(
   "topology=kary_nfly k=4 n=4 $W $OL injection_rate=0.5 seed=4"
   "topology=kary_nfly k=2 n=10 $W traffic=uniform per_input=3 seed=5"
   "topology=kary_nfly k=4 n=3 $W $OL injection_rate=0.6 seed=6"
-  "topology=dragonfly p=4 switching=wormhole router=iq vcs=3 vc_depth=4 length=4 routing=ugal_g $OL injection_rate=0.3 measure_steps=150 drain_steps=100 seed=7"
+  "topology=dragonfly p=3 switching=wormhole router=iq vcs=3 vc_depth=4 length=4 routing=ugal_g $OL injection_rate=0.35 seed=7"
   "topology=dragonfly p=4 switching=wormhole router=iq vcs=3 vc_depth=4 length=4 routing=ugal_l traffic=uniform per_input=6 seed=8"
   "topology=mesh k=16 switching=virtual_cut_through router=iq vcs=2 length=4 $OL injection_rate=0.4 seed=9"
   "topology=mesh k=16 $W routing=min_adaptive $OL injection_rate=0.35 seed=10"
@@ -45,11 +46,26 @@ cases=(
 for c in "${cases[@]}"; do
   # shellcheck disable=SC2086 # the configuration is a list of key=value words
   { "$RS" run $c --format csv 2>&1; echo "rc=$?"; } >"$TMP/t1"
+  # a record and status 0, or the deadlock's status 1 (the runs compared are real runs)
+  if [ "$(tail -1 "$TMP/t1")" != rc=0 ] && ! grep -q '^routesim: waiting cycle' "$TMP/t1"; then
+    echo "FAIL: routesim run $c: exit status $(tail -1 "$TMP/t1") at threads=1"; FAILS=$((FAILS + 1))
+  fi
   for T in 2 3 4; do
     # shellcheck disable=SC2086 # the configuration is a list of key=value words
     threads_same "$T" $c
   done
 done
+# with an event log the phase stays serial (one log in the routers' order): the same log
+ev="topology=mesh k=16 $W injection_process=bernoulli injection_rate_uses_flits=1 injection_rate=0.3 warmup_steps=50 measure_steps=100 drain_steps=50 seed=22"
+for T in 1 3; do
+  # shellcheck disable=SC2086 # the configuration is a list of key=value words
+  { "$RS" run $ev threads=$T --events "$TMP/ev$T.csv" --format csv 2>&1; echo "rc=$?"; } >"$TMP/evo$T"
+done
+if cmp -s "$TMP/evo1" "$TMP/evo3" && cmp -s "$TMP/ev1.csv" "$TMP/ev3.csv" && [ "$(wc -l <"$TMP/ev1.csv")" -gt 1000 ]; then
+  PASSES=$((PASSES + 1))
+else
+  echo "FAIL: routesim run $ev --events: threads=3 differs from threads=1"; FAILS=$((FAILS + 1))
+fi
 # the cases move flits (a test of nothing otherwise): the first has flit_hops > 100000; the
 # torus with one VC and no dateline deadlocks (exit status 1, its waiting cycle named)
 "$RS" run ${cases[0]} --format csv >"$TMP/a.csv"
