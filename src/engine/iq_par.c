@@ -10,12 +10,12 @@
  * counters and its own lists (flits written, credits written, ejections set); after the
  * phase those are appended (lists), ORed (ejections) or summed and maxed (counters) in part
  * order, which is the serial order of the routers, so every list is the serial one. Cycles
- * with fewer than IQ_PAR_MIN busy routers per part, and runs with an event log (one log,
- * written in the routers' order), run serially: the same outcome. */
+ * with fewer than IQ_PAR_MIN busy routers per part or with all of them in one part, and runs
+ * with an event log (one log, written in the routers' order), run serially: the same
+ * outcome. */
 #include <omp.h>
 #include <string.h>
 
-#include "engine/iq_bits.h"
 #include "engine/iq_impl.h"
 #include "routesim/alloc.h"
 

@@ -5,8 +5,8 @@
 # and 16 busy routers per thread; docs/model-iq.md, "Threads"): 16x16 meshes and tori near
 # and past saturation, k-ary n-flies with several terminals per router (4-ary 4-fly, 2-ary
 # 10-fly; the 4-ary 3-fly has one word and stays serial), dragonflies under UGAL-L and
-# UGAL-G (which reads the credit counts of other routers of its group: with p=3 groups of 6
-# routers straddle the parts' 64-router words), virtual cut-through, min_adaptive (also
+# UGAL-G (which reads the credit counts of other routers of its group: with p=3 the groups
+# of 6 routers are not aligned to the parts' 64-node words), virtual cut-through, min_adaptive (also
 # adaptive_set=booksim), Valiant, speculation, the separable allocators, iSLIP iterations,
 # speedups (the crossbar and output queues), wait_for_tail_credit, vc_busy_when_full,
 # hold_switch_for_packet, pipeline delays, credit_delay, 16 VCs, batch and open loop
