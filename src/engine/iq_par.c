@@ -34,9 +34,12 @@ struct iq_part {
     int32_t *scratch;    /* the allocators' match and best arrays (q->scratch's layout) */
     struct iq_req *vreq, *sreq;
     int32_t *sreq_at;
-    struct iq_fev *evf;  /* [n_chan] flits written */
-    uint32_t *cy, *evc;  /* [n_chan] credits written (cy0: output VCs; else channels) */
-    uint32_t *evj;       /* [n_src] terminals with a credit to their source */
+    /* its lists, grown to the most its routers can write in a cycle (room_for): at most one
+     * flit per output channel, one credit per input channel and one per source terminal */
+    struct iq_fev *evf;  /* [cap_chan] flits written */
+    uint32_t *cy, *evc;  /* [cap_chan] credits written (cy0: output VCs; else channels) */
+    uint32_t *evj;       /* [cap_src] terminals with a credit to their source */
+    uint64_t cap_chan, cap_src;
     uint64_t *ejm;       /* [wT] terminals with a flit to eject, all 0 between cycles */
 };
 
@@ -61,13 +64,13 @@ int rs__iq_par_init(struct flit *f, struct iq *q)
         pt->vreq = rs_malloc((size_t)q->max_vreq * sizeof *pt->vreq + 1);
         pt->sreq = rs_malloc((size_t)nx * sizeof *pt->sreq + 1);
         pt->sreq_at = rs_malloc((size_t)nx * sizeof *pt->sreq_at + 1);
-        pt->evf = rs_malloc((size_t)q->n_chan * sizeof *pt->evf + 1);
-        pt->cy = rs_malloc((size_t)q->n_chan * sizeof *pt->cy + 1);
-        pt->evc = rs_malloc((size_t)q->n_chan * sizeof *pt->evc + 1);
-        pt->evj = rs_malloc((size_t)q->n_src * sizeof *pt->evj + 1);
         pt->ejm = rs_calloc(q->wT + 1, sizeof *pt->ejm);
-        if (!pt->scratch || !pt->vreq || !pt->sreq || !pt->sreq_at || !pt->evf || !pt->cy ||
-            !pt->evc || !pt->evj || !pt->ejm)
+        pt->evf = rs_malloc(sizeof *pt->evf); /* (room_for grows them) */
+        pt->cy = rs_malloc(sizeof *pt->cy);
+        pt->evc = rs_malloc(sizeof *pt->evc);
+        pt->evj = rs_malloc(sizeof *pt->evj);
+        if (!pt->scratch || !pt->vreq || !pt->sreq || !pt->sreq_at || !pt->ejm || !pt->evf ||
+            !pt->cy || !pt->evc || !pt->evj)
             return RS_ENOMEM;
         for (uint32_t i = 0; i < ns; i++)
             pt->scratch[i] = -1;
@@ -116,6 +119,37 @@ static uint32_t cut_parts(struct iq *q, uint64_t total)
     for (j = 0; j < T; j++)
         q->part[j].w1 = j + 1 < T ? q->part[j + 1].w0 : q->wN;
     return used;
+}
+
+/* Grow the array ptr to n elements (ptr is set only on success). Evaluates to 0, or
+ * RS_ENOMEM with the array kept. */
+#define GROW(ptr, n, b)                                                                        \
+    (((b) = rs_realloc((ptr), (size_t)(n) * sizeof *(ptr) + 1)) ? ((ptr) = (b), 0) : RS_ENOMEM)
+
+/* Room in part j's lists (j > 0) for what the routers of its words can write in a cycle:
+ * a flit per output channel and a credit per input channel of a network port (P per
+ * router), a credit per source terminal. Returns 0 or RS_ENOMEM. */
+static int room_for(struct iq *q, uint32_t j)
+{
+    struct iq_part *pt = &q->part[j];
+    uint64_t n0 = (uint64_t)pt->w0 * 64u, n1 = (uint64_t)pt->w1 * 64u;
+    if (n1 > q->n_nodes)
+        n1 = q->n_nodes;
+    if (n0 >= n1)
+        return 0;
+    uint64_t chan = (n1 - n0) * q->P, src = q->src_of[n1] - q->src_of[n0];
+    void *b;
+    if (chan > pt->cap_chan) {
+        if (GROW(pt->evf, chan, b) || GROW(pt->cy, chan, b) || GROW(pt->evc, chan, b))
+            return RS_ENOMEM;
+        pt->cap_chan = chan;
+    }
+    if (src > pt->cap_src) {
+        if (GROW(pt->evj, src, b))
+            return RS_ENOMEM;
+        pt->cap_src = src;
+    }
+    return 0;
 }
 
 /* Make part j's copies of the engine's scalars for this cycle (j > 0). */
@@ -174,7 +208,10 @@ int rs__iq_par_routers(struct flit *f, struct iq *q, struct rs_err *err)
     uint64_t total = 0;
     for (uint32_t w = 0; w < q->wN; w++)
         total += (uint64_t)__builtin_popcountll(q->busy[w]);
-    if (f->ev || total < (uint64_t)IQ_PAR_MIN * T || cut_parts(q, total) < 2) {
+    int serial = f->ev || total < (uint64_t)IQ_PAR_MIN * T || cut_parts(q, total) < 2;
+    for (uint32_t j = 1; j < T && !serial; j++) /* no room: serially, the same outcome */
+        serial = room_for(q, j) != 0;
+    if (serial) {
         int rc = rs__iq_routers(f, q, 0, q->wN, err);
         if (!rc)
             rs__iq_writes(f, q, 0, q->wN);
