@@ -14,7 +14,7 @@ enum { IQ_RS_ESCAPE = 1, IQ_RS_ATOMIC = 2 };
 
 struct iq_rsets {
     uint32_t NO, B, depth; /* router outputs, VCs per channel, flits per VC buffer */
-    uint32_t n_nodes;
+    uint32_t n_nodes;      /* routers */
     const uint32_t *occ;   /* the routers' live credit counts: flits sent and not yet
                               credited, [(node * NO + out) * B + vc] (owned by the router) */
     uint32_t *occ0;        /* the counts as they were when the cycle's router phase began */
