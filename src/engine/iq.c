@@ -13,6 +13,7 @@
 #include "core/events_hook.h"
 #include "engine/iq_alloc.h"
 #include "engine/iq_bits.h"
+#include "engine/iq_impl.h"
 #include "engine/iq_route.h"
 #include "routesim/alloc.h"
 #include "routesim/assert.h"
@@ -40,183 +41,6 @@ enum { VC_IDLE, VC_ROUTING, VC_VA, VC_ACTIVE };
 #define EVQ(fs, ev) ((fs) == 2 ? NULL : (ev))
 /* A function of the cycle inlined into each instance (its fs a constant there). */
 #define IQ_INLINE static inline __attribute__((always_inline))
-
-/* A flit: packet (worm slot) m, its k-th flit, carried on VC vc (at most 64 VCs); tail = 1
- * for its packet's last flit (a body flit's move reads no worm). */
-struct iq_fl {
-    uint32_t m;
-    uint16_t k;
-    uint8_t vc, tail;
-};
-
-/* An entry of a stage queue (route, VC allocation, switch allocation): input VC (in, vc),
- * time = -1 until evaluated, then the cycle its result is applied; res = the grant. */
-struct iq_ent {
-    int32_t time;
-    uint16_t in, vc;
-    int32_t res;
-};
-
-struct iq_xent { /* a flit crossing the switch */
-    int32_t time;
-    struct iq_fl fl;
-    uint16_t ein, eout;
-};
-
-struct iq_fev { /* a flit in flight on network channel c */
-    uint32_t c;
-    struct iq_fl fl;
-};
-
-struct iq_cred { /* a received credit waiting credit_delay cycles */
-    int32_t time;
-    uint32_t out;
-    uint64_t mask;
-};
-
-/* A ring-buffer queue's indices (entries live in a caller array of capacity cap). */
-struct iq_ring {
-    uint32_t head, cnt;
-};
-
-/* A node's stage queues (routing, VC allocation, switch allocation, held connections), its
- * crossbar queue and its received-credit queue: their indices side by side (48 bytes), so
- * a router's visit reads one or two cache lines for all of them. */
-struct iq_rings {
-    struct iq_ring rq, vq, sq, hq, xq, pc;
-};
-
-struct iq {
-    /* keys */
-    uint32_t rd, va, sa, xd, cd, lat, s_in, s_out, iters;
-    int spec, wftc, busy_full;
-    int vsplit; /* Valiant without vc_classes: one half of the VCs per phase (BookSim) */
-    enum iq_alloc_kind va_kind, sa_kind;
-    /* shape */
-    uint32_t B, depth, P, NI, NO, n_nodes, n_src, R, Rt;
-    uint32_t NIe, NOe; /* crossbar ports: NI * s_in, NO * s_out */
-    /* input VCs [(node * NI + in) * B + vc] */
-    struct iq_fl *ibuf; /* [.. * Dc] ring per VC */
-    uint32_t Dc;        /* its capacity: the power of two at or above depth */
-    struct iq_ring *iq;
-    uint8_t *state;
-    uint16_t *out_port, *out_vc, *r_port, *r_lo, *r_hi;
-    struct iq_rsets rs; /* adaptive routing: the candidates of each input VC's head */
-    /* output VCs [(node * NO + out) * B + vc]: BookSim's BufferState of the next buffer */
-    int32_t *use;
-    uint8_t *tail_sent;
-    uint32_t *occ;
-    /* output queues [node * NO + out], capacity QO */
-    struct iq_fl *oq;
-    struct iq_ring *oqr;
-    uint32_t QO;
-    /* the switch's pass-through path (docs/ARCHITECTURE.md, router=iq): direct = 1 when
-     * st_prepare_delay + st_final_delay = 1 and output_speedup = 1, where a flit leaving an
-     * input buffer in cycle c is written to its channel in cycle c + 1 without waiting in
-     * the crossbar and output queues; carry = such flits written this cycle, counted as
-     * moves of the next (the cycle BookSim writes them in) */
-    int direct;
-    uint32_t carry;
-    /* lone_sa = 1 when sw_alloc_delay = 1, speculative = 0 and hold_switch_for_packet = 0:
-     * switch bids without conflicts are granted without the allocator (sw_alloc_lone for
-     * one bid, sw_alloc_free for more) */
-    int lone_sa;
-    /* lone_va = 1 when vc_alloc_delay = 1, speculative = 0 and the routing is oblivious: a
-     * lone head's VC bids are decided without the allocator (vc_alloc_lone) */
-    int lone_va;
-    /* fast = 1 in the configuration every KQ(fs, ...) of the router cycle fixes (delays of
-     * one cycle with the direct switch, speedups 1, no speculation or held connections, an
-     * oblivious routing, credit_delay = 0, at most 64 inputs): the cycle's fast instance,
-     * compiled with those keys as constants, runs it */
-    int fast;
-    /* sa_bits = 1 when fast, sw_allocator=islip, NIe and NOe at most 32 and B at most 256:
-     * the fast instance's switch allocation of two or more bids is sw_alloc_bits */
-    int sa_bits;
-    /* sets = 1 when sa_bits, at most 64 input VCs per router and no event log: the fast
-     * cycle runs on sets (router_cycle_set), its stage queues qs[node * 3 + 0, 1, 2]
-     * (routing, VC allocation, switch allocation) sets of input VCs iv = in * B + vc, whose
-     * input and VC are ivin[iv], ivvc[iv] */
-    int sets;
-    uint64_t *qs;
-    uint8_t ivin[64], ivvc[64];
-    /* cd0 = 1 when credit_delay = 0 and the routing is oblivious: a credit counts when it
-     * is read (no received-credit queue) */
-    int cd0;
-    /* cy0 = 1 when cd0 and input_speedup = 1 (one credit per input per cycle): a network
-     * input's credit travels as the index of the output VC it frees at the sender,
-     * up_y[node * NI + in] + vc, in the list cy of its ring slot (no mask, no channel
-     * slot) */
-    int cy0;
-    uint32_t *up_y;            /* [node * NI + in], in < P */
-    uint32_t *cy, *n_cy;       /* [r * n_chan], [R] */
-    /* this cycle's next write positions in cy's slot r_wr (send_credit) and evf's slot
-     * r_now (write_flit), set at the start of the step; n_cy and n_evf of those slots are
-     * set from them at its end */
-    uint32_t *cy_w;
-    /* received credits per node, capacity QP */
-    struct iq_cred *pc;
-    uint32_t QP;
-    /* stage queues per node: route, VC allocation, switch allocation (capacity QS), and the
-     * crossbar (capacity QX) */
-    struct iq_ent *rq, *vq, *sq, *hq; /* hq: VCs holding a switch connection */
-    struct iq_rings *nr; /* [node]: the indices of the node's rings, in one place */
-    int hold;                        /* hold_switch_for_packet */
-    int32_t *hold_vc, *hold_in;      /* [node * NIe + crossbar input] */
-    int32_t *hold_out;               /* [node * NOe + crossbar output] */
-    uint32_t QS;
-    struct iq_xent *xq;
-    uint32_t QX;
-    /* allocators' persistent pointers per node */
-    uint32_t *va_in_ptr, *va_out_ptr, *sa_in_ptr, *sa_out_ptr, *sw_rr;
-    /* allocator scratch (one node at a time) */
-    struct iq_allocator vaa, saa;
-    int32_t *scratch;
-    struct iq_req *vreq, *sreq;
-    uint32_t n_vreq, n_sreq, max_vreq;
-    int32_t *sreq_at; /* [NIe * NOe] index into sreq, -1 */
-    /* flits received this cycle [node * NI + in] */
-    struct iq_fl *rx;
-    /* channels: network channel c = node * P + port; head node and in-slot */
-    uint32_t *ch_head, *ch_slot, *in_chan; /* in_chan[node * P + slot] = channel */
-    uint64_t *chc;      /* [c * R] credits in flight back to c's tail */
-    /* terminals: those injecting at node are src_t[src_of[node] .. src_of[node+1]), in
-     * increasing order, at router inputs P, P+1, ...; those ejecting there dst_t[dst_of[node]
-     * ..], at outputs P, P+1, ...; terminal t ejects at output P + dst_j[t] */
-    uint32_t *src_of, *dst_of; /* [n_nodes + 1] */
-    uint32_t *src_t, *dst_t, *dst_j; /* [n_src] */
-    struct iq_fl *injf, *ejf;  /* [t * Rt] */
-    uint64_t *injc, *ejc;      /* [t * Rt] credits to the source, to the router */
-    int32_t *t_use;            /* [t * B + vc] injection buffer state at the source */
-    uint8_t *t_tail;
-    uint32_t *t_occ;
-    int32_t *t_last;           /* last VC a head took */
-    uint32_t *t_cur, *t_k, *t_vc; /* packet being injected, its next flit, its VC */
-    uint64_t *tcm, *srcm;      /* [wT]: terminals with t_cur set; scratch of the step */
-    uint64_t packets;          /* in the network (head sent, tail not delivered) */
-    uint32_t idle;             /* cycles without a flit or credit moving */
-    uint32_t now;
-    uint32_t r_now, rt_now;    /* now mod R, now mod Rt: the channel slots read now */
-    uint32_t r_wr, rt_wr;      /* (now + lat + 1) mod R, (now + 2) mod Rt: the slots written */
-    /* the event-driven cycle (iq_bits.h): work lists and sets instead of scans of every
-     * router, port and terminal */
-    uint32_t n_chan;           /* network channels (f->n_chan) */
-    uint32_t wN, wI, wO, wT;   /* words of a set of nodes, inputs, outputs, terminals */
-    uint64_t *busy;            /* nodes whose router has something to do this cycle */
-    uint64_t *wbusy;           /* nodes with a flit or credit to write */
-    uint64_t *rxm;             /* [node * wI]: inputs with a flit received */
-    uint64_t *oqm;             /* [node * wO]: non-empty output queues */
-    struct iq_fev *evf;        /* [r * n_chan]: flits written in ring slot r, their channels */
-    struct iq_fev *evf_w;
-    uint32_t *evc;             /* [r * n_chan]: channels with a credit written in ring slot r */
-    uint32_t *n_evf, *n_evc;   /* [R] */
-    uint32_t *evi, *evj;       /* [rt * n_src]: terminals with a flit injected, a credit to
-                                * their source */
-    uint32_t *evk;             /* [rt * n_src]: terminals with a credit to their router */
-    uint32_t *n_evi, *n_evj, *n_evk; /* [Rt] */
-    uint64_t *ejm;             /* [rt * wT]: terminals with a flit to eject in slot rt */
-    uint32_t *src_n, *src_j, *dst_n; /* [n_src]: t's source node and its input there - P,
-                                      * its destination node */
-};
 
 /* ---- small helpers --------------------------------------------------------------------- */
 
@@ -861,7 +685,7 @@ IQ_INLINE void send_credit(struct flit *f, struct iq *q, uint32_t node, uint32_t
         uint32_t c = q->in_chan[node * q->P + in];
         uint64_t *cr = &q->chc[(size_t)c * q->R + q->r_wr];
         if (!*cr) {
-            q->evc[(size_t)q->r_wr * q->n_chan + q->n_evc[q->r_wr]++] = c;
+            *q->evc_w++ = c;
             f->step_moves++;
         }
         *cr |= bit;
@@ -869,7 +693,7 @@ IQ_INLINE void send_credit(struct flit *f, struct iq *q, uint32_t node, uint32_t
         uint32_t t = q->src_t[q->src_of[node] + in - q->P];
         uint64_t *cr = &q->injc[(size_t)t * q->Rt + q->rt_wr];
         if (!*cr) {
-            q->evj[(size_t)q->rt_wr * q->n_src + q->n_evj[q->rt_wr]++] = t;
+            *q->evj_w++ = t;
             f->step_moves++;
         }
         *cr |= bit;
@@ -888,7 +712,7 @@ static inline void write_flit(struct iq *q, uint32_t node, uint32_t o, struct iq
     } else {
         uint32_t t = q->dst_t[q->dst_of[node] + o - q->P];
         q->ejf[(size_t)t * q->Rt + q->rt_now] = fl;
-        iq_bit_set(&q->ejm[(size_t)q->rt_now * q->wT], t);
+        iq_bit_set(q->ejm_w, t);
     }
     q->carry++;
 }
@@ -1414,7 +1238,7 @@ IQ_INLINE int router_cycle_set(struct flit *f, struct iq *q, uint32_t node, stru
 /* The router's writes (not direct): one flit per non-empty output queue, also listed as
  * an event of the ring slot written. Credits were written as they were made
  * (send_credit). */
-static void router_write(struct flit *f, struct iq *q, uint32_t node)
+static inline void router_write(struct flit *f, struct iq *q, uint32_t node)
 {
     uint32_t P = q->P;
     uint64_t *oqm = &q->oqm[(size_t)node * q->wO];
@@ -1426,11 +1250,11 @@ static void router_write(struct flit *f, struct iq *q, uint32_t node)
             iq_bit_clear(oqm, o);
         if (o < P) {
             uint32_t c = node * P + o;
-            q->evf[(size_t)q->r_wr * q->n_chan + q->n_evf[q->r_wr]++] = (struct iq_fev){c, fl};
+            *q->evf_w++ = (struct iq_fev){c, fl};
         } else {
             uint32_t t = q->dst_t[q->dst_of[node] + o - P];
             q->ejf[(size_t)t * q->Rt + q->rt_wr] = fl;
-            iq_bit_set(&q->ejm[(size_t)q->rt_wr * q->wT], t);
+            iq_bit_set(q->ejm_w, t);
         }
         f->step_moves++;
     }
@@ -1546,6 +1370,37 @@ static inline void push_credit(struct iq *q, uint32_t node, uint32_t o, uint64_t
     iq_bit_set(q->busy, node);
 }
 
+int rs__iq_routers(struct flit *f, struct iq *q, uint32_t w0, uint32_t w1, struct rs_err *err)
+{
+    int rc;
+    uint64_t *busy = q->busy + w0;
+    const uint32_t nw = w1 - w0, base = w0 * 64u;
+    if (q->sets) {
+        IQ_FOR_BITS(busy, nw, i) {
+            if ((rc = router_cycle_set(f, q, base + i, err)))
+                return rc;
+        }
+    } else if (q->fast) {
+        IQ_FOR_BITS(busy, nw, i) {
+            if ((rc = router_cycle_fast(f, q, base + i, err)))
+                return rc;
+        }
+    } else {
+        IQ_FOR_BITS(busy, nw, i) {
+            if ((rc = router_cycle_any(f, q, base + i, err)))
+                return rc;
+        }
+    }
+    return 0;
+}
+
+void rs__iq_writes(struct flit *f, struct iq *q, uint32_t w0, uint32_t w1)
+{
+    const uint32_t base = w0 * 64u;
+    IQ_FOR_BITS(q->wbusy + w0, w1 - w0, i)
+        router_write(f, q, base + i);
+}
+
 int rs__iq_step(struct flit *f, struct rs_err *err)
 {
     struct iq *q = f->iq;
@@ -1559,8 +1414,12 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
     q->rt_now = now % q->Rt;
     q->r_wr = (now + q->lat + 1) % q->R;
     q->rt_wr = (now + 2) % q->Rt;
+    uint32_t r_ev = q->direct ? q->r_now : q->r_wr, rt_ej = q->direct ? q->rt_now : q->rt_wr;
     q->cy_w = q->cy + (size_t)q->r_wr * q->n_chan;
-    q->evf_w = q->evf + (size_t)q->r_now * q->n_chan;
+    q->evf_w = q->evf + (size_t)r_ev * q->n_chan;
+    q->evc_w = q->evc + (size_t)q->r_wr * q->n_chan;
+    q->evj_w = q->evj + (size_t)q->rt_wr * q->n_src;
+    q->ejm_w = q->ejm + (size_t)rt_ej * q->wT;
     uint32_t r_now = q->r_now, rt_now = q->rt_now;
     /* terminals read their ejection channels (in increasing order: deliveries are ordered)
      * and the credits of their injection buffers */
@@ -1653,35 +1512,22 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
         if (q->t_cur[t] != RS_NONE || f->front[t] != RS_NONE) /* else: nothing to send */
             source_cycle(f, q, t);
     }
-    if (f->adaptive) { /* every router's view of its credits at the start of its cycle */
-        for (uint32_t node = 0; node < q->n_nodes; node++) {
-            rs__iq_rsets_node(&q->rs, node);
-            if (iq_bit_has(q->busy, node) && (rc = router_cycle_any(f, q, node, err)))
-                return rc;
-        }
-    } else if (q->sets) {
-        IQ_FOR_BITS(q->busy, q->wN, node) {
-            if ((rc = router_cycle_set(f, q, node, err)))
-                return rc;
-        }
-    } else if (q->fast) {
-        IQ_FOR_BITS(q->busy, q->wN, node) {
-            if ((rc = router_cycle_fast(f, q, node, err)))
-                return rc;
-        }
+    if (f->adaptive) /* the credit view of other routers: as at the start of the cycle */
+        rs__iq_rsets_begin(&q->rs);
+    if (q->part) {
+        if ((rc = rs__iq_par_routers(f, q, err)))
+            return rc;
     } else {
-        IQ_FOR_BITS(q->busy, q->wN, node) {
-            if ((rc = router_cycle_any(f, q, node, err)))
-                return rc;
-        }
+        if ((rc = rs__iq_routers(f, q, 0, q->wN, err)))
+            return rc;
+        rs__iq_writes(f, q, 0, q->wN);
     }
-    IQ_FOR_BITS(q->wbusy, q->wN, node)
-        router_write(f, q, node);
-    /* the lists written this cycle: no slot but these two had entries added (direct's
-     * flits in slot r_now, router_write's in r_wr, cy0's credits in r_wr) */
+    /* the lists written this cycle: no slot but these had entries added (direct's flits in
+     * slot r_now, router_write's in r_wr, credits in r_wr and rt_wr) */
     q->n_cy[q->r_wr] = (uint32_t)(q->cy_w - (q->cy + (size_t)q->r_wr * q->n_chan));
-    if (q->direct)
-        q->n_evf[r_now] = (uint32_t)(q->evf_w - (q->evf + (size_t)r_now * q->n_chan));
+    q->n_evf[r_ev] = (uint32_t)(q->evf_w - (q->evf + (size_t)r_ev * q->n_chan));
+    q->n_evc[q->r_wr] = (uint32_t)(q->evc_w - (q->evc + (size_t)q->r_wr * q->n_chan));
+    q->n_evj[q->rt_wr] = (uint32_t)(q->evj_w - (q->evj + (size_t)q->rt_wr * q->n_src));
     f->n_act = (uint32_t)q->packets;
     /* no flit or credit moved: the pipelines may still be counting down; report a fixed
      * point (step_moves = 0) only after more idle cycles than any pipeline can take */
@@ -1850,6 +1696,7 @@ void rs__iq_free(struct flit *f)
     for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++)
         rs_free(arrs[i]);
     rs__iq_rsets_free(&q->rs);
+    rs__iq_par_free(q);
     rs_free(q);
     f->iq = NULL;
 }
@@ -2163,5 +2010,7 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
         q->t_last[t] = -1;
         q->t_cur[t] = RS_NONE;
     }
+    if (rs__iq_par_init(f, q))
+        return rs_err_set(err, RS_ENOMEM, "router=iq: out of memory for %u threads", f->threads);
     return 0;
 }

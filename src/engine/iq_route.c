@@ -17,6 +17,7 @@ int rs__iq_rsets_init(struct iq_rsets *s, uint64_t n_ivc, uint32_t n_slots, uint
     s->B = B;
     s->depth = depth;
     s->occ = occ;
+    s->n_nodes = n_nodes;
     s->n = rs_calloc(n_ivc + 1, sizeof *s->n);
     s->kind = rs_calloc(n_ivc + 1, sizeof *s->kind);
     s->ch = rs_calloc(n_ivc * RS_ROUTE_MAX_CHOICES + 1, sizeof *s->ch);
@@ -35,21 +36,25 @@ void rs__iq_rsets_free(struct iq_rsets *s)
     memset(s, 0, sizeof *s);
 }
 
-void rs__iq_rsets_node(struct iq_rsets *s, uint32_t node)
+void rs__iq_rsets_begin(struct iq_rsets *s)
 {
-    size_t per = (size_t)s->NO * s->B;
-    memcpy(s->occ0 + node * per, s->occ + node * per, per * sizeof *s->occ);
-    s->cur = node;
+    memcpy(s->occ0, s->occ, (size_t)s->n_nodes * s->NO * s->B * sizeof *s->occ);
 }
 
+/* What the view of the router cur observes (its free_slots' context). */
+struct rsets_view {
+    const struct iq_rsets *s;
+    uint32_t cur;
+};
+
 /* The view's free slots of VC vc of (node, port): the router's own credit counts as they are
- * now; another router's as they were when the cycle began (routers run in increasing order:
- * those below the current one have begun theirs, their copy holds the start). */
+ * now; another router's as they were when the cycle began (rs__iq_rsets_begin). */
 static uint32_t rsets_free_slots(const void *ctx, uint32_t node, uint32_t port, uint32_t vc)
 {
-    const struct iq_rsets *s = ctx;
+    const struct rsets_view *v = ctx;
+    const struct iq_rsets *s = v->s;
     size_t y = ((size_t)node * s->NO + port) * s->B + vc;
-    uint32_t occ = node < s->cur ? s->occ0[y] : s->occ[y];
+    uint32_t occ = node != v->cur ? s->occ0[y] : s->occ[y];
     return occ < s->depth ? s->depth - occ : 0;
 }
 
@@ -72,7 +77,8 @@ int rs__iq_rsets_route(struct iq_rsets *s, struct flit *f, uint32_t node, uint32
     struct flit_worm *w = &f->w[m];
     const struct rs_net *net = f->net;
     struct rs_route_state st = {w->src, w->dst, w->mid, w->hops, w->msg};
-    struct rs_route_view view = {s, s->B, s->depth, rsets_free_slots};
+    struct rsets_view ctx = {s, node};
+    struct rs_route_view view = {&ctx, s->B, s->depth, rsets_free_slots};
     struct rs_route_choice *ch = s->ch + (size_t)x * RS_ROUTE_MAX_CHOICES;
     uint32_t n = f->routing->choose(net, node, &st, &view, ch);
     RS_ASSERT(n <= RS_ROUTE_MAX_CHOICES);

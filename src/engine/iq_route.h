@@ -14,10 +14,10 @@ enum { IQ_RS_ESCAPE = 1, IQ_RS_ATOMIC = 2 };
 
 struct iq_rsets {
     uint32_t NO, B, depth; /* router outputs, VCs per channel, flits per VC buffer */
+    uint32_t n_nodes;      /* routers */
     const uint32_t *occ;   /* the routers' live credit counts: flits sent and not yet
                               credited, [(node * NO + out) * B + vc] (owned by the router) */
-    uint32_t *occ0;        /* each node's counts as they were when its cycle began */
-    uint32_t cur;          /* the node whose cycle is running */
+    uint32_t *occ0;        /* the counts as they were when the cycle's router phase began */
     uint8_t *n;            /* [input VC] candidates of its head (0: none, oblivious or ejection) */
     uint8_t *kind;         /* [input VC] IQ_RS_ESCAPE: its list ends in an escape candidate;
                               IQ_RS_ATOMIC: the others' VCs are allocated only when empty */
@@ -36,10 +36,11 @@ int rs__iq_rsets_init(struct iq_rsets *s, uint64_t n_ivc, uint32_t n_slots, uint
 
 void rs__iq_rsets_free(struct iq_rsets *s);
 
-/* The cycle of router node begins (nodes in increasing order within a cycle): keep its
- * credit counts as they are, so that a routing that looks at another router's counts sees
- * them as they were at the start of the cycle, whatever the order of the routers. */
-void rs__iq_rsets_node(struct iq_rsets *s, uint32_t node);
+/* The cycle's router phase begins: keep every router's credit counts as they are, so that
+ * a routing that looks at another router's counts sees them as they were at the start of
+ * the cycle (no router changes another's counts in its cycle), whatever the order of the
+ * routers and however many threads run them. */
+void rs__iq_rsets_begin(struct iq_rsets *s);
 
 /* A new packet enters the network in worm slot m: not on the escape VCs. */
 static inline void rs__iq_rsets_new(struct iq_rsets *s, uint32_t m)

@@ -43,7 +43,7 @@ const struct rs_optdef rs_run_options[] = {
     {"threads", RS_OPT_INT, "1", 1, 1024, NULL,
      "threads (OpenMP) that run one run's steps; the output is the same for every value "
      "(flit engines with an oblivious routing, link=per_vc, not cut_through_partial, "
-     "docs/model-flit.md; switching=circuit, docs/model-circuit.md; switching=store_forward "
+     "docs/model-flit.md; router=iq, docs/model-iq.md; switching=circuit, docs/model-circuit.md; switching=store_forward "
      "with input queues or protocol=rank, docs/model-saf.md; other runs use one)", "1"},
     {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
