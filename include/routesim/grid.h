@@ -46,7 +46,8 @@ int rs_grid_point(const struct rs_grid *g, uint64_t i, struct rs_params *dst,
                   struct rs_err *err);
 
 /* Seed of replication r of point i: a Philox draw keyed by the experiment seed over a
- * 64-bit FNV-1a hash of the point's "key=value;" text, so that one point re-run alone
+ * 64-bit FNV-1a hash of the point's "key=value;" text, `threads` left out (it changes how a
+ * run is computed, not its bytes), so that one point re-run alone, at any thread count,
  * gets the same seeds. Below 2^53 (the `seed` option's range). */
 uint64_t rs_grid_seed(const struct rs_grid *g, uint64_t i, uint32_t r);
 

@@ -308,6 +308,8 @@ uint64_t rs_grid_seed(const struct rs_grid *g, uint64_t i, uint32_t r)
 {
     uint64_t h = 1469598103934665603ull; /* FNV-1a 64 over "key=value;" of every axis */
     for (size_t k = 0; k < g->n_axes; k++) {
+        if (!strcmp(g->axes[k].key, "threads"))
+            continue; /* how a run is computed, not what: the same seed at every T */
         const char *parts[3] = {g->axes[k].key, "=", g->axes[k].values[axis_index(g, i, k)]};
         for (int part = 0; part < 3; part++)
             for (const unsigned char *c = (const unsigned char *)parts[part]; *c; c++)

@@ -24,6 +24,16 @@ check "--jobs 1 and --jobs 2 give the same statistics bytes" cmp -s j1.csv j2.cs
 check "--jobs 1 and --jobs 2 give the same per-run bytes" cmp -s r1.csv r2.csv
 check "columns" grep -q '^topology,N,wrap,traffic,per_input,switching,routing,seed,check,algorithm,queue_at,queue_size,protocol,on_full,rank_levels,runs,makespan_mean,makespan_var,makespan_sd,makespan_min,makespan_max,makespan_ci95,' j1.csv
 
+# threads= says how a run is computed, not what: a grid with threads = 2 gives every run the
+# seed and the makespan it has without it (the key is left out of the point's seed hash).
+{ cat grid.ini; echo 'threads = 2'; } >t2.ini
+"$RS" sweep -c t2.ini -o t2.csv --per-run rt2.csv 2>/dev/null
+cols() { # cols FILE: its seed and makespan columns
+  awk -F, -v s="$(csvcol seed "$1")" -v m="$(csvcol makespan "$1")" 'NR>1{print $s, $m}' "$1"
+}
+check "threads = 2 in the grid: the same seeds and makespans" \
+  test "$(cols rt2.csv)" = "$(cols r1.csv)" -a "$(wc -l <rt2.csv)" = 65
+
 # One point alone: the same row as in the full grid (seeds depend on the point only).
 sed -e 's/^N = .*/N = 64/' -e 's/^queue_size = .*/queue_size = 2/' -e 's/^protocol = .*/protocol = random/' grid.ini >one.ini
 "$RS" sweep -c one.ini -o one.csv 2>/dev/null
