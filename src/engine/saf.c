@@ -412,6 +412,19 @@ static void decide_source(struct saf *s, uint32_t t, uint32_t used)
  * held at most q packets at the start of the step, else none. A queue has at most
  * max_ports candidates per round (one per channel into it), so the quadratic count below
  * is small. Instantiated for each thr, so that the strict capacity's code is unchanged. */
+/* saf_rank_settle's refusals in the serial step: the move dropped, or waiting (removed). */
+static void refuse_drop(struct saf *s, uint64_t i, void *ctx)
+{
+    (void)ctx;
+    s->moves[i].to = SAF_DROP_TO;
+}
+
+static void refuse_wait(struct saf *s, uint64_t i, void *ctx)
+{
+    (void)ctx;
+    s->moves[i].to = SAF_VOID;
+}
+
 static inline __attribute__((always_inline)) void admit_by_rank_p(struct saf *s,
                                                                   uint64_t first, int drop,
                                                                   int thr)
@@ -433,22 +446,10 @@ static inline __attribute__((always_inline)) void admit_by_rank_p(struct saf *s,
         uint32_t to = s->moves[i].to;
         if (to >= SAF_VOID || !s->cand[to])
             continue; /* not a candidate, or its queue is settled */
-        uint32_t room = thr ? (s->q[to].count < s->cap ? UINT32_MAX : 0)
-                            : s->cap - s->q[to].count - s->granted[to],
-                 admitted = 0;
-        for (uint32_t a = s->cand[to]; a; a = s->cnext[a - 1]) {
-            uint32_t better = 0;
-            for (uint32_t b = s->cand[to]; b && better < room; b = s->cnext[b - 1])
-                better += s->ckey[b - 1] > s->ckey[a - 1] ||
-                          (s->ckey[b - 1] == s->ckey[a - 1] && b < a);
-            if (better < room)
-                admitted++;
-            else
-                s->moves[a - 1].to = drop ? SAF_DROP_TO : SAF_VOID;
-        }
-        if (!thr) /* with queue_threshold nothing is counted */
-            s->granted[to] += admitted;
-        s->cand[to] = 0;
+        if (drop) /* (two calls: each refusal inlined) */
+            saf_rank_settle(s, to, thr, refuse_drop, NULL);
+        else
+            saf_rank_settle(s, to, thr, refuse_wait, NULL);
     }
     if (drop)
         return;

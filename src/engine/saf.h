@@ -296,6 +296,40 @@ struct saf_thr {
  * offer and step), as admit_by_rank in saf.c computes it. */
 uint64_t rs__saf_rank_key(const struct saf *s, const struct saf_move *mv);
 
+/* Add the step's counters of threads 0..nt-1 (their copies' moves, hops, delivered,
+ * dropped, remaining; max_queue and last_event maxed) into s, in thread order. */
+void rs__saf_par_sum(struct saf *s, uint32_t nt);
+
+/* protocol=rank: settle the candidates of queue `to` in this round (the list from
+ * s->cand[to] through s->cnext, 1-based indices of the step's joined move list, keys
+ * s->ckey): the queue admits the room-many with the largest keys, equal keys to the earlier
+ * index. Room is the capacity less the occupancy at the start of the step and the earlier
+ * rounds' admissions (granted), or with queue_threshold (thr) unlimited when the queue held
+ * at most q packets at the start of the step, else none. refuse(s, index, ctx) is called on
+ * every other candidate. Admissions are counted in granted unless thr; the list is
+ * emptied. (admit_by_rank in saf.c and the threads' admit_rank in saf_par_out.c.) */
+static inline __attribute__((always_inline)) void
+saf_rank_settle(struct saf *s, uint32_t to, int thr,
+                void (*refuse)(struct saf *s, uint64_t i, void *ctx), void *ctx)
+{
+    uint32_t room = thr ? (s->q[to].count < s->cap ? UINT32_MAX : 0)
+                        : s->cap - s->q[to].count - s->granted[to],
+             admitted = 0;
+    for (uint32_t a = s->cand[to]; a; a = s->cnext[a - 1]) {
+        uint32_t better = 0;
+        for (uint32_t b = s->cand[to]; b && better < room; b = s->cnext[b - 1])
+            better += s->ckey[b - 1] > s->ckey[a - 1] ||
+                      (s->ckey[b - 1] == s->ckey[a - 1] && b < a);
+        if (better < room)
+            admitted++;
+        else
+            refuse(s, a - 1, ctx);
+    }
+    if (!thr) /* with queue_threshold nothing is counted */
+        s->granted[to] += admitted;
+    s->cand[to] = 0;
+}
+
 /* Room for n moves in th's list. Returns 0 or RS_ENOMEM. */
 int rs__saf_thr_room(struct saf_thr *th, uint64_t n);
 

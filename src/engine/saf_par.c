@@ -40,6 +40,22 @@ void rs__saf_par_free(struct saf *s)
     s->par = NULL;
 }
 
+void rs__saf_par_sum(struct saf *s, uint32_t nt)
+{
+    for (uint32_t k = 0; k < nt; k++) { /* in thread order */
+        const struct saf *tc = &s->par[k].tc;
+        s->n_moves += tc->n_moves;
+        s->hops += tc->hops;
+        s->delivered += tc->delivered;
+        s->dropped += tc->dropped;
+        s->remaining += tc->remaining; /* a count of decrements, modulo 2^64 */
+        if (tc->max_queue > s->max_queue)
+            s->max_queue = tc->max_queue;
+        if (tc->last_event > s->last_event)
+            s->last_event = tc->last_event;
+    }
+}
+
 int rs__saf_par_merge(struct saf *s)
 {
     for (uint32_t j = 0; s->par && j < s->threads; j++) {
@@ -156,17 +172,6 @@ int rs__saf_par_step(struct saf *s)
         return rs__saf_commit(s);
     }
     s->n_moves = 0;
-    for (uint32_t k = 0; k < nt_used; k++) { /* the threads' counters, in thread order */
-        const struct saf *tc = &s->par[k].tc;
-        s->n_moves += tc->n_moves;
-        s->hops += tc->hops;
-        s->delivered += tc->delivered;
-        s->dropped += tc->dropped;
-        s->remaining += tc->remaining; /* a count of decrements, modulo 2^64 */
-        if (tc->max_queue > s->max_queue)
-            s->max_queue = tc->max_queue;
-        if (tc->last_event > s->last_event)
-            s->last_event = tc->last_event;
-    }
+    rs__saf_par_sum(s, nt_used);
     return rc;
 }

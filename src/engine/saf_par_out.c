@@ -102,6 +102,20 @@ static struct saf_move *joined(struct saf *s, uint32_t nt, uint64_t gi)
     return &s->par[j].buf[gi - s->par[j].base];
 }
 
+/* saf_rank_settle's refusal of the joined list's move i (ctx: the threads' count): dropped,
+ * or waiting, when a switch-queue packet frees its channel for the node's source. */
+static void refuse_joined(struct saf *s, uint64_t i, void *ctx)
+{
+    const int drop = s->on_full == SAF_DROP;
+    struct saf_move *mv = joined(s, *(const uint32_t *)ctx, i);
+    mv->to = drop ? SAF_DROP_TO : SAF_VOID;
+    uint32_t t = !drop && s->at == SAF_AT_SWITCH && mv->node < s->n_node_src
+                     ? s->node_src[mv->node]
+                     : RS_NONE;
+    if (t != RS_NONE) /* a waiting switch-queue packet frees its channel */
+        s->src_used[t] &= ~(1u << s->pkt[mv->pkt].port);
+}
+
 /* protocol=rank: thread k's admissions by rank, admit_by_rank of saf.c on each of its
  * queues: a queue with room for fewer than its candidates admits those with the largest
  * key, equal keys to the earlier move of the joined list (its index there is the serial
@@ -109,7 +123,6 @@ static struct saf_move *joined(struct saf *s, uint32_t nt, uint64_t gi)
  * indices, and each queue's are written by its owner alone. */
 static void admit_rank(struct saf *s, uint32_t k, uint32_t nt)
 {
-    const int drop = s->on_full == SAF_DROP, sw = s->at == SAF_AT_SWITCH;
     for (uint32_t j = 0; j < nt; j++) {
         const struct saf_thr *g = &s->par[j];
         for (uint32_t i = g->off[k]; i < g->off[k + 1]; i++) {
@@ -126,28 +139,7 @@ static void admit_rank(struct saf *s, uint32_t k, uint32_t nt)
             uint32_t to = g->buf[g->idx[i]].to;
             if (to >= SAF_VOID || !s->cand[to])
                 continue; /* refused, or its queue is settled */
-            uint32_t room = s->thr ? (s->q[to].count < s->cap ? UINT32_MAX : 0)
-                                   : s->cap - s->q[to].count - s->granted[to],
-                     admitted = 0;
-            for (uint32_t a = s->cand[to]; a; a = s->cnext[a - 1]) {
-                uint32_t better = 0;
-                for (uint32_t b = s->cand[to]; b && better < room; b = s->cnext[b - 1])
-                    better += s->ckey[b - 1] > s->ckey[a - 1] ||
-                              (s->ckey[b - 1] == s->ckey[a - 1] && b < a);
-                if (better < room) {
-                    admitted++;
-                    continue;
-                }
-                struct saf_move *mv = joined(s, nt, a - 1);
-                mv->to = drop ? SAF_DROP_TO : SAF_VOID;
-                uint32_t t = !drop && sw && mv->node < s->n_node_src ? s->node_src[mv->node]
-                                                                     : RS_NONE;
-                if (t != RS_NONE) /* a waiting switch-queue packet frees its channel */
-                    s->src_used[t] &= ~(1u << s->pkt[mv->pkt].port);
-            }
-            if (!s->thr)
-                s->granted[to] += admitted;
-            s->cand[to] = 0;
+            saf_rank_settle(s, to, s->thr, refuse_joined, &nt);
         }
     }
 }
@@ -290,17 +282,6 @@ int rs__saf_par_step_out(struct saf *s, uint32_t n_act)
         return rs__saf_commit(s);
     }
     s->n_moves = n_inj;
-    for (uint32_t k = 0; k < nt_used; k++) { /* the threads' counters, in thread order */
-        const struct saf *tc = &s->par[k].tc;
-        s->n_moves += tc->n_moves;
-        s->hops += tc->hops;
-        s->delivered += tc->delivered;
-        s->dropped += tc->dropped;
-        s->remaining += tc->remaining; /* a count of decrements, modulo 2^64 */
-        if (tc->max_queue > s->max_queue)
-            s->max_queue = tc->max_queue;
-        if (tc->last_event > s->last_event)
-            s->last_event = tc->last_event;
-    }
+    rs__saf_par_sum(s, nt_used);
     return rc;
 }
