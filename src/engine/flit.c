@@ -208,12 +208,13 @@ void rs__flit_finish(struct flit *f, uint32_t m, int delivered)
  * worm in the network holds a VC (a buffered flit with partial cuts), plus one front per
  * terminal. */
 static uint32_t new_worm(struct flit *f, uint32_t src, uint32_t dst, uint32_t mid, uint32_t len,
-                         uint32_t msg, uint32_t gen, uint64_t key)
+                         uint32_t msg, uint32_t gen, uint64_t key, uint32_t seq)
 {
     uint32_t m = f->free_slot[--f->n_free];
     struct flit_worm *w = &f->w[m];
     memset(w, 0, sizeof *w);
     w->key = key;
+    w->seq = seq;
     w->msg = msg;
     w->src = src;
     w->dst = dst;
@@ -266,7 +267,7 @@ void rs__flit_make_front(struct flit *f, uint32_t t)
             struct rs_ol_packet pk;
             rs_openloop_front(f->ol, t, &pk);
             uint32_t m = new_worm(f, t, pk.dst, pk.mid, pk.length, pk.msg, pk.gen,
-                                  ((uint64_t)pk.gen << 32) | t);
+                                  ((uint64_t)pk.gen << 32) | t, f->ol->term[t].started);
             if (f->rc)
                 return;
             if (m != RS_NONE) {
@@ -284,7 +285,7 @@ void rs__flit_make_front(struct flit *f, uint32_t t)
         uint32_t mid = rs_driver_mid_of(f->drv, msg);
         uint32_t len = pl && pl->length ? pl->length[msg] : f->L;
         uint32_t m = new_worm(f, t, f->pb->dst[msg], mid, len, msg, rel,
-                              ((uint64_t)rel << 32) | msg);
+                              ((uint64_t)rel << 32) | msg, 0);
         if (f->rc)
             return;
         if (m != RS_NONE) {

@@ -79,6 +79,9 @@ struct flit_worm {
                            waits there until the whole message is in that buffer */
     uint32_t path;      /* index in f->hop of its route's first hop (the path cache), or
                            RS_NONE: routed hop by hop */
+    uint32_t seq;       /* age among equal keys: the packet's sequence number at its terminal
+                           in open loop (traffic=trace may generate two packets of one terminal
+                           in one step), 0 in batch runs (their keys are distinct) */
 };
 
 /* One hop of a cached route (flit_route.c): the channel a header at that point crosses next
@@ -113,7 +116,15 @@ struct flit_thr {
 struct flit_keyed {
     uint64_t key;
     uint32_t slot;
+    uint32_t seq;
 };
+
+/* Whether worm a is younger than worm b: a later key, or the same key (two packets of one
+ * terminal generated in one step) and a later sequence number. Ages are distinct. */
+static inline int flit_younger(const struct flit_worm *a, const struct flit_worm *b)
+{
+    return a->key > b->key || (a->key == b->key && a->seq > b->seq);
+}
 
 struct flit {
     const struct rs_net *net;

@@ -122,7 +122,7 @@ int rs__flit_check(struct flit *f, struct rs_err *err)
             holes++;
             continue;
         }
-        if (prev != RS_NONE && f->w[prev].key >= f->w[f->act[i]].key)
+        if (prev != RS_NONE && !flit_younger(&f->w[f->act[i]], &f->w[prev]))
             rc = rs_err_set(err, RS_EINVARIANT, "step %u: worms not in age order", t);
         else if (f->w[f->act[i]].head == RS_NONE)
             rc = rs_err_set(err, RS_EINVARIANT, "step %u: an active worm has not started", t);

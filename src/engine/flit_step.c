@@ -307,7 +307,9 @@ void rs__flit_compact(struct flit *f)
 static int cmp_keyed(const void *a, const void *b)
 {
     const struct flit_keyed *x = a, *y = b;
-    return (x->key > y->key) - (x->key < y->key);
+    if (x->key != y->key)
+        return (x->key > y->key) - (x->key < y->key);
+    return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 void rs__flit_merge_born(struct flit *f)
@@ -317,8 +319,8 @@ void rs__flit_merge_born(struct flit *f)
     if (nb == 1 && f->n_act + 1 <= f->n_slots && 2 * f->n_holes <= f->n_act) {
         /* one (the common case): insertion from the end, as the merge below would do */
         uint32_t *act = f->act, m = f->born[0], k = f->n_act;
-        uint64_t key = f->w[m].key;
-        for (; k > 0 && (act[k - 1] == RS_NONE || f->w[act[k - 1]].key > key); k--)
+        const struct flit_worm *w = &f->w[m];
+        for (; k > 0 && (act[k - 1] == RS_NONE || flit_younger(&f->w[act[k - 1]], w)); k--)
             act[k] = act[k - 1];
         act[k] = m;
         f->n_act++;
@@ -329,16 +331,17 @@ void rs__flit_merge_born(struct flit *f)
     for (uint32_t k = 0; k < nb; k++) {
         born[k].slot = f->born[k];
         born[k].key = f->w[f->born[k]].key;
-        if (k && born[k].key < born[k - 1].key)
+        born[k].seq = f->w[f->born[k]].seq;
+        if (k && cmp_keyed(&born[k], &born[k - 1]) < 0)
             sorted = 0;
     }
     if (!sorted && nb > 96) {
         qsort(born, nb, sizeof *born, cmp_keyed);
-    } else if (!sorted) { /* a few, nearly in order (by terminal): insertion (keys distinct) */
+    } else if (!sorted) { /* a few, nearly in order (by terminal): insertion (ages distinct) */
         for (uint32_t k = 1; k < nb; k++) {
             struct flit_keyed x = born[k];
             uint32_t q = k;
-            for (; q > 0 && born[q - 1].key > x.key; q--)
+            for (; q > 0 && cmp_keyed(&born[q - 1], &x) > 0; q--)
                 born[q] = born[q - 1];
             born[q] = x;
         }
@@ -351,7 +354,8 @@ void rs__flit_merge_born(struct flit *f)
     uint32_t i = f->n_act, j = nb, k = f->n_act + nb;
     while (j > 0) {
         uint32_t m = i > 0 ? act[i - 1] : 0;
-        if (i > 0 && (m == RS_NONE || f->w[m].key > born[j - 1].key))
+        if (i > 0 && (m == RS_NONE || f->w[m].key > born[j - 1].key ||
+                      (f->w[m].key == born[j - 1].key && f->w[m].seq > born[j - 1].seq)))
             act[--k] = act[--i];
         else
             act[--k] = born[--j].slot;
