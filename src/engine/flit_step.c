@@ -304,6 +304,12 @@ void rs__flit_compact(struct flit *f)
     f->n_holes = 0;
 }
 
+/* Whether age (ka, sa) is later than age (kb, sb): key, then sequence number. */
+static inline int age_after(uint64_t ka, uint32_t sa, uint64_t kb, uint32_t sb)
+{
+    return ka > kb || (ka == kb && sa > sb);
+}
+
 static int cmp_keyed(const void *a, const void *b)
 {
     const struct flit_keyed *x = a, *y = b;
@@ -318,9 +324,11 @@ void rs__flit_merge_born(struct flit *f)
     uint32_t nb = f->n_born;
     if (nb == 1 && f->n_act + 1 <= f->n_slots && 2 * f->n_holes <= f->n_act) {
         /* one (the common case): insertion from the end, as the merge below would do */
-        uint32_t *act = f->act, m = f->born[0], k = f->n_act;
-        const struct flit_worm *w = &f->w[m];
-        for (; k > 0 && (act[k - 1] == RS_NONE || flit_younger(&f->w[act[k - 1]], w)); k--)
+        uint32_t *act = f->act, m = f->born[0], k = f->n_act, seq = f->w[m].seq;
+        uint64_t key = f->w[m].key; /* (locals: the stores to act[] may alias the record) */
+        for (; k > 0 && (act[k - 1] == RS_NONE ||
+                         age_after(f->w[act[k - 1]].key, f->w[act[k - 1]].seq, key, seq));
+             k--)
             act[k] = act[k - 1];
         act[k] = m;
         f->n_act++;
@@ -332,7 +340,7 @@ void rs__flit_merge_born(struct flit *f)
         born[k].slot = f->born[k];
         born[k].key = f->w[f->born[k]].key;
         born[k].seq = f->w[f->born[k]].seq;
-        if (k && cmp_keyed(&born[k], &born[k - 1]) < 0)
+        if (k && age_after(born[k - 1].key, born[k - 1].seq, born[k].key, born[k].seq))
             sorted = 0;
     }
     if (!sorted && nb > 96) {
@@ -341,7 +349,7 @@ void rs__flit_merge_born(struct flit *f)
         for (uint32_t k = 1; k < nb; k++) {
             struct flit_keyed x = born[k];
             uint32_t q = k;
-            for (; q > 0 && cmp_keyed(&born[q - 1], &x) > 0; q--)
+            for (; q > 0 && age_after(born[q - 1].key, born[q - 1].seq, x.key, x.seq); q--)
                 born[q] = born[q - 1];
             born[q] = x;
         }
@@ -354,8 +362,8 @@ void rs__flit_merge_born(struct flit *f)
     uint32_t i = f->n_act, j = nb, k = f->n_act + nb;
     while (j > 0) {
         uint32_t m = i > 0 ? act[i - 1] : 0;
-        if (i > 0 && (m == RS_NONE || f->w[m].key > born[j - 1].key ||
-                      (f->w[m].key == born[j - 1].key && f->w[m].seq > born[j - 1].seq)))
+        if (i > 0 &&
+            (m == RS_NONE || age_after(f->w[m].key, f->w[m].seq, born[j - 1].key, born[j - 1].seq)))
             act[--k] = act[--i];
         else
             act[--k] = born[--j].slot;
