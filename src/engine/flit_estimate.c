@@ -3,6 +3,7 @@
  * the sizes alone. docs/resources.md. */
 #include "engine/estimate_util.h"
 #include "engine/flit.h"
+#include "engine/iq.h"
 
 uint64_t rs__flit_estimate(const struct rs_engine_ops *self, const struct rs_net *net,
                            uint64_t n_msgs, const struct rs_params *p, int ranks)
@@ -15,7 +16,15 @@ uint64_t rs__flit_estimate(const struct rs_engine_ops *self, const struct rs_net
     uint64_t n_vc = n_chan * B;
     int partial = !strcmp(self->name, "cut_through_partial");
     uint64_t slots = partial ? n_vc * (depth ? depth : 1) : n_vc;
-    if (slots > M)
+    int iq = rs__est_is(self, p, "router", "iq");
+    int open_loop = rs_params_find(p, "injection_process") != NULL;
+    if (iq) { /* router=iq: the pool is sized in flits and touched as used: a packet per VC
+                 of each router input (depth / length of them with short packets) */
+        uint64_t len = (uint64_t)rs__est_int(self, p, "length", 1);
+        uint64_t per = len && depth > len ? depth / len : 1;
+        slots = (uint64_t)net->n_nodes * (net->max_ports + 2) * B * per;
+    }
+    if (slots > M && (!iq || !open_loop)) /* (open loop: M is the terminals' templates) */
         slots = M;
     slots += T;
     uint64_t bytes = n_vc * sizeof(struct flit_vc) / R + n_chan * 4; /* VCs, shared links */
@@ -34,6 +43,8 @@ uint64_t rs__flit_estimate(const struct rs_engine_ops *self, const struct rs_net
         if (L > 1 && (uint64_t)L * net->N == net->n_nodes && net->N >= R)
             bytes += L * (4u << 20) + 2 * n_vc * sizeof(struct flit_vc) / L;
     }
+    if (iq)
+        bytes += rs__iq_estimate(self, net, p, slots);
     /* messages by source and by release; per terminal: source lists and the driver's */
     bytes += M * (4 + 8) + T * (4 * 4 + 2 * 4 + 4);
     uint32_t hops = rs__flit_path_hops(T * T); /* the path cache, when it has one */

@@ -16,6 +16,13 @@
 extern const char *const rs__iq_router_names[];
 extern const char *const rs__iq_alloc_names[];
 extern const char *const rs__iq_adaptive_set_names[];
+/* Bytes of router=iq's state on net with the keys p (self: the flit engine whose option
+ * table holds the router keys) and n_slots worm slots, as rs__iq_init allocates it
+ * (iq_estimate.c; docs/resources.md): the input and output VCs, stage and output queues,
+ * channels and terminals. Allocates only a count per node, freed before it returns. */
+uint64_t rs__iq_estimate(const struct rs_engine_ops *self, const struct rs_net *net,
+                         const struct rs_params *p, uint64_t n_slots);
+
 #define IQ_OPTIONS                                                                             \
     {"router", RS_OPT_CHOICE, "simple", 0, 0, rs__iq_router_names,                             \
      "simple: one flit step per hop (docs/model-flit.md); iq: BookSim's input-queued "         \
