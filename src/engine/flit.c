@@ -569,7 +569,10 @@ static int flit_init(struct flit *f, struct rs_driver *d, enum flit_mode mode,
     uint64_t bound = mode == FLIT_PARTIAL ? f->n_vc * f->depth : f->n_vc;
     if (f->iq_router) /* packets in flight: at most the flits every buffer can hold */
         bound = (uint64_t)net->n_nodes * (f->P + 2) * f->B * f->depth;
-    if (!d->ol && bound > pb->n_msgs)
+    /* (router=iq over MPI ranks: a packet whose route leaves a rank and comes back holds a
+     * slot there per visit, each with a flit there: the buffers bound them, iq_dist.c) */
+    int visits = f->iq_router && in->exchange && in->exchange->size > 1;
+    if (!d->ol && bound > pb->n_msgs && !visits)
         bound = pb->n_msgs;
     if (bound + f->n_src >= UINT32_MAX / 2)
         return rs_err_set(err, RS_ECONSTRAINT,

@@ -192,6 +192,13 @@ struct iq {
     /* threads=T > 1 (iq_par.c): the router phase in n_part parts, NULL when serial */
     struct iq_part *part;
     uint32_t n_part;
+    /* over MPI ranks (iq_dist.c): the slot of each packet that arrived from another rank,
+     * [from * n_slots + its slot there], RS_NONE when none; a taken record found no slot
+     * (dist_fail); dl_msg[input VC]: after rs__iq_dist_gather, the message at the front of
+     * every rank's input VCs (RS_NONE: empty), read by the deadlock's waiting cycle */
+    uint32_t *dist_map;
+    int dist_fail;
+    uint32_t *dl_msg;
 };
 
 /* The router phase's cycles of the busy routers whose node is in words [w0, w1) of the
