@@ -1403,6 +1403,21 @@ void rs__iq_writes(struct flit *f, struct iq *q, uint32_t w0, uint32_t w1)
         router_write(f, q, base + i);
 }
 
+/* rs__iq_settle (iq.h), inline in the cycle. */
+static inline void iq_settle(struct flit *f, struct iq *q, uint64_t packets)
+{
+    /* no flit or credit moved: the pipelines may still be counting down; report a fixed
+     * point (step_moves = 0) only after more idle cycles than any pipeline can take */
+    if (f->step_moves == 0 && packets) {
+        q->idle++;
+        uint32_t limit = 2 * (q->rd + q->va + q->sa + q->xd + q->cd + 2 * q->lat + 8);
+        if (q->idle <= limit)
+            f->step_moves = 1;
+    } else {
+        q->idle = 0;
+    }
+}
+
 int rs__iq_step(struct flit *f, struct rs_err *err)
 {
     struct iq *q = f->iq;
@@ -1532,23 +1547,13 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
     q->n_evj[q->rt_wr] = (uint32_t)(q->evj_w - (q->evj + (size_t)q->rt_wr * q->n_src));
     f->n_act = (uint32_t)q->packets;
     if (!f->dist) /* (over MPI ranks: on every rank's sums, after the exchange) */
-        rs__iq_settle(f, q->packets);
+        iq_settle(f, q, q->packets);
     return 0;
 }
 
 void rs__iq_settle(struct flit *f, uint64_t packets)
 {
-    struct iq *q = f->iq;
-    /* no flit or credit moved: the pipelines may still be counting down; report a fixed
-     * point (step_moves = 0) only after more idle cycles than any pipeline can take */
-    if (f->step_moves == 0 && packets) {
-        q->idle++;
-        uint32_t limit = 2 * (q->rd + q->va + q->sa + q->xd + q->cd + 2 * q->lat + 8);
-        if (q->idle <= limit)
-            f->step_moves = 1;
-    } else {
-        q->idle = 0;
-    }
+    iq_settle(f, f->iq, packets);
 }
 
 uint64_t rs__iq_in_flight(const struct flit *f)
