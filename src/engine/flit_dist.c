@@ -162,12 +162,12 @@ int rs__flit_dist_init(struct flit *f, const struct rs_exchange *xc, struct rs_e
                           "%s is not partitioned over MPI ranks (the flit engine is split for "
                           "link=per_vc and router=simple or iq): run it without mpirun -np %d",
                           why, xc->size);
-    if (f->iq_router && f->adaptive) /* its route sets read the credit view (iq_route.c) */
+    if (f->iq_router && f->adaptive && !strcmp(f->routing->name, "ugal_g"))
         return rs_err_set(err, RS_EUNSUPPORTED,
-                          "router=iq with routing=%s is not partitioned over MPI ranks (router=iq "
-                          "is split for oblivious routings; an adaptive one's route sets are "
-                          "not carried between ranks): run it without mpirun -np %d",
-                          f->routing->name, xc->size);
+                          "router=iq with routing=ugal_g is not partitioned over MPI ranks (its "
+                          "routers read the credit counts of their group's global channels, "
+                          "which other ranks' routers keep): run it without mpirun -np %d",
+                          xc->size);
     uint64_t n = f->net->n_nodes, P = (uint64_t)xc->size, k = (uint64_t)xc->rank;
     if (n < P)
         return rs_err_set(err, RS_EUNSUPPORTED,

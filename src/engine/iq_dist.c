@@ -15,7 +15,10 @@
  * flits delivered) is read only by its head's routing and at its delivery: it goes with its
  * head flit, and the receiver gives it a slot of its own (the packet's slot on the sender,
  * per sending rank, maps to it for the body flits); the sender's slot is freed when the
- * tail leaves, the receiver's mapping then too. Body flits read no record. The counters are
+ * tail leaves, the receiver's mapping then too. Body flits read no record. Under an adaptive
+ * routing the head also carries whether the packet entered its escape VCs; a router's route
+ * set reads only its own credit counts (routing=ugal_g, which reads its group's, is refused
+ * in flit_dist.c). The counters are
  * summed and the idle count of the cycle (rs__iq_settle) taken on the sums in the exchange
  * (flit_dist.c); a deadlock's waiting cycle reads every rank's input VCs, gathered. */
 #include <string.h>
@@ -28,6 +31,13 @@
  * flit; a head's packet record follows), a credit mask for a channel's tail, a credit for
  * an output VC (cy0). */
 enum { IQ_REC_FLIT = 0, IQ_REC_CRED = 1, IQ_REC_CY = 2 };
+
+/* A head flit's packet record: the packet's record and, under an adaptive routing, whether
+ * it entered its routing's escape VCs (iq_route.c: it stays on them). */
+struct iq_head {
+    struct flit_worm w;
+    uint32_t esc;
+};
 
 /* A credit record: channel c and the mask of its VCs. */
 struct iq_crec {
@@ -73,7 +83,12 @@ static void send_flits(struct flit *f, struct iq *q, uint32_t r)
             continue;
         }
         uint32_t m = e[i].fl.m;
-        put(f, to, IQ_REC_FLIT, &e[i], sizeof e[i], &f->w[m], e[i].fl.k ? 0 : sizeof f->w[m]);
+        struct iq_head h;
+        if (!e[i].fl.k) {
+            h.w = f->w[m];
+            h.esc = f->adaptive ? q->rs.esc[m] : 0;
+        }
+        put(f, to, IQ_REC_FLIT, &e[i], sizeof e[i], &h, e[i].fl.k ? 0 : sizeof h);
         if (e[i].fl.tail)
             f->free_slot[f->n_free++] = m;
     }
@@ -128,8 +143,12 @@ static uint32_t take_slot(struct flit *f, struct iq *q, const struct iq_fl *fl, 
         if (!f->n_free)
             return RS_NONE;
         m = f->free_slot[--f->n_free];
+        struct iq_head h;
+        memcpy(&h, p, sizeof h);
         struct flit_worm *w = &f->w[m];
-        memcpy(w, p, sizeof *w);
+        *w = h.w;
+        if (f->adaptive)
+            q->rs.esc[m] = (uint8_t)h.esc;
         if (w->path != RS_NONE) { /* the same route, from this rank's cache (flit_dist.c) */
             uint32_t pe = rs__flit_path_of(f, w->src, w->dst, w->mid);
             w->path = pe == RS_NONE ? RS_NONE : (pe & ~FLIT_PATH_EMPTY) - 1;
@@ -149,7 +168,7 @@ const uint8_t *rs__iq_dist_take(struct flit *f, uint32_t kind, const uint8_t *p,
         p += sizeof e;
         e.fl.m = take_slot(f, q, &e.fl, from, p);
         if (e.fl.k == 0)
-            p += sizeof(struct flit_worm);
+            p += sizeof(struct iq_head);
         if (e.fl.m == RS_NONE) {
             q->dist_fail = 1;
             return p;

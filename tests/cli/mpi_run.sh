@@ -7,7 +7,8 @@
 # too) on butterflies and Beneš networks (hop by hop), LCANs (their level stages), meshes and
 # tori (every hop at once), with drops, circuits=2 and down=rank; the flit engine's worms on
 # many topologies, with oblivious and adaptive routings, and its deadlocks (the serial waiting
-# cycle); router=iq (BookSim's router) with oblivious routings; circuits in open loop; a path error found while the ranks expand their own
+# cycle); router=iq (BookSim's router) with oblivious and adaptive routings; circuits in open
+# loop; a path error found while the ranks expand their own
 # messages' paths gives the serial error line; and what is not partitioned (other engines,
 # store-and-forward in open loop, other algorithms, the checker, --events, pictures) is refused
 # with one error line and exit status 2 instead of running whole on every rank. Skipped
@@ -249,8 +250,11 @@ same_failure 'waiting cycle of' topology=torus k=6 switching=wormhole length=4 i
 # classes, channel_latency=2, Valiant), a butterfly and a 4-ary 3-fly (split by rows),
 # virtual cut-through, the pipeline's delays and credit_delay, speculation, held switch
 # connections, speedups and the separable allocators; open loop below and above saturation
-# and BookSim's run control; a deadlock (the serial waiting cycle, from every rank's input
-# VCs). Each fails when the credit records are left out (tested by mutation).
+# and BookSim's run control; adaptive routings whose route sets read their own router's
+# credit counts (min_adaptive with both route sets, nca_adaptive, ugal_l_sf, par; a head
+# carries whether its packet entered the escape VCs); a deadlock (the serial waiting cycle,
+# from every rank's input VCs). Each fails when the credit records are left out, or the
+# flit records read a cycle late (tested by mutation).
 iq_cases=(
   "topology=mesh k=4 traffic=randperm switching=wormhole router=iq"
   "topology=mesh k=8 traffic=uniform per_input=4 switching=wormhole router=iq length=4 seed=2"
@@ -264,6 +268,12 @@ iq_cases=(
   "topology=mesh k=8 switching=wormhole router=iq vcs=2 vc_depth=4 length=4 injection_rate=0.1 injection_rate_uses_flits=1 seed=1 $OL"
   "topology=mesh k=8 switching=wormhole router=iq vcs=2 vc_depth=4 length=4 injection_rate=0.9 injection_rate_uses_flits=1 seed=11 $OL"
   "topology=torus k=8 switching=wormhole router=iq vcs=2 vc_classes=dateline vc_depth=4 traffic=bitrev injection_process=bernoulli length=4 seed=3 injection_rate=0.2 injection_rate_uses_flits=1 sim_type=latency warmup_periods=1 sample_period=500 max_samples=3"
+  "topology=mesh k=6 traffic=uniform per_input=4 switching=wormhole router=iq routing=min_adaptive vcs=3 vc_depth=2 length=4 seed=2"
+  "topology=torus k=6 router=iq routing=min_adaptive adaptive_set=booksim vcs=4 traffic=uniform per_input=8 switching=wormhole length=16 vc_depth=2 seed=869"
+  "topology=kary_ntree k=4 n=3 traffic=uniform per_input=3 switching=wormhole router=iq routing=nca_adaptive vcs=2 length=5 seed=3"
+  "topology=slimfly q=3 router=iq routing=ugal_l_sf vcs=4 traffic=randperm switching=wormhole length=9 vc_depth=1 seed=797"
+  "topology=dragonfly p=2 a=4 h=2 router=iq routing=par vcs=4 switching=wormhole length=4 injection_rate=0.3 injection_rate_uses_flits=1 seed=9 $OLA"
+  "topology=mesh k=4 router=iq routing=min_adaptive vcs=3 switching=wormhole length=6 vc_depth=2 injection_rate=0.9 injection_rate_uses_flits=1 seed=459 $OLA"
 )
 for c in "${iq_cases[@]}"; do
   # shellcheck disable=SC2086
@@ -367,8 +377,8 @@ refused '^routesim: switching=cut_through_partial is not partitioned over MPI ra
   run topology=mesh k=4 traffic=randperm switching=cut_through_partial
 refused '^routesim: link=shared is not partitioned over MPI ranks' \
   run topology=mesh k=4 traffic=randperm switching=wormhole link=shared
-refused '^routesim: router=iq with routing=min_adaptive is not partitioned over MPI ranks' \
-  run topology=mesh k=4 traffic=randperm switching=wormhole router=iq routing=min_adaptive vcs=2
+refused '^routesim: router=iq with routing=ugal_g is not partitioned over MPI ranks' \
+  run topology=dragonfly p=1 a=6 h=1 routing=ugal_g vcs=3 switching=wormhole router=iq traffic=randperm
 refused '^routesim: check=1 is not partitioned over MPI ranks' \
   run topology=mesh k=4 traffic=randperm switching=wormhole check=1
 REFUSED_NP=3 refused '^routesim: a network of 2 nodes over 3 MPI ranks: every rank needs a node' \
