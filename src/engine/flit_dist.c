@@ -35,6 +35,9 @@
  * all-gather); the periodic deadlock search, and the waiting cycle of a deadlock, see every
  * rank's worms (join_visitors). At the end the counters, finish steps and the routes'
  * congestion are gathered over the ranks.
+ * router=iq (iq_dist.c): the same split of nodes, by routers; its flits and credits for
+ * other ranks' routers ride in the step's all-to-all as records tagged FLIT_DIST_REC_IQ + k,
+ * and its idle count is taken on the step's sums (rs__iq_settle).
  * Each decision is the serial run's, so the output is its bytes for every P. A rank's VC
  * array is allocated whole but touched only in its home range and where its worms' chains
  * reach (rs__huge_alloc: untouched pages cost nothing). The exchange is the caller's

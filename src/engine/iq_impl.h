@@ -1,5 +1,6 @@
 /* router=iq's state (struct iq and its entry types), private to the router's files: iq.c
- * (the router, its terminals, one cycle) and iq_par.c (a cycle's routers on threads). The
+ * (the router, its terminals, one cycle), iq_par.c (a cycle's routers on threads) and
+ * iq_dist.c (the routers over MPI ranks). The
  * model: docs/model-iq.md; the layout of the event-driven cycle: docs/ARCHITECTURE.md. */
 #ifndef RS_ENGINE_IQ_IMPL_H
 #define RS_ENGINE_IQ_IMPL_H
