@@ -581,7 +581,9 @@ int rs__flit_dist_exchange(struct flit *f, int rc, struct rs_err *err)
     uint64_t fronts = 0;
     for (uint32_t i = 0; i < f->n_pend; i++)
         fronts += f->front[f->pend[i]] != RS_NONE;
-    uint64_t v[10] = {rc || oom || (f->iq && rs__iq_dist_failed(f)), f->step_moves,
+    if (f->iq && rs__iq_dist_failed(f)) /* router=iq: an arriving packet found no slot */
+        oom = 1;
+    uint64_t v[10] = {rc || oom, f->step_moves,
                       f->iq ? rs__iq_in_flight(f) : flit_live(f), fronts,
                       d->rem_synced - f->remaining, f->step_accepted};
     if (d->gen_split) { /* this rank's generation in the step (counts only grow in it) */
