@@ -252,8 +252,8 @@ same_failure 'waiting cycle of' topology=torus k=6 switching=wormhole length=4 i
 # connections, speedups and the separable allocators; open loop below and above saturation
 # and BookSim's run control; adaptive routings whose route sets read their own router's
 # credit counts (min_adaptive with both route sets, nca_adaptive, ugal_l_sf, par; a head
-# carries whether its packet entered the escape VCs); a deadlock (the serial waiting cycle,
-# from every rank's input VCs). Each fails when the credit records are left out, or the
+# carries whether its packet entered the escape VCs); a deadlock in batch and in open loop
+# (the serial waiting cycle, from every rank's input VCs). Each fails when the credit records are left out, or the
 # flit records read a cycle late (tested by mutation).
 iq_cases=(
   "topology=mesh k=4 traffic=randperm switching=wormhole router=iq"
@@ -281,6 +281,10 @@ for c in "${iq_cases[@]}"; do
 done
 same_failure 'waiting cycle of input virtual channels' topology=torus k=6 switching=wormhole \
   router=iq vcs=1 vc_depth=2 length=8 traffic=uniform per_input=8 seed=20 --format csv
+# shellcheck disable=SC2086 # and in open loop (no move for longer than any pipeline takes)
+same_failure 'waiting cycle of input virtual channels' topology=torus k=6 switching=wormhole \
+  router=iq vcs=1 vc_depth=2 length=4 injection_rate=0.3 injection_rate_uses_flits=1 seed=3 \
+  $OL --format csv
 
 # The memory estimate over ranks is per rank: the kernel's state is 1/P on each (about 20 MiB
 # whole at N = 2^16, so max_memory=16MiB refuses the serial run and admits 4 ranks, which
