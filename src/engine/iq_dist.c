@@ -9,18 +9,19 @@
  * router (flits to a channel's head, credits to its tail) to the step's all-to-all, and the
  * receiver appends them to the same slots of its lists: they are read in the cycle the
  * serial run reads them. The readers of those lists are order-free (a flit goes to its own
- * input's buffer, one per input and cycle, and the routers' stage queues are filled in their
- * own cycles; a credit decrements its output VC's count), so appending gives the serial
- * state. A packet's record (struct flit_worm: its route, hops and, at its destination, the
+ * input, one per input and cycle: its receive slot, or its VC's buffer and a bit of its
+ * router's stage sets; a credit decrements its output VC's count, or joins its router's
+ * received-credit queue, whose entries of one cycle count together), so appending gives the
+ * serial state. A packet's record (struct flit_worm: its route, hops and, at its destination, the
  * flits delivered) is read only by its head's routing and at its delivery: it goes with its
  * head flit, and the receiver gives it a slot of its own (the packet's slot on the sender,
  * per sending rank, maps to it for the body flits); the sender's slot is freed when the
  * tail leaves, the receiver's mapping then too. Body flits read no record. Under an adaptive
  * routing the head also carries whether the packet entered its escape VCs; a router's route
  * set reads only its own credit counts (routing=ugal_g, which reads its group's, is refused
- * in flit_dist.c). The counters are
- * summed and the idle count of the cycle (rs__iq_settle) taken on the sums in the exchange
- * (flit_dist.c); a deadlock's waiting cycle reads every rank's input VCs, gathered. */
+ * in flit_dist.c). The counters are summed and the idle count of the cycle (rs__iq_settle)
+ * taken on the sums in the exchange (flit_dist.c); a deadlock's waiting cycle reads every
+ * rank's input VCs, gathered. */
 #include <string.h>
 
 #include "engine/iq.h"
@@ -83,7 +84,7 @@ static void send_flits(struct flit *f, struct iq *q, uint32_t r)
             continue;
         }
         uint32_t m = e[i].fl.m;
-        struct iq_head h;
+        struct iq_head h = {.esc = 0};
         if (!e[i].fl.k) {
             h.w = f->w[m];
             h.esc = f->adaptive ? q->rs.esc[m] : 0;
