@@ -50,11 +50,10 @@ int rs__iq_dist_init(struct flit *f)
 {
     struct iq *q = f->iq;
     uint64_t n = (uint64_t)rs__flit_dist_ranks(f) * f->n_slots;
+    /* not cleared: an entry is read only for a body flit, after its head wrote it (the pages
+     * of the slots never used are never touched) */
     q->dist_map = rs_malloc(n * sizeof *q->dist_map + 1);
-    if (!q->dist_map)
-        return RS_ENOMEM;
-    memset(q->dist_map, 0xff, n * sizeof *q->dist_map);
-    return 0;
+    return q->dist_map ? 0 : RS_ENOMEM;
 }
 
 /* Append a record of kind k (len bytes at rec, then extra bytes at more) for rank r. */
@@ -135,27 +134,29 @@ void rs__iq_dist_send(struct flit *f)
 }
 
 /* The slot here of a flit of packet m of rank `from`: a head's record (at p) takes a new
- * one; a tail's ends the mapping. RS_NONE when no slot is left. */
+ * one (its sender's slot maps to it until the tail has come). RS_NONE when no slot is left but
+ * those kept for the sources' fronts (one per terminal: rs__flit_make_front takes them
+ * unchecked). */
 static uint32_t take_slot(struct flit *f, struct iq *q, const struct iq_fl *fl, uint32_t from,
                           const uint8_t *p)
 {
-    uint32_t *map = &q->dist_map[(size_t)from * f->n_slots + fl->m], m = *map;
-    if (fl->k == 0) {
-        if (!f->n_free)
-            return RS_NONE;
-        m = f->free_slot[--f->n_free];
-        struct iq_head h;
-        memcpy(&h, p, sizeof h);
-        struct flit_worm *w = &f->w[m];
-        *w = h.w;
-        if (f->adaptive)
-            q->rs.esc[m] = (uint8_t)h.esc;
-        if (w->path != RS_NONE) { /* the same route, from this rank's cache (flit_dist.c) */
-            uint32_t pe = rs__flit_path_of(f, w->src, w->dst, w->mid);
-            w->path = pe == RS_NONE ? RS_NONE : (pe & ~FLIT_PATH_EMPTY) - 1;
-        }
+    uint32_t *map = &q->dist_map[(size_t)from * f->n_slots + fl->m];
+    if (fl->k) /* a body flit: its head came before */
+        return *map;
+    if (f->n_free <= f->n_src)
+        return RS_NONE;
+    uint32_t m = f->free_slot[--f->n_free];
+    struct iq_head h;
+    memcpy(&h, p, sizeof h);
+    struct flit_worm *w = &f->w[m];
+    *w = h.w;
+    if (f->adaptive)
+        q->rs.esc[m] = (uint8_t)h.esc;
+    if (w->path != RS_NONE) { /* the same route, from this rank's cache (flit_dist.c) */
+        uint32_t pe = rs__flit_path_of(f, w->src, w->dst, w->mid);
+        w->path = pe == RS_NONE ? RS_NONE : (pe & ~FLIT_PATH_EMPTY) - 1;
     }
-    *map = fl->tail ? RS_NONE : m;
+    *map = m;
     return m;
 }
 

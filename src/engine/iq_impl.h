@@ -194,7 +194,7 @@ struct iq {
     struct iq_part *part;
     uint32_t n_part;
     /* over MPI ranks (iq_dist.c): the slot of each packet that arrived from another rank,
-     * [from * n_slots + its slot there], RS_NONE when none; a taken record found no slot
+     * [from * n_slots + its slot there] (written by its head); a taken record found no slot
      * (dist_fail); dl_msg[input VC]: after rs__iq_dist_gather, the message at the front of
      * every rank's input VCs (RS_NONE: empty), read by the deadlock's waiting cycle */
     uint32_t *dist_map;
