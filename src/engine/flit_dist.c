@@ -365,10 +365,12 @@ static int record_finished(struct flit *f)
     d->n_fin = 0;
     if (rc)
         return RS_EIO;
+    /* (router=iq delivers in cycle step - 1: its cycle c is step c + 1, iq.h) */
+    uint32_t at = f->iq ? f->step - 1 : f->step;
     for (uint64_t i = 0; i < total / sizeof(struct flit_fin); i++) {
         struct flit_fin r;
         memcpy(&r, (const uint8_t *)d->recv + i * sizeof r, sizeof r);
-        rs_openloop_finish(f->ol, r.gen, r.len, f->step, (int)r.delivered);
+        rs_openloop_finish(f->ol, r.gen, r.len, at, (int)r.delivered);
     }
     return 0;
 }

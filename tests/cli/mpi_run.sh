@@ -249,7 +249,8 @@ same_failure 'waiting cycle of' topology=torus k=6 switching=wormhole length=4 i
 # read there in the cycle the serial run reads them. Batch on a mesh, a torus (dateline
 # classes, channel_latency=2, Valiant), a butterfly and a 4-ary 3-fly (split by rows),
 # virtual cut-through, the pipeline's delays and credit_delay, speculation, held switch
-# connections, speedups and the separable allocators; open loop below and above saturation
+# connections, speedups and the separable allocators; open loop below saturation (its
+# latencies: a packet's finish is its delivery cycle, one less than the step) and above it,
 # and BookSim's run control; adaptive routings whose route sets read their own router's
 # credit counts (min_adaptive with both route sets, nca_adaptive, ugal_l_sf, par; a head
 # carries whether its packet entered the escape VCs); a deadlock in batch and in open loop
@@ -265,14 +266,14 @@ iq_cases=(
   "topology=mesh k=6 traffic=uniform per_input=3 switching=virtual_cut_through router=iq length=4 seed=2"
   "topology=mesh k=6 traffic=uniform per_input=3 switching=wormhole router=iq length=5 vcs=3 vc_depth=2 routing_delay=2 vc_alloc_delay=2 sw_alloc_delay=2 st_prepare_delay=1 credit_delay=1 seed=4"
   "topology=mesh k=6 traffic=uniform per_input=3 switching=wormhole router=iq length=5 vcs=3 speculative=1 hold_switch_for_packet=1 input_speedup=2 output_speedup=2 vc_allocator=separable_input_first sw_allocator=separable_output_first wait_for_tail_credit=1 vc_busy_when_full=1 alloc_iters=2 seed=4"
-  "topology=mesh k=8 switching=wormhole router=iq vcs=2 vc_depth=4 length=4 injection_rate=0.1 injection_rate_uses_flits=1 seed=1 $OL"
+  "topology=mesh k=8 switching=wormhole router=iq vcs=2 vc_depth=4 length=4 injection_rate=0.05 injection_rate_uses_flits=1 seed=1 $OL"
   "topology=mesh k=8 switching=wormhole router=iq vcs=2 vc_depth=4 length=4 injection_rate=0.9 injection_rate_uses_flits=1 seed=11 $OL"
-  "topology=torus k=8 switching=wormhole router=iq vcs=2 vc_classes=dateline vc_depth=4 traffic=bitrev injection_process=bernoulli length=4 seed=3 injection_rate=0.2 injection_rate_uses_flits=1 sim_type=latency warmup_periods=1 sample_period=500 max_samples=3"
+  "topology=torus k=8 switching=wormhole router=iq vcs=2 vc_classes=dateline vc_depth=4 traffic=bitrev injection_process=bernoulli length=4 seed=3 injection_rate=0.1 injection_rate_uses_flits=1 sim_type=latency warmup_periods=1 sample_period=500 max_samples=3"
   "topology=mesh k=6 traffic=uniform per_input=4 switching=wormhole router=iq routing=min_adaptive vcs=3 vc_depth=2 length=4 seed=2"
   "topology=torus k=6 router=iq routing=min_adaptive adaptive_set=booksim vcs=4 traffic=uniform per_input=8 switching=wormhole length=16 vc_depth=2 seed=869"
   "topology=kary_ntree k=4 n=3 traffic=uniform per_input=3 switching=wormhole router=iq routing=nca_adaptive vcs=2 length=5 seed=3"
   "topology=slimfly q=3 router=iq routing=ugal_l_sf vcs=4 traffic=randperm switching=wormhole length=9 vc_depth=1 seed=797"
-  "topology=dragonfly p=2 a=4 h=2 router=iq routing=par vcs=4 switching=wormhole length=4 injection_rate=0.3 injection_rate_uses_flits=1 seed=9 $OLA"
+  "topology=dragonfly p=2 a=4 h=2 router=iq routing=par vcs=4 switching=wormhole length=4 injection_rate=0.05 injection_rate_uses_flits=1 seed=9 $OLA"
   "topology=mesh k=4 router=iq routing=min_adaptive vcs=3 switching=wormhole length=6 vc_depth=2 injection_rate=0.9 injection_rate_uses_flits=1 seed=459 $OLA"
 )
 for c in "${iq_cases[@]}"; do
