@@ -569,8 +569,11 @@ static int flit_init(struct flit *f, struct rs_driver *d, enum flit_mode mode,
     uint64_t bound = mode == FLIT_PARTIAL ? f->n_vc * f->depth : f->n_vc;
     if (f->iq_router) /* packets in flight: at most the flits every buffer can hold */
         bound = (uint64_t)net->n_nodes * (f->P + 2) * f->B * f->depth;
-    if (!d->ol && bound > pb->n_msgs)
-        bound = pb->n_msgs;
+    /* (router=iq over MPI ranks: a packet whose route leaves a rank and comes back holds a
+     * slot there per visit: room for two per message, iq_dist.c) */
+    uint64_t visits = f->iq_router && in->exchange && in->exchange->size > 1 ? 2 : 1;
+    if (!d->ol && bound > visits * pb->n_msgs)
+        bound = visits * pb->n_msgs;
     if (bound + f->n_src >= UINT32_MAX / 2)
         return rs_err_set(err, RS_ECONSTRAINT,
                           "switching=%s: %llu virtual channels of %u flits can hold too many "

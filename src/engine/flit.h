@@ -344,6 +344,16 @@ int rs__flit_dist_collect(struct flit *f);
  * which counts its own channels. Returns 0, RS_EIO, or RS_EINVARIANT (a route that does not
  * end, on some rank: the caller lets the serial path analysis report it). */
 int rs__flit_dist_paths(struct flit *f, uint32_t *congestion, uint32_t *dilation);
+/* For router=iq's records (iq_dist.c): rs__flit_dist_reserve gives room for n bytes at the
+ * end of the records sent to rank r in this step's exchange (NULL when out of memory: the
+ * step then fails on every rank); the exchange hands the records tagged FLIT_DIST_REC_IQ + k
+ * (a 32-bit tag first) to rs__iq_dist_take. rs__flit_dist_allgather: every rank's n bytes
+ * at p, in rank order, at *out (total bytes); returns 0 or RS_EIO. rs__flit_dist_ranks: P. */
+#define FLIT_DIST_REC_IQ 16
+uint32_t rs__flit_dist_ranks(const struct flit *f);
+uint8_t *rs__flit_dist_reserve(struct flit *f, uint32_t r, uint64_t n);
+int rs__flit_dist_allgather(struct flit *f, const void *p, uint64_t n, const uint8_t **out,
+                            uint64_t *total);
 
 /* Set up the parallel step when f->threads > 1 and the configuration allows it (an oblivious
  * routing, link=per_vc, not cut_through_partial, router=simple): f->par, own, thr. Returns 0

@@ -35,6 +35,9 @@
  * all-gather); the periodic deadlock search, and the waiting cycle of a deadlock, see every
  * rank's worms (join_visitors). At the end the counters, finish steps and the routes'
  * congestion are gathered over the ranks.
+ * router=iq (iq_dist.c): the same split of nodes, by routers; its flits and credits for
+ * other ranks' routers ride in the step's all-to-all as records tagged FLIT_DIST_REC_IQ + k,
+ * and its idle count is taken on the step's sums (rs__iq_settle).
  * Each decision is the serial run's, so the output is its bytes for every P. A rank's VC
  * array is allocated whole but touched only in its home range and where its worms' chains
  * reach (rs__huge_alloc: untouched pages cost nothing). The exchange is the caller's
@@ -43,6 +46,7 @@
 #include <string.h>
 
 #include "engine/flit.h"
+#include "engine/iq.h"
 #include "routesim/alloc.h"
 #include "routesim/dragonfly.h"
 #include "routesim/exchange.h"
@@ -57,8 +61,9 @@ struct flit_buf {
 
 /* The tags: a released VC (its id and record), a worm (its record, then for each VC of its
  * chain, head to tail, the VC's id and record); adaptive routings: a count (the id, count
- * and step stamps of a VC of a chain that changed away from its home in the step). */
-enum { REC_RELEASE = 1, REC_WORM = 2, REC_COUNT = 3 };
+ * and step stamps of a VC of a chain that changed away from its home in the step);
+ * router=iq: REC_IQ + its own tags (iq_dist.c). */
+enum { REC_RELEASE = 1, REC_WORM = 2, REC_COUNT = 3, REC_IQ = FLIT_DIST_REC_IQ };
 
 /* A count record's fields after its tag. */
 struct flit_count {
@@ -105,6 +110,11 @@ uint32_t rs__flit_rank_of_node(const struct flit *f, uint64_t node)
     return (uint32_t)(node * d->P / f->net->n_nodes);
 }
 
+uint32_t rs__flit_dist_ranks(const struct flit *f)
+{
+    return f->dist->P;
+}
+
 int rs__flit_dist_own_node(const struct flit *f, uint64_t node)
 {
     const struct flit_dist *d = f->dist;
@@ -146,7 +156,6 @@ int rs__flit_dist_init(struct flit *f, const struct rs_exchange *xc, struct rs_e
 {
     const char *why = f->mode == FLIT_PARTIAL  ? "switching=cut_through_partial"
                       : f->link != FLIT_PER_VC ? "link=shared"
-                      : f->iq_router           ? "router=iq"
                       : f->drv->in->events     ? "--events"
                       : f->plan                ? "a plan"
                       : f->drv->in->check      ? "check=1"
@@ -154,8 +163,14 @@ int rs__flit_dist_init(struct flit *f, const struct rs_exchange *xc, struct rs_e
     if (why)
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "%s is not partitioned over MPI ranks (the flit engine is split for "
-                          "link=per_vc and router=simple): run it without mpirun -np %d",
+                          "link=per_vc and router=simple or iq): run it without mpirun -np %d",
                           why, xc->size);
+    if (f->iq_router && f->adaptive && !strcmp(f->routing->name, "ugal_g"))
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "router=iq with routing=ugal_g is not partitioned over MPI ranks (its "
+                          "routers read the credit counts of their group's global channels, "
+                          "which other ranks' routers keep): run it without mpirun -np %d",
+                          xc->size);
     uint64_t n = f->net->n_nodes, P = (uint64_t)xc->size, k = (uint64_t)xc->rank;
     if (n < P)
         return rs_err_set(err, RS_EUNSUPPORTED,
@@ -230,6 +245,22 @@ static uint8_t *reserve(struct flit_dist *d, uint32_t r, uint64_t n)
     }
     b->n += n;
     return b->p + b->n - n;
+}
+
+uint8_t *rs__flit_dist_reserve(struct flit *f, uint32_t r, uint64_t n)
+{
+    return reserve(f->dist, r, n);
+}
+
+int rs__flit_dist_allgather(struct flit *f, const void *p, uint64_t n, const uint8_t **out,
+                            uint64_t *total)
+{
+    struct flit_dist *d = f->dist;
+    const struct rs_exchange *xc = d->xc;
+    if (xc->allgatherv(xc->ctx, p, n, &d->recv, &d->recv_cap, total))
+        return RS_EIO;
+    *out = d->recv;
+    return 0;
 }
 
 /* Count record c for rank r. */
@@ -334,10 +365,12 @@ static int record_finished(struct flit *f)
     d->n_fin = 0;
     if (rc)
         return RS_EIO;
+    /* (router=iq delivers in cycle step - 1: its cycle c is step c + 1, iq.h) */
+    uint32_t at = f->iq ? f->step - 1 : f->step;
     for (uint64_t i = 0; i < total / sizeof(struct flit_fin); i++) {
         struct flit_fin r;
         memcpy(&r, (const uint8_t *)d->recv + i * sizeof r, sizeof r);
-        rs_openloop_finish(f->ol, r.gen, r.len, f->step, (int)r.delivered);
+        rs_openloop_finish(f->ol, r.gen, r.len, at, (int)r.delivered);
     }
     return 0;
 }
@@ -453,7 +486,7 @@ static int build_send(struct flit *f)
     struct flit_dist *d = f->dist;
     if (pack_out(d))
         return RS_ENOMEM;
-    for (uint32_t i = 0; i < f->n_act; i++) {
+    for (uint32_t i = 0; !f->iq && i < f->n_act; i++) {
         if (d->dest[i] == RS_NONE)
             continue;
         uint32_t m = f->act[i], r = d->dest[i];
@@ -494,7 +527,7 @@ int rs__flit_dist_exchange(struct flit *f, int rc, struct rs_err *err)
     const struct rs_exchange *xc = d->xc;
     /* the worms whose header crossed to another rank's node leave with their chains */
     memset(d->send_bytes, 0, d->P * sizeof *d->send_bytes);
-    for (uint32_t i = 0; i < f->n_act; i++) {
+    for (uint32_t i = 0; !f->iq && i < f->n_act; i++) { /* (router=iq: no worm list) */
         uint32_t m = f->act[i];
         d->dest[i] = RS_NONE;
         if (rc || m == RS_NONE)
@@ -507,6 +540,8 @@ int rs__flit_dist_exchange(struct flit *f, int rc, struct rs_err *err)
         d->dest[i] = r;
         d->send_bytes[r] += worm_bytes(f, m);
     }
+    if (f->iq && !rc) /* router=iq: the cycle's flits and credits for other ranks' routers */
+        rs__iq_dist_send(f);
     int oom = d->oom || build_send(f);
     d->oom = 0;
     if (oom)
@@ -519,11 +554,16 @@ int rs__flit_dist_exchange(struct flit *f, int rc, struct rs_err *err)
         total += d->recv_bytes[r];
     const uint8_t *p = d->recv, *end = p + total;
     f->n_born = 0;
-    while (p < end) { /* released VCs come home; arriving worms take slots */
+    uint64_t r_end = 0;
+    for (uint32_t from = 0; p < end;) { /* released VCs come home; arriving worms take slots */
         uint32_t tag, x;
+        while ((uint64_t)(p - (const uint8_t *)d->recv) >= r_end) /* the rank that sent it */
+            r_end += d->recv_bytes[from++];
         memcpy(&tag, p, sizeof tag);
         p += sizeof tag;
-        if (tag == REC_RELEASE) {
+        if (tag >= REC_IQ) {
+            p = rs__iq_dist_take(f, tag - REC_IQ, p, from - 1);
+        } else if (tag == REC_RELEASE) {
             memcpy(&x, p, sizeof x);
             memcpy(&f->vc[x], p + sizeof x, sizeof f->vc[x]);
             p += sizeof x + sizeof f->vc[x];
@@ -543,7 +583,10 @@ int rs__flit_dist_exchange(struct flit *f, int rc, struct rs_err *err)
     uint64_t fronts = 0;
     for (uint32_t i = 0; i < f->n_pend; i++)
         fronts += f->front[f->pend[i]] != RS_NONE;
-    uint64_t v[10] = {rc || oom, f->step_moves, flit_live(f), fronts,
+    if (f->iq && rs__iq_dist_failed(f)) /* router=iq: an arriving packet found no slot */
+        oom = 1;
+    uint64_t v[10] = {rc || oom, f->step_moves,
+                      f->iq ? rs__iq_in_flight(f) : flit_live(f), fronts,
                       d->rem_synced - f->remaining, f->step_accepted};
     if (d->gen_split) { /* this rank's generation in the step (counts only grow in it) */
         uint64_t now[4];
@@ -566,6 +609,8 @@ int rs__flit_dist_exchange(struct flit *f, int rc, struct rs_err *err)
     }
     f->step_moves = v[1];
     f->dist_live = v[2];
+    if (f->iq) /* router=iq: its idle cycles counted on the sums, as the serial run's */
+        rs__iq_settle(f, v[2]);
     f->dist_fronts = v[3];
     d->rem_synced -= v[4];
     f->remaining = d->rem_synced;

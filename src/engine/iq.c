@@ -1279,7 +1279,9 @@ static void iq_deliver(struct flit *f, struct iq *q, struct iq_fl fl)
     f->last_event = q->now;
     RS_EVENT(f->ev, RS_EV_DELIVERED, q->now, FLIT_EV_ID(f, fl.m),
              f->net->ops->dst_node(f->net, w->dst), RS_EV_NONE, RS_EV_NONE);
-    if (f->ol) {
+    if (f->ol && f->dist) { /* over MPI ranks: recorded at the end of the step, on every rank */
+        rs__flit_dist_finished(f, w->gen, w->len, 1);
+    } else if (f->ol) {
         rs_openloop_finish(f->ol, w->gen, w->len, q->now, 1);
     } else {
         f->finish[w->msg] = q->now;
@@ -1399,6 +1401,21 @@ void rs__iq_writes(struct flit *f, struct iq *q, uint32_t w0, uint32_t w1)
     const uint32_t base = w0 * 64u;
     IQ_FOR_BITS(q->wbusy + w0, w1 - w0, i)
         router_write(f, q, base + i);
+}
+
+/* rs__iq_settle (iq.h), inline in the cycle. */
+static inline void iq_settle(struct flit *f, struct iq *q, uint64_t packets)
+{
+    /* no flit or credit moved: the pipelines may still be counting down; report a fixed
+     * point (step_moves = 0) only after more idle cycles than any pipeline can take */
+    if (f->step_moves == 0 && packets) {
+        q->idle++;
+        uint32_t limit = 2 * (q->rd + q->va + q->sa + q->xd + q->cd + 2 * q->lat + 8);
+        if (q->idle <= limit)
+            f->step_moves = 1;
+    } else {
+        q->idle = 0;
+    }
 }
 
 int rs__iq_step(struct flit *f, struct rs_err *err)
@@ -1529,17 +1546,14 @@ int rs__iq_step(struct flit *f, struct rs_err *err)
     q->n_evc[q->r_wr] = (uint32_t)(q->evc_w - (q->evc + (size_t)q->r_wr * q->n_chan));
     q->n_evj[q->rt_wr] = (uint32_t)(q->evj_w - (q->evj + (size_t)q->rt_wr * q->n_src));
     f->n_act = (uint32_t)q->packets;
-    /* no flit or credit moved: the pipelines may still be counting down; report a fixed
-     * point (step_moves = 0) only after more idle cycles than any pipeline can take */
-    if (f->step_moves == 0 && q->packets) {
-        q->idle++;
-        uint32_t limit = 2 * (q->rd + q->va + q->sa + q->xd + q->cd + 2 * q->lat + 8);
-        if (q->idle <= limit)
-            f->step_moves = 1;
-    } else {
-        q->idle = 0;
-    }
+    if (!f->dist) /* (over MPI ranks: on every rank's sums, after the exchange) */
+        iq_settle(f, q, q->packets);
     return 0;
+}
+
+void rs__iq_settle(struct flit *f, uint64_t packets)
+{
+    iq_settle(f, f->iq, packets);
 }
 
 uint64_t rs__iq_in_flight(const struct flit *f)
@@ -1561,11 +1575,20 @@ static uint32_t first_waiting(const struct iq *q)
     return RS_NONE;
 }
 
+/* The message at the front of input VC x, RS_NONE when it is empty (over MPI ranks, once
+ * gathered: any rank's, from dl_msg). */
+static uint32_t front_msg(const struct flit *f, const struct iq *q, uint32_t x)
+{
+    if (q->dl_msg)
+        return q->dl_msg[x];
+    return q->iq[x].cnt ? f->w[q->ibuf[(size_t)x * q->Dc + q->iq[x].head].m].msg : RS_NONE;
+}
+
 /* One step of "waits for" from input VC x: the channel c (node * P + port) and VC *v it
  * needs, the messages at the front of x (*m) and of the downstream input VC (*m2, RS_NONE
  * when empty); returns that downstream input VC, or RS_NONE when x needs no channel. */
-static uint32_t iq_waits(const struct iq *q, uint32_t x, uint32_t *c, uint32_t *v, uint32_t *m,
-                         uint32_t *m2)
+static uint32_t iq_waits(const struct flit *f, const struct iq *q, uint32_t x, uint32_t *c,
+                         uint32_t *v, uint32_t *m, uint32_t *m2)
 {
     uint32_t node = x / (q->NI * q->B);
     uint32_t o = q->state[x] == VC_ACTIVE ? q->out_port[x] : q->r_port[x];
@@ -1573,15 +1596,20 @@ static uint32_t iq_waits(const struct iq *q, uint32_t x, uint32_t *c, uint32_t *
         return RS_NONE;
     *c = node * q->P + o;
     *v = q->state[x] == VC_ACTIVE ? q->out_vc[x] : q->r_lo[x];
-    *m = q->iq[x].cnt ? q->ibuf[(size_t)x * q->Dc + q->iq[x].head].m : RS_NONE;
+    *m = front_msg(f, q, x);
     uint32_t y = ivc(q, q->ch_head[*c], q->ch_slot[*c], *v);
-    *m2 = q->iq[y].cnt ? q->ibuf[(size_t)y * q->Dc + q->iq[y].head].m : RS_NONE;
+    *m2 = front_msg(f, q, y);
     return y;
 }
 
 void rs__iq_describe_deadlock(struct flit *f, char *buf, size_t n)
 {
     struct iq *q = f->iq;
+    if (f->dist && rs__iq_dist_gather(f)) { /* every rank's input VCs, on every rank */
+        snprintf(buf, n, "deadlock at step %u (the ranks' input VCs could not be gathered)",
+                 f->step);
+        return;
+    }
     /* start at a head waiting for a VC; follow: waits for the downstream input VC held by
      * the packet that owns the output VC (the VC it needs) */
     uint32_t start = first_waiting(q);
@@ -1595,14 +1623,14 @@ void rs__iq_describe_deadlock(struct flit *f, char *buf, size_t n)
     len += (size_t)snprintf(buf + len, n - len, "waiting cycle of input virtual channels:");
     while (hops < limit && len < n) {
         uint32_t node = x / (q->NI * q->B), in = x / q->B % q->NI, c, v, m, m2;
-        uint32_t y = iq_waits(q, x, &c, &v, &m, &m2);
+        uint32_t y = iq_waits(f, q, x, &c, &v, &m, &m2);
         if (y == RS_NONE)
             break;
         len += (size_t)snprintf(buf + len, n - len,
                                 " message %u at (%u) input %u vc %u waits for (%u)->(%u) vc %u "
                                 "held by message %u;",
-                                m == RS_NONE ? 0 : f->w[m].msg, node, in, x % q->B, node,
-                                q->ch_head[c], v, m2 == RS_NONE ? 0 : f->w[m2].msg);
+                                m == RS_NONE ? 0 : m, node, in, x % q->B, node,
+                                q->ch_head[c], v, m2 == RS_NONE ? 0 : m2);
         if (y == start || m2 == RS_NONE)
             break;
         x = y;
@@ -1613,6 +1641,8 @@ void rs__iq_describe_deadlock(struct flit *f, char *buf, size_t n)
 int rs__iq_deadlock_cycle(struct flit *f, struct rs_deadlock *out)
 {
     struct iq *q = f->iq;
+    if (f->dist && rs__iq_dist_gather(f)) /* every rank's input VCs, on every rank */
+        return RS_ENOMEM;
     uint32_t x = first_waiting(q), idx = 1, c, v, m, m2;
     if (x == RS_NONE)
         return 0;
@@ -1622,14 +1652,13 @@ int rs__iq_deadlock_cycle(struct flit *f, struct rs_deadlock *out)
     /* walk until an input VC repeats (a cycle) or the walk leaves the waiting heads */
     while (x != RS_NONE && !order[x]) {
         order[x] = idx++;
-        uint32_t y = iq_waits(q, x, &c, &v, &m, &m2);
+        uint32_t y = iq_waits(f, q, x, &c, &v, &m, &m2);
         x = m2 == RS_NONE ? RS_NONE : y;
     }
     int rc = 0;
     for (uint32_t first = x; first != RS_NONE && !rc;) {
-        uint32_t y = iq_waits(q, x, &c, &v, &m, &m2);
-        rc = rs_deadlock_add(out, c / q->P, c % q->P, v,
-                             f->ol || m == RS_NONE ? RS_NONE : f->w[m].msg);
+        uint32_t y = iq_waits(f, q, x, &c, &v, &m, &m2);
+        rc = rs_deadlock_add(out, c / q->P, c % q->P, v, f->ol ? RS_NONE : m);
         if ((x = y) == first)
             break;
     }
@@ -1692,7 +1721,8 @@ void rs__iq_free(struct flit *f)
                     q->t_tail, q->t_occ, q->t_last, q->t_cur, q->t_k, q->t_vc, q->busy, q->wbusy,
                     q->rxm, q->oqm, q->evf, q->evc, q->n_evf, q->n_evc, q->evi, q->evj, q->evk,
                     q->n_evi, q->n_evj, q->n_evk, q->ejm, q->up_y, q->cy, q->n_cy, q->src_n,
-                    q->src_j, q->dst_n, q->tcm, q->srcm, q->nr, q->qs};
+                    q->src_j, q->dst_n, q->tcm, q->srcm, q->nr, q->qs, q->dist_map,
+                    q->dl_msg};
     for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++)
         rs_free(arrs[i]);
     rs__iq_rsets_free(&q->rs);
@@ -2012,5 +2042,7 @@ int rs__iq_init(struct flit *f, const struct rs_params *p, const struct rs_optde
     }
     if (rs__iq_par_init(f, q))
         return rs_err_set(err, RS_ENOMEM, "router=iq: out of memory for %u threads", f->threads);
+    if (f->dist && rs__iq_dist_init(f))
+        return rs_err_set(err, RS_ENOMEM, "router=iq: out of memory for the MPI exchange");
     return 0;
 }

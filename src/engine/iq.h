@@ -96,4 +96,27 @@ int rs__iq_check(struct flit *f, struct rs_err *err);
 
 void rs__iq_free(struct flit *f);
 
+/* The end of a cycle's idle count: no flit or credit moved (f->step_moves = 0) while
+ * `packets` are in the network: a fixed point is reported (step_moves stays 0) only after
+ * more idle cycles than any pipeline can take, else step_moves = 1. rs__iq_step calls it
+ * serially; over MPI ranks the exchange does, on the sums of every rank's. */
+void rs__iq_settle(struct flit *f, uint64_t packets);
+
+/* ---- over MPI ranks (iq_dist.c, docs/distributed.md "router=iq over ranks") ----
+ * rs__iq_dist_init: the records of the packets whose flits cross ranks (f->dist set).
+ * Returns 0 or RS_ENOMEM. rs__iq_dist_send: at the end of a cycle, the flits written to
+ * channels into other ranks' routers and the credits written back to other ranks' routers
+ * leave this rank's lists for the exchange's records (rs__flit_dist_reserve); a packet's
+ * record goes with its head. rs__iq_dist_take: one such record (kind, after its tag, at p,
+ * from rank `from`) into this rank's lists; returns the end of the record.
+ * rs__iq_dist_failed: a record could not be taken (no slot): the step fails on every rank.
+ * rs__iq_dist_gather: every rank's input VCs, as the deadlock's waiting cycle reads them,
+ * on every rank (once; collective). Returns 0, RS_ENOMEM or RS_EIO. */
+int rs__iq_dist_init(struct flit *f);
+void rs__iq_dist_send(struct flit *f);
+const uint8_t *rs__iq_dist_take(struct flit *f, uint32_t kind, const uint8_t *p,
+                                uint32_t from);
+int rs__iq_dist_failed(const struct flit *f);
+int rs__iq_dist_gather(struct flit *f);
+
 #endif

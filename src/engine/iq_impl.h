@@ -1,5 +1,6 @@
 /* router=iq's state (struct iq and its entry types), private to the router's files: iq.c
- * (the router, its terminals, one cycle) and iq_par.c (a cycle's routers on threads). The
+ * (the router, its terminals, one cycle), iq_par.c (a cycle's routers on threads) and
+ * iq_dist.c (the routers over MPI ranks). The
  * model: docs/model-iq.md; the layout of the event-driven cycle: docs/ARCHITECTURE.md. */
 #ifndef RS_ENGINE_IQ_IMPL_H
 #define RS_ENGINE_IQ_IMPL_H
@@ -192,6 +193,13 @@ struct iq {
     /* threads=T > 1 (iq_par.c): the router phase in n_part parts, NULL when serial */
     struct iq_part *part;
     uint32_t n_part;
+    /* over MPI ranks (iq_dist.c): the slot of each packet that arrived from another rank,
+     * [from * n_slots + its slot there] (written by its head); a taken record found no slot
+     * (dist_fail); dl_msg[input VC]: after rs__iq_dist_gather, the message at the front of
+     * every rank's input VCs (RS_NONE: empty), read by the deadlock's waiting cycle */
+    uint32_t *dist_map;
+    int dist_fail;
+    uint32_t *dl_msg;
 };
 
 /* The router phase's cycles of the busy routers whose node is in words [w0, w1) of the

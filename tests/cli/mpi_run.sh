@@ -7,7 +7,8 @@
 # too) on butterflies and Beneš networks (hop by hop), LCANs (their level stages), meshes and
 # tori (every hop at once), with drops, circuits=2 and down=rank; the flit engine's worms on
 # many topologies, with oblivious and adaptive routings, and its deadlocks (the serial waiting
-# cycle); circuits in open loop; a path error found while the ranks expand their own
+# cycle); router=iq (BookSim's router) with oblivious and adaptive routings; circuits in open
+# loop; a path error found while the ranks expand their own
 # messages' paths gives the serial error line; and what is not partitioned (other engines,
 # store-and-forward in open loop, other algorithms, the checker, --events, pictures) is refused
 # with one error line and exit status 2 instead of running whole on every rank. Skipped
@@ -242,6 +243,50 @@ same_failure 'waiting cycle of' topology=torus k=4 traffic=uniform per_input=8 \
 same_failure 'waiting cycle of' topology=torus k=6 switching=wormhole length=4 injection_rate=0.3 \
   injection_rate_uses_flits=1 seed=3 $OL --format csv
 
+# router=iq (docs/distributed.md "router=iq over ranks"): each rank runs its own routers'
+# cycles; the flits written to channels into another rank's routers and the credits back to
+# another rank's routers cross in the step's all-to-all (a packet's record with its head),
+# read there in the cycle the serial run reads them. Batch on a mesh, a torus (dateline
+# classes, channel_latency=2, Valiant), a butterfly and a 4-ary 3-fly (split by rows),
+# virtual cut-through, the pipeline's delays and credit_delay, speculation, held switch
+# connections, speedups and the separable allocators; open loop below saturation (its
+# latencies: a packet's finish is its delivery cycle, one less than the step) and above it,
+# and BookSim's run control; adaptive routings whose route sets read their own router's
+# credit counts (min_adaptive with both route sets, nca_adaptive, ugal_l_sf, par; a head
+# carries whether its packet entered the escape VCs); a deadlock in batch and in open loop
+# (the serial waiting cycle, from every rank's input VCs). Each fails when the credit records are left out, or the
+# flit records read a cycle late (tested by mutation).
+iq_cases=(
+  "topology=mesh k=4 traffic=randperm switching=wormhole router=iq"
+  "topology=mesh k=8 traffic=uniform per_input=4 switching=wormhole router=iq length=4 seed=2"
+  "topology=torus k=6 traffic=uniform per_input=3 switching=wormhole router=iq vcs=4 vc_classes=dateline channel_latency=2 length=4 seed=5"
+  "topology=torus k=6 traffic=randperm routing=valiant vcs=4 vc_classes=dateline switching=wormhole router=iq length=4 seed=7"
+  "topology=butterfly N=64 traffic=randperm switching=wormhole router=iq length=4 seed=1"
+  "topology=kary_nfly k=4 n=3 traffic=uniform per_input=2 switching=wormhole router=iq length=4 seed=3"
+  "topology=mesh k=6 traffic=uniform per_input=3 switching=virtual_cut_through router=iq length=4 seed=2"
+  "topology=mesh k=6 traffic=uniform per_input=3 switching=wormhole router=iq length=5 vcs=3 vc_depth=2 routing_delay=2 vc_alloc_delay=2 sw_alloc_delay=2 st_prepare_delay=1 credit_delay=1 seed=4"
+  "topology=mesh k=6 traffic=uniform per_input=3 switching=wormhole router=iq length=5 vcs=3 speculative=1 hold_switch_for_packet=1 input_speedup=2 output_speedup=2 vc_allocator=separable_input_first sw_allocator=separable_output_first wait_for_tail_credit=1 vc_busy_when_full=1 alloc_iters=2 seed=4"
+  "topology=mesh k=8 switching=wormhole router=iq vcs=2 vc_depth=4 length=4 injection_rate=0.05 injection_rate_uses_flits=1 seed=1 $OL"
+  "topology=mesh k=8 switching=wormhole router=iq vcs=2 vc_depth=4 length=4 injection_rate=0.9 injection_rate_uses_flits=1 seed=11 $OL"
+  "topology=torus k=8 switching=wormhole router=iq vcs=2 vc_classes=dateline vc_depth=4 traffic=bitrev injection_process=bernoulli length=4 seed=3 injection_rate=0.1 injection_rate_uses_flits=1 sim_type=latency warmup_periods=1 sample_period=500 max_samples=3"
+  "topology=mesh k=6 traffic=uniform per_input=4 switching=wormhole router=iq routing=min_adaptive vcs=3 vc_depth=2 length=4 seed=2"
+  "topology=torus k=6 router=iq routing=min_adaptive adaptive_set=booksim vcs=4 traffic=uniform per_input=8 switching=wormhole length=16 vc_depth=2 seed=869"
+  "topology=kary_ntree k=4 n=3 traffic=uniform per_input=3 switching=wormhole router=iq routing=nca_adaptive vcs=2 length=5 seed=3"
+  "topology=slimfly q=3 router=iq routing=ugal_l_sf vcs=4 traffic=randperm switching=wormhole length=9 vc_depth=1 seed=797"
+  "topology=dragonfly p=2 a=4 h=2 router=iq routing=par vcs=4 switching=wormhole length=4 injection_rate=0.05 injection_rate_uses_flits=1 seed=9 $OLA"
+  "topology=mesh k=4 router=iq routing=min_adaptive vcs=3 switching=wormhole length=6 vc_depth=2 injection_rate=0.9 injection_rate_uses_flits=1 seed=459 $OLA"
+)
+for c in "${iq_cases[@]}"; do
+  # shellcheck disable=SC2086
+  same_over_ranks $c
+done
+same_failure 'waiting cycle of input virtual channels' topology=torus k=6 switching=wormhole \
+  router=iq vcs=1 vc_depth=2 length=8 traffic=uniform per_input=8 seed=20 --format csv
+# shellcheck disable=SC2086 # and in open loop (no move for longer than any pipeline takes)
+same_failure 'waiting cycle of input virtual channels' topology=torus k=6 switching=wormhole \
+  router=iq vcs=1 vc_depth=2 length=4 injection_rate=0.3 injection_rate_uses_flits=1 seed=3 \
+  $OL --format csv
+
 # The memory estimate over ranks is per rank: the kernel's state is 1/P on each (about 20 MiB
 # whole at N = 2^16, so max_memory=16MiB refuses the serial run and admits 4 ranks, which
 # print the serial run's bytes; max_memory is not echoed in the record).
@@ -337,8 +382,8 @@ refused '^routesim: switching=cut_through_partial is not partitioned over MPI ra
   run topology=mesh k=4 traffic=randperm switching=cut_through_partial
 refused '^routesim: link=shared is not partitioned over MPI ranks' \
   run topology=mesh k=4 traffic=randperm switching=wormhole link=shared
-refused '^routesim: router=iq is not partitioned over MPI ranks' \
-  run topology=mesh k=4 traffic=randperm switching=wormhole router=iq
+refused '^routesim: router=iq with routing=ugal_g is not partitioned over MPI ranks' \
+  run topology=dragonfly p=1 a=6 h=1 routing=ugal_g vcs=3 switching=wormhole router=iq traffic=randperm
 refused '^routesim: check=1 is not partitioned over MPI ranks' \
   run topology=mesh k=4 traffic=randperm switching=wormhole check=1
 REFUSED_NP=3 refused '^routesim: a network of 2 nodes over 3 MPI ranks: every rank needs a node' \
