@@ -518,7 +518,11 @@ static int agree_error(struct flit *f, int rc, uint32_t bad, struct rs_err *err)
         return rs_err_set(err, RS_EIO, "the exchange between MPI ranks failed in step %u",
                           f->step);
     memcpy(err, d->recv, sizeof *err);
-    return err->code ? err->code : RS_EINVARIANT;
+    if (!err->code || !err->msg[0]) /* a failure flagged without its line: say so */
+        return rs_err_set(err, RS_EINVARIANT,
+                          "MPI rank %u failed in step %u without an error message", bad,
+                          f->step);
+    return err->code;
 }
 
 int rs__flit_dist_exchange(struct flit *f, int rc, struct rs_err *err)
