@@ -119,11 +119,17 @@ struct flit_keyed {
     uint32_t seq;
 };
 
-/* Whether worm a is younger than worm b: a later key, or the same key (two packets of one
- * terminal generated in one step) and a later sequence number. Ages are distinct. */
+/* Whether age (ka, sa) is later than age (kb, sb): a later key, or the same key (two packets
+ * of one terminal generated in one step) and a later sequence number. Ages are distinct. */
+static inline int flit_age_after(uint64_t ka, uint32_t sa, uint64_t kb, uint32_t sb)
+{
+    return ka > kb || (ka == kb && sa > sb);
+}
+
+/* Whether worm a is younger than worm b (flit_age_after of their ages). */
 static inline int flit_younger(const struct flit_worm *a, const struct flit_worm *b)
 {
-    return a->key > b->key || (a->key == b->key && a->seq > b->seq);
+    return flit_age_after(a->key, a->seq, b->key, b->seq);
 }
 
 struct flit {

@@ -304,12 +304,6 @@ void rs__flit_compact(struct flit *f)
     f->n_holes = 0;
 }
 
-/* Whether age (ka, sa) is later than age (kb, sb): key, then sequence number. */
-static inline int age_after(uint64_t ka, uint32_t sa, uint64_t kb, uint32_t sb)
-{
-    return ka > kb || (ka == kb && sa > sb);
-}
-
 static int cmp_keyed(const void *a, const void *b)
 {
     const struct flit_keyed *x = a, *y = b;
@@ -327,7 +321,7 @@ void rs__flit_merge_born(struct flit *f)
         uint32_t *act = f->act, m = f->born[0], k = f->n_act, seq = f->w[m].seq;
         uint64_t key = f->w[m].key; /* (locals: the stores to act[] may alias the record) */
         for (; k > 0 && (act[k - 1] == RS_NONE ||
-                         age_after(f->w[act[k - 1]].key, f->w[act[k - 1]].seq, key, seq));
+                         flit_age_after(f->w[act[k - 1]].key, f->w[act[k - 1]].seq, key, seq));
              k--)
             act[k] = act[k - 1];
         act[k] = m;
@@ -340,7 +334,7 @@ void rs__flit_merge_born(struct flit *f)
         born[k].slot = f->born[k];
         born[k].key = f->w[f->born[k]].key;
         born[k].seq = f->w[f->born[k]].seq;
-        if (k && age_after(born[k - 1].key, born[k - 1].seq, born[k].key, born[k].seq))
+        if (k && flit_age_after(born[k - 1].key, born[k - 1].seq, born[k].key, born[k].seq))
             sorted = 0;
     }
     if (!sorted && nb > 96) {
@@ -349,7 +343,7 @@ void rs__flit_merge_born(struct flit *f)
         for (uint32_t k = 1; k < nb; k++) {
             struct flit_keyed x = born[k];
             uint32_t q = k;
-            for (; q > 0 && age_after(born[q - 1].key, born[q - 1].seq, x.key, x.seq); q--)
+            for (; q > 0 && flit_age_after(born[q - 1].key, born[q - 1].seq, x.key, x.seq); q--)
                 born[q] = born[q - 1];
             born[q] = x;
         }
@@ -363,7 +357,7 @@ void rs__flit_merge_born(struct flit *f)
     while (j > 0) {
         uint32_t m = i > 0 ? act[i - 1] : 0;
         if (i > 0 &&
-            (m == RS_NONE || age_after(f->w[m].key, f->w[m].seq, born[j - 1].key, born[j - 1].seq)))
+            (m == RS_NONE || flit_age_after(f->w[m].key, f->w[m].seq, born[j - 1].key, born[j - 1].seq)))
             act[--k] = act[--i];
         else
             act[--k] = born[--j].slot;
