@@ -1,5 +1,6 @@
-/* k-ary n-dimensional meshes and tori (BookSim's k and n; 8x8 is k=8 n=2), and their
- * one-dimensional cases chain (mesh) and ring (torus), with c terminals per router
+/* k-ary n-dimensional meshes and tori (BookSim's k and n; 8x8 is k=8 n=2), their
+ * one-dimensional cases chain (mesh) and ring (torus), and the binary n-cube hypercube (the
+ * mesh with k = 2, whose routing is e-cube: lowest dimension first), with c terminals per router
  * (concentration; unset: 1). Node id = sum x_i k^i (dimension 0 varies fastest); terminal t
  * is on node t / c (t itself when c = 1). Port 2i goes +1 in dimension i, port 2i+1 goes -1;
  * a channel enters its head at the in-slot of the head's port pointing back (+i at 2i+1,
@@ -29,6 +30,11 @@ static const struct rs_optdef mesh_options[] = {
     CONC_OPT,
     {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
+static const struct rs_optdef cube_options[] = {
+    {"n", RS_OPT_INT, "6", 1, 26, NULL, "dimensions (2^n nodes)", "dimensions"},
+    CONC_OPT,
+    {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
+
 static const struct rs_optdef line_options[] = {
     {"k", RS_OPT_INT, "8", 2, 67108864, NULL, "nodes", "nodes"},
     CONC_OPT,
@@ -54,15 +60,17 @@ static const struct rs_optdef ring_options[] = {
     TIE_OPT,
     {NULL, 0, NULL, 0, 0, NULL, NULL, NULL}};
 
+/* one_dim: 1 (chain, ring: k only), 0 (mesh, torus: k and n) or -1 (hypercube: n, k = 2) */
 static int grid_build(struct rs_net *net, const struct rs_params *p, int wrap, int one_dim,
                       struct rs_err *err)
 {
-    int64_t k, n = 1, c = 1;
+    int64_t k = 2, n = 1, c = 1;
     int tie = RS_TIE_PLUS;
-    const struct rs_optdef *opts = wrap ? (one_dim ? ring_options : torus_options)
-                                        : (one_dim ? line_options : mesh_options);
-    int rc = rs_opt_int(p, opts, "k", &k, err);
-    if (!rc && !one_dim)
+    const struct rs_optdef *opts = one_dim < 0 ? cube_options
+                                   : wrap      ? (one_dim ? ring_options : torus_options)
+                                               : (one_dim ? line_options : mesh_options);
+    int rc = one_dim < 0 ? 0 : rs_opt_int(p, opts, "k", &k, err);
+    if (!rc && one_dim <= 0)
         rc = rs_opt_int(p, opts, "n", &n, err);
     /* no default in the table, so that an unset key adds no column to records (the
      * reproductions' bytes); unset means plus */
@@ -132,6 +140,11 @@ static int chain_build(struct rs_net *net, const struct rs_params *p, struct rs_
 static int ring_build(struct rs_net *net, const struct rs_params *p, struct rs_err *err)
 {
     return grid_build(net, p, 1, 1, err);
+}
+
+static int hypercube_build(struct rs_net *net, const struct rs_params *p, struct rs_err *err)
+{
+    return grid_build(net, p, 0, -1, err);
 }
 
 /* k^i */
@@ -293,5 +306,8 @@ GRID_OPS(rs_topo_mesh, "mesh", "k-ary n-dimensional mesh, dimension-order routin
 GRID_OPS(rs_topo_torus, "torus", "k-ary n-dimensional torus, dimension-order routing",
          torus_options, torus_build, RS_CAP_WRAP)
 GRID_OPS(rs_topo_chain, "chain", "chain (linear array) of k nodes", line_options, chain_build, 0)
+GRID_OPS(rs_topo_hypercube, "hypercube",
+         "binary n-cube (the mesh with k=2), e-cube routing (lowest dimension first)",
+         cube_options, hypercube_build, 0)
 GRID_OPS(rs_topo_ring, "ring", "ring of k nodes, shortest direction (ties: torus_tie)",
          ring_options, ring_build, RS_CAP_WRAP)

@@ -7,11 +7,11 @@
 
 /* Every topology, in `routesim list` order. The X-macro yields the registry, the CHOICE
  * list of the `topology` key and the declarations of the ops structs (one file of src/topo
- * each; lcan.c defines the five LCAN entries, mesh.c the four grids), so that the three
+ * each; lcan.c defines the five LCAN entries, mesh.c the five grids), so that the three
  * cannot drift apart. Adding a topology: its file defining `const struct rs_topo_ops
  * rs_topo_NAME`, and X(NAME) here. */
 #define RS__TOPO_LIST(X)                                                                   \
-    X(butterfly) X(benes) X(mesh) X(torus) X(chain) X(ring) X(lcan) X(baseline) X(swbanyan) \
+    X(butterfly) X(benes) X(mesh) X(torus) X(chain) X(ring) X(hypercube) X(lcan) X(baseline) X(swbanyan) \
     X(trac) X(cm5) X(graph) X(cms_lower_bound) X(pruned_butterfly) X(fat_tree)                   \
     X(sorting_fat_tree) X(kary_nfly) X(kary_ntree) X(dragonfly) X(hyperx)                   \
     X(flattened_butterfly) X(slimfly)

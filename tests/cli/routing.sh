@@ -6,7 +6,7 @@
 expect_ok '^routing functions \(routing=NAME\)$' list
 expect_ok '^  min_adaptive ' list
 expect_fail 2 "did you mean 'min_adaptive'" run topology=mesh k=4 switching=wormhole routing=min_adaptve
-expect_fail 2 'routing=min_adaptive needs topology=mesh\|torus\|chain\|ring\|hyperx\|flattened_butterfly \(got butterfly\)' \
+expect_fail 2 'routing=min_adaptive needs topology=mesh\|torus\|chain\|ring\|hypercube\|hyperx\|flattened_butterfly \(got butterfly\)' \
   run topology=butterfly N=8 switching=wormhole routing=min_adaptive vcs=2
 expect_fail 2 'routing=min_adaptive needs vcs >= 3 on topology=torus' \
   run topology=torus k=4 switching=wormhole routing=min_adaptive vcs=2

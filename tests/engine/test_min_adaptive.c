@@ -238,7 +238,7 @@ static void test_refusals(void **state)
                  "VC 0-1 for the dimension-order escape, at least one adaptive VC; got vcs=2)");
     expect_error("topology=butterfly N=8 switching=wormhole routing=min_adaptive vcs=2", 1,
                  RS_EUNSUPPORTED,
-                 "routing=min_adaptive needs topology=mesh|torus|chain|ring|hyperx|"
+                 "routing=min_adaptive needs topology=mesh|torus|chain|ring|hypercube|hyperx|"
                  "flattened_butterfly (got butterfly)");
     expect_error("topology=mesh k=4 switching=store_forward routing=min_adaptive", 1,
                  RS_EUNSUPPORTED,

@@ -110,9 +110,9 @@ static void test_refused(void **state)
 {
     (void)state;
     rs_test_expect_error("topology=butterfly N=8 routing=romm", RS_EUNSUPPORTED,
-                         "routing=romm needs topology=mesh|torus|chain|ring (got butterfly)");
+                         "routing=romm needs topology=mesh|torus|chain|ring|hypercube (got butterfly)");
     rs_test_expect_error("topology=kary_ntree k=2 n=2 routing=romm", RS_EUNSUPPORTED,
-                         "routing=romm needs topology=mesh|torus|chain|ring (got kary_ntree)");
+                         "routing=romm needs topology=mesh|torus|chain|ring|hypercube (got kary_ntree)");
 }
 
 /* Every engine and the analysis take ROMM's routes: transpose on a 4x4 mesh (dilation = the

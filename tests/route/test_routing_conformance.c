@@ -26,6 +26,8 @@ static const char *const instances[] = {
     "topology=ring k=4 c=2 torus_tie=split",
     "topology=chain k=5",
     "topology=ring k=6",
+    "topology=hypercube n=4",
+    "topology=hypercube n=3 c=2",
     "topology=lcan N=16 d=4 u=2",
     "topology=lcan N=16 d=4 u=2 pi=tree",
     "topology=baseline N=8",
@@ -610,7 +612,7 @@ static void test_acceptance(void **state)
     struct rs_err err;
     build(&net, "topology=benes N=8");
     assert_int_equal(rs_route_check(&net, RS_ROUTING_MIN_ADAPTIVE, &err), RS_EUNSUPPORTED);
-    assert_string_equal(err.msg, "routing=min_adaptive needs topology=mesh|torus|chain|ring|"
+    assert_string_equal(err.msg, "routing=min_adaptive needs topology=mesh|torus|chain|ring|hypercube|"
                                  "hyperx|flattened_butterfly (got benes)");
     rs_net_free(&net);
 }

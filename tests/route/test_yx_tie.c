@@ -136,7 +136,7 @@ static void test_yx_everywhere(void **state)
     struct rs_err err;
     rs_test_net(&net, "topology=butterfly N=8");
     assert_int_equal(rs_route_check(&net, RS_ROUTING_YX, &err), RS_EUNSUPPORTED);
-    assert_string_equal(err.msg, "routing=yx needs topology=mesh|torus|chain|ring (got "
+    assert_string_equal(err.msg, "routing=yx needs topology=mesh|torus|chain|ring|hypercube (got "
                                  "butterfly)");
     rs_net_free(&net);
     assert_int_equal(rs_route_need_fixed(RS_ROUTING_YX, "x", &err), 0);

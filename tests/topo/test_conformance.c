@@ -52,6 +52,8 @@ static const struct inst instances[] = {
     {"topology=ring k=2", 0, 2, 1, 1, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
     {"topology=ring k=6", 0, 6, 1, 1, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
     {"topology=ring k=7", 0, 7, 1, 1, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=hypercube n=1", 0, 2, 1, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
+    {"topology=hypercube n=4", 0, 2, 4, 0, 0, {0}, {0}, 0, 0, 0, 0, 0, NULL, NULL},
     {"topology=lcan N=27 d=3 u=2", 27, 0, 0, 0, 3, {3, 3, 3}, {2, 2, 2}, 0, 0, 0, 0, 0, NULL, NULL},
     {"topology=lcan N=16 d=4 u=4", 16, 0, 0, 0, 2, {4, 4}, {4, 4}, 0, 0, 0, 0, 0, NULL, NULL},
     {"topology=lcan N=8 d=2 u=3", 8, 0, 0, 0, 3, {2, 2, 2}, {3, 3, 3}, 0, 0, 0, 0, 0, NULL, NULL},
@@ -201,7 +203,7 @@ struct expect {
 static int grid_family(const char *name)
 {
     return !strcmp(name, "mesh") || !strcmp(name, "torus") || !strcmp(name, "chain") ||
-           !strcmp(name, "ring");
+           !strcmp(name, "ring") || !strcmp(name, "hypercube");
 }
 
 static int lcan_family(const char *name)
@@ -794,7 +796,7 @@ static void test_ranade_mid(void **state)
 static void test_registry(void **state)
 {
     static const char *const order[] = {"butterfly", "benes", "mesh", "torus",    "chain",
-                                        "ring",      "lcan",  "baseline", "swbanyan", "trac",
+                                        "ring",      "hypercube", "lcan",  "baseline", "swbanyan", "trac",
                                         "cm5",       "graph", "cms_lower_bound", "pruned_butterfly",
                                         "fat_tree", "sorting_fat_tree", "kary_nfly",
                                         "kary_ntree", "dragonfly", "hyperx",

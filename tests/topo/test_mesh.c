@@ -1,4 +1,4 @@
-/* Meshes, tori, chains and rings: node numbering and labels, ports and in-slots, and
+/* Meshes, tori, chains, rings and hypercubes: node numbering and labels, ports and in-slots, and
  * hand-checked dimension-order routes including the torus tie rule (distance k/2 goes +)
  * and Valiant's two phases. Channel id = node * 2n + port; port 2i = +i, 2i+1 = -i. */
 #include "rs_test.h"
@@ -173,6 +173,44 @@ static void test_valiant_phases(void **state)
     rs_net_free(&net);
 }
 
+/* The hypercube is the binary n-cube: every node v has one neighbour per dimension i, v ^ 2^i,
+ * over port 2i (+i, bit i of v is 0) or 2i+1 (-i, bit i is 1) and no other; e-cube routes
+ * flip the differing bits from the lowest up (channel id = node * 2n + port). */
+static void test_hypercube(void **state)
+{
+    struct rs_net net;
+    char buf[64];
+    rs_test_net(&net, "topology=hypercube n=5");
+    assert_int_equal(net.n_nodes, 32);
+    assert_int_equal(net.n_terminals, 32);
+    assert_int_equal(net.max_ports, 10);
+    assert_int_equal(net.n_channels, 5 * 32);
+    assert_int_equal(net.shape_k, 2);
+    assert_int_equal(net.shape_n, 5);
+    for (uint32_t v = 0; v < 32; v++)
+        for (uint32_t i = 0; i < 5; i++) {
+            uint32_t slot, up = net.ops->neighbor(&net, v, 2 * i, &slot),
+                           down = net.ops->neighbor(&net, v, 2 * i + 1, &slot);
+            if (v >> i & 1) {
+                assert_int_equal(up, RS_NONE);
+                assert_int_equal(down, v ^ (1u << i));
+            } else {
+                assert_int_equal(up, v ^ (1u << i));
+                assert_int_equal(down, RS_NONE);
+            }
+        }
+    net.ops->label(&net, 22, buf, sizeof buf); /* 22 = 0b10110: coordinates bit 0 first */
+    assert_string_equal(buf, "(0,1,1,0,1)");
+    /* 22 -> 13 (0b01101): bits 0, 1, 3, 4 differ: +0 to 23, -1 to 21, +3 to 29, -4 to 13 */
+    const uint64_t want[] = {22 * 10 + 0, 23 * 10 + 3, 21 * 10 + 6, 29 * 10 + 9};
+    expect_route(&net, 22, 13, RS_NONE, want, 4);
+    rs_net_free(&net);
+    rs_test_net(&net, "topology=hypercube n=1");
+    assert_int_equal(net.n_nodes, 2);
+    assert_int_equal(net.n_channels, 2);
+    rs_net_free(&net);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -181,6 +219,7 @@ int main(void)
         cmocka_unit_test(test_worked_routes_4x4),
         cmocka_unit_test(test_ring_and_chain),
         cmocka_unit_test(test_valiant_phases),
+        cmocka_unit_test(test_hypercube),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
