@@ -270,6 +270,11 @@ int rs__saf_wave_init(struct saf_wave **out, struct rs_driver *d, uint32_t cap,
         w->rows = (uint32_t)((k + 1) * w->N / P) - w->R0;
     }
     w->cap = cap;
+    for (uint32_t h = 0; h < 256; h++) { /* the header tables (headers of count 0: unused) */
+        uint32_t c = h & 15u, hd = h >> 4, nh = hd + 1 == cap ? 0 : hd + 1, pos = hd + c;
+        w->after_pop[h] = (uint8_t)(c <= 1 ? 0 : (nh << 4) | (c - 1));
+        w->push_pos[h] = (uint8_t)(pos >= cap ? pos - cap : pos);
+    }
     /* over ranks one thread per rank (the walks keep their records for other ranks in one
      * list) */
     w->threads = xc || threads < 1 ? 1
@@ -361,17 +366,6 @@ entry_at(const struct wave_level *v, uint32_t l, uint64_t j, uint32_t r, const i
     uint32_t x = ((const uint32_t *)v->ent)[j], kb = v->kbits;
     return (struct wave_ent){((x >> kb) << l) | (r & ((1u << l) - 1u)),
                              v->base + (x & ((1u << kb) - 1u))};
-}
-
-/* Drop the head of queue q of dense level v (the caller counts it in v->pk). An empty
- * queue's header is 0 (head reset), so that a zero byte (and a zero line of headers) means
- * empty. */
-static inline void pop(struct wave_level *v, uint64_t q, uint32_t cap)
-{
-    uint32_t h = v->hdr[q], hd = (h >> 4) + 1;
-    if (hd == cap)
-        hd = 0;
-    v->hdr[q] = (h & 15u) == 1 ? 0 : (uint8_t)((hd << 4) | ((h & 15u) - 1));
 }
 
 /* Room at the start of step s in queue p of row r of a sparse level (a row without a slot
@@ -552,6 +546,99 @@ struct walk_out {
     uint32_t maxq;
 };
 
+/* One queue head of the walk: what walk_groups_at reads of it. Compact entries are not
+ * decoded: the port, the tie and the next level's entry read the destination's bits from l
+ * up (hi = dst >> l) and the entry step less the level's base (lo, one base per level). */
+struct walk_head {
+    uint32_t hi, lo, dst; /* dst: the whole destination (wide entries; over ranks, rebuilt) */
+    uint32_t p;           /* the port it takes */
+    int go;               /* it moves */
+};
+
+/* What a walk of one level reads, copied out of w and the two levels once: the walk writes
+ * queue headers through uint8_t pointers, which may alias anything, so that fields read
+ * through w or the levels would be loaded again after every header written. */
+struct walk_ctx {
+    uint32_t l, s, cap, N, R0;
+    const void *ent;        /* level l's ring entries */
+    uint32_t kb;            /* level l's compact bits */
+    uint8_t *hdr;           /* level l's headers */
+    uint8_t *nhdr;          /* level l + 1's headers, dep bits, entries, compact bits and
+                               base; nhdr NULL at level n-1 (its moves deliver) */
+    const uint64_t *ndep;
+    void *nent;
+    uint32_t nkb, nstamp;   /* nstamp: s less level l + 1's base, its compact entry step */
+    const uint8_t *after_pop, *push_pos;
+    uint8_t *sh;            /* over ranks: the shadow counts of port 1's remote queues */
+    int credits;            /* over ranks: slot-1 departures may owe a credit */
+};
+
+/* Read the head of queue q (header h != 0) in global row r (local rl), and whether its next
+ * queue had room at the start of the step (the count now plus the packet it gave up this
+ * step; at level n-1 it delivers). */
+static inline __attribute__((always_inline)) struct walk_head
+walk_head_at(const struct walk_ctx *c, uint64_t q, uint32_t h, uint32_t r, uint32_t rl,
+             const int dist, const int wide)
+{
+    struct walk_head e;
+    uint64_t j = q * c->cap + (h >> 4);
+    if (wide) {
+        struct wave_ent x = ((const struct wave_ent *)c->ent)[j];
+        e.dst = x.dst;
+        e.hi = x.dst >> c->l;
+        e.lo = x.entered;
+    } else {
+        uint32_t x = ((const uint32_t *)c->ent)[j];
+        e.hi = x >> c->kb;
+        e.lo = x & ((1u << c->kb) - 1u);
+        e.dst = dist ? (e.hi << c->l) | (r & ((1u << c->l) - 1u)) : 0;
+    }
+    e.p = (e.hi ^ (r >> c->l)) & 1u;
+    uint32_t tl = (r ^ (e.p << c->l)) - c->R0;
+    if (!c->nhdr)
+        e.go = 1;
+    else if (dist && tl >= c->N)
+        e.go = c->sh[rl] < c->cap;
+    else {
+        uint64_t tq = 2ull * tl + e.p;
+        e.go = (c->nhdr[tq] & 15u) + (uint32_t)((c->ndep[tq >> 6] >> (tq & 63)) & 1) < c->cap;
+    }
+    return e;
+}
+
+/* Move head e out of queue q of row r (local rl): pop it, deliver it (level n-1), send it to
+ * another rank's row, or push it into the next level's queue. */
+static inline __attribute__((always_inline)) void
+walk_move(struct saf_wave *w, const struct walk_ctx *c, uint64_t q, uint32_t r, uint32_t rl,
+          const struct walk_head *e, int slot1, struct walk_out *o, const int dist,
+          const int wide)
+{
+    c->hdr[q] = c->after_pop[c->hdr[q]];
+    o->moves++;
+    if (dist && slot1 && c->credits)
+        credit_if_remote(w, c->l, r);
+    if (!c->nhdr) {
+        o->del++;
+        return;
+    }
+    uint32_t tr = r ^ (e->p << c->l), tl = tr - c->R0;
+    if (dist && tl >= c->N) { /* another rank's queue: sent at the end of the step */
+        c->sh[rl]++;
+        rs__wave_emit(w, rs__wave_owner(w, tr), c->l + 1, tr, e->dst);
+        o->away++;
+        return;
+    }
+    uint64_t tq = 2ull * tl + e->p;
+    uint32_t h = c->nhdr[tq], pos = c->push_pos[h];
+    if (wide)
+        ((struct wave_ent *)c->nent)[tq * c->cap + pos] = (struct wave_ent){e->dst, c->s};
+    else /* dst >> (l + 1) = hi >> 1 */
+        ((uint32_t *)c->nent)[tq * c->cap + pos] = ((e->hi >> 1) << c->nkb) | c->nstamp;
+    c->nhdr[tq] = (uint8_t)(h + 1);
+    uint32_t n = (h & 15u) + 1;
+    o->maxq = n > o->maxq ? n : o->maxq;
+}
+
 /* Walk the nodes of groups [g0, g1) (32 rows each) of dense level l (1 <= l < n, the level
  * above dense) at step s: every node offers its queues' heads; a head moves when its next
  * queue had room at the start of the step (always at level n-1, whose moves deliver); two
@@ -567,19 +654,25 @@ walk_groups_at(struct saf_wave *w, uint32_t l, uint32_t s, uint32_t g0, uint32_t
 {
     struct wave_level *v = &w->lv[l];
     struct wave_level *nx = l + 1 < w->n ? &w->lv[l + 1] : NULL;
-    const uint32_t cap = w->cap, N = w->rows, R0 = dist ? w->R0 : 0;
-    uint8_t *sh = dist ? w->dist->shadow[l] : NULL; /* NULL: port 1 stays on this rank */
-    const int credits = dist && w->dist->shadow[l - 1];
-    uint8_t *hdr = v->hdr;
-    uint64_t moves = 0, del = 0, away = 0;
-    uint32_t maxq = 0;
+    const struct walk_ctx c = {
+        .l = l, .s = s, .cap = w->cap, .N = w->rows, .R0 = dist ? w->R0 : 0,
+        .ent = v->ent, .kb = v->kbits, .hdr = v->hdr,
+        .nhdr = nx ? nx->hdr : NULL, .ndep = nx ? nx->dep : NULL, .nent = nx ? nx->ent : NULL,
+        .nkb = nx ? nx->kbits : 0, .nstamp = nx ? s - nx->base : 0,
+        .after_pop = w->after_pop, .push_pos = w->push_pos,
+        .sh = dist ? w->dist->shadow[l] : NULL, /* NULL: port 1 stays on this rank */
+        .credits = dist && w->dist->shadow[l - 1]};
+    const uint8_t *hdr = c.hdr;
+    uint64_t *dep = v->dep;
+    const uint32_t N = c.N, R0 = c.R0;
+    struct walk_out o = {0, 0, 0, 0};
     for (uint32_t g = g0; g < g1; g++) { /* 32 nodes: 64 queue headers, one line */
         uint32_t r0 = g * 32u, r1 = r0 + 32u < N ? r0 + 32u : N;
         uint64_t word = 0;
         if (r1 - r0 == 32) {
             const uint64_t *h8 = (const uint64_t *)(const void *)(hdr + 2ull * r0);
             if (!(h8[0] | h8[1] | h8[2] | h8[3] | h8[4] | h8[5] | h8[6] | h8[7])) {
-                v->dep[g] = 0;
+                dep[g] = 0;
                 continue;
             }
         }
@@ -588,54 +681,31 @@ walk_groups_at(struct saf_wave *w, uint32_t l, uint32_t s, uint32_t g0, uint32_t
             uint32_t h0 = hdr[q0], h1 = hdr[q0 + 1], r = R0 + rl;
             if (!(h0 | h1))
                 continue;
-            struct wave_ent e0 = {0, 0}, e1 = {0, 0};
-            uint32_t p0 = 0, p1 = 0;
-            int m0 = 0, m1 = 0;
-            if (h0) {
-                e0 = entry_at(v, l, q0 * cap + (h0 >> 4), r, wide);
-                p0 = ((r ^ e0.dst) >> l) & 1u;
-                uint32_t tl = (r ^ (p0 << l)) - R0;
-                m0 = !nx || (dist && tl >= N ? sh[rl] < cap : has_room(nx, 2ull * tl + p0, cap));
-            }
-            if (h1) {
-                e1 = entry_at(v, l, (q0 + 1) * cap + (h1 >> 4), r, wide);
-                p1 = ((r ^ e1.dst) >> l) & 1u;
-                uint32_t tl = (r ^ (p1 << l)) - R0;
-                m1 = !nx || (dist && tl >= N ? sh[rl] < cap : has_room(nx, 2ull * tl + p1, cap));
-            }
-            if (m0 && m1 && p0 == p1) { /* one channel: the older arrival, ties to slot 0 */
-                if (e1.entered < e0.entered)
-                    m0 = 0;
+            struct walk_head e0 = {0, 0, 0, 0, 0}, e1 = {0, 0, 0, 0, 0};
+            if (h0)
+                e0 = walk_head_at(&c, q0, h0, r, rl, dist, wide);
+            if (h1)
+                e1 = walk_head_at(&c, q0 + 1, h1, r, rl, dist, wide);
+            if (e0.go && e1.go && e0.p == e1.p) { /* one channel: the older arrival, ties to
+                                                     slot 0 (lo: one base per level) */
+                if (e1.lo < e0.lo)
+                    e0.go = 0;
                 else
-                    m1 = 0;
+                    e1.go = 0;
             }
-            for (uint32_t i = 0; i < 2; i++) {
-                if (!(i ? m1 : m0))
-                    continue;
-                uint32_t p = i ? p1 : p0, dst = i ? e1.dst : e0.dst;
-                pop(v, q0 + i, cap);
-                word |= 1ull << (2u * (rl - r0) + i);
-                moves++;
-                if (dist && i && credits)
-                    credit_if_remote(w, l, r);
-                if (!nx) {
-                    del++;
-                    continue;
-                }
-                uint32_t tr = r ^ (p << l), tl = tr - R0;
-                if (dist && tl >= N) { /* another rank's queue: sent at the end of the step */
-                    sh[rl]++;
-                    rs__wave_emit(w, rs__wave_owner(w, tr), l + 1, tr, dst);
-                    away++;
-                    continue;
-                }
-                uint32_t c = push_at(nx, l + 1, 2ull * tl + p, cap, dst, s, wide);
-                maxq = c > maxq ? c : maxq;
+            uint64_t bit = 1ull << (2u * (rl - r0));
+            if (e0.go) {
+                word |= bit;
+                walk_move(w, &c, q0, r, rl, &e0, 0, &o, dist, wide);
+            }
+            if (e1.go) {
+                word |= bit << 1;
+                walk_move(w, &c, q0 + 1, r, rl, &e1, 1, &o, dist, wide);
             }
         }
-        v->dep[g] = word;
+        dep[g] = word;
     }
-    return (struct walk_out){moves, del, away, maxq};
+    return o;
 }
 
 static struct walk_out walk_groups(struct saf_wave *w, uint32_t l, uint32_t s, uint32_t g0,

@@ -41,6 +41,11 @@ struct wave_level {
 
 struct saf_wave {
     uint32_t N, n, cap;
+    /* a dense queue header h (count | head << 4) after a pop, and the ring position the next
+     * push writes, (head + count) mod cap: tables of the 256 headers, so that the walk's pop
+     * and push read one byte instead of computing them. A queue a pop empties gets header 0
+     * (head reset), so that a zero byte (and a zero line of headers) means empty */
+    uint8_t after_pop[256], push_pos[256];
     /* the rows [R0, R0 + rows) at every level (and the sources and sinks of those rows) are
      * this process's: all of them (R0 = 0, rows = N) but over MPI ranks (saf_wave_dist.c),
      * where rank k has [k N / P, (k + 1) N / P). Queues and sources are indexed by local
