@@ -949,7 +949,7 @@ static uint32_t level_max_load(const struct saf_wave *w, uint32_t l, uint32_t *w
         } else { /* source t sends messages t q .. t q + q - 1: the block's are contiguous */
             const uint32_t *dst = w->dst + (uint64_t)b0 * q;
             uint64_t k = 0, nk = (uint64_t)rows * q;
-            for (; k + 16 < nk; k++) { /* a window beyond the caches: fetch ahead */
+            for (; rows > 8192 && k + 16 < nk; k++) { /* a window beyond L2: fetch ahead */
                 __builtin_prefetch(&win[2 * (dst[k + 16] & low)], 1);
                 win[2 * (dst[k] & low) + (((b0 ^ dst[k]) >> l) & 1u)]++;
             }
