@@ -376,9 +376,10 @@ static inline __attribute__((always_inline)) uint32_t decide_node(struct saf *s,
 
 /* Injection from terminal t's source at node v (input and switch queues), decided after
  * every in-network move: the selected packet crosses its first channel if the switch's
- * in-network traffic left that channel idle and its next queue has room. A source never
- * drops. */
-static inline __attribute__((always_inline)) void
+ * in-network traffic (and the node's lower terminals' injections) left that channel idle
+ * and its next queue has room. A source never drops. used: the node's ports taken this
+ * step; returns them with the port this injection takes. */
+static inline __attribute__((always_inline)) uint32_t
 decide_source_p(struct saf *s, uint32_t t, uint32_t used, int defer)
 {
     uint32_t v = s->src_node[t];
@@ -386,19 +387,48 @@ decide_source_p(struct saf *s, uint32_t t, uint32_t used, int defer)
                               s->n_queues + t);
     uint32_t port = s->pkt[m].port;
     if (used & (1u << port))
-        return; /* the switch's own departure on that port wakes it next step */
-    if (has_room(s, s->pkt[m].tq))
+        return used; /* the switch's own departure on that port wakes it next step */
+    if (has_room(s, s->pkt[m].tq)) {
         add_move_p(s, m, SAF_SRC_BIT | t, s->pkt[m].tq, v, defer);
-    else {
-        RS_EVENT(s->ev, RS_EV_BLOCKED, s->step, m, v, port, RS_EV_NONE);
-        if (s->waiter)
-            s->waiter[s->pkt[m].tq] = v + 1;
+        return used | 1u << port;
     }
+    RS_EVENT(s->ev, RS_EV_BLOCKED, s->step, m, v, port, RS_EV_NONE);
+    if (s->waiter)
+        s->waiter[s->pkt[m].tq] = v + 1;
+    return used;
 }
 
-static void decide_source(struct saf *s, uint32_t t, uint32_t used)
+static uint32_t decide_source(struct saf *s, uint32_t t, uint32_t used)
 {
-    decide_source_p(s, t, used, 0);
+    return decide_source_p(s, t, used, 0);
+}
+
+/* After node v's in-network moves (ports used): its sources, in increasing terminal order,
+ * inject (input queues) or are told which channels the switch left idle (output and switch
+ * queues: the injections come later). */
+static inline __attribute__((always_inline)) void
+decide_node_sources(struct saf *s, uint32_t v, uint32_t used, const int multi)
+{
+    uint32_t t = v < s->n_node_src ? s->node_src[v] : RS_NONE;
+    if (t == RS_NONE)
+        return;
+    do {
+        if (s->at == SAF_AT_INPUT) { /* a source's first queue has no other feeder */
+            if (s->src[t].count)
+                used = decide_source(s, t, used);
+        } else {
+            s->src_used[t] = used;
+        }
+    } while (multi && (t = s->src_next[t]) != RS_NONE); /* multi: s->src_multi */
+}
+
+/* A switch-queue packet at node v that waits after all frees its channel (port) for the
+ * node's sources. */
+static void free_port_for_sources(struct saf *s, uint32_t v, uint32_t port)
+{
+    for (uint32_t t = v < s->n_node_src ? s->node_src[v] : RS_NONE; t != RS_NONE;
+         t = s->src_next[t])
+        s->src_used[t] &= ~(1u << port);
 }
 
 /* protocol=rank with output or switch queues: the moves [first, n_moves) into queues are
@@ -460,10 +490,9 @@ static inline __attribute__((always_inline)) void admit_by_rank_p(struct saf *s,
             s->moves[kept++] = *mv;
             continue;
         }
-        /* a refused in-network move leaves its channel to the node's source (switch) */
-        uint32_t t = mv->node < s->n_node_src ? s->node_src[mv->node] : RS_NONE;
-        if (!(mv->from & SAF_SRC_BIT) && t != RS_NONE)
-            s->src_used[t] &= ~(1u << s->pkt[mv->pkt].port);
+        /* a refused in-network move leaves its channel to the node's sources (switch) */
+        if (!(mv->from & SAF_SRC_BIT))
+            free_port_for_sources(s, mv->node, s->pkt[mv->pkt].port);
     }
     s->n_moves = kept;
 }
@@ -545,16 +574,7 @@ static void decide_span(struct saf *s, uint32_t a, uint32_t b)
         if (i + SAF_PF_TARGET < b)
             prefetch_targets(s, s->act[i + SAF_PF_TARGET]);
         uint32_t v = s->act[i];
-        uint32_t used = decide_node(s, v);
-        uint32_t t = v < s->n_node_src ? s->node_src[v] : RS_NONE;
-        if (t == RS_NONE)
-            continue;
-        if (s->at == SAF_AT_INPUT) { /* a source's first queue has no other feeder */
-            if (s->src[t].count)
-                decide_source(s, t, used);
-        } else {
-            s->src_used[t] = used;
-        }
+        decide_node_sources(s, v, decide_node(s, v), s->src_multi);
     }
 }
 
@@ -566,17 +586,34 @@ static void decide_rest(struct saf *s)
     if (s->at != SAF_AT_SWITCH) /* input: done above; output: refilled after the step */
         return;
     uint64_t first = s->n_moves;
-    for (uint32_t i = 0; i < s->n_pend; i++) {
+    for (uint32_t i = 0; i < s->n_pend; i++) { /* increasing terminals */
         uint32_t t = s->pend[i];
         if (s->src[t].count) {
-            if (s->cand)
-                decide_source_p(s, t, s->src_used[t], 1);
-            else
-                decide_source(s, t, s->src_used[t]);
+            uint32_t used = s->cand ? decide_source_p(s, t, s->src_used[t], 1)
+                                    : decide_source(s, t, s->src_used[t]);
+            for (uint32_t u = s->src_next[t]; u != RS_NONE; u = s->src_next[u])
+                s->src_used[u] |= used; /* the node's higher terminals: its channel taken */
         }
     }
     if (s->cand) /* then the injections, into the room the in-network moves left */
         admit_by_rank(s, first, 0);
+}
+
+/* The active nodes act[0, n_act): their in-network moves, then their sources' (multi:
+ * s->src_multi, a constant in each instance). */
+static inline __attribute__((always_inline)) void decide_nodes(struct saf *s, uint32_t n_act,
+                                                               const int multi)
+{
+    for (uint32_t i = 0; i < n_act; i++) {
+        if (i + SAF_PF_QUEUE < n_act)
+            prefetch_queues(s, s->act[i + SAF_PF_QUEUE]);
+        if (i + SAF_PF_PKT < n_act)
+            prefetch_heads(s, s->act[i + SAF_PF_PKT]);
+        if (i + SAF_PF_TARGET < n_act)
+            prefetch_targets(s, s->act[i + SAF_PF_TARGET]);
+        uint32_t v = s->act[i];
+        decide_node_sources(s, v, decide_node(s, v), multi);
+    }
 }
 
 static void decide(struct saf *s)
@@ -591,25 +628,10 @@ static void decide(struct saf *s)
             bits &= bits - 1;
         }
     }
-    for (uint32_t i = 0; i < n_act; i++) {
-        if (i + SAF_PF_QUEUE < n_act)
-            prefetch_queues(s, s->act[i + SAF_PF_QUEUE]);
-        if (i + SAF_PF_PKT < n_act)
-            prefetch_heads(s, s->act[i + SAF_PF_PKT]);
-        if (i + SAF_PF_TARGET < n_act)
-            prefetch_targets(s, s->act[i + SAF_PF_TARGET]);
-        uint32_t v = s->act[i];
-        uint32_t used = decide_node(s, v);
-        uint32_t t = v < s->n_node_src ? s->node_src[v] : RS_NONE;
-        if (t == RS_NONE)
-            continue;
-        if (s->at == SAF_AT_INPUT) { /* a source's first queue has no other feeder */
-            if (s->src[t].count)
-                decide_source(s, t, used);
-        } else {
-            s->src_used[t] = used;
-        }
-    }
+    if (s->src_multi)
+        decide_nodes(s, n_act, 1);
+    else
+        decide_nodes(s, n_act, 0);
     decide_rest(s);
 }
 
@@ -637,8 +659,10 @@ int rs__saf_waiting_ok(struct saf *s, uint32_t v)
             (has_room(s, s->pkt[m].tq) || s->waiter[s->pkt[m].tq] != v + 1))
             return 0;
     }
-    uint32_t t = v < s->n_node_src ? s->node_src[v] : RS_NONE;
-    if (t != RS_NONE && s->src[t].count) {
+    for (uint32_t t = v < s->n_node_src ? s->node_src[v] : RS_NONE; t != RS_NONE;
+         t = s->src_next[t]) {
+        if (!s->src[t].count)
+            continue;
         uint32_t m = queue_select(s, &s->src[t], s->srcsel ? &s->srcsel[t] : NULL,
                                   s->n_queues + t);
         if (has_room(s, s->pkt[m].tq) || s->waiter[s->pkt[m].tq] != v + 1)
@@ -655,8 +679,11 @@ static int node_empty(const struct saf *s, uint32_t v)
     for (uint32_t i = 0; i < nq; i++)
         if (s->q[saf_queue_of(s, v, i)].count)
             return 0;
-    uint32_t t = v < s->n_node_src ? s->node_src[v] : RS_NONE;
-    return t == RS_NONE || s->src[t].count == 0;
+    for (uint32_t t = v < s->n_node_src ? s->node_src[v] : RS_NONE; t != RS_NONE;
+         t = s->src_next[t])
+        if (s->src[t].count)
+            return 0;
+    return 1;
 }
 
 static int record_latency(struct saf *s, uint32_t step)
@@ -1048,6 +1075,7 @@ void rs__saf_free(struct saf *s)
     rs_free(s->srcsel);
     rs_free(s->src_node);
     rs_free(s->node_src);
+    rs_free(s->src_next);
     rs_free(s->active);
     rs_free(s->moves);
     rs_lat_hist_free(&s->lat);
@@ -1242,15 +1270,14 @@ int rs__saf_init_common(struct saf *s, const struct rs_engine_input *in, uint64_
             max_node = s->src_node[t];
     }
     s->n_node_src = max_node + 1;
-    if (!(s->node_src = rs_malloc(s->n_node_src * sizeof *s->node_src)))
+    if (!(s->node_src = rs_malloc(s->n_node_src * sizeof *s->node_src)) ||
+        !(s->src_next = rs_malloc(s->n_src * sizeof *s->src_next + 1)))
         return rs_err_set(err, RS_ENOMEM, "out of memory for the source table");
     memset(s->node_src, 0xff, s->n_node_src * sizeof *s->node_src);
-    for (uint32_t t = 0; t < s->n_src; t++) {
-        if (s->node_src[s->src_node[t]] != RS_NONE)
-            return rs_err_set(err, RS_EUNSUPPORTED,
-                              "terminals %u and %u inject at the same node",
-                              s->node_src[s->src_node[t]], t);
+    for (uint32_t t = s->n_src; t-- > 0;) { /* each node's terminals, increasing */
+        s->src_next[t] = s->node_src[s->src_node[t]];
         s->node_src[s->src_node[t]] = t;
+        s->src_multi |= s->src_next[t] != RS_NONE;
     }
     return 0;
 }

@@ -114,8 +114,12 @@ struct saf {
     struct saf_queue *src; /* [n_src] messages not yet injected, in message order */
     uint32_t *srcsel;      /* [n_src] sticky selection at sources (random), or NULL */
     uint32_t *src_node;    /* [n_src] node where terminal t injects */
-    uint32_t *node_src;    /* [n_node_src] terminal injecting at node, RS_NONE if none */
+    uint32_t *node_src;    /* [n_node_src] lowest terminal injecting at node, RS_NONE if none */
     uint32_t n_node_src;
+    uint32_t *src_next;    /* [n_src] the next higher terminal injecting at the same node,
+                              RS_NONE after the last (concentrated networks: several terminals
+                              per node inject in increasing order, docs/model-saf.md) */
+    int src_multi;         /* some node has more than one terminal */
 
     uint32_t *pend;        /* terminals whose source still holds packets, increasing */
     uint32_t n_pend;

@@ -86,8 +86,8 @@ static void admit(struct saf *s, uint32_t k, uint32_t nt)
                 continue;
             }
             mv->to = SAF_VOID; /* waits; a switch's one offer frees its channel */
-            uint32_t t = sw && mv->node < s->n_node_src ? s->node_src[mv->node] : RS_NONE;
-            if (t != RS_NONE)
+            for (uint32_t t = sw && mv->node < s->n_node_src ? s->node_src[mv->node] : RS_NONE;
+                 t != RS_NONE; t = s->src_next[t])
                 s->src_used[t] &= ~(1u << s->pkt[mv->pkt].port);
         }
     }
@@ -109,10 +109,11 @@ static void refuse_joined(struct saf *s, uint64_t i, void *ctx)
     const int drop = s->on_full == SAF_DROP;
     struct saf_move *mv = joined(s, *(const uint32_t *)ctx, i);
     mv->to = drop ? SAF_DROP_TO : SAF_VOID;
-    uint32_t t = !drop && s->at == SAF_AT_SWITCH && mv->node < s->n_node_src
-                     ? s->node_src[mv->node]
-                     : RS_NONE;
-    if (t != RS_NONE) /* a waiting switch-queue packet frees its channel */
+    /* a waiting switch-queue packet frees its channel for the node's sources */
+    for (uint32_t t = !drop && s->at == SAF_AT_SWITCH && mv->node < s->n_node_src
+                          ? s->node_src[mv->node]
+                          : RS_NONE;
+         t != RS_NONE; t = s->src_next[t])
         s->src_used[t] &= ~(1u << s->pkt[mv->pkt].port);
 }
 

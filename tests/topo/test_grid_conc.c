@@ -145,6 +145,9 @@ static void test_engines(void **state)
         "vc_classes=dateline router=iq",
         "topology=mesh k=3 n=2 c=2 switching=circuit",
         "topology=torus k=3 n=2 c=3 switching=circuit routing=valiant",
+        "topology=mesh k=3 n=2 c=2 switching=store_forward",
+        "topology=mesh k=3 n=2 c=3 switching=store_forward queue_at=output queue_size=2",
+        "topology=torus k=4 n=2 c=2 switching=store_forward routing=valiant",
         NULL};
     for (int i = 0; runs[i]; i++) {
         char kv[512];
@@ -160,8 +163,6 @@ static void test_engines(void **state)
         rs_net_free(&net);
         rs_record_free(&r);
     }
-    rs_test_expect_error("topology=mesh k=3 n=2 c=2 switching=store_forward traffic=uniform",
-                         RS_EUNSUPPORTED, "terminals 0 and 1 inject at the same node");
 }
 
 static void test_no_deadlock_saturated(void **state)
