@@ -165,12 +165,6 @@ int rs__flit_dist_init(struct flit *f, const struct rs_exchange *xc, struct rs_e
                           "%s is not partitioned over MPI ranks (the flit engine is split for "
                           "link=per_vc and router=simple or iq): run it without mpirun -np %d",
                           why, xc->size);
-    if (f->iq_router && f->adaptive && !strcmp(f->routing->name, "ugal_g"))
-        return rs_err_set(err, RS_EUNSUPPORTED,
-                          "router=iq with routing=ugal_g is not partitioned over MPI ranks (its "
-                          "routers read the credit counts of their group's global channels, "
-                          "which other ranks' routers keep): run it without mpirun -np %d",
-                          xc->size);
     uint64_t n = f->net->n_nodes, P = (uint64_t)xc->size, k = (uint64_t)xc->rank;
     if (n < P)
         return rs_err_set(err, RS_EUNSUPPORTED,

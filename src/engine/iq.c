@@ -1722,7 +1722,7 @@ void rs__iq_free(struct flit *f)
                     q->rxm, q->oqm, q->evf, q->evc, q->n_evf, q->n_evc, q->evi, q->evj, q->evk,
                     q->n_evi, q->n_evj, q->n_evk, q->ejm, q->up_y, q->cy, q->n_cy, q->src_n,
                     q->src_j, q->dst_n, q->tcm, q->srcm, q->nr, q->qs, q->dist_map,
-                    q->dl_msg};
+                    q->dl_msg, q->sh_y, q->sh_val, q->sh_lo, q->sh_hi};
     for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++)
         rs_free(arrs[i]);
     rs__iq_rsets_free(&q->rs);

@@ -107,8 +107,12 @@ void rs__iq_settle(struct flit *f, uint64_t packets);
  * Returns 0 or RS_ENOMEM. rs__iq_dist_send: at the end of a cycle, the flits written to
  * channels into other ranks' routers and the credits written back to other ranks' routers
  * leave this rank's lists for the exchange's records (rs__flit_dist_reserve); a packet's
- * record goes with its head. rs__iq_dist_take: one such record (kind, after its tag, at p,
- * from rank `from`) into this rank's lists; returns the end of the record.
+ * record goes with its head; under routing=ugal_g also the counts of this rank's routers'
+ * global-channel VCs (class 0) that changed in the cycle, to the other ranks holding routers
+ * of their group (they read them through the next cycle's start-of-phase copy).
+ * rs__iq_dist_take: one such record (kind, after its tag, at p, from rank `from`) into this
+ * rank's lists (a count: into its copy of that router's counts); returns the end of the
+ * record.
  * rs__iq_dist_failed: a record could not be taken (no slot): the step fails on every rank.
  * rs__iq_dist_gather: every rank's input VCs, as the deadlock's waiting cycle reads them,
  * on every rank (once; collective). Returns 0, RS_ENOMEM or RS_EIO. */

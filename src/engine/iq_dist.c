@@ -18,8 +18,16 @@
  * per sending rank, maps to it for the body flits); the sender's slot is freed when the
  * tail leaves, the receiver's mapping then too. Body flits read no record. Under an adaptive
  * routing the head also carries whether the packet entered its escape VCs; a router's route
- * set reads only its own credit counts (routing=ugal_g, which reads its group's, is refused
- * in flit_dist.c). The counters are summed and the idle count of the cycle (rs__iq_settle)
+ * set reads its own credit counts live and, under routing=ugal_g, the class-0 VCs' counts of
+ * the global channels of the other routers of its group as they stood when the cycle's
+ * router phase began (rs__iq_rsets_begin's copy). Under an adaptive routing a credit counts
+ * only in its router's own cycle (no cd0), so those counts change only in the router phase:
+ * the counts at the start of cycle t + 1's phase are those at the end of cycle t's. So at the
+ * end of every cycle each rank sends the counts of its routers' global channels that changed
+ * to the other ranks holding routers of the same group (share_send), which write them into
+ * their copies of those routers' counts (never otherwise written there: another rank's
+ * router never runs here) before the next cycle's copy: every read is the serial run's.
+ * The counters are summed and the idle count of the cycle (rs__iq_settle)
  * taken on the sums in the exchange (flit_dist.c); a deadlock's waiting cycle reads every
  * rank's input VCs, gathered. */
 #include <string.h>
@@ -27,11 +35,18 @@
 #include "engine/iq.h"
 #include "engine/iq_impl.h"
 #include "routesim/alloc.h"
+#include "routesim/dragonfly.h"
+#include "routesim/route.h"
 
 /* The kinds of record after their tag (FLIT_DIST_REC_IQ + kind): a flit (its channel and
  * flit; a head's packet record follows), a credit mask for a channel's tail, a credit for
- * an output VC (cy0). */
-enum { IQ_REC_FLIT = 0, IQ_REC_CRED = 1, IQ_REC_CY = 2 };
+ * an output VC (cy0), an output VC's count (ugal_g: struct iq_srec). */
+enum { IQ_REC_FLIT = 0, IQ_REC_CRED = 1, IQ_REC_CY = 2, IQ_REC_SHARE = 3 };
+
+/* A count record (routing=ugal_g): output VC y of another rank's router has count occ. */
+struct iq_srec {
+    uint32_t y, occ;
+};
 
 /* A head flit's packet record: the packet's record and, under an adaptive routing, whether
  * it entered its routing's escape VCs (iq_route.c: it stays on them). */
@@ -46,6 +61,56 @@ struct iq_crec {
     uint64_t mask;
 };
 
+/* routing=ugal_g: the output VCs of this rank's routers that other ranks read (path_cost in
+ * ugal.c reads, at a router v of the source group, the class-0 VCs, [0, B/3), of the global
+ * channel of another router of v's group): those of the global ports of its routers in a
+ * group whose routers are not all on this rank, with the range of ranks that hold the
+ * group's routers (contiguous: the split is by node ids). Every count starts at 0 on every
+ * rank, as sh_val does. Returns 0 or RS_ENOMEM. */
+static int share_init(struct flit *f, struct iq *q)
+{
+    const struct rs_dfly *d = rs_dfly_of(f->net);
+    if (!d)
+        return 0;
+    uint32_t per = q->B / 3, g0 = rs_dfly_gport0(d), n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t g = 0; g < d->g; g++) {
+            uint32_t first = d->N + g * d->a;
+            uint32_t lo = rs__flit_rank_of_node(f, first);
+            uint32_t hi = rs__flit_rank_of_node(f, first + d->a - 1);
+            if (lo == hi)
+                continue; /* the group's routers all on one rank: read there only */
+            for (uint32_t v = first; v < first + d->a; v++) {
+                if (!rs__flit_dist_own_node(f, v))
+                    continue;
+                q->sh_rank = rs__flit_rank_of_node(f, v);
+                for (uint32_t o = g0; o < q->P; o++) {
+                    if (q->ch_head[(size_t)v * q->P + o] == RS_NONE)
+                        continue;
+                    for (uint32_t vc = 0; vc < per; vc++, n++) {
+                        if (!pass)
+                            continue;
+                        q->sh_y[n] = (v * q->NO + o) * q->B + vc;
+                        q->sh_lo[n] = lo;
+                        q->sh_hi[n] = hi;
+                    }
+                }
+            }
+        }
+        if (pass)
+            break;
+        q->n_sh = n;
+        q->sh_y = rs_malloc((size_t)n * sizeof *q->sh_y + 1);
+        q->sh_val = rs_calloc((size_t)n + 1, sizeof *q->sh_val);
+        q->sh_lo = rs_malloc((size_t)n * sizeof *q->sh_lo + 1);
+        q->sh_hi = rs_malloc((size_t)n * sizeof *q->sh_hi + 1);
+        if (!q->sh_y || !q->sh_val || !q->sh_lo || !q->sh_hi)
+            return RS_ENOMEM;
+        n = 0;
+    }
+    return 0;
+}
+
 int rs__iq_dist_init(struct flit *f)
 {
     struct iq *q = f->iq;
@@ -53,7 +118,11 @@ int rs__iq_dist_init(struct flit *f)
     /* not cleared: an entry is read only for a body flit, after its head wrote it (the pages
      * of the slots never used are never touched) */
     q->dist_map = rs_malloc(n * sizeof *q->dist_map + 1);
-    return q->dist_map ? 0 : RS_ENOMEM;
+    if (!q->dist_map)
+        return RS_ENOMEM;
+    if (f->adaptive && !strcmp(f->routing->name, "ugal_g"))
+        return share_init(f, q);
+    return 0;
 }
 
 /* Append a record of kind k (len bytes at rec, then extra bytes at more) for rank r. */
@@ -124,6 +193,24 @@ static void send_credits(struct flit *f, struct iq *q, uint32_t r)
     q->n_cy[r] = kept;
 }
 
+/* routing=ugal_g: the counts of share_init's output VCs that changed in this cycle (in its
+ * router phase: under an adaptive routing a credit counts only there) to the other ranks
+ * that hold routers of their group; there they are the counts the next cycle's copy
+ * (rs__iq_rsets_begin) takes, as in the serial run. */
+static void share_send(struct flit *f, struct iq *q)
+{
+    for (uint32_t i = 0; i < q->n_sh; i++) {
+        uint32_t c = q->occ[q->sh_y[i]];
+        if (c == q->sh_val[i])
+            continue;
+        q->sh_val[i] = c;
+        struct iq_srec rec = {q->sh_y[i], c};
+        for (uint32_t r = q->sh_lo[i]; r <= q->sh_hi[i]; r++)
+            if (r != q->sh_rank)
+                put(f, r, IQ_REC_SHARE, &rec, sizeof rec, NULL, 0);
+    }
+}
+
 void rs__iq_dist_send(struct flit *f)
 {
     struct iq *q = f->iq;
@@ -131,6 +218,8 @@ void rs__iq_dist_send(struct flit *f)
         return;
     send_flits(f, q, q->direct ? q->r_now : q->r_wr);
     send_credits(f, q, q->r_wr);
+    if (q->n_sh)
+        share_send(f, q);
 }
 
 /* The slot here of a flit of packet m of rank `from`: a head's record (at p) takes a new
@@ -182,11 +271,16 @@ const uint8_t *rs__iq_dist_take(struct flit *f, uint32_t kind, const uint8_t *p,
         p += sizeof rec;
         q->chc[(size_t)rec.c * q->R + q->r_wr] = rec.mask;
         q->evc[(size_t)q->r_wr * q->n_chan + q->n_evc[q->r_wr]++] = rec.c;
-    } else {
+    } else if (kind == IQ_REC_CY) {
         uint32_t y;
         memcpy(&y, p, sizeof y);
         p += sizeof y;
         q->cy[(size_t)q->r_wr * q->n_chan + q->n_cy[q->r_wr]++] = y;
+    } else { /* IQ_REC_SHARE: the count of another rank's output VC, read from the next cycle */
+        struct iq_srec rec;
+        memcpy(&rec, p, sizeof rec);
+        p += sizeof rec;
+        q->occ[rec.y] = rec.occ;
     }
     return p;
 }

@@ -200,6 +200,12 @@ struct iq {
     uint32_t *dist_map;
     int dist_fail;
     uint32_t *dl_msg;
+    /* routing=ugal_g over MPI ranks (iq_dist.c): the output VCs whose counts other ranks read
+     * (the class-0 VCs of the global channels of this rank's routers in a group that another
+     * rank's routers share), output VC sh_y[i], its count as last sent sh_val[i], read by
+     * the ranks [sh_lo[i], sh_hi[i]] other than this one (sh_rank); NULL otherwise */
+    uint32_t *sh_y, *sh_val, *sh_lo, *sh_hi;
+    uint32_t n_sh, sh_rank;
 };
 
 /* The router phase's cycles of the busy routers whose node is in words [w0, w1) of the
