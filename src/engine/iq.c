@@ -1764,6 +1764,13 @@ static int read_keys(struct iq *q, const struct rs_params *p, const struct rs_op
     if (q->xd == 0)
         return rs_err_set(err, RS_EINVAL,
                           "router=iq: st_prepare_delay + st_final_delay must be at least 1");
+    if (q->spec && q->va > 1) /* docs/model-iq.md: the grant would move a head without a VC */
+        return rs_err_set(err, RS_EINVAL,
+                          "router=iq: speculative=1 needs vc_alloc_delay=1 (got %u): a "
+                          "speculative switch grant is checked against the VC allocation of "
+                          "its own cycle, which a longer VC allocation has not finished "
+                          "(BookSim 2 stops on an assertion there too)",
+                          q->va);
     return 0;
 }
 

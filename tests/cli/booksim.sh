@@ -29,6 +29,9 @@ if [ "$(grep -c '^vcs = ' "$TMP/conv")" != 1 ]; then
 expect_fail 2 "command line: unknown key 'num_vcs' \(did you mean 'vcs'\? 'num_vcs' is BookSim's name\)" convert "$TMP/mesh44" num_vcs=3
 expect_fail 2 "unknown key 'vc_buf_size' \(did you mean 'vc_depth'\? 'vc_buf_size' is BookSim's name\)" run vc_buf_size=2
 expect_fail 2 "unknown key 'packet_size' \(did you mean 'length'\?" run packet_size=2
+# speculation with a VC allocation longer than a cycle: BookSim 2 stops on an assertion, routesim refuses
+expect_fail 2 "router=iq: speculative=1 needs vc_alloc_delay=1 \(got 2\)" run topology=mesh k=4 \
+  router=iq vcs=3 switching=wormhole length=4 traffic=uniform per_input=4 speculative=1 vc_alloc_delay=2
 printf 'topology = mesh;\nrouting_function = dor;\nclasses = 2;\n' >"$TMP/classes"
 expect_fail 2 "classes:3: BookSim key 'classes = 2' cannot be honoured: routesim has one traffic class" run -c "$TMP/classes"
 printf 'topology = mesh;\nrouting_function = dor;\nnum_vc = 2;\n' >"$TMP/typo"
