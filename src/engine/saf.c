@@ -406,20 +406,42 @@ static uint32_t decide_source(struct saf *s, uint32_t t, uint32_t used)
 /* After node v's in-network moves (ports used): its sources, in increasing terminal order,
  * inject (input queues) or are told which channels the switch left idle (output and switch
  * queues: the injections come later). */
-static inline __attribute__((always_inline)) void
-decide_node_sources(struct saf *s, uint32_t v, uint32_t used, const int multi)
+static inline __attribute__((always_inline)) uint32_t decide_one_source(struct saf *s,
+                                                                        uint32_t t,
+                                                                        uint32_t used)
+{
+    if (s->at == SAF_AT_INPUT) { /* a source's first queue has no other feeder */
+        if (s->src[t].count)
+            used = decide_source(s, t, used);
+    } else {
+        s->src_used[t] = used;
+    }
+    return used;
+}
+
+/* Every terminal of a node of several, from t on (src_next), in order: out of line, so
+ * that the loops of networks with one terminal per node stay as they were. */
+static __attribute__((noinline)) void decide_all_sources(struct saf *s, uint32_t t,
+                                                         uint32_t used)
+{
+    for (; t != RS_NONE; t = s->src_next[t])
+        used = decide_one_source(s, t, used);
+}
+
+static inline __attribute__((always_inline)) void decide_node_sources(struct saf *s, uint32_t v,
+                                                                      uint32_t used)
 {
     uint32_t t = v < s->n_node_src ? s->node_src[v] : RS_NONE;
     if (t == RS_NONE)
         return;
-    do {
-        if (s->at == SAF_AT_INPUT) { /* a source's first queue has no other feeder */
-            if (s->src[t].count)
-                used = decide_source(s, t, used);
-        } else {
-            s->src_used[t] = used;
-        }
-    } while (multi && (t = s->src_next[t]) != RS_NONE); /* multi: s->src_multi */
+    if (s->src_multi)
+        decide_all_sources(s, t, used);
+    else if (s->at == SAF_AT_INPUT) { /* a source's first queue has no other feeder */
+        if (s->src[t].count)
+            (void)decide_source(s, t, used);
+    } else {
+        s->src_used[t] = used;
+    }
 }
 
 /* A switch-queue packet at node v that waits after all frees its channel (port) for the
@@ -574,7 +596,7 @@ static void decide_span(struct saf *s, uint32_t a, uint32_t b)
         if (i + SAF_PF_TARGET < b)
             prefetch_targets(s, s->act[i + SAF_PF_TARGET]);
         uint32_t v = s->act[i];
-        decide_node_sources(s, v, decide_node(s, v), s->src_multi);
+        decide_node_sources(s, v, decide_node(s, v));
     }
 }
 
@@ -599,23 +621,6 @@ static void decide_rest(struct saf *s)
         admit_by_rank(s, first, 0);
 }
 
-/* The active nodes act[0, n_act): their in-network moves, then their sources' (multi:
- * s->src_multi, a constant in each instance). */
-static inline __attribute__((always_inline)) void decide_nodes(struct saf *s, uint32_t n_act,
-                                                               const int multi)
-{
-    for (uint32_t i = 0; i < n_act; i++) {
-        if (i + SAF_PF_QUEUE < n_act)
-            prefetch_queues(s, s->act[i + SAF_PF_QUEUE]);
-        if (i + SAF_PF_PKT < n_act)
-            prefetch_heads(s, s->act[i + SAF_PF_PKT]);
-        if (i + SAF_PF_TARGET < n_act)
-            prefetch_targets(s, s->act[i + SAF_PF_TARGET]);
-        uint32_t v = s->act[i];
-        decide_node_sources(s, v, decide_node(s, v), multi);
-    }
-}
-
 static void decide(struct saf *s)
 {
     uint32_t n_act = 0;
@@ -628,10 +633,16 @@ static void decide(struct saf *s)
             bits &= bits - 1;
         }
     }
-    if (s->src_multi)
-        decide_nodes(s, n_act, 1);
-    else
-        decide_nodes(s, n_act, 0);
+    for (uint32_t i = 0; i < n_act; i++) {
+        if (i + SAF_PF_QUEUE < n_act)
+            prefetch_queues(s, s->act[i + SAF_PF_QUEUE]);
+        if (i + SAF_PF_PKT < n_act)
+            prefetch_heads(s, s->act[i + SAF_PF_PKT]);
+        if (i + SAF_PF_TARGET < n_act)
+            prefetch_targets(s, s->act[i + SAF_PF_TARGET]);
+        uint32_t v = s->act[i];
+        decide_node_sources(s, v, decide_node(s, v));
+    }
     decide_rest(s);
 }
 
