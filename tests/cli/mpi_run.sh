@@ -144,12 +144,7 @@ check "-o under mpirun: nothing on stdout or stderr" test ! -s out -a ! -s err
 { "$RS" run $B --format csv 2>&1; echo "rc=$?"; } >st
 check "threads=2 under mpirun -np 2: the serial bytes" cmp -s st mt
 
-refused '^routesim: switching=store_forward is partitioned over MPI ranks only in the leveled butterfly kernel' \
-  run topology=butterfly N=64 traffic=randperm
-refused '^routesim: switching=store_forward is partitioned over MPI ranks only in the leveled butterfly kernel' \
-  run topology=mesh k=4 traffic=randperm queue_size=2
-refused '^routesim: saf_kernel=general is not partitioned over MPI ranks' \
-  run topology=butterfly N=64 traffic=randperm queue_size=2 saf_kernel=general
+# (the general store-and-forward engine over ranks and its refusals: mpi_run_saf.sh)
 REFUSED_NP=3 refused '^routesim: a butterfly of N=2 inputs over 3 MPI ranks: every rank needs a row' \
   run topology=butterfly N=2 traffic=randperm queue_size=2
 refused '^routesim: switching=cut_through_partial is not partitioned over MPI ranks' \
