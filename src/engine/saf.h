@@ -385,9 +385,9 @@ int rs__saf_dist_init(struct saf *s, struct rs_driver *d, struct rs_err *err);
 /* One step (the driver's step op over ranks): decide this rank's active nodes on the
  * start-of-step state (remote target queues' counts: the shadows), commit, exchange the
  * packets that cross ranks (whole records) and the credits of remote-fed queues that lost a
- * packet (one all-to-all), then one all-reduce of the step's moves and finished packets,
- * which set d->step, d->remaining, d->moved and d->live as the serial step does. Returns 0
- * or RS_E... (err set, the same on every rank). */
+ * packet (one all-to-all, whose headers carry every rank's count of the step's moves and
+ * finished packets, summed on every rank), which set d->step, d->remaining, d->moved and
+ * d->live as the serial step does. Returns 0 or RS_E... (err set, the same on every rank). */
 int rs__saf_dist_step(struct saf *s, struct rs_driver *d, struct rs_err *err);
 
 /* At the end of the run: every counter summed or maxed over the ranks into s (delivered,

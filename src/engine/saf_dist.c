@@ -21,8 +21,9 @@
  * another rank's owes it a credit (which also wakes the feeder's node waiting for room, as
  * the serial departure wakes its waiter). One all-to-all per step carries records and
  * credits; arrivals into a store are taken in the serial move order (by the node the packet
- * left, then in that node's move order). One all-reduce sums the step's moves and finished
- * packets, so every rank takes the driver's decisions (end, deadlock) alike. On a deadlock
+ * left, then in that node's move order). Every block's header also carries the sender's count of
+ * the step's moves and finished packets, which every rank sums, so every rank takes the
+ * driver's decisions (end, deadlock) alike without an all-reduce. On a deadlock
  * the non-empty queues are gathered on every rank and the serial code describes the cycle.
  * The exchange is the caller's (include/routesim/exchange.h): the library never calls MPI. */
 #include <stdio.h>
@@ -44,6 +45,11 @@ struct saf_wire {
     uint16_t port, phase_a, rank, pad;
 };
 
+/* A block's header: its records and credits, then the sender's step counts (moves,
+ * packets finished, out of memory), which every rank sums: the step's all-reduce rides on
+ * the all-to-all. */
+#define SAF_HDR 5
+
 /* What one rank sends another in a step: records, then credits (queue ids). */
 struct saf_out {
     struct saf_wire *rec;
@@ -58,6 +64,7 @@ struct saf_dist {
     uint64_t rows;          /* split by rows: N; by node ids: 0 */
     uint64_t node_lo, node_hi;
     uint64_t cap;           /* packet slots */
+    uint64_t max_moves;     /* the most moves a step of this rank can make */
     uint32_t *free_slot;    /* [cap] stack of free slots */
     uint64_t n_free;
     uint16_t *feeder;       /* [n_queues], reserved: 1 + the rank feeding an own queue when
@@ -74,6 +81,8 @@ struct saf_dist {
     uint64_t n_stores, cap_stores;
     uint64_t done;          /* packets delivered or dropped on this rank, this step */
     uint64_t top, top_delivered; /* protocol=rank: own packets of the top rank, delivered */
+    uint64_t count[3];      /* sent in every header: this step's moves, finished, oom */
+    uint64_t sum[3];        /* every rank's, summed from the headers received */
     int oom, gathered;
 };
 
@@ -112,7 +121,9 @@ static int pool_grow(struct saf *s, uint64_t cap)
     uint32_t *omsg = rs_realloc(s->omsg, cap * sizeof *omsg);
     if (omsg)
         s->omsg = s->ogen = omsg;
-    struct saf_move *moves = rs_realloc(s->moves, cap * sizeof *moves);
+    /* a step moves each packet at most once and each own node at most one per out-port */
+    uint64_t mcap = cap < x->max_moves ? cap : x->max_moves;
+    struct saf_move *moves = rs_realloc(s->moves, mcap * sizeof *moves);
     if (moves)
         s->moves = moves;
     uint32_t *fs = rs_realloc(x->free_slot, cap * sizeof *fs);
@@ -126,7 +137,8 @@ static int pool_grow(struct saf *s, uint64_t cap)
     for (uint64_t i = cap; i > x->cap; i--) /* lowest slots on top */
         x->free_slot[x->n_free++] = (uint32_t)(i - 1);
     memset(s->where + x->cap, SAF_FREE, cap - x->cap);
-    x->cap = s->n_pkt = s->moves_cap = cap;
+    x->cap = s->n_pkt = cap;
+    s->moves_cap = mcap;
     return 0;
 }
 
@@ -134,7 +146,7 @@ static int pool_grow(struct saf *s, uint64_t cap)
 static uint32_t slot_take(struct saf *s)
 {
     struct saf_dist *x = s->dist;
-    if (!x->n_free && pool_grow(s, x->cap * 2 + 1024)) {
+    if (!x->n_free && pool_grow(s, x->cap + x->cap / 2 + 1024)) {
         x->oom = 1;
         return RS_NONE;
     }
@@ -252,7 +264,7 @@ static int exchange_out(struct saf *s)
     struct saf_dist *x = s->dist;
     uint64_t total = 0;
     for (uint32_t r = 0; r < x->P; r++) {
-        x->send_bytes[r] = 2 * sizeof(uint64_t) + x->out[r].n_rec * sizeof(struct saf_wire) +
+        x->send_bytes[r] = SAF_HDR * sizeof(uint64_t) + x->out[r].n_rec * sizeof(struct saf_wire) +
                            x->out[r].n_cred * sizeof(uint32_t);
         total += x->send_bytes[r];
     }
@@ -270,12 +282,14 @@ static int exchange_out(struct saf *s)
     uint8_t *p = x->send;
     for (uint32_t r = 0; r < x->P; r++) {
         struct saf_out *o = &x->out[r];
-        uint64_t h[2] = {o->n_rec, o->n_cred};
+        uint64_t h[SAF_HDR] = {o->n_rec, o->n_cred, x->count[0], x->count[1], x->count[2]};
         memcpy(p, h, sizeof h);
         p += sizeof h;
-        memcpy(p, o->rec, o->n_rec * sizeof *o->rec);
+        if (o->n_rec) /* (rec and cred are NULL until first used) */
+            memcpy(p, o->rec, o->n_rec * sizeof *o->rec);
         p += o->n_rec * sizeof *o->rec;
-        memcpy(p, o->cred, o->n_cred * sizeof *o->cred);
+        if (o->n_cred)
+            memcpy(p, o->cred, o->n_cred * sizeof *o->cred);
         p += o->n_cred * sizeof *o->cred;
         o->n_rec = o->n_cred = 0;
     }
@@ -353,7 +367,7 @@ static int setup_ghosts(struct saf *s)
         return RS_EIO;
     const uint8_t *b = x->recv;
     for (uint32_t r = 0; r < x->P; r++) {
-        uint64_t h[2];
+        uint64_t h[SAF_HDR];
         memcpy(h, b, sizeof h);
         const uint8_t *c = b + sizeof h + h[0] * sizeof(struct saf_wire);
         for (uint64_t i = 0; i < h[1]; i++) {
@@ -423,7 +437,11 @@ int rs__saf_dist_init(struct saf *s, struct rs_driver *d, struct rs_err *err)
     uint64_t own = 0;
     for (uint64_t m = 0; m < pb->n_msgs; m++)
         own += own_node(s, s->src_node[rs_problem_src(pb, m)]);
-    if (pool_grow(s, own + own / 4 + 1024))
+    uint64_t own_nodes = 0;
+    for (uint32_t v = 0; v < n; v++)
+        own_nodes += own_node(s, v);
+    x->max_moves = own_nodes * s->P + 1;
+    if (pool_grow(s, own + own / 16 + 1024)) /* grown by half when a step needs more */
         return rs_err_set(err, RS_ENOMEM, "out of memory for %llu packets",
                           (unsigned long long)own);
     /* agreed over the ranks: the first message whose route fails, the dilation, a Valiant
@@ -629,9 +647,11 @@ static void take_in(struct saf *s)
     const uint8_t *b = x->recv;
     x->n_stores = 0;
     for (uint32_t r = 0; r < x->P; r++) {
-        uint64_t h[2];
+        uint64_t h[SAF_HDR];
         memcpy(h, b, sizeof h);
         const uint8_t *rec = b + sizeof h, *cred = rec + h[0] * sizeof(struct saf_wire);
+        for (int i = 0; i < 3; i++)
+            x->sum[i] += h[2 + i];
         for (uint64_t i = 0; i < h[0]; i++) {
             struct saf_wire w;
             memcpy(&w, rec + i * sizeof w, sizeof w);
@@ -685,7 +705,6 @@ static void take_in(struct saf *s)
 int rs__saf_dist_step(struct saf *s, struct rs_driver *d, struct rs_err *err)
 {
     struct saf_dist *x = s->dist;
-    const struct rs_exchange *xc = x->xc;
     uint64_t present = s->remaining;
     s->step++;
     s->n_moves = 0;
@@ -693,6 +712,10 @@ int rs__saf_dist_step(struct saf *s, struct rs_driver *d, struct rs_err *err)
     uint32_t n_act = rs__saf_collect_active(s);
     rs__saf_decide_span(s, 0, n_act);
     commit_own(s);
+    x->count[0] = s->n_moves;
+    x->count[1] = x->done;
+    x->count[2] = (uint64_t)x->oom;
+    x->sum[0] = x->sum[1] = x->sum[2] = 0;
     if (exchange_out(s))
         return rs_err_set(err, RS_EIO, "the exchange between MPI ranks failed in step %u",
                           s->step);
@@ -703,10 +726,9 @@ int rs__saf_dist_step(struct saf *s, struct rs_driver *d, struct rs_err *err)
             if (node_empty(s, v))
                 s->active[v / 64] &= ~(1ull << (v % 64));
         }
-    uint64_t g[3] = {s->n_moves, x->done, (uint64_t)x->oom};
-    if (xc->allreduce(xc->ctx, g, 3, RS_EXCHANGE_SUM))
-        return rs_err_set(err, RS_EIO, "the exchange between MPI ranks failed in step %u",
-                          s->step);
+    /* a rank out of memory in take_in reports it in the next step's headers; set-up and
+       the end reduce it too */
+    uint64_t *g = x->sum;
     if (g[2])
         return rs_err_set(err, RS_ENOMEM, "out of memory during the run");
     s->remaining -= g[1];
@@ -729,11 +751,13 @@ int rs__saf_dist_collect(struct saf *s, uint64_t *top, uint64_t *top_delivered,
         for (uint32_t v = 0; v < s->net->n_nodes; v++)
             for (uint32_t p = 0; own_node(s, v) && p < s->P; p++)
                 c = s->load[(uint64_t)v * s->P + p] > c ? s->load[(uint64_t)v * s->P + p] : c;
-    uint64_t mx[4] = {s->max_queue, s->last_event, c, s->lat.cap};
+    uint64_t mx[5] = {s->max_queue, s->last_event, c, s->lat.cap, (uint64_t)x->oom};
     uint64_t sum[6] = {s->delivered, s->dropped, s->hops, x->top, x->top_delivered, s->lat.n};
-    if (xc->allreduce(xc->ctx, mx, 4, RS_EXCHANGE_MAX) ||
+    if (xc->allreduce(xc->ctx, mx, 5, RS_EXCHANGE_MAX) ||
         xc->allreduce(xc->ctx, sum, 6, RS_EXCHANGE_SUM))
         return RS_EIO;
+    if (mx[4]) /* a rank ran out of memory after the last step's exchange */
+        return RS_ENOMEM;
     s->max_queue = (uint32_t)mx[0];
     s->last_event = (uint32_t)mx[1];
     *congestion = (uint32_t)mx[2];
