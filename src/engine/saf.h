@@ -403,6 +403,23 @@ int rs__saf_dist_collect(struct saf *s, uint64_t *top, uint64_t *top_delivered,
  * description of the waiting cycle reads the whole state. Returns 0 or RS_ENOMEM / RS_EIO. */
 int rs__saf_dist_gather(struct saf *s);
 
+/* Open loop over ranks (injection_process=bernoulli, input queues): set up as
+ * rs__saf_dist_init does, with each rank generating its own terminals' arrivals
+ * (rs_openloop_restrict) into its pool (ogen: the generation step). Returns 0 or RS_E... */
+int rs__saf_dist_open_init(struct saf *s, struct rs_driver *d, struct rs_err *err);
+
+/* One open-loop step over ranks: the batch step's decide, commit and exchange, then the own
+ * terminals' arrivals and refills; one all-reduce (moves, packets made and finished,
+ * accepted, failures, the generation counts) and one all-gather of the packets finished in
+ * the step (generation step, delivered), recorded in every rank's open-loop record, so the
+ * run control reads the serial record on every rank. Sets d->step, d->accepted, d->moved and
+ * d->live. Returns 0 or RS_E... (the lowest failing rank's error, on every rank). */
+int rs__saf_dist_open_step(struct saf *s, struct rs_driver *d, struct rs_err *err);
+
+/* Open loop over ranks, at the end: hops summed and max_queue maxed into s. Returns 0,
+ * RS_ENOMEM or RS_EIO (the same on every rank). */
+int rs__saf_dist_open_collect(struct saf *s);
+
 /* The message id of packet slot m (over ranks; m itself in a serial batch run). */
 static inline uint32_t saf_msg_of(const struct saf *s, uint32_t m)
 {

@@ -42,6 +42,7 @@ struct saf_wire {
     uint32_t node;      /* the node it left (orders the arrivals into one store) */
     uint32_t msg, src;  /* message id and source terminal */
     uint32_t dst, mid, hops, rem, entered, tq;
+    uint32_t gen;       /* open loop: its generation step (batch: the message id) */
     uint16_t port, phase_a, rank, pad;
 };
 
@@ -81,6 +82,19 @@ struct saf_dist {
     uint64_t n_stores, cap_stores;
     uint64_t done;          /* packets delivered or dropped on this rank, this step */
     uint64_t top, top_delivered; /* protocol=rank: own packets of the top rank, delivered */
+    /* open loop: the packets finished on this rank in the step (generation step, delivered),
+     * recorded by every rank; the generation counts at the last exchange (split: each rank
+     * generates its own terminals' arrivals); the step's own counts */
+    struct saf_fin {
+        uint32_t gen, delivered;
+    } *fin;
+    uint64_t n_fin, cap_fin;
+    void *fin_recv;
+    uint64_t fin_recv_cap;
+    int gen_split;
+    uint64_t gen_synced[4];
+    uint64_t accepted;
+    struct rs_err fail;     /* a refill's error on this rank (code 0: none) */
     uint64_t count[3];      /* sent in every header: this step's moves, finished, oom */
     uint64_t sum[3];        /* every rank's, summed from the headers received */
     int oom, gathered;
@@ -120,7 +134,10 @@ static int pool_grow(struct saf *s, uint64_t cap)
         s->osrc = osrc;
     uint32_t *omsg = rs_realloc(s->omsg, cap * sizeof *omsg);
     if (omsg)
-        s->omsg = s->ogen = omsg;
+        s->omsg = omsg;
+    uint32_t *ogen = s->ol ? rs_realloc(s->ogen, cap * sizeof *ogen) : omsg;
+    if (ogen)
+        s->ogen = ogen;
     /* a step moves each packet at most once and each own node at most one per out-port */
     uint64_t mcap = cap < x->max_moves ? cap : x->max_moves;
     struct saf_move *moves = rs_realloc(s->moves, mcap * sizeof *moves);
@@ -132,7 +149,7 @@ static int pool_grow(struct saf *s, uint64_t cap)
     uint16_t *rank = s->rank ? rs_realloc(s->rank, cap * sizeof *rank) : NULL;
     if (rank)
         s->rank = rank;
-    if (!pkt || !where || !osrc || !omsg || !moves || !fs || (s->rank && !rank))
+    if (!pkt || !where || !osrc || !omsg || !ogen || !moves || !fs || (s->rank && !rank))
         return RS_ENOMEM;
     for (uint64_t i = cap; i > x->cap; i--) /* lowest slots on top */
         x->free_slot[x->n_free++] = (uint32_t)(i - 1);
@@ -198,9 +215,10 @@ static void wire_of(const struct saf *s, uint32_t m, uint32_t to, uint32_t node,
                     struct saf_wire *w)
 {
     const struct saf_pkt *p = &s->pkt[m];
-    *w = (struct saf_wire){to,      node,    s->omsg[m], s->osrc[m], p->dst, p->mid,
-                           p->hops, p->rem,  p->entered, p->tq,      p->port, p->phase_a,
-                           s->rank ? s->rank[m] : 0, 0};
+    *w = (struct saf_wire){to,         node,    s->omsg[m], s->osrc[m], p->dst,
+                           p->mid,     p->hops, p->rem,     p->entered, p->tq,
+                           s->ogen[m], p->port, p->phase_a, s->rank ? s->rank[m] : 0,
+                           0};
 }
 
 /* A slot holding record w (not yet in a queue), or RS_NONE when out of memory. */
@@ -220,6 +238,7 @@ static uint32_t slot_of_wire(struct saf *s, const struct saf_wire *w)
     p->phase_a = w->phase_a;
     s->omsg[m] = w->msg;
     s->osrc[m] = w->src;
+    s->ogen[m] = w->gen; /* (batch: the same array as omsg) */
     if (s->rank)
         s->rank[m] = w->rank;
     return m;
@@ -380,16 +399,27 @@ static int setup_ghosts(struct saf *s)
     return 0;
 }
 
-int rs__saf_dist_init(struct saf *s, struct rs_driver *d, struct rs_err *err)
+/* What batch and open-loop runs over ranks share: the options (rs__saf_init_common), this
+ * rank's nodes, the exchange's buffers, the feeder marks. Returns 0 or RS_E... (err set). */
+static int dist_setup(struct saf *s, struct rs_driver *d, struct rs_err *err)
 {
     const struct rs_engine_input *in = d->in;
     const struct rs_exchange *xc = in->exchange;
     const struct rs_net *net = in->net;
-    const struct rs_problem *pb = in->pb;
     int rc = rs__saf_init_common(s, in, 0, err);
     if (rc)
         return rc;
     uint64_t P = (uint64_t)xc->size, k = (uint64_t)xc->rank, n = net->n_nodes;
+    if (s->at != SAF_AT_INPUT) /* (batch runs are refused before, saf.c) */
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "switching=store_forward with queue_at=%s is not partitioned over "
+                          "MPI ranks (queue_at=input is): run it without mpirun -np %llu",
+                          s->at == SAF_AT_OUTPUT ? "output" : "switch", (unsigned long long)P);
+    if (in->check)
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "check=1 is not partitioned over MPI ranks: run it without mpirun "
+                          "-np %llu",
+                          (unsigned long long)P);
     if (n < P)
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "a network of %llu nodes over %llu MPI ranks: every rank needs a node "
@@ -428,6 +458,23 @@ int rs__saf_dist_init(struct saf *s, struct rs_driver *d, struct rs_err *err)
     x->feeder = rs__huge_alloc(s->n_queues * sizeof *x->feeder);
     if (!x->out || !x->send_bytes || !x->recv_bytes || !x->feeder)
         return rs_err_set(err, RS_ENOMEM, "out of memory for the MPI exchange");
+    uint64_t own_nodes = 0;
+    for (uint32_t v = 0; v < n; v++)
+        own_nodes += own_node(s, v);
+    x->max_moves = own_nodes * s->P + 1;
+    return 0;
+}
+
+int rs__saf_dist_init(struct saf *s, struct rs_driver *d, struct rs_err *err)
+{
+    const struct rs_engine_input *in = d->in;
+    const struct rs_exchange *xc = in->exchange;
+    const struct rs_net *net = in->net;
+    const struct rs_problem *pb = in->pb;
+    int rc = dist_setup(s, d, err);
+    if (rc)
+        return rc;
+    struct saf_dist *x = s->dist;
     uint64_t load_bytes = (uint64_t)net->n_nodes * s->P * sizeof *s->load;
     if (in->paths && load_bytes <= SAF_DIST_LOAD_MAX && !(s->load = rs__huge_alloc(load_bytes)))
         return rs_err_set(err, RS_ENOMEM, "out of memory for %llu channel loads",
@@ -437,10 +484,6 @@ int rs__saf_dist_init(struct saf *s, struct rs_driver *d, struct rs_err *err)
     uint64_t own = 0;
     for (uint64_t m = 0; m < pb->n_msgs; m++)
         own += own_node(s, s->src_node[rs_problem_src(pb, m)]);
-    uint64_t own_nodes = 0;
-    for (uint32_t v = 0; v < n; v++)
-        own_nodes += own_node(s, v);
-    x->max_moves = own_nodes * s->P + 1;
     if (pool_grow(s, own + own / 16 + 1024)) /* grown by half when a step needs more */
         return rs_err_set(err, RS_ENOMEM, "out of memory for %llu packets",
                           (unsigned long long)own);
@@ -561,6 +604,23 @@ static void enter_store(struct saf *s, uint32_t m)
     activate(s, v);
 }
 
+/* Open loop: a packet generated at gen finished here (delivered or dropped) in this step. */
+static void fin_add(struct saf *s, uint32_t gen, int delivered)
+{
+    struct saf_dist *x = s->dist;
+    if (x->n_fin == x->cap_fin) {
+        uint64_t cap = x->cap_fin ? 2 * x->cap_fin : 256;
+        struct saf_fin *v = rs_realloc(x->fin, cap * sizeof *v);
+        if (!v) {
+            x->oom = 1;
+            return;
+        }
+        x->fin = v;
+        x->cap_fin = cap;
+    }
+    x->fin[x->n_fin++] = (struct saf_fin){gen, (uint32_t)delivered};
+}
+
 /* Apply this rank's moves: departures, then arrivals (own queues, deliveries, drops; the
  * others recorded for their ranks). */
 static void commit_own(struct saf *s)
@@ -575,6 +635,10 @@ static void commit_own(struct saf *s)
             unlink_pkt(s->pkt, &s->src[t], mv->pkt);
             if (s->srcsel)
                 s->srcsel[t] = 0;
+            if (s->own && s->own[t] == mv->pkt) { /* open loop: the next one may come in */
+                s->own[t] = RS_NONE;
+                s->refill[s->n_refill++] = t;
+            }
         } else {
             unlink_pkt(s->pkt, &s->q[mv->from], mv->pkt);
             if (s->qsel)
@@ -597,6 +661,8 @@ static void commit_own(struct saf *s)
             s->dropped++;
             x->done++;
             s->last_event = s->step;
+            if (s->ol)
+                fin_add(s, s->ogen[m], 0);
             slot_give(s, m);
             continue;
         }
@@ -608,7 +674,10 @@ static void commit_own(struct saf *s)
             x->done++;
             s->last_event = s->step;
             x->top_delivered += s->rank && s->rank[m] == s->ranks;
-            if (rs_lat_hist_add(&s->lat, s->step)) /* released at step 0 */
+            if (s->ol) {
+                fin_add(s, s->ogen[m], 1);
+                x->accepted++;
+            } else if (rs_lat_hist_add(&s->lat, s->step)) /* released at step 0 */
                 x->oom = 1;
             slot_give(s, m);
             continue;
@@ -866,6 +935,224 @@ int rs__saf_dist_gather(struct saf *s)
     return 0;
 }
 
+/* ---- open loop ------------------------------------------------------------------------ */
+
+int rs__saf_dist_open_init(struct saf *s, struct rs_driver *d, struct rs_err *err)
+{
+    const struct rs_engine_input *in = d->in;
+    uint32_t n = in->pb->n_terminals;
+    if (d->cfg.len_max != 1) /* (saf_openloop.c's open_init) */
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "length_max=%u: a store-and-forward packet has no length (it crosses "
+                          "a channel in one step); use switching=store_forward_flits for "
+                          "packets of several flits",
+                          d->cfg.len_max);
+    int rc = dist_setup(s, d, err);
+    if (rc)
+        return rc;
+    struct saf_dist *x = s->dist;
+    s->ol = d->ol;
+    s->own = rs_malloc((size_t)n * sizeof *s->own + 1);
+    s->refill = rs_malloc((size_t)n * sizeof *s->refill + 1);
+    uint32_t *own = rs_malloc((size_t)n * sizeof *own + 1), n_own = 0;
+    if (!s->own || !s->refill || !own) {
+        rs_free(own);
+        return rs_err_set(err, RS_ENOMEM, "out of memory for open-loop sources");
+    }
+    for (uint32_t t = 0; t < n; t++) {
+        s->own[t] = RS_NONE;
+        if (own_node(s, s->src_node[t]))
+            own[n_own++] = t;
+    }
+    int r = rs_openloop_restrict(s->ol, own, n_own); /* each rank generates its own */
+    rs_free(own);
+    if (r < 0 || pool_grow(s, 2 * (uint64_t)n_own + 64))
+        return rs_err_set(err, RS_ENOMEM, "out of memory for open-loop sources");
+    x->gen_split = r;
+    rs_openloop_gen_counts(s->ol, x->gen_synced);
+    if ((rc = setup_ghosts(s)))
+        return rs_err_set(err, rc, rc == RS_EIO ? "the exchange between MPI ranks failed at "
+                                                  "set-up"
+                                                : "out of memory for the MPI exchange");
+    return 0;
+}
+
+/* saf_openloop.c's refill_terminal on this rank's pool: own terminal t takes its oldest
+ * generated packet into its store (a packet with an empty route is finished at once).
+ * Returns 0 or RS_E... with err set. */
+static int refill_own(struct saf *s, uint32_t t, struct rs_err *err)
+{
+    struct rs_openloop *ol = s->ol;
+    const uint32_t max_hops = 4 * s->net->n_nodes + 16;
+    while (s->own[t] == RS_NONE && ol->term[t].pending) {
+        struct rs_ol_packet pk;
+        rs_openloop_front(ol, t, &pk);
+        rs_openloop_start(ol, t);
+        struct rs_route_state st = {t, pk.dst, pk.mid, 0, pk.msg};
+        int64_t len = rs_route_length(s->net, s->routing, &st, max_hops), la = 0;
+        if (len < 0)
+            return rs_err_set(err, RS_EINVARIANT,
+                              "route of a packet %u -> %u does not end at its destination", t,
+                              pk.dst);
+        if (len == 0) { /* source = destination: delivered without a move */
+            fin_add(s, pk.gen, 1);
+            s->dist->accepted++;
+            continue;
+        }
+        if (pk.mid != RS_NONE && s->net->ops->valiant_via_terminal) {
+            struct rs_route_state sa = {t, pk.mid, RS_NONE, 0, pk.msg};
+            if ((la = rs_route_length(s->net, s->routing, &sa, max_hops)) < 0 ||
+                la > UINT16_MAX)
+                return rs_err_set(err, RS_EUNSUPPORTED,
+                                  "phase A of a packet %u -> %u is %lld hops (at most 65535 "
+                                  "supported)",
+                                  t, pk.mid, (long long)la);
+        }
+        uint32_t m = slot_take(s), v = s->src_node[t];
+        if (m == RS_NONE)
+            return rs_err_set(err, RS_ENOMEM, "out of memory during the run");
+        struct saf_pkt *p = &s->pkt[m];
+        memset(p, 0, sizeof *p);
+        p->dst = pk.dst;
+        p->mid = pk.mid;
+        p->rem = (uint32_t)len;
+        p->entered = pk.gen;
+        p->phase_a = (uint16_t)la;
+        s->osrc[m] = t;
+        s->omsg[m] = pk.msg;
+        s->ogen[m] = pk.gen;
+        if (s->rank)
+            s->rank[m] = (uint16_t)(1 + rs_rand_below(s->seed, RS_STREAM_RANK, t, pk.gen,
+                                                      s->ranks));
+        s->where[m] = SAF_IN_SOURCE;
+        rs__saf_place_open(s, m, v);
+        if (s->src[t].count == 0)
+            s->pend_dirty = 1;
+        rs__saf_store_insert(s, t, m);
+        s->own[t] = m;
+        s->made++;
+        activate(s, v);
+    }
+    return 0;
+}
+
+/* The first failing rank's error on every rank (one all-gather of each failed rank's code
+ * and line). Returns that code. */
+static int agree_fail(struct saf *s, struct rs_err *err)
+{
+    struct saf_dist *x = s->dist;
+    struct {
+        int32_t code;
+        char msg[sizeof x->fail.msg];
+    } mine;
+    uint64_t bytes = 0, total = 0;
+    void *all = NULL;
+    uint64_t cap = 0;
+    if (x->fail.code) {
+        mine.code = x->fail.code;
+        memcpy(mine.msg, x->fail.msg, sizeof mine.msg);
+        mine.msg[sizeof mine.msg - 1] = '\0';
+        bytes = sizeof mine;
+    }
+    if (x->xc->allgatherv(x->xc->ctx, &mine, bytes, &all, &cap, &total) || total < sizeof mine) {
+        rs_free(all);
+        return rs_err_set(err, RS_EIO, "the exchange between MPI ranks failed in step %u",
+                          s->step);
+    }
+    memcpy(&mine, all, sizeof mine); /* the lowest failing rank's */
+    rs_free(all);
+    return rs_err_set(err, mine.code, "%s", mine.msg);
+}
+
+int rs__saf_dist_open_step(struct saf *s, struct rs_driver *d, struct rs_err *err)
+{
+    struct saf_dist *x = s->dist;
+    const struct rs_exchange *xc = x->xc;
+    s->step++;
+    s->made = 0;
+    s->n_moves = 0;
+    x->done = x->accepted = 0;
+    uint32_t n_act = rs__saf_collect_active(s);
+    rs__saf_decide_span(s, 0, n_act);
+    commit_own(s);
+    x->count[0] = x->count[1] = x->count[2] = 0; /* (the all-reduce below counts) */
+    if (exchange_out(s))
+        return rs_err_set(err, RS_EIO, "the exchange between MPI ranks failed in step %u",
+                          s->step);
+    take_in(s);
+    if (!s->waiter)
+        for (uint64_t i = 0; i < s->n_moves; i++) {
+            uint32_t v = s->moves[i].node;
+            if (node_empty(s, v))
+                s->active[v / 64] &= ~(1ull << (v % 64));
+        }
+    /* the step's arrivals (own terminals'), then the stores whose own packet left take their
+     * next one (saf_openloop.c's order) */
+    const uint32_t *newly;
+    uint32_t n_new = rs_driver_arrivals(d, s->step, &newly);
+    for (uint32_t i = 0; i < s->n_refill && !x->fail.code; i++)
+        refill_own(s, s->refill[i], &x->fail);
+    for (uint32_t i = 0; i < n_new && !x->fail.code; i++)
+        if (own_node(s, s->src_node[newly[i]])) /* (traffic=trace: every rank generates all) */
+            refill_own(s, newly[i], &x->fail);
+    s->n_refill = 0;
+    uint64_t v[9] = {s->n_moves, s->made, x->done, x->accepted,
+                     (uint64_t)(x->oom || x->fail.code), 0, 0, 0, 0};
+    if (x->gen_split) { /* this rank's generation in the step */
+        uint64_t now[4];
+        rs_openloop_gen_counts(s->ol, now);
+        for (int k = 0; k < 4; k++)
+            v[5 + k] = now[k] - x->gen_synced[k];
+    }
+    if (xc->allreduce(xc->ctx, v, 9, RS_EXCHANGE_SUM))
+        return rs_err_set(err, RS_EIO, "the exchange between MPI ranks failed in step %u",
+                          s->step);
+    if (v[4]) {
+        if (!x->fail.code && x->oom)
+            rs_err_set(&x->fail, RS_ENOMEM, "out of memory during the run");
+        return agree_fail(s, err);
+    }
+    s->remaining = s->remaining + v[1] - v[2];
+    if (x->gen_split) { /* every rank's generation, then every rank's finished packets */
+        for (int k = 0; k < 4; k++)
+            x->gen_synced[k] += v[5 + k];
+        rs_openloop_set_gen_counts(s->ol, x->gen_synced);
+    }
+    uint64_t total = 0;
+    int rc = xc->allgatherv(xc->ctx, x->fin, x->n_fin * sizeof *x->fin, &x->fin_recv,
+                            &x->fin_recv_cap, &total);
+    x->n_fin = 0;
+    if (rc)
+        return rs_err_set(err, RS_EIO, "the exchange between MPI ranks failed in step %u",
+                          s->step);
+    for (uint64_t i = 0; i < total / sizeof(struct saf_fin); i++) {
+        struct saf_fin f;
+        memcpy(&f, (const uint8_t *)x->fin_recv + i * sizeof f, sizeof f);
+        rs_openloop_finish(s->ol, f.gen, 1, s->step, (int)f.delivered);
+    }
+    if (x->gen_split)
+        rs_openloop_gen_counts(s->ol, x->gen_synced);
+    d->step = s->step;
+    d->accepted = v[3];
+    d->moved = v[0] + v[1];
+    d->live = s->remaining;
+    return 0;
+}
+
+int rs__saf_dist_open_collect(struct saf *s)
+{
+    struct saf_dist *x = s->dist;
+    uint64_t mx[2] = {s->max_queue, (uint64_t)x->oom}, sum[1] = {s->hops};
+    if (x->xc->allreduce(x->xc->ctx, mx, 2, RS_EXCHANGE_MAX) ||
+        x->xc->allreduce(x->xc->ctx, sum, 1, RS_EXCHANGE_SUM))
+        return RS_EIO;
+    if (mx[1])
+        return RS_ENOMEM;
+    s->max_queue = (uint32_t)mx[0];
+    s->hops = sum[0];
+    return 0;
+}
+
 void rs__saf_dist_free(struct saf *s)
 {
     struct saf_dist *x = s->dist;
@@ -875,6 +1162,8 @@ void rs__saf_dist_free(struct saf *s)
     rs_free(s->where);
     rs_free(s->osrc);
     rs_free(s->omsg);
+    if (s->ol)
+        rs_free(s->ogen);
     rs_free(s->moves);
     rs_free(s->rank);
     s->pkt = NULL;
@@ -896,6 +1185,8 @@ void rs__saf_dist_free(struct saf *s)
     rs_free(x->send);
     rs_free(x->recv);
     rs_free(x->stores);
+    rs_free(x->fin);
+    rs_free(x->fin_recv);
     rs_free(x);
     s->dist = NULL;
 }

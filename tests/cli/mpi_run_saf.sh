@@ -3,7 +3,9 @@
 # kernel, or saf_kernel=general) partitioned over Open MPI ranks (docs/distributed.md "The
 # general engine over ranks", src/engine/saf_dist.c): `mpirun --oversubscribe -np P routesim
 # run ...` for two of P = 2, 3 and 4 per case (rotating: mpi_lib.bash) prints the bytes of the
-# serial run (stdout, stderr, exit status) with queue_at=input: every protocol (fifo, random,
+# serial run (stdout, stderr, exit status) with queue_at=input, batch and open loop
+# (injection_process=bernoulli; sim_type fixed, latency and throughput; on/off arrivals): every
+# protocol (fifo, random,
 # priority, furthest_first, rank), on_full=block and drop, queue_threshold, direct, Valiant and
 # Ranade routing (Valiant via a terminal: packets ending phase A join another rank's store),
 # on meshes, tori, rings, a hypercube, butterflies (split by rows), a wrapped butterfly, Beneš
@@ -62,12 +64,38 @@ same_failure '^routesim: deadlock at step 23: waiting cycle of 6 full queues' \
 same_failure '^routesim: deadlock at step 28: waiting cycle of 5 full queues' \
   topology=dragonfly traffic=uniform per_input=8 queue_size=2 routing=valiant protocol=priority seed=2
 
+# Open loop (injection_process=bernoulli): each rank generates its own terminals' arrivals;
+# the generation counts are summed and the packets finished in a step recorded on every rank
+# at every step, so the run control (BookSim's sim_type too) reads the serial record.
+OL="injection_process=bernoulli warmup_steps=100 measure_steps=300 drain_steps=300"
+saf_ol_cases=(
+  "topology=mesh k=8 traffic=uniform queue_size=2 injection_rate=0.1 seed=1 $OL"
+  "topology=mesh k=8 traffic=uniform queue_size=1 injection_rate=0.6 seed=2 $OL"
+  "topology=torus k=8 traffic=bitrev queue_size=2 injection_rate=0.3 protocol=random seed=3 $OL"
+  "topology=mesh k=8 traffic=transpose queue_size=1 injection_rate=0.4 on_full=drop protocol=priority seed=4 $OL"
+  "topology=butterfly N=64 traffic=uniform queue_size=2 injection_rate=0.3 saf_kernel=general protocol=furthest_first seed=5 $OL"
+  "topology=butterfly N=64 wrap=1 traffic=uniform routing=valiant queue_size=2 injection_rate=0.2 protocol=rank seed=6 $OL"
+  "topology=dragonfly traffic=uniform queue_size=2 injection_rate=0.2 seed=7 $OL"
+  "topology=mesh k=8 traffic=uniform queue_size=2 injection_rate=0.2 seed=8 injection_process=bernoulli sim_type=latency warmup_periods=1 sample_period=200 max_samples=3"
+  "topology=mesh k=8 traffic=uniform queue_size=2 injection_rate=0.3 arrivals=on_off seed=10 $OL"
+)
+for c in "${saf_ol_cases[@]}"; do
+  # shellcheck disable=SC2086
+  same_over_ranks $c
+done
+# an open-loop deadlock (BookSim's sim_type=throughput above saturation on a torus)
+same_failure '^routesim: deadlock at step 222: waiting cycle of 8 full queues' \
+  topology=torus k=8 traffic=uniform queue_size=2 injection_rate=0.5 seed=9 \
+  injection_process=bernoulli sim_type=throughput warmup_periods=1 sample_period=200 max_samples=4
+
 refused '^routesim: switching=store_forward with queue_at=output is not partitioned over MPI ranks' \
   run topology=mesh k=4 traffic=randperm queue_size=2 queue_at=output
 refused '^routesim: switching=store_forward with queue_at=switch is not partitioned over MPI ranks' \
   run topology=butterfly N=64 traffic=randperm queue_size=2 queue_at=switch saf_kernel=general
 refused '^routesim: check=1 is not partitioned over MPI ranks' \
   run topology=mesh k=4 traffic=randperm queue_size=2 check=1
+refused '^routesim: switching=store_forward with queue_at=output is not partitioned over MPI ranks' \
+  run topology=mesh k=4 queue_size=2 queue_at=output $OL injection_rate=0.1
 REFUSED_NP=3 refused '^routesim: a network of 2 nodes over 3 MPI ranks: every rank needs a node' \
   run topology=chain k=2 traffic=randperm queue_size=1
 
