@@ -68,8 +68,9 @@ struct saf_dist {
     uint64_t max_moves;     /* the most moves a step of this rank can make */
     uint32_t *free_slot;    /* [cap] stack of free slots */
     uint64_t n_free;
-    uint16_t *feeder;       /* [n_queues], reserved: 1 + the rank feeding an own queue when
-                               it is another rank, else 0 */
+    uint16_t *feeder;       /* [n_queues], reserved (calloc: untouched pages cost nothing):
+                               1 + the rank feeding an own queue when it is another rank,
+                               else 0 */
     uint32_t *ghost;        /* remote queues fed by own nodes (their shadows) */
     uint64_t n_ghost;
     struct saf_out *out;    /* [P] */
@@ -455,7 +456,8 @@ static int dist_setup(struct saf *s, struct rs_driver *d, struct rs_err *err)
     x->out = rs_calloc(P, sizeof *x->out);
     x->send_bytes = rs_calloc(P, sizeof *x->send_bytes);
     x->recv_bytes = rs_calloc(P, sizeof *x->recv_bytes);
-    x->feeder = rs__huge_alloc(s->n_queues * sizeof *x->feeder);
+    /* sparse (only the queues on a rank boundary are written): small pages, not huge ones */
+    x->feeder = rs_calloc(s->n_queues, sizeof *x->feeder);
     if (!x->out || !x->send_bytes || !x->recv_bytes || !x->feeder)
         return rs_err_set(err, RS_ENOMEM, "out of memory for the MPI exchange");
     uint64_t own_nodes = 0;
@@ -1173,7 +1175,7 @@ void rs__saf_dist_free(struct saf *s)
     s->rank = NULL;
     s->n_pkt = 0;
     rs_free(x->free_slot);
-    rs__huge_free(x->feeder, s->n_queues * sizeof *x->feeder);
+    rs_free(x->feeder);
     rs_free(x->ghost);
     for (uint32_t r = 0; x->out && r < x->P; r++) {
         rs_free(x->out[r].rec);

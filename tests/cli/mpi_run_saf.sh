@@ -21,11 +21,9 @@ mpi_setup # exit 77 (skipped) when routesim was built without MPI
 
 saf_cases=(
   "topology=mesh k=8 traffic=uniform per_input=4 queue_size=2 seed=1"
-  "topology=mesh k=16 traffic=randperm queue_size=1 seed=2"
   "topology=torus k=8 traffic=uniform per_input=3 queue_size=2 seed=3"
   "topology=mesh k=2 n=6 traffic=uniform per_input=4 queue_size=2 seed=4"
   "topology=benes N=64 traffic=randperm routing=valiant queue_size=2 seed=6"
-  "topology=butterfly N=64 traffic=uniform per_input=4 queue_size=2 saf_kernel=general seed=7"
   "topology=butterfly N=64 traffic=randperm seed=8"
   "topology=butterfly N=64 wrap=1 traffic=uniform per_input=4 routing=valiant queue_size=2 seed=5"
   "topology=butterfly N=128 wrap=1 traffic=randperm routing=valiant queue_size=1 protocol=random seed=6"
@@ -36,9 +34,7 @@ saf_cases=(
   "topology=mesh k=8 traffic=uniform per_input=4 queue_size=2 protocol=priority seed=13"
   "topology=mesh k=8 traffic=uniform per_input=4 queue_size=1 protocol=furthest_first seed=14"
   "topology=torus k=8 traffic=uniform per_input=4 queue_size=1 protocol=rank on_full=drop seed=16"
-  "topology=torus k=5 n=3 traffic=uniform per_input=2 queue_size=1 on_full=drop protocol=furthest_first seed=15"
   "topology=ring k=9 traffic=uniform per_input=3 queue_size=2 protocol=rank seed=11"
-  "topology=mesh k=8 traffic=randperm routing=valiant queue_size=2 seed=17"
   "topology=torus k=8 traffic=uniform per_input=2 routing=valiant queue_size=2 protocol=random seed=18"
   "topology=mesh k=8 traffic=uniform per_input=3 queue_threshold=1 seed=19"
   "topology=mesh k=6 traffic=many_to_one queue_size=1 seed=12"
