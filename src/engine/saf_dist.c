@@ -575,8 +575,11 @@ static int node_empty(const struct saf *s, uint32_t v)
     for (uint32_t i = 0; i < s->P; i++)
         if (s->q[(uint64_t)v * s->P + i].count)
             return 0;
-    uint32_t t = v < s->n_node_src ? s->node_src[v] : RS_NONE;
-    return t == RS_NONE || s->src[t].count == 0;
+    for (uint32_t t = v < s->n_node_src ? s->node_src[v] : RS_NONE; t != RS_NONE;
+         t = s->src_next[t]) /* every terminal of the node (saf.c's node_empty) */
+        if (s->src[t].count)
+            return 0;
+    return 1;
 }
 
 /* Packet m enters own queue `to` (at its node, placed there). */

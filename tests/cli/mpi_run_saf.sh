@@ -8,9 +8,9 @@
 # protocol (fifo, random,
 # priority, furthest_first, rank), on_full=block and drop, queue_threshold, direct, Valiant and
 # Ranade routing (Valiant via a terminal: packets ending phase A join another rank's store),
-# on meshes, tori, rings, a hypercube, butterflies (split by rows), a wrapped butterfly, Beneš
-# networks, LCANs, a dragonfly, a HyperX and a fat tree; its deadlocks (rank 0 prints the
-# serial waiting cycle); and what is not partitioned (output and switch queues, check=1, a
+# on meshes, tori, rings, hypercubes, butterflies (split by rows), a wrapped butterfly, Beneš
+# networks, LCANs, a dragonfly, a HyperX, a fat tree and nodes of several terminals; its
+# deadlocks (rank 0 prints the serial waiting cycle); and what is not partitioned (output and switch queues, check=1, a
 # network with fewer nodes than ranks) is refused with one error line and exit status 2.
 # Skipped (status 77) only when routesim was built without MPI (RS_MPIEXEC empty).
 . "$(dirname "$0")/lib.bash"
@@ -43,6 +43,10 @@ saf_cases=(
   "topology=dragonfly traffic=uniform per_input=2 queue_size=2 seed=22"
   "topology=hyperx S=4,4 traffic=uniform per_input=4 routing=valiant queue_size=2 protocol=random seed=3"
   "topology=fat_tree traffic=randperm routing=valiant queue_size=1 protocol=priority seed=4"
+  # nodes of several terminals (their sources inject in increasing terminal order)
+  "topology=mesh k=4 c=4 traffic=uniform per_input=3 queue_size=1 seed=3"
+  "topology=torus k=4 c=2 traffic=randperm queue_size=1 on_full=drop protocol=priority seed=4"
+  "topology=hypercube n=4 c=2 traffic=uniform per_input=3 queue_size=1 protocol=furthest_first seed=8"
 )
 for c in "${saf_cases[@]}"; do
   # shellcheck disable=SC2086
