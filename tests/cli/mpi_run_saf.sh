@@ -4,14 +4,14 @@
 # general engine over ranks", src/engine/saf_dist.c): `mpirun --oversubscribe -np P routesim
 # run ...` for two of P = 2, 3 and 4 per case (rotating: mpi_lib.bash) prints the bytes of the
 # serial run (stdout, stderr, exit status) with queue_at=input, batch and open loop
-# (injection_process=bernoulli; sim_type fixed, latency and throughput; on/off arrivals): every
-# protocol (fifo, random,
-# priority, furthest_first, rank), on_full=block and drop, queue_threshold, direct, Valiant and
-# Ranade routing (Valiant via a terminal: packets ending phase A join another rank's store),
-# on meshes, tori, rings, hypercubes, butterflies (split by rows), a wrapped butterfly, Beneš
-# networks, LCANs, a dragonfly, a HyperX, a fat tree and nodes of several terminals; its
-# deadlocks (rank 0 prints the serial waiting cycle); and what is not partitioned (output and switch queues, check=1, a
-# network with fewer nodes than ranks) is refused with one error line and exit status 2.
+# (injection_process=bernoulli; sim_type fixed, latency and throughput; on/off arrivals):
+# every protocol (fifo, random, priority, furthest_first, rank), on_full=block and drop,
+# queue_threshold, direct, Valiant and Ranade routing (Valiant via a terminal: packets ending
+# phase A join another rank's store), on meshes, tori, rings, hypercubes, butterflies (split
+# by rows), a wrapped butterfly, Beneš networks, LCANs, a dragonfly, a HyperX, a fat tree and
+# nodes of several terminals; its deadlocks (rank 0 prints the serial waiting cycle); and what
+# is not partitioned (output and switch queues, check=1, a network with fewer nodes than
+# ranks) is refused with one error line and exit status 2.
 # Skipped (status 77) only when routesim was built without MPI (RS_MPIEXEC empty).
 . "$(dirname "$0")/lib.bash"
 cd "$TMP"
