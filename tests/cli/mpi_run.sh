@@ -9,7 +9,8 @@
 # ranks expand their own messages' paths gives the serial error line; and what is not
 # partitioned (other engines, other algorithms, the checker,
 # --events, pictures) is refused with one error line and exit status 2 instead of running
-# whole on every rank. The flit engine's runs: mpi_run_flit.sh; router=iq's: mpi_run_iq.sh.
+# whole on every rank. The flit engine's runs: mpi_run_flit.sh; router=iq's: mpi_run_iq.sh;
+# the general store-and-forward engine's: mpi_run_saf.sh.
 # Skipped (status 77) only when routesim was built without MPI (CMake passes RS_MPIEXEC,
 # empty then).
 . "$(dirname "$0")/lib.bash"
