@@ -1077,6 +1077,7 @@ void rs__saf_store_insert(struct saf *s, uint32_t t, uint32_t m)
 
 void rs__saf_free(struct saf *s)
 {
+    rs__saf_dist_free(s); /* over ranks: its packet pool first (NULLs what it frees) */
     rs__huge_free(s->pkt, s->n_pkt * sizeof *s->pkt);
     rs_free(s->where);
     rs__huge_free(s->q, s->n_queues * sizeof *s->q);
@@ -1414,7 +1415,8 @@ static void saf_result(const struct saf *s, struct rs_result *res, int deadlock)
 {
     struct rs_result r = *res;
     uint64_t top = 0, top_delivered = 0; /* packets of the highest rank r (protocol=rank) */
-    for (uint64_t m = 0; s->rank && m < s->pb->n_msgs; m++)
+    for (uint64_t m = 0; s->rank && !s->dist && m < s->pb->n_msgs; m++) /* (over ranks:
+                                                                          the caller's) */
         if (s->rank[m] == s->ranks) {
             top++;
             top_delivered += s->where[m] == SAF_DELIVERED;
@@ -1439,6 +1441,29 @@ static void saf_result(const struct saf *s, struct rs_result *res, int deadlock)
 
 /* ---- the lifecycle of a batch run (the loop is the driver's, src/engine/driver.c) ----- */
 
+/* The general engine over ranks (ranks > 1; 0: a serial run, nothing to refuse): batch runs
+ * with input queues, without check=1 (saf_dist.c, docs/distributed.md). Returns 0 or
+ * RS_E... */
+static int saf_dist_admit(const struct rs_engine_input *in, int ranks, struct rs_err *err)
+{
+    struct rs_saf_options o;
+    if (!ranks)
+        return 0;
+    if (rs_saf_options_read(in->params, &o, err))
+        return err->code;
+    if (o.at != RS_SAF_AT_INPUT)
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "switching=store_forward with queue_at=%s is not partitioned over "
+                          "MPI ranks (queue_at=input is): run it without mpirun -np %d",
+                          queue_at_names[o.at], ranks);
+    if (in->check)
+        return rs_err_set(err, RS_EUNSUPPORTED,
+                          "check=1 is not partitioned over MPI ranks: run it without mpirun "
+                          "-np %d",
+                          ranks);
+    return 0;
+}
+
 /* saf_kernel=auto: set up the leveled butterfly kernel (saf_wave.c) in s->wave when the run
  * is in its domain. Returns 0 (s->wave NULL: the general engine runs) or RS_E... */
 static int saf_pick_kernel(struct saf *s, struct rs_driver *d, struct rs_err *err)
@@ -1447,17 +1472,13 @@ static int saf_pick_kernel(struct saf *s, struct rs_driver *d, struct rs_err *er
     struct rs_saf_options o;
     int kernel = 0, rc = 0;
     int64_t threads;
-    /* over MPI ranks only the kernel is partitioned (docs/distributed.md) */
+    /* over MPI ranks: the kernel split by rows, or the general engine with input queues
+     * (saf_dist.c; docs/distributed.md) */
     int ranks = in->exchange && in->exchange->size > 1 ? in->exchange->size : 0;
     if (rs_params_find(in->params, "saf_kernel") && /* absent: auto (and not echoed) */
         ((rc = rs_opt_choice(in->params, saf_options, "saf_kernel", &kernel, err)) ||
          kernel == 1))
-        return rc ? rc
-               : ranks ? rs_err_set(err, RS_EUNSUPPORTED,
-                                    "saf_kernel=general is not partitioned over MPI ranks: "
-                                    "run it without mpirun -np %d",
-                                    ranks)
-                       : 0;
+        return rc ? rc : saf_dist_admit(in, ranks, err);
     if (rs_saf_options_read(in->params, &o, err) ||
         rs_opt_int(in->params, rs_run_options, "threads", &threads, err)) {
         if (ranks)
@@ -1467,15 +1488,8 @@ static int saf_pick_kernel(struct saf *s, struct rs_driver *d, struct rs_err *er
     }
     if (o.at != RS_SAF_AT_INPUT || o.proto != RS_SAF_FIFO || o.on_full != RS_SAF_BLOCK ||
         o.has_threshold || !rs__saf_wave_fits(d, (uint32_t)o.queue_size))
-        return ranks ? rs_err_set(err, RS_EUNSUPPORTED,
-                                  "switching=store_forward is partitioned over MPI ranks only "
-                                  "in the leveled butterfly kernel's domain (batch, "
-                                  "topology=butterfly, queue_at=input, protocol=fifo, "
-                                  "on_full=block, queue_size 1..%d, direct routing, no "
-                                  "check=1, plan or event log: docs/model-saf.md): run it "
-                                  "without mpirun -np %d",
-                                  SAF_WAVE_MAX_CAP, ranks)
-                     : 0; /* saf_kernel=leveled: refused by rs__saf_init_common */
+        return saf_dist_admit(in, ranks, err); /* serial saf_kernel=leveled: refused by
+                                                  rs__saf_init_common */
     /* check=1 keeps the general engine (rs__saf_wave_fits); the check that Debug builds make
      * by themselves on small runs walks the general engine's state, which the kernel does not
      * have: skipped, so that the kernel runs (and is compared) in Debug builds too */
@@ -1489,6 +1503,8 @@ static int saf_life_init(void *st, struct rs_driver *d, struct rs_err *err)
     int wrc = saf_pick_kernel(s, d, err);
     if (wrc || s->wave)
         return wrc;
+    if (d->in->exchange && d->in->exchange->size > 1) /* over MPI ranks (saf_dist.c) */
+        return rs__saf_dist_init(s, d, err);
     /* set up in a local struct (its fields stay in registers in the per-message loop),
      * then hand it over: also on error, for the free op */
     int rc = saf_init(&local, d, err);
@@ -1538,6 +1554,8 @@ static int saf_life_step(void *st, struct rs_driver *d, struct rs_err *err)
     int rc;
     if (s->wave)
         return rs__saf_wave_step(s->wave, d, err);
+    if (s->dist)
+        return rs__saf_dist_step(s, d, err);
     if (s->remaining == s->unreleased) { /* an empty network waiting for a release */
         if ((rc = fast_forward(s, err)))
             return rc;
@@ -1571,7 +1589,21 @@ static int saf_life_check(void *st, struct rs_err *err)
 
 static void saf_life_describe(void *st, char *buf, size_t n)
 {
+    struct saf *s = st;
+    if (s->dist && rs__saf_dist_gather(s)) { /* over ranks: the whole state first */
+        snprintf(buf, n, "deadlock at step %u (the state could not be gathered over the ranks)",
+                 s->step);
+        return;
+    }
     rs__saf_describe_deadlock(st, buf, n);
+}
+
+/* The waiting cycle as data (rs__saf_life_cycle), over ranks on the gathered state. */
+static int saf_life_cycle(void *st, struct rs_deadlock *out)
+{
+    struct saf *s = st;
+    int rc = s->dist ? rs__saf_dist_gather(s) : 0;
+    return rc ? rc : rs__saf_life_cycle(st, out);
 }
 
 /* Congestion and dilation into d->in->paths when this run counted them and every message
@@ -1595,6 +1627,24 @@ static int saf_life_collect(void *st, struct rs_driver *d, struct rs_result *res
 {
     if (((struct saf *)st)->wave)
         return rs__saf_wave_collect(((struct saf *)st)->wave, d, res);
+    struct saf *s = st;
+    if (s->dist) { /* over ranks: the counters summed or maxed first (saf_dist.c) */
+        uint64_t top, top_delivered;
+        uint32_t congestion;
+        int rc = rs__saf_dist_collect(s, &top, &top_delivered, &congestion);
+        if (rc)
+            return rc;
+        saf_result(s, res, deadlock);
+        res->top_rank_messages = (int64_t)top;
+        res->top_rank_delivered = (int64_t)top_delivered;
+        struct rs_engine_paths *out = d->in->paths;
+        if (s->load && out && !deadlock && s->delivered == s->pb->n_msgs) { /* saf_paths */
+            out->congestion = congestion;
+            out->dilation = s->dilation;
+            out->filled = 1;
+        }
+        return 0;
+    }
     if (rs__saf_par_merge(st))
         return RS_ENOMEM;
     saf_result(st, res, deadlock);
@@ -1625,7 +1675,7 @@ static const struct rs_engine_life saf_batch_life = {
     .auto_check = 1,
     .stall = RS_STALL_DEADLOCK,
     .describe_deadlock = saf_life_describe,
-    .deadlock_cycle = rs__saf_life_cycle,
+    .deadlock_cycle = saf_life_cycle,
     .collect = saf_life_collect,
     .columns = saf_columns,
     .n_columns = sizeof saf_columns / sizeof *saf_columns,

@@ -179,6 +179,10 @@ struct saf {
     /* the leveled butterfly kernel (saf_wave.c) when it runs this batch run, else NULL:
      * then nothing above is set up */
     struct saf_wave *wave;
+
+    /* over MPI ranks (saf_dist.c; batch, input queues): this rank's nodes, its packet pool
+     * and the exchange's buffers; NULL in a serial run */
+    struct saf_dist *dist;
 };
 
 /* Identity of packet m for ties and fixed priorities: its message id in batch runs, (its
@@ -367,6 +371,64 @@ extern const struct rs_engine_life rs__saf_open_life;
 
 /* The free op of both lifecycles (rs__saf_free). */
 void rs__saf_life_free(void *st);
+
+/* ---- saf_dist.c: the general engine over MPI ranks (docs/distributed.md) ------------ */
+
+/* Set up s for a batch run over d->in->exchange's ranks (size > 1), input queues: rank k
+ * owns the nodes the flit engine gives it (rows of a network numbered level by level, else
+ * the node ids v with floor(v P / n) = k), their queues, the stores of their terminals and
+ * the packets in them (a pool of slots; pkt, where, osrc, omsg, ogen and rank are indexed by
+ * slot, ogen = omsg = the message id). Every rank sets up the same options and agrees on a
+ * route error (the serial run's line). Returns 0 or RS_E... (err set; then rs__saf_free). */
+int rs__saf_dist_init(struct saf *s, struct rs_driver *d, struct rs_err *err);
+
+/* One step (the driver's step op over ranks): decide this rank's active nodes on the
+ * start-of-step state (remote target queues' counts: the shadows), commit, exchange the
+ * packets that cross ranks (whole records) and the credits of remote-fed queues that lost a
+ * packet (one all-to-all, whose headers carry every rank's count of the step's moves and
+ * finished packets, summed on every rank), which set d->step, d->remaining, d->moved and
+ * d->live as the serial step does. Returns 0 or RS_E... (err set, the same on every rank). */
+int rs__saf_dist_step(struct saf *s, struct rs_driver *d, struct rs_err *err);
+
+/* At the end of the run: every counter summed or maxed over the ranks into s (delivered,
+ * dropped, hops, max_queue, last_event, the latency histogram) so that the serial result
+ * follows; *top and *top_delivered get the packets of the highest rank (protocol=rank) and
+ * those delivered, *congestion the most packets one channel carried (UNITS: packets).
+ * Returns 0, RS_ENOMEM or RS_EIO (the same on every rank). */
+int rs__saf_dist_collect(struct saf *s, uint64_t *top, uint64_t *top_delivered,
+                         uint32_t *congestion);
+
+/* On a deadlock: every rank's non-empty queues (their packets' records and sticky
+ * selections) are gathered on every rank (one all-gather, once), so that the serial
+ * description of the waiting cycle reads the whole state. Returns 0 or RS_ENOMEM / RS_EIO. */
+int rs__saf_dist_gather(struct saf *s);
+
+/* Open loop over ranks (injection_process=bernoulli, input queues): set up as
+ * rs__saf_dist_init does, with each rank generating its own terminals' arrivals
+ * (rs_openloop_restrict) into its pool (ogen: the generation step). Returns 0 or RS_E... */
+int rs__saf_dist_open_init(struct saf *s, struct rs_driver *d, struct rs_err *err);
+
+/* One open-loop step over ranks: the batch step's decide, commit and exchange, then the own
+ * terminals' arrivals and refills; one all-reduce (moves, packets made and finished,
+ * accepted, failures, the generation counts) and one all-gather of the packets finished in
+ * the step (generation step, delivered), recorded in every rank's open-loop record, so the
+ * run control reads the serial record on every rank. Sets d->step, d->accepted, d->moved and
+ * d->live. Returns 0 or RS_E... (the lowest failing rank's error, on every rank). */
+int rs__saf_dist_open_step(struct saf *s, struct rs_driver *d, struct rs_err *err);
+
+/* Open loop over ranks, at the end: hops summed and max_queue maxed into s. Returns 0,
+ * RS_ENOMEM or RS_EIO (the same on every rank). */
+int rs__saf_dist_open_collect(struct saf *s);
+
+/* The message id of packet slot m (over ranks; m itself in a serial batch run). */
+static inline uint32_t saf_msg_of(const struct saf *s, uint32_t m)
+{
+    return s->dist ? s->omsg[m] : m;
+}
+
+/* Release what rs__saf_dist_init set up, including the packet pool (safe when it was not;
+ * called first by rs__saf_free). */
+void rs__saf_dist_free(struct saf *s);
 
 /* ---- saf_check.c, saf_deadlock.c ------------------------------------------------------ */
 

@@ -112,7 +112,7 @@ int rs__saf_life_cycle(void *st, struct rs_deadlock *out)
     do { /* the channel the queue's offered packet crosses into the next full queue */
         uint32_t m = rs__saf_offer(s, qi);
         uint32_t port = s->at == SAF_AT_OUTPUT ? (uint32_t)(qi % s->P) : s->pkt[m].port;
-        uint32_t msg = s->ol ? RS_NONE : m;
+        uint32_t msg = s->ol ? RS_NONE : saf_msg_of(s, m); /* over ranks: slot m's */
         if (rs_deadlock_add(out, saf_queue_node(s, qi), port, RS_NONE, msg))
             return RS_ENOMEM;
         qi = waits_for(s, qi);

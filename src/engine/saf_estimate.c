@@ -76,5 +76,10 @@ uint64_t rs__saf_estimate(const struct rs_engine_ops *self, const struct rs_net 
                          (input ? 0 : 4) + (sticky ? 4 : 0) + (rank && !input ? 4 : 0);
     /* sources: store, selection, node, pending list, used ports, the driver's scratch */
     uint64_t per_term = sizeof(struct saf_queue) + 5 * 4;
-    return M * per_msg + Q * per_queue + T * per_term + V * (4 + 4) + V / 8 + 4096;
+    /* over P ranks (saf_dist.c, input queues): a rank holds about 1/P of the packets (each
+     * slot with its source and message id) and touches 1/P of the queues (with its feeder
+     * mark); the per-terminal and per-node arrays are whole */
+    uint64_t P = ranks > 1 ? (uint64_t)ranks : 1, split = ranks > 1;
+    return (M * (per_msg + 8 * split) + Q * (per_queue + 2 * split)) / P + T * per_term +
+           V * (4 + 4) + V / 8 + 4096;
 }

@@ -3,10 +3,12 @@
  * terminal's oldest generated packet in its store, the open-loop lifecycle (step, record; the
  * loop is the driver's). The model:
  * docs/openloop.md ("Store-and-forward") and docs/model-saf.md ("Open loop"). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "routesim/alloc.h"
+#include "routesim/exchange.h"
 #include "routesim/hugemem.h"
 #include "core/events_hook.h"
 #include "engine/saf.h"
@@ -216,6 +218,8 @@ static void open_result(const struct saf *s, struct rs_result *r, int deadlock)
 static int open_life_init(void *st, struct rs_driver *d, struct rs_err *err)
 {
     struct saf *s = st;
+    if (d->in->exchange && d->in->exchange->size > 1) /* over MPI ranks (saf_dist.c) */
+        return rs__saf_dist_open_init(s, d, err);
     return open_init(s, d->ol, d->in, &d->cfg, err);
 }
 
@@ -223,6 +227,8 @@ static int open_life_step(void *st, struct rs_driver *d, struct rs_err *err)
 {
     struct saf *s = st;
     int rc;
+    if (s->dist)
+        return rs__saf_dist_open_step(s, d, err);
     s->step++;
     s->made = 0;
     s->step_accepted = 0;
@@ -261,12 +267,30 @@ static int open_life_check(void *st, struct rs_err *err)
 
 static void open_life_describe(void *st, char *buf, size_t n)
 {
+    struct saf *s = st;
+    if (s->dist && rs__saf_dist_gather(s)) { /* over ranks: the whole state first */
+        snprintf(buf, n, "deadlock at step %u (the state could not be gathered over the ranks)",
+                 s->step);
+        return;
+    }
     rs__saf_describe_deadlock(st, buf, n);
+}
+
+/* The waiting cycle as data, over ranks on the gathered state. */
+static int open_life_cycle(void *st, struct rs_deadlock *out)
+{
+    struct saf *s = st;
+    int rc = s->dist ? rs__saf_dist_gather(s) : 0;
+    return rc ? rc : rs__saf_life_cycle(st, out);
 }
 
 static int open_life_collect(void *st, struct rs_driver *d, struct rs_result *res, int deadlock)
 {
     (void)d;
+    struct saf *s = st;
+    int rc = s->dist ? rs__saf_dist_open_collect(s) : 0; /* over ranks: the sums first */
+    if (rc)
+        return rc;
     open_result(st, res, deadlock);
     return 0;
 }
@@ -280,7 +304,7 @@ const struct rs_engine_life rs__saf_open_life = {
     .auto_check = 1,
     .stall = RS_STALL_DEADLOCK,
     .describe_deadlock = open_life_describe,
-    .deadlock_cycle = rs__saf_life_cycle,
+    .deadlock_cycle = open_life_cycle,
     .collect = open_life_collect,
     .columns = open_columns,
     .n_columns = sizeof open_columns / sizeof *open_columns,

@@ -614,8 +614,9 @@ int rs_run_followed(const struct rs_params *p, const struct rs_run_progress *pro
 }
 
 /* A run partitioned over ranks (progress->exchange, size > 1): batch and open-loop runs of
- * switching=circuit and of the flit engines, batch runs of switching=store_forward (in its
- * leveled butterfly kernel's domain, which saf.c checks), with algorithm=greedy only
+ * switching=circuit, of the flit engines and of switching=store_forward (with input queues:
+ * its leveled butterfly kernel or the general engine, which saf.c and saf_dist.c check),
+ * with algorithm=greedy only
  * (docs/distributed.md);
  * the others would run whole on every rank. Returns 0 or RS_EUNSUPPORTED naming what is not
  * partitioned. */
@@ -641,11 +642,6 @@ static int partition_admit(const struct prepared *x, int ranks, struct rs_err *e
                           "algorithm=%s is not partitioned over MPI ranks (only greedy is): "
                           "run it without mpirun -np %d",
                           x->sel.algo->name, ranks);
-    if (inj != RS_INJECT_BATCH && !strcmp(x->sel.engine->name, "store_forward"))
-        return rs_err_set(err, RS_EUNSUPPORTED,
-                          "open-loop runs (injection_process) of switching=%s are not "
-                          "partitioned over MPI ranks yet: run it without mpirun -np %d",
-                          x->sel.engine->name, ranks);
     return 0;
 }
 

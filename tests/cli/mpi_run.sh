@@ -7,9 +7,10 @@
 # LCANs (their level stages), meshes and tori (every hop at once), with drops, circuits=2 and
 # down=rank; circuits in open loop; the per-rank memory estimate; a path error found while the
 # ranks expand their own messages' paths gives the serial error line; and what is not
-# partitioned (other engines, store-and-forward in open loop, other algorithms, the checker,
+# partitioned (other engines, other algorithms, the checker,
 # --events, pictures) is refused with one error line and exit status 2 instead of running
-# whole on every rank. The flit engine's runs: mpi_run_flit.sh; router=iq's: mpi_run_iq.sh.
+# whole on every rank. The flit engine's runs: mpi_run_flit.sh; router=iq's: mpi_run_iq.sh;
+# the general store-and-forward engine's: mpi_run_saf.sh.
 # Skipped (status 77) only when routesim was built without MPI (CMake passes RS_MPIEXEC,
 # empty then).
 . "$(dirname "$0")/lib.bash"
@@ -144,12 +145,7 @@ check "-o under mpirun: nothing on stdout or stderr" test ! -s out -a ! -s err
 { "$RS" run $B --format csv 2>&1; echo "rc=$?"; } >st
 check "threads=2 under mpirun -np 2: the serial bytes" cmp -s st mt
 
-refused '^routesim: switching=store_forward is partitioned over MPI ranks only in the leveled butterfly kernel' \
-  run topology=butterfly N=64 traffic=randperm
-refused '^routesim: switching=store_forward is partitioned over MPI ranks only in the leveled butterfly kernel' \
-  run topology=mesh k=4 traffic=randperm queue_size=2
-refused '^routesim: saf_kernel=general is not partitioned over MPI ranks' \
-  run topology=butterfly N=64 traffic=randperm queue_size=2 saf_kernel=general
+# (the general store-and-forward engine over ranks and its refusals: mpi_run_saf.sh)
 REFUSED_NP=3 refused '^routesim: a butterfly of N=2 inputs over 3 MPI ranks: every rank needs a row' \
   run topology=butterfly N=2 traffic=randperm queue_size=2
 refused '^routesim: switching=cut_through_partial is not partitioned over MPI ranks' \
@@ -160,9 +156,6 @@ refused '^routesim: check=1 is not partitioned over MPI ranks' \
   run topology=mesh k=4 traffic=randperm switching=wormhole check=1
 REFUSED_NP=3 refused '^routesim: a network of 2 nodes over 3 MPI ranks: every rank needs a node' \
   run topology=chain k=2 traffic=randperm switching=wormhole
-refused '^routesim: open-loop runs .* of switching=store_forward are not partitioned over MPI ranks yet' \
-  run topology=butterfly N=64 queue_size=2 injection_process=bernoulli injection_rate=0.1 \
-  warmup_steps=10 measure_steps=20 drain_steps=10
 refused '^routesim: algorithm=offline is not partitioned over MPI ranks' \
   run topology=lcan N=64 d=4 u=2 traffic=randperm switching=circuit algorithm=offline
 refused '^routesim: check=1 is not supported when switching=circuit is partitioned' \
