@@ -257,6 +257,32 @@ static uint32_t grid_route(const struct rs_net *net, uint32_t node,
     return RS_ROUTE_DONE;
 }
 
+/* grid_route then grid_neighbor in one pass over the dimensions (the engines' hot path):
+ * the first dimension whose coordinate differs, its direction, and the node one step along
+ * it (wrapping on a torus). */
+static uint32_t grid_next_hop(const struct rs_net *net, uint32_t node,
+                              const struct rs_route_state *st, uint32_t *port, uint32_t *in_slot)
+{
+    const uint32_t k = net->k;
+    uint32_t u = node, v = grid_terminal_node(net, st->dst), s = 1;
+    for (uint32_t i = 0; i < net->dims; i++) {
+        uint32_t a = u % k;
+        int dir;
+        if (dim_step(net, a, v % k, &dir)) {
+            uint32_t p = 2 * i + (dir > 0 ? 0 : 1);
+            uint32_t nx = dir > 0 ? (a + 1 < k ? a + 1 : 0) : (a > 0 ? a - 1 : k - 1);
+            *port = p;
+            *in_slot = p ^ 1u;
+            return node - a * s + nx * s;
+        }
+        u /= k;
+        v /= k;
+        s *= k;
+    }
+    *port = RS_ROUTE_DONE;
+    return RS_NONE;
+}
+
 /* Dimension order is minimal: the distance. */
 static uint32_t grid_path_length(const struct rs_net *net, const struct rs_route_state *st)
 {
@@ -293,6 +319,7 @@ static uint32_t grid_vc_class(const struct rs_net *net, uint32_t node, uint32_t 
         .level = grid_level,                                                                 \
         .label = grid_label,                                                                 \
         .route = grid_route,                                                                 \
+        .next_hop = grid_next_hop,                                                           \
         .valiant_ok = NULL,                                                                  \
         .valiant_via_terminal = 1,                                                           \
         .path_length = grid_path_length,                                                     \
