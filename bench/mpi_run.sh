@@ -6,11 +6,11 @@
 # when the build made no routesim-mpi or there is no mpirun. Cases: BENCH_MPI_RUNS, a list
 # of run arguments separated by ';' (default: the circuit engine, the store-and-forward
 # kernel and the flit engine (wormhole) on a 2^20-input butterfly; router=iq on a 32x32 mesh
-# in open loop below saturation).
+# in open loop below saturation; the general store-and-forward engine on a 128x128 mesh).
 set -eu
 # shellcheck source=bench/mpi_common.bash
 . "$(dirname "$0")/mpi_common.bash" "${1:-build}" "MPI run"
-runs=${BENCH_MPI_RUNS:-topology=butterfly N=2^20 traffic=randperm switching=circuit;topology=butterfly N=2^20 traffic=randperm queue_size=2;topology=butterfly N=2^20 traffic=uniform per_input=1 switching=wormhole vcs=2 vc_depth=4 length=4;topology=mesh k=32 switching=wormhole router=iq vcs=2 vc_depth=4 length=4 injection_process=bernoulli injection_rate=0.05 injection_rate_uses_flits=1 warmup_steps=1000 measure_steps=2000 drain_steps=2000}
+runs=${BENCH_MPI_RUNS:-topology=butterfly N=2^20 traffic=randperm switching=circuit;topology=butterfly N=2^20 traffic=randperm queue_size=2;topology=butterfly N=2^20 traffic=uniform per_input=1 switching=wormhole vcs=2 vc_depth=4 length=4;topology=mesh k=32 switching=wormhole router=iq vcs=2 vc_depth=4 length=4 injection_process=bernoulli injection_rate=0.05 injection_rate_uses_flits=1 warmup_steps=1000 measure_steps=2000 drain_steps=2000;topology=mesh k=128 traffic=randperm per_input=4 queue_size=2}
 # measure NAME LAUNCHER...: runs "LAUNCHER routesim run ARGS" with every process under its
 # own /usr/bin/time; prints "WALL MAXRSS_MIB"
 measure() {
