@@ -81,6 +81,16 @@ static void queue_unlink(struct saf_pkt *pkt, struct saf_queue *q, uint32_t m)
     q->count--;
 }
 
+void rs__saf_queue_push(struct saf_pkt *pkt, struct saf_queue *q, uint32_t m)
+{
+    queue_push(pkt, q, m);
+}
+
+void rs__saf_queue_unlink(struct saf_pkt *pkt, struct saf_queue *q, uint32_t m)
+{
+    queue_unlink(pkt, q, m);
+}
+
 /* The packet a queue offers this step. FIFO offers its oldest packet; priority its lowest
  * message id, random a uniformly drawn packet and rank its highest-rank packet (ties: the
  * oldest, then the lowest id), all sticky: once selected, a packet stays selected until it

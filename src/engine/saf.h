@@ -215,6 +215,12 @@ static inline uint32_t saf_queue_node(const struct saf *s, uint64_t q)
 int rs__saf_init_common(struct saf *s, const struct rs_engine_input *in, uint64_t n_pkt,
                         struct rs_err *err);
 
+/* Append packet m (a record of pkt) at the tail of queue q; take packet m, wherever it is
+ * in q, out of it (the FIFO lists through saf_pkt.next; saf.c's own, for saf_dist.c's
+ * slots). */
+void rs__saf_queue_push(struct saf_pkt *pkt, struct saf_queue *q, uint32_t m);
+void rs__saf_queue_unlink(struct saf_pkt *pkt, struct saf_queue *q, uint32_t m);
+
 /* Release everything s holds (safe on a partly set-up state). */
 void rs__saf_free(struct saf *s);
 
@@ -363,6 +369,13 @@ void rs__saf_par_free(struct saf *s);
 /* Open-loop packet m was delivered (delivered=1) or dropped at s->step: tell the module,
  * count it, and return its slot to the pool. */
 void rs__saf_open_finish(struct saf *s, uint32_t m, int delivered);
+
+/* Slot m (taken from the pool) becomes terminal t's generated packet pk, whose route is
+ * len hops (la of them Valiant's phase A, 0: none): its record filled, placed at its node,
+ * put into the terminal's store as its own packet, counted in s->made (the caller counts
+ * it in flight and marks its node active). */
+void rs__saf_open_fill(struct saf *s, uint32_t m, uint32_t t, const struct rs_ol_packet *pk,
+                       uint32_t len, uint32_t la);
 
 /* The lifecycle of an open-loop run (injection_process=bernoulli): its step adds the
  * module's arrivals and refills the stores; its record is the module's

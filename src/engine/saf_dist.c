@@ -177,33 +177,7 @@ static void slot_give(struct saf *s, uint32_t m)
     s->dist->free_slot[s->dist->n_free++] = m;
 }
 
-/* ---- queues (saf.c's, on slots) ------------------------------------------------------- */
-
-static void push(struct saf_pkt *pkt, struct saf_queue *q, uint32_t m)
-{
-    pkt[m].next = RS_NONE;
-    if (q->count == 0)
-        q->head = m;
-    else
-        pkt[q->tail].next = m;
-    q->tail = m;
-    q->count++;
-}
-
-static void unlink_pkt(struct saf_pkt *pkt, struct saf_queue *q, uint32_t m)
-{
-    if (q->head == m) {
-        q->head = pkt[m].next;
-    } else {
-        uint32_t p = q->head;
-        while (pkt[p].next != m)
-            p = pkt[p].next;
-        pkt[p].next = pkt[m].next;
-        if (q->tail == m)
-            q->tail = p;
-    }
-    q->count--;
-}
+/* ---- the active set (the queue lists are saf.c's: rs__saf_queue_push, _unlink) ------------ */
 
 static void activate(struct saf *s, uint32_t v)
 {
@@ -555,7 +529,7 @@ int rs__saf_dist_init(struct saf *s, struct rs_driver *d, struct rs_err *err)
         }
         s->where[m] = SAF_IN_SOURCE;
         rs__saf_place_open(s, m, v);
-        push(s->pkt, &s->src[t], m);
+        rs__saf_queue_push(s->pkt, &s->src[t], m);
         activate(s, v);
     }
     uint64_t g[2] = {done, (uint64_t)x->oom};
@@ -589,7 +563,7 @@ static void enter_queue(struct saf *s, uint32_t m, uint32_t to)
     s->pkt[m].entered = s->step;
     s->where[m] = SAF_IN_QUEUE;
     rs__saf_place_open(s, m, w);
-    push(s->pkt, &s->q[to], m);
+    rs__saf_queue_push(s->pkt, &s->q[to], m);
     if (s->q[to].count > s->max_queue)
         s->max_queue = s->q[to].count;
     activate(s, w);
@@ -605,7 +579,7 @@ static void enter_store(struct saf *s, uint32_t m)
     rs__saf_place_open(s, m, v);
     if (s->src[p->mid].count == 0)
         s->pend_dirty = 1;
-    push(s->pkt, &s->src[p->mid], m);
+    rs__saf_queue_push(s->pkt, &s->src[p->mid], m);
     activate(s, v);
 }
 
@@ -637,7 +611,7 @@ static void commit_own(struct saf *s)
             s->load[(uint64_t)mv->node * s->P + s->pkt[mv->pkt].port]++;
         if (mv->from & SAF_SRC_BIT) {
             uint32_t t = mv->from & ~SAF_SRC_BIT;
-            unlink_pkt(s->pkt, &s->src[t], mv->pkt);
+            rs__saf_queue_unlink(s->pkt, &s->src[t], mv->pkt);
             if (s->srcsel)
                 s->srcsel[t] = 0;
             if (s->own && s->own[t] == mv->pkt) { /* open loop: the next one may come in */
@@ -645,7 +619,7 @@ static void commit_own(struct saf *s)
                 s->refill[s->n_refill++] = t;
             }
         } else {
-            unlink_pkt(s->pkt, &s->q[mv->from], mv->pkt);
+            rs__saf_queue_unlink(s->pkt, &s->q[mv->from], mv->pkt);
             if (s->qsel)
                 s->qsel[mv->from] = 0;
             if (s->waiter && s->waiter[mv->from]) { /* room freed: wake its feeder */
@@ -929,7 +903,7 @@ int rs__saf_dist_gather(struct saf *s)
                 return RS_ENOMEM;
             }
             s->where[m] = SAF_IN_QUEUE;
-            push(s->pkt, q, m);
+            rs__saf_queue_push(s->pkt, q, m);
             if (s->qsel && pos == j + 1)
                 s->qsel[qi] = m + 1;
         }
@@ -1016,26 +990,7 @@ static int refill_own(struct saf *s, uint32_t t, struct rs_err *err)
         uint32_t m = slot_take(s), v = s->src_node[t];
         if (m == RS_NONE)
             return rs_err_set(err, RS_ENOMEM, "out of memory during the run");
-        struct saf_pkt *p = &s->pkt[m];
-        memset(p, 0, sizeof *p);
-        p->dst = pk.dst;
-        p->mid = pk.mid;
-        p->rem = (uint32_t)len;
-        p->entered = pk.gen;
-        p->phase_a = (uint16_t)la;
-        s->osrc[m] = t;
-        s->omsg[m] = pk.msg;
-        s->ogen[m] = pk.gen;
-        if (s->rank)
-            s->rank[m] = (uint16_t)(1 + rs_rand_below(s->seed, RS_STREAM_RANK, t, pk.gen,
-                                                      s->ranks));
-        s->where[m] = SAF_IN_SOURCE;
-        rs__saf_place_open(s, m, v);
-        if (s->src[t].count == 0)
-            s->pend_dirty = 1;
-        rs__saf_store_insert(s, t, m);
-        s->own[t] = m;
-        s->made++;
+        rs__saf_open_fill(s, m, t, &pk, (uint32_t)len, (uint32_t)la);
         activate(s, v);
     }
     return 0;

@@ -90,6 +90,41 @@ static int64_t route_length(const struct saf *s, const struct rs_route_state *st
     return rs_route_length(s->net, s->routing, st, 4 * s->net->n_nodes + 16);
 }
 
+
+/* Slot m (taken from the pool) becomes terminal t's generated packet pk, whose route is len
+ * hops (la of them Valiant's phase A, 0: none), placed at its node and put into the
+ * terminal's store as its own packet (s->made counts it). */
+static inline void open_fill(struct saf *s, uint32_t m, uint32_t t, const struct rs_ol_packet *pk,
+                             uint32_t len, uint32_t la)
+{
+    struct saf_pkt *p = &s->pkt[m];
+    memset(p, 0, sizeof *p);
+    p->dst = pk->dst;
+    p->mid = pk->mid;
+    p->rem = len;
+    p->entered = pk->gen; /* it joined its terminal's store when it was generated */
+    p->phase_a = (uint16_t)la; /* 0: direct, or src == mid (no holding) */
+    s->osrc[m] = t;
+    s->omsg[m] = pk->msg;
+    s->ogen[m] = pk->gen;
+    if (s->rank) /* once per packet, keyed by its identity (source, generation step) */
+        s->rank[m] = (uint16_t)(1 + rs_rand_below(s->seed, RS_STREAM_RANK, t, pk->gen,
+                                                  s->ranks));
+    s->where[m] = SAF_IN_SOURCE;
+    rs__saf_place_open(s, m, s->src_node[t]);
+    if (s->src[t].count == 0)
+        s->pend_dirty = 1;
+    rs__saf_store_insert(s, t, m);
+    s->own[t] = m;
+    s->made++;
+}
+
+void rs__saf_open_fill(struct saf *s, uint32_t m, uint32_t t, const struct rs_ol_packet *pk,
+                       uint32_t len, uint32_t la)
+{
+    open_fill(s, m, t, pk, len, la);
+}
+
 /* Terminal t has no generated packet in its store: take the oldest one of its FIFO in the
  * module (rs_openloop_front / _start) and put it into the store, as the batch engine's
  * set-up puts a message (entered = its generation step). A packet whose path is empty is
@@ -136,27 +171,8 @@ static int refill_terminal(struct saf *s, uint32_t t, struct rs_err *err)
         }
         uint32_t m = s->free_slot[--s->n_free], v = s->src_node[t];
         RS_EVENT_BIND(s->ev, m, t, ol->term[t].started - 1);
-        struct saf_pkt *p = &s->pkt[m];
-        memset(p, 0, sizeof *p);
-        p->dst = pk.dst;
-        p->mid = pk.mid;
-        p->rem = (uint32_t)len;
-        p->entered = pk.gen; /* it joined its terminal's store when it was generated */
-        p->phase_a = (uint16_t)la; /* 0: direct, or src == mid (no holding) */
-        s->osrc[m] = t;
-        s->omsg[m] = pk.msg;
-        s->ogen[m] = pk.gen;
-        if (s->rank) /* once per packet, keyed by its identity (source, generation step) */
-            s->rank[m] = (uint16_t)(1 + rs_rand_below(s->seed, RS_STREAM_RANK, t, pk.gen,
-                                                      s->ranks));
-        s->where[m] = SAF_IN_SOURCE;
-        rs__saf_place_open(s, m, v);
-        if (s->src[t].count == 0)
-            s->pend_dirty = 1;
-        rs__saf_store_insert(s, t, m);
-        s->own[t] = m;
+        open_fill(s, m, t, &pk, (uint32_t)len, (uint32_t)la);
         s->remaining++;
-        s->made++;
         s->active[v / 64] |= 1ull << (v % 64);
     }
     return 0;
