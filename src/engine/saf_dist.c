@@ -1,8 +1,8 @@
 /* The general store-and-forward engine over MPI ranks, batch runs with input queues
  * (mpirun -np P routesim run switching=store_forward ..., docs/distributed.md "The general
  * engine over ranks"): a true partition. Rank k owns a set of nodes (the flit engine's split:
- * rows [k N / P, (k + 1) N / P) of every level of a network numbered level by level, else the
- * node ids v with floor(v P / n) = k), the input queues of those nodes, the stores of their
+ * node_split.h: rows of every level of a leveled network, a dragonfly's groups, else ranges
+ * of node ids), the input queues of those nodes, the stores of their
  * terminals and the packets in them, in a pool of slots (pkt, where, osrc, omsg, ogen, rank
  * and the step's moves are indexed by slot; omsg = ogen = the message id, so that
  * saf_pkt_id orders packets by message id as the serial run does). The node-indexed arrays
