@@ -120,6 +120,11 @@ struct rs_net {
     uint64_t seed;
     void *route_priv;
     void (*route_free)(void *priv);
+    /* With rs_topo_ops.part_pos: the sizes (UNITS: positions) of the units on which the
+     * engines' split into parts cuts, coarsest first (dragonfly: a group, then a router with
+     * its terminals); the split cuts on the coarsest of which there are at least as many as
+     * parts, else anywhere. Each divides n_nodes; 0: no such unit. */
+    uint32_t part_unit[2];
 };
 
 struct rs_topo_ops {
@@ -206,6 +211,14 @@ struct rs_topo_ops {
      * network built for one B run with another vcs). Applied by rs_run and rs_validate
      * before anything is built or recorded. NULL: none. */
     const char *const *linked_keys;
+    /* The order in which the engines cut the nodes into parts, one per thread or MPI rank
+     * (src/engine/node_split.h), where the node ids are a poor one: node's position, a
+     * bijection of [0, n_nodes) onto itself such that ranges of positions are good parts
+     * (dragonfly: each router followed by its terminals, group by group), and part_node its
+     * inverse; rs_net.part_unit gives the units cuts fall on. NULL (both): the node ids, or
+     * the rows of every level of a leveled network numbered level by level. */
+    uint32_t (*part_pos)(const struct rs_net *net, uint32_t node);
+    uint32_t (*part_node)(const struct rs_net *net, uint32_t pos);
 };
 
 /* The registry: all topologies, NULL-terminated, in `routesim list` order. */

@@ -613,9 +613,10 @@ static int flit_init(struct flit *f, struct rs_driver *d, enum flit_mode mode,
                           (unsigned long long)f->n_vc, f->n_slots);
     /* over ranks, only the home VCs: a rank reads another's VC only after a record has
      * written it (flit_dist.c) */
-    uint64_t lo, hi, per_node = (uint64_t)f->P * f->B;
-    for (uint32_t i = 0; rs__flit_home_range(f, i, &lo, &hi); i++)
-        for (uint64_t x = lo * per_node; x < hi * per_node; x++)
+    if (f->dist)
+        rs__flit_dist_clear_home(f);
+    else
+        for (uint64_t x = 0; x < f->n_vc; x++)
             f->vc[x].owner = f->vc[x].up = RS_NONE;
     for (uint32_t i = 0; i < f->n_slots; i++)
         f->free_slot[i] = f->n_slots - 1 - i;

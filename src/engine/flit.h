@@ -18,6 +18,7 @@
 
 #include <stdint.h>
 
+#include "engine/node_split.h"
 #include "routesim/driver.h"
 #include "routesim/engine.h"
 #include "routesim/openloop.h"
@@ -220,10 +221,11 @@ struct flit {
     uint32_t n_hop, cap_hop;
     size_t cache_bytes;
     /* threads (the run key `threads`): the worms of the network step run on `threads`
-     * OpenMP threads, each taking the worms whose header is at a node of its range (par set
-     * when the configuration allows it; flit_step.c). own[i]: the thread of act[i]. */
+     * OpenMP threads, each taking the worms whose header is at a node of its part (tsplit;
+     * par set when the configuration allows it; flit_step.c). own[i]: the thread of act[i]. */
     uint32_t threads;
     int par;
+    struct rs__node_split tsplit;
     uint16_t *own;
     struct flit_thr *thr;
     struct flit_acc sacc;   /* the counters of the step being run (serial code) */
@@ -306,9 +308,9 @@ void rs__flit_dist_free(struct flit *f);
  * header is there); whether that is this rank. */
 uint32_t rs__flit_rank_of_node(const struct flit *f, uint64_t node);
 int rs__flit_dist_own_node(const struct flit *f, uint64_t node);
-/* The i-th range [lo, hi) of node ids whose VCs are at home on this rank (every node in one
- * range without ranks): returns 1, or 0 past the last range. */
-int rs__flit_home_range(const struct flit *f, uint32_t i, uint64_t *lo, uint64_t *hi);
+/* Mark free (no owner, no upstream VC) the VCs at home on this rank: those of the channels
+ * out of its nodes. The other ranks' VCs are left untouched (their pages never written). */
+void rs__flit_dist_clear_home(struct flit *f);
 /* The terminals of t[0..n) whose sources are this rank's, in order, into *own (a buffer of
  * the exchange's, valid until the next call): returns how many. */
 uint32_t rs__flit_dist_own_terminals(struct flit *f, const uint32_t *t, uint32_t n,

@@ -6,13 +6,13 @@
  * worm holds, and a VC released in a step cannot be taken before the next one. So each rank
  * owns a set of nodes, the VCs of the channels out of them (their home), the sources at
  * them, and every worm whose header is at one of them, with the records of the VCs of its
- * chain. Any split gives the serial bytes; the one taken spreads the worms: a network
- * numbered level by level (node = level N + row: butterflies, Benes networks, k-ary n-flies)
- * is split by rows, rank k holding rows [k N / P, (k + 1) N / P) of every level (worms then
- * cross ranks only on the top log2 P levels' cross edges, and a wave of worms is spread over
- * the ranks instead of passing through each in turn); any other by node ids, rank k holding
- * the nodes v with floor(v P / n) = k (the threads' split: rows of a mesh or torus, groups
- * of a dragonfly). Then:
+ * chain. Any split gives the serial bytes; the one taken (the threads' one, node_split.h)
+ * spreads the worms: a network numbered level by level (node = level N + row: butterflies,
+ * Benes networks, k-ary n-flies) is split by rows, rank k holding rows [k N / P,
+ * (k + 1) N / P) of every level (worms then cross ranks only on the top log2 P levels' cross
+ * edges, and a wave of worms is spread over the ranks instead of passing through each in
+ * turn); a dragonfly by groups, each router with its terminals; any other by node ids
+ * (slabs of rows of a mesh or torus). Then:
  *   - a step runs the rank's worms in age order, then its sources by terminal: every contest
  *     for a VC is between worms at one node, so on one rank, in the serial order;
  *   - a VC released on a rank that is not its home is sent home (its whole record) at the end
@@ -47,6 +47,7 @@
 
 #include "engine/flit.h"
 #include "engine/iq.h"
+#include "engine/node_split.h"
 #include "routesim/alloc.h"
 #include "routesim/dragonfly.h"
 #include "routesim/exchange.h"
@@ -73,8 +74,8 @@ struct flit_count {
 struct flit_dist {
     const struct rs_exchange *xc;
     uint32_t rank, P;
-    uint64_t rows;             /* split by rows: N; by node ids: 0 */
-    uint64_t node_lo, node_hi; /* this rank's nodes (split by rows: its rows) */
+    struct rs__node_split split; /* the nodes' split into the P ranks (node_split.h) */
+    uint64_t pos_lo, pos_hi;     /* this rank's nodes: those at these positions */
     struct flit_buf *out;      /* [P] released VCs kept for each rank (worms: gather only) */
     uint8_t *send;
     uint64_t send_cap;
@@ -104,10 +105,7 @@ struct flit_dist {
 
 uint32_t rs__flit_rank_of_node(const struct flit *f, uint64_t node)
 {
-    const struct flit_dist *d = f->dist;
-    if (d->rows)
-        return (uint32_t)(node % d->rows * d->P / d->rows);
-    return (uint32_t)(node * d->P / f->net->n_nodes);
+    return rs__node_split_part(&f->dist->split, node);
 }
 
 uint32_t rs__flit_dist_ranks(const struct flit *f)
@@ -118,21 +116,19 @@ uint32_t rs__flit_dist_ranks(const struct flit *f)
 int rs__flit_dist_own_node(const struct flit *f, uint64_t node)
 {
     const struct flit_dist *d = f->dist;
-    uint64_t v = d->rows ? node % d->rows : node;
-    return v >= d->node_lo && v < d->node_hi;
+    uint64_t pos = rs__node_split_pos(&d->split, node);
+    return pos >= d->pos_lo && pos < d->pos_hi;
 }
 
-int rs__flit_home_range(const struct flit *f, uint32_t i, uint64_t *lo, uint64_t *hi)
+void rs__flit_dist_clear_home(struct flit *f)
 {
     const struct flit_dist *d = f->dist;
-    if (!d || !d->rows) {
-        *lo = d ? d->node_lo : 0;
-        *hi = d ? d->node_hi : f->net->n_nodes;
-        return i == 0;
+    uint64_t per_node = (uint64_t)f->P * f->B;
+    for (uint64_t pos = d->pos_lo; pos < d->pos_hi; pos++) {
+        uint64_t x0 = rs__node_split_node(&d->split, pos) * per_node;
+        for (uint64_t x = x0; x < x0 + per_node; x++)
+            f->vc[x].owner = f->vc[x].up = RS_NONE;
     }
-    *lo = i * d->rows + d->node_lo;
-    *hi = i * d->rows + d->node_hi;
-    return i < f->net->n_nodes / d->rows;
 }
 
 uint32_t rs__flit_dist_own_terminals(struct flit *f, const uint32_t *t, uint32_t n,
@@ -181,11 +177,8 @@ int rs__flit_dist_init(struct flit *f, const struct rs_exchange *xc, struct rs_e
     d->rank = (uint32_t)k;
     d->P = (uint32_t)P;
     const struct rs_net *net = f->net;
-    if (net->n_levels > 1 && net->N >= P && (uint64_t)net->n_levels * net->N == n)
-        d->rows = net->N; /* numbered level by level: split by rows */
-    uint64_t of = d->rows ? d->rows : n;
-    d->node_lo = (k * of + P - 1) / P; /* the v with floor(v P / of) = k */
-    d->node_hi = ((k + 1) * of + P - 1) / P;
+    rs__node_split_init(&d->split, net, (uint32_t)P);
+    rs__node_split_range(&d->split, (uint32_t)k, &d->pos_lo, &d->pos_hi);
     d->rem_synced = f->pb->n_msgs;
     if (f->adaptive && !strcmp(f->routing->name, "ugal_g"))
         d->share = rs_dfly_of(net);
@@ -271,7 +264,8 @@ static void put_count(struct flit_dist *d, uint32_t r, const struct flit_count *
 /* routing=ugal_g: VC x's count and stamps (changed in this step on this rank) to the ranks
  * other than this one and its home that read it, when it is a class-0 VC of a global channel
  * (path_cost in ugal.c reads those of every router of the group): the ranks of the routers
- * of its router's group (increasing with the node ids in the split by node ids). */
+ * of its router's group (increasing along the group: the split keeps its routers in
+ * order; one rank when there are at least P groups). */
 static void share_count(struct flit *f, uint32_t x, uint32_t home)
 {
     struct flit_dist *d = f->dist;
@@ -762,14 +756,13 @@ int rs__flit_dist_collect(struct flit *f)
     return 0;
 }
 
-/* The index of home channel c (node * ports + port) among this rank's home channels. */
+/* The index of home channel c (node * ports + port) among this rank's home channels (by
+ * the position of its node). */
 static uint64_t home_index(const struct flit *f, uint64_t c)
 {
     const struct flit_dist *d = f->dist;
-    uint64_t node = c / f->P, port = c % f->P, own = d->node_hi - d->node_lo;
-    uint64_t local = d->rows ? node / d->rows * own + (node % d->rows - d->node_lo)
-                             : node - d->node_lo;
-    return local * f->P + port;
+    uint64_t local = rs__node_split_pos(&d->split, c / f->P) - d->pos_lo;
+    return local * f->P + c % f->P;
 }
 
 /* Messages whose routes a rank walks per round of the path count. */
@@ -781,8 +774,7 @@ int rs__flit_dist_paths(struct flit *f, uint32_t *congestion, uint32_t *dilation
     const struct rs_exchange *xc = d->xc;
     const struct rs_net *net = f->net;
     const struct rs_problem *pb = f->pb;
-    uint64_t levels = d->rows ? net->n_nodes / d->rows : 1;
-    uint64_t n_home = levels * (d->node_hi - d->node_lo) * f->P;
+    uint64_t n_home = (d->pos_hi - d->pos_lo) * f->P;
     uint32_t *load = rs_calloc(n_home + 1, sizeof *load);
     uint32_t cap = rs_path_max_hops(net) + 1, cong = 0, dil = 0;
     uint64_t *path = rs_malloc((size_t)cap * sizeof *path);

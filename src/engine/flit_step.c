@@ -415,7 +415,8 @@ FLIT_HOT int step_worms_p(struct flit *f, struct flit_thr *th, struct rs_err *er
  * Worms interact within a step only where headers at one node compete for the VCs of a
  * channel out of it (the older wins): body flits move between VCs their worm holds, and a VC
  * released this step cannot be taken before the next one. So thread j takes the worms whose
- * header is at a node of its range (nodes [j n / T, (j+1) n / T)), in age order, and meets
+ * header is at a node of its part (node_split.h: rows of a leveled network, a dragonfly's
+ * groups, else node ids [j n / T, (j+1) n / T)), in age order, and meets
  * every contest the serial step would, in the same order; the rest is deferred to serial
  * code after the phase, in the serial order: releases (applied before the sources move, which
  * see them as the serial step does: taken this step, so not free), then deliveries and
@@ -433,6 +434,7 @@ int rs__flit_par_init(struct flit *f)
              f->mode != FLIT_PARTIAL && !f->iq_router;
     if (!f->par)
         return 0;
+    rs__node_split_init(&f->tsplit, f->net, f->threads);
     f->own = rs_malloc((size_t)f->n_slots * sizeof *f->own);
     f->thr = rs_calloc(f->threads, sizeof *f->thr);
     if (!f->own || !f->thr)
@@ -463,7 +465,7 @@ static inline uint16_t owner_of(const struct flit *f, uint32_t m)
 {
     const struct flit_worm *w = &f->w[m];
     uint32_t node = w->next_chan != RS_NONE ? w->next_chan / f->P : w->next_node;
-    return (uint16_t)((uint64_t)node * f->threads / f->net->n_nodes);
+    return (uint16_t)rs__node_split_part(&f->tsplit, node);
 }
 
 /* Thread j's part of the phase: its worms, in active-list order. */

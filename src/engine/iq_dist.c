@@ -1,6 +1,7 @@
 /* router=iq over MPI ranks (mpirun -np P routesim run ... router=iq; docs/distributed.md
- * "router=iq over ranks"). The ranks own the nodes of flit_dist.c's split (rows of a leveled
- * network, else ranges of node ids): a rank runs the cycles of its own routers and the
+ * "router=iq over ranks"). The ranks own the nodes of flit_dist.c's split (node_split.h:
+ * rows of a leveled network, a dragonfly's groups, else ranges of node ids): a rank runs
+ * the cycles of its own routers and the
  * sources and sinks of the terminals at them. Within a cycle a router reads and writes only
  * its own state (iq_par.c's argument): what it sends, a flit on a channel or a credit back
  * on one, is read by the router at the channel's other end at least one cycle later
@@ -65,8 +66,9 @@ struct iq_crec {
  * ugal.c reads, at a router v of the source group, the class-0 VCs, [0, B/3), of the global
  * channel of another router of v's group): those of the global ports of its routers in a
  * group whose routers are not all on this rank, with the range of ranks that hold the
- * group's routers (contiguous: the split is by node ids). Every count starts at 0 on every
- * rank, as sh_val does. Returns 0 or RS_ENOMEM. */
+ * group's routers (contiguous: the split, node_split.h, keeps a group's routers in order
+ * and cuts on routers; one rank when there are at least P groups, so none are shared).
+ * Every count starts at 0 on every rank, as sh_val does. Returns 0 or RS_ENOMEM. */
 static int share_init(struct flit *f, struct iq *q)
 {
     const struct rs_dfly *d = rs_dfly_of(f->net);

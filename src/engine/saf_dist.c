@@ -1,8 +1,8 @@
 /* The general store-and-forward engine over MPI ranks, batch runs with input queues
  * (mpirun -np P routesim run switching=store_forward ..., docs/distributed.md "The general
  * engine over ranks"): a true partition. Rank k owns a set of nodes (the flit engine's split:
- * rows [k N / P, (k + 1) N / P) of every level of a network numbered level by level, else the
- * node ids v with floor(v P / n) = k), the input queues of those nodes, the stores of their
+ * node_split.h: rows of every level of a leveled network, a dragonfly's groups, else ranges
+ * of node ids), the input queues of those nodes, the stores of their
  * terminals and the packets in them, in a pool of slots (pkt, where, osrc, omsg, ogen, rank
  * and the step's moves are indexed by slot; omsg = ogen = the message id, so that
  * saf_pkt_id orders packets by message id as the serial run does). The node-indexed arrays
@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/node_split.h"
 #include "engine/saf.h"
 #include "routesim/alloc.h"
 #include "routesim/exchange.h"
@@ -62,8 +63,8 @@ struct saf_out {
 struct saf_dist {
     const struct rs_exchange *xc;
     uint32_t me, P;
-    uint64_t rows;          /* split by rows: N; by node ids: 0 */
-    uint64_t node_lo, node_hi;
+    struct rs__node_split split; /* the nodes' split into the P ranks (node_split.h) */
+    uint64_t pos_lo, pos_hi;     /* this rank's nodes: those at these positions */
     uint64_t cap;           /* packet slots */
     uint64_t max_moves;     /* the most moves a step of this rank can make */
     uint32_t *free_slot;    /* [cap] stack of free slots */
@@ -105,17 +106,14 @@ struct saf_dist {
 
 static uint32_t owner_of(const struct saf *s, uint64_t node)
 {
-    const struct saf_dist *x = s->dist;
-    if (x->rows)
-        return (uint32_t)(node % x->rows * x->P / x->rows);
-    return (uint32_t)(node * x->P / s->net->n_nodes);
+    return rs__node_split_part(&s->dist->split, node);
 }
 
 static int own_node(const struct saf *s, uint64_t node)
 {
     const struct saf_dist *x = s->dist;
-    uint64_t v = x->rows ? node % x->rows : node;
-    return v >= x->node_lo && v < x->node_hi;
+    uint64_t pos = rs__node_split_pos(&x->split, node);
+    return pos >= x->pos_lo && pos < x->pos_hi;
 }
 
 /* ---- the packet pool ------------------------------------------------------------------ */
@@ -414,11 +412,8 @@ static int dist_setup(struct saf *s, struct rs_driver *d, struct rs_err *err)
     x->xc = xc;
     x->me = (uint32_t)k;
     x->P = (uint32_t)P;
-    if (net->n_levels > 1 && net->N >= P && (uint64_t)net->n_levels * net->N == n)
-        x->rows = net->N; /* numbered level by level: split by rows (as flit_dist.c) */
-    uint64_t of = x->rows ? x->rows : n;
-    x->node_lo = (k * of + P - 1) / P; /* the v with floor(v P / of) = k */
-    x->node_hi = ((k + 1) * of + P - 1) / P;
+    rs__node_split_init(&x->split, net, (uint32_t)P); /* as flit_dist.c */
+    rs__node_split_range(&x->split, (uint32_t)k, &x->pos_lo, &x->pos_hi);
     /* the serial set-up's single-packet arrays are replaced by the pool */
     rs__huge_free(s->pkt, s->n_pkt * sizeof *s->pkt);
     rs_free(s->where);

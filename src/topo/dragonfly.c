@@ -128,6 +128,9 @@ static int dfly_build(struct rs_net *net, const struct rs_params *p, struct rs_e
     net->n_channels = 2 * terms + (uint64_t)Gn * A * (A - 1) + (uint64_t)Gn * A * H;
     net->k = d->a;
     net->dims = d->g;
+    /* the engines' split (dfly_part_pos): a group, else a router with its terminals */
+    net->part_unit[0] = d->a * (d->p + 1);
+    net->part_unit[1] = d->p + 1;
     return 0;
 }
 
@@ -186,6 +189,25 @@ static void dfly_label(const struct rs_net *net, uint32_t node, char *buf, size_
                  node % d->p);
     else
         snprintf(buf, n, "r%u.%u", rs_dfly_group(d, node), rs_dfly_index(d, node));
+}
+
+/* The engines' partition order (rs_topo_ops.part_pos): router r (node N + r) at position
+ * r (p + 1), its terminals r p + i right after it at r (p + 1) + 1 + i, so that a group is
+ * a(p + 1) consecutive positions and a range of groups holds their terminals. */
+static uint32_t dfly_part_pos(const struct rs_net *net, uint32_t node)
+{
+    const struct rs_dfly *d = net->priv;
+    if (node >= d->N)
+        return (node - d->N) * (d->p + 1);
+    return node / d->p * (d->p + 1) + 1 + node % d->p;
+}
+
+/* The node at position pos (the inverse of dfly_part_pos). */
+static uint32_t dfly_part_node(const struct rs_net *net, uint32_t pos)
+{
+    const struct rs_dfly *d = net->priv;
+    uint32_t r = pos / (d->p + 1), i = pos % (d->p + 1);
+    return i == 0 ? d->N + r : r * d->p + i - 1;
 }
 
 /* Valiant's intermediate group of st: the group of terminal st->mid when that is neither the
@@ -249,4 +271,6 @@ const struct rs_topo_ops rs_topo_dragonfly = {
     .route = dfly_route,
     .valiant_via_terminal = 0,
     .vc_class = dfly_vc_class,
+    .part_pos = dfly_part_pos,
+    .part_node = dfly_part_node,
 };

@@ -152,6 +152,22 @@ static void ft_label(const struct rs_net *net, uint32_t node, char *buf, size_t 
     snprintf(buf, n, "(%u,%u)", rs__ft_level(node + 1), rs__ft_index(node + 1));
 }
 
+/* The engines' partition order (rs_topo_ops.part_pos): in order (left subtree, node, right
+ * subtree), node (i, j) at (2j + 1) 2^(n-i) - 1, so that a range of positions is a run of
+ * subtrees with the nodes between them and leaf t is at 2t. */
+static uint32_t ft_part_pos(const struct rs_net *net, uint32_t node)
+{
+    uint32_t id = node + 1, i = rs__ft_level(id), j = rs__ft_index(id);
+    return ((2 * j + 1) << (net->log2n - i)) - 1;
+}
+
+/* The node at position pos (the inverse of ft_part_pos). */
+static uint32_t ft_part_node(const struct rs_net *net, uint32_t pos)
+{
+    uint32_t q = pos + 1, h = (uint32_t)__builtin_ctz(q);
+    return ft_node_of(net->log2n - h, q >> (h + 1));
+}
+
 /* Up while the target is outside the node, on wire `source mod cap`; then down toward the
  * target on wire `target mod cap`. */
 static uint32_t ft_route(const struct rs_net *net, uint32_t node, const struct rs_route_state *st)
@@ -186,4 +202,6 @@ const struct rs_topo_ops rs_topo_fat_tree = {
     .route = ft_route,
     .valiant_via_terminal = 1,
     .path_length = ft_path_length,
+    .part_pos = ft_part_pos,
+    .part_node = ft_part_node,
 };

@@ -47,6 +47,7 @@ static int ktree_build(struct rs_net *net, const struct rs_params *p, struct rs_
     net->n_channels = 2ull * (uint64_t)(n - 1) * R * (uint64_t)k;
     net->shape_k = net->k;
     net->shape_n = net->dims;
+    net->part_unit[0] = net->dims; /* the engines' split on rows (ktree_part_pos) */
     return 0;
 }
 
@@ -195,6 +196,22 @@ static uint32_t ktree_productive(const struct rs_net *net, uint32_t node, uint32
     return n;
 }
 
+/* The engines' partition order (rs_topo_ops.part_pos): switch <w, l> at position w n + l,
+ * a row of every level together, so that parts cut on rows hold the leaf switches of a
+ * range of terminals with the switches above them that the range's aligned blocks of k^m
+ * rows reach by going up (the row split of the leveled networks). */
+static uint32_t ktree_part_pos(const struct rs_net *net, uint32_t node)
+{
+    uint32_t R = per_level(net);
+    return node % R * net->dims + node / R;
+}
+
+/* The node at position pos (the inverse of ktree_part_pos). */
+static uint32_t ktree_part_node(const struct rs_net *net, uint32_t pos)
+{
+    return pos % net->dims * per_level(net) + pos / net->dims;
+}
+
 const struct rs_topo_ops rs_topo_kary_ntree = {
     .name = "kary_ntree",
     .summary = "k-ary n-tree / folded Clos (Petrini & Vanneschi): n levels of k^(n-1) "
@@ -212,4 +229,6 @@ const struct rs_topo_ops rs_topo_kary_ntree = {
     .path_length = ktree_path_length,
     .vc_class = ktree_vc_class,
     .productive = ktree_productive,
+    .part_pos = ktree_part_pos,
+    .part_node = ktree_part_node,
 };

@@ -80,6 +80,11 @@ int rs_net_build(struct rs_net *net, const struct rs_params *p, struct rs_err *e
     RS_ASSERT(!(net->caps & RS_CAP_WRAP) == !net->wrap);
     RS_ASSERT(!(net->caps & RS_CAP_COORDS) ||
               (net->ops->distance && net->ops->productive && net->dims && net->k));
+    /* a partition order comes with its inverse, and its units divide the nodes (net.h) */
+    RS_ASSERT(!net->ops->part_pos == !net->ops->part_node);
+    for (int u = 0; u < 2; u++)
+        RS_ASSERT(!net->part_unit[u] ||
+                  (net->ops->part_pos && net->n_nodes % net->part_unit[u] == 0));
     return 0;
 }
 

@@ -4,7 +4,8 @@
 # switching=circuit` (or store_forward in the leveled butterfly kernel's domain) for P = 2, 3
 # and 4 (two of them per case, rotating: mpi_lib.bash) prints the bytes of the serial run
 # (stdout, stderr, exit status; -o FILE too) on butterflies and Beneš networks (hop by hop),
-# LCANs (their level stages), meshes and tori (every hop at once), with drops, circuits=2 and
+# LCANs (their level stages), meshes, tori and a dragonfly (every hop at once), with drops,
+# circuits=2 and
 # down=rank; circuits in open loop; the per-rank memory estimate; a path error found while the
 # ranks expand their own messages' paths gives the serial error line; and what is not
 # partitioned (other engines, other algorithms, the checker,
@@ -32,6 +33,7 @@ cases=(
   "topology=torus k=10 traffic=uniform circuits=2 down=rank seed=4"
   "topology=butterfly N=64 wrap=1 routing=valiant circuits=2 seed=2"
   "topology=butterfly N=256 wrap=1 traffic=uniform per_input=2 seed=5"
+  "topology=dragonfly p=2 a=4 h=2 traffic=randperm seed=1"
 )
 for c in "${cases[@]}"; do
   # shellcheck disable=SC2086 # the configuration is a list of key=value words

@@ -76,8 +76,9 @@ same_over_ranks topology=mesh k=6 switching=wormhole vcs=2 traffic=trace trace_f
 # the start-of-step counts of the VCs out of its node, which the home rank keeps from count
 # records of the VCs that worms on other ranks hold (a delivered header's head VC passes
 # its flits uncounted, read as 0: it needs no record); ugal_g reads its group's global
-# channels, whose counts go to every rank of the group (cut
-# at P = 3 and 4 with p=1 a=6 h=1). Batch and open loop on a mesh, a torus (escape classes
+# channels, whose counts go to every rank of the group (the ranks hold whole groups when
+# there are at least P of them: with g = 3 groups are cut at P = 4 only, on routers 5, 9
+# and 14 of 18 with p=1 a=6 h=1). Batch and open loop on a mesh, a torus (escape classes
 # in the dateline pair), a HyperX (virtual cut-through), k-ary n-trees, a Slim Fly and
 # dragonflies; each case fails when one kind of record is left out (tested by mutation).
 OLA="injection_process=bernoulli warmup_steps=60 measure_steps=200 drain_steps=300"
@@ -89,16 +90,22 @@ adaptive_cases=(
   "topology=kary_ntree k=4 n=3 traffic=uniform per_input=3 switching=wormhole routing=nca_adaptive vcs=2 length=5 seed=3"
   "topology=slimfly q=3 routing=ugal_l_sf vcs=4 traffic=randperm switching=wormhole length=9 vc_depth=1 seed=797"
   "topology=dragonfly p=2 a=4 h=2 traffic=uniform per_input=3 switching=wormhole routing=ugal_l vcs=3 length=4 seed=1"
-  "topology=dragonfly p=1 a=6 h=1 ugal_threshold=2 routing=ugal_g vcs=3 switching=wormhole length=2 vc_depth=2 traffic=uniform per_input=8 seed=340"
   "topology=mesh k=4 routing=min_adaptive vcs=3 switching=wormhole length=6 vc_depth=2 injection_rate=0.9 injection_rate_uses_flits=1 seed=459 $OLA"
   "topology=torus k=6 routing=min_adaptive vcs=4 switching=wormhole length=4 vc_depth=2 injection_rate=0.9 injection_rate_uses_flits=1 seed=103 $OLA"
   "topology=kary_ntree k=2 n=3 routing=nca_adaptive vcs=2 switching=virtual_cut_through length=4 injection_rate=0.6 injection_rate_uses_flits=1 seed=12 $OLA"
   "topology=dragonfly p=2 a=4 h=2 routing=par vcs=4 switching=wormhole length=4 injection_rate=0.3 injection_rate_uses_flits=1 seed=9 $OLA"
-  "topology=dragonfly p=1 a=6 h=1 ugal_threshold=2 routing=ugal_g vcs=3 switching=wormhole length=8 vc_depth=2 injection_rate=0.6 injection_rate_uses_flits=1 seed=29 $OLA"
 )
 for c in "${adaptive_cases[@]}"; do
   # shellcheck disable=SC2086
   same_over_ranks $c
+done
+ugal_g_cases=(
+  "topology=dragonfly p=1 a=6 h=1 g=3 ugal_threshold=2 routing=ugal_g vcs=3 switching=wormhole length=2 vc_depth=2 traffic=uniform per_input=8 seed=340"
+  "topology=dragonfly p=1 a=6 h=1 g=3 ugal_threshold=2 routing=ugal_g vcs=3 switching=wormhole length=8 vc_depth=2 injection_rate=0.6 injection_rate_uses_flits=1 seed=29 $OLA"
+)
+for c in "${ugal_g_cases[@]}"; do
+  # shellcheck disable=SC2086
+  NPS="3 4" same_over_ranks $c
 done
 # on_delay=discard (a blocked header step discards the message): a discarded worm's VCs are
 # released on its rank and sent home at the end of the step like any release; batch on a

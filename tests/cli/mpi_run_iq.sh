@@ -61,26 +61,26 @@ same_failure 'waiting cycle of input virtual channels' topology=torus k=6 switch
 # routing=ugal_g: a router of the source group reads the start-of-cycle counts of the class-0
 # VCs of its group's global channels, which other ranks' routers keep where a rank boundary
 # cuts the group; each rank sends the counts that changed in the cycle to the ranks holding
-# the rest of the group (iq_dist.c). Node ids run terminals first, then routers group by
-# group, so with p = 1 a boundary cuts a group at P = 3 and 4 only (a = 6, h = 1: routers 14
-# and 21 of 42; a = 8, h = 2: routers 46 and 68 of 136; P = 2 puts every router on rank 1),
-# with p = 2, a = 4, h = 2 at P = 4 only (router 9 of 36). Batch (also credit_delay=1 and 2
-# VCs per class; threads ignored over ranks) and open loop below saturation (wormhole,
-# virtual cut-through) and above it (the drain limit). Not sending the counts makes 12 of
-# these 14 comparisons differ, sending the previous cycle's counts 9 (tested by mutation).
+# the rest of the group (iq_dist.c). The ranks hold whole groups when there are at least P
+# of them (node_split.h), so a boundary cuts groups only at P > g: g = 3 at P = 4 (a = 6:
+# routers 5, 9 and 14 of 18; a = 8: 6, 12 and 18 of 24; a = 4: 3 and 9 of 12), P = 3 one
+# group a rank (g = 2 would leave UGAL no intermediate group: no count read). Batch (also
+# credit_delay=1 and 2 VCs per class; threads ignored over ranks) and open loop below
+# saturation (wormhole, virtual cut-through) and above it (the drain limit). Not sending the
+# counts makes 4 of these 14 comparisons differ (4 of the 7 at P = 4; tested by mutation).
 ugal_cases=(
-  "topology=dragonfly p=1 a=6 h=1 routing=ugal_g vcs=3 switching=wormhole router=iq traffic=uniform per_input=8 length=4 seed=1"
-  "topology=dragonfly p=1 a=6 h=1 ugal_threshold=2 routing=ugal_g vcs=3 switching=wormhole router=iq length=2 vc_depth=2 traffic=uniform per_input=8 seed=340 threads=3"
-  "topology=dragonfly p=1 a=8 h=2 routing=ugal_g vcs=6 switching=wormhole router=iq length=4 vc_depth=2 credit_delay=1 traffic=uniform per_input=3 seed=5"
-  "topology=dragonfly p=1 a=6 h=1 routing=ugal_g vcs=3 switching=wormhole router=iq length=4 vc_depth=4 injection_rate=0.2 injection_rate_uses_flits=1 seed=3 $OLA"
-  "topology=dragonfly p=1 a=6 h=1 routing=ugal_g vcs=3 switching=wormhole router=iq length=4 vc_depth=4 injection_rate=0.7 injection_rate_uses_flits=1 seed=3 $OLA"
-  "topology=dragonfly p=1 a=8 h=2 routing=ugal_g vcs=3 switching=virtual_cut_through router=iq length=4 injection_rate=0.4 injection_rate_uses_flits=1 seed=7 $OLA"
+  "topology=dragonfly p=1 a=6 h=1 g=3 routing=ugal_g vcs=3 switching=wormhole router=iq traffic=uniform per_input=8 length=4 seed=1"
+  "topology=dragonfly p=1 a=6 h=1 g=3 ugal_threshold=2 routing=ugal_g vcs=3 switching=wormhole router=iq length=2 vc_depth=2 traffic=uniform per_input=8 seed=340 threads=3"
+  "topology=dragonfly p=1 a=8 h=2 g=3 routing=ugal_g vcs=6 switching=wormhole router=iq length=4 vc_depth=2 credit_delay=1 traffic=uniform per_input=3 seed=5"
+  "topology=dragonfly p=1 a=6 h=1 g=3 routing=ugal_g vcs=3 switching=wormhole router=iq length=4 vc_depth=4 injection_rate=0.2 injection_rate_uses_flits=1 seed=3 $OLA"
+  "topology=dragonfly p=1 a=6 h=1 g=3 routing=ugal_g vcs=3 switching=wormhole router=iq length=4 vc_depth=4 injection_rate=0.7 injection_rate_uses_flits=1 seed=3 $OLA"
+  "topology=dragonfly p=1 a=8 h=2 g=3 routing=ugal_g vcs=3 switching=virtual_cut_through router=iq length=4 injection_rate=0.4 injection_rate_uses_flits=1 seed=7 $OLA"
 )
 for c in "${ugal_cases[@]}"; do
   # shellcheck disable=SC2086
   NPS="3 4" same_over_ranks $c
 done
 # shellcheck disable=SC2086
-NPS="2 4" same_over_ranks topology=dragonfly p=2 a=4 h=2 routing=ugal_g vcs=3 switching=wormhole \
+NPS="2 4" same_over_ranks topology=dragonfly p=2 a=4 h=2 g=3 routing=ugal_g vcs=3 switching=wormhole \
   router=iq length=4 vc_depth=2 traffic=uniform per_input=6 seed=4
 finish

@@ -52,6 +52,12 @@ for c in "${saf_cases[@]}"; do
   # shellcheck disable=SC2086
   same_over_ranks $c
 done
+# A dragonfly of 3 groups: whole groups on 2 ranks, groups cut between routers on 4 (each
+# router with its terminals, node_split.h), also in a deadlock whose cycle crosses ranks.
+NPS="2 4" same_over_ranks topology=dragonfly p=2 a=4 h=2 g=3 traffic=uniform per_input=4 \
+  queue_size=2 seed=5
+NPS=4 same_failure '^routesim: deadlock at step 15: waiting cycle of 3 full queues' \
+  topology=dragonfly p=2 a=4 h=2 g=3 traffic=uniform per_input=4 queue_size=2 routing=valiant seed=5
 # Deadlocks: every rank's non-empty queues are gathered, rank 0 prints the serial waiting
 # cycle (full queues of 2 with sticky selections made on other ranks: the selections travel
 # with the gathered queues) and status 1.

@@ -1,7 +1,8 @@
 /* Conformance of EVERY registered topology on small instances: node and channel counts
  * against closed formulas, channel heads and in-slots, out- and in-degrees, levels,
- * terminals, labels, and routes (direct, Valiant and Ranade) that arrive within the
- * diameter on existing channels; plus the registry itself and the build errors. */
+ * terminals, labels, routes (direct, Valiant and Ranade) that arrive within the diameter
+ * on existing channels, and partition orders that are bijections; plus the registry itself
+ * and the build errors. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -793,6 +794,30 @@ static void test_ranade_mid(void **state)
     }
 }
 
+/* A partition order (rs_topo_ops.part_pos, for the engines' split into parts) is a
+ * bijection of the node ids whose inverse is part_node. */
+static void test_part_order(void **state)
+{
+    for (int j = 0; instances[j].kv; j++) {
+        struct rs_params p;
+        struct rs_net net;
+        build(&net, &p, instances[j].kv);
+        if (net.ops->part_pos) {
+            uint8_t *seen = calloc(net.n_nodes, 1);
+            assert_non_null(seen);
+            for (uint32_t v = 0; v < net.n_nodes; v++) {
+                uint32_t pos = net.ops->part_pos(&net, v);
+                assert_true(pos < net.n_nodes);
+                assert_int_equal(seen[pos]++, 0);
+                assert_int_equal(net.ops->part_node(&net, pos), v);
+            }
+            free(seen);
+        }
+        rs_net_free(&net);
+        rs_params_free(&p);
+    }
+}
+
 static void test_registry(void **state)
 {
     static const char *const order[] = {"butterfly", "benes", "mesh", "torus",    "chain",
@@ -963,6 +988,7 @@ int main(void)
         cmocka_unit_test(test_routes_arrive),
         cmocka_unit_test(test_valiant_ok),
         cmocka_unit_test(test_ranade_mid),
+        cmocka_unit_test(test_part_order),
         cmocka_unit_test(test_registry),
         cmocka_unit_test(test_default_is_butterfly_8),
         cmocka_unit_test(test_build_errors),
