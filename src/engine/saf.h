@@ -455,6 +455,9 @@ int rs__saf_check(struct saf *s, struct rs_err *err);
  * recorded), or RS_NONE when it is empty. */
 uint32_t rs__saf_offer(struct saf *s, uint64_t qi);
 
+/* The packet terminal t's store offers this step (t's store holds packets; as above). */
+uint32_t rs__saf_src_offer(struct saf *s, uint32_t t);
+
 /* With waiters: 1 when every packet node v offers is blocked on a full queue that has v
  * registered as its waiter (so leaving v unexamined loses nothing), else 0. */
 int rs__saf_waiting_ok(struct saf *s, uint32_t v);
