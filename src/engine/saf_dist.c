@@ -1,8 +1,8 @@
-/* The general store-and-forward engine over MPI ranks, batch runs with input queues
- * (mpirun -np P routesim run switching=store_forward ..., docs/distributed.md "The general
- * engine over ranks"): a true partition. Rank k owns a set of nodes (the flit engine's split:
- * rows [k N / P, (k + 1) N / P) of every level of a network numbered level by level, else the
- * node ids v with floor(v P / n) = k), the input queues of those nodes, the stores of their
+/* The general store-and-forward engine over MPI ranks, batch and open-loop runs (mpirun -np P
+ * routesim run switching=store_forward ..., docs/distributed.md "The general engine over
+ * ranks"): a true partition. Rank k owns a set of nodes (the flit engine's split: rows
+ * [k N / P, (k + 1) N / P) of every level of a network numbered level by level, else the
+ * node ids v with floor(v P / n) = k), the queues of those nodes, the stores of their
  * terminals and the packets in them, in a pool of slots (pkt, where, osrc, omsg, ogen, rank
  * and the step's moves are indexed by slot; omsg = ogen = the message id, so that
  * saf_pkt_id orders packets by message id as the serial run does). The node-indexed arrays
@@ -23,7 +23,10 @@
  * credits; arrivals into a store are taken in the serial move order (by the node the packet
  * left, then in that node's move order). Every block's header also carries the sender's count of
  * the step's moves and finished packets, which every rank sums, so every rank takes the
- * driver's decisions (end, deadlock) alike without an all-reduce. On a deadlock
+ * driver's decisions (end, deadlock) alike without an all-reduce. That step is for input
+ * queues; output and switch queues, whose queues have several feeders admitted in a serial
+ * order, take saf_dist_out.c's request/grant round instead (the set-up, the pool, the
+ * records, the end and the gather here are shared; saf_dist.h). On a deadlock
  * the non-empty queues are gathered on every rank and the serial code describes the cycle.
  * The exchange is the caller's (include/routesim/exchange.h): the library never calls MPI. */
 #include <stdio.h>

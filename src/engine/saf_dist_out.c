@@ -374,6 +374,8 @@ static void make_requests(struct saf *s)
 static void take_stores(struct saf *s, const uint8_t *p, uint64_t n)
 {
     struct saf_dist_out *o = s->dist->xo;
+    if (!n)
+        return;
     if (grow((void **)&o->stores, &o->cap_stores, o->n_stores + n, sizeof *o->stores)) {
         s->dist->oom = 1;
         return;
@@ -411,7 +413,8 @@ static int take_requests(struct saf *s)
         memcpy(h, b, sizeof h);
         const uint8_t *p = b + sizeof h;
         o->base[r] = o->n_rq;
-        memcpy(o->rq + o->n_rq, p, h[0] * sizeof *o->rq);
+        if (h[0])
+            memcpy(o->rq + o->n_rq, p, h[0] * sizeof *o->rq);
         for (uint64_t i = 0; i < h[0]; i++) {
             struct saf_req *q = &o->rq[o->n_rq++];
             if (q->dep)
@@ -587,7 +590,7 @@ static void admit(struct saf *s)
     for (uint32_t r = 0; r < x->P; r++) {
         uint64_t n = o->base[r + 1] - o->base[r];
         o->blk[r] = (struct saf_blk){{n, o->count[0], o->count[1], o->count[2], o->count[3]},
-                                     {o->res + o->base[r], NULL},
+                                     {n ? o->res + o->base[r] : NULL, NULL},
                                      {n, 0}};
     }
 }
