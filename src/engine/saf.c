@@ -1481,8 +1481,8 @@ static int saf_pick_kernel(struct saf *s, struct rs_driver *d, struct rs_err *er
     struct rs_saf_options o;
     int kernel = 0, rc = 0;
     int64_t threads;
-    /* over MPI ranks: the kernel split by rows, or the general engine with input queues
-     * (saf_dist.c; docs/distributed.md) */
+    /* over MPI ranks: the kernel split by rows, or the general engine (saf_dist.c,
+     * saf_dist_out.c; docs/distributed.md) */
     int ranks = in->exchange && in->exchange->size > 1 ? in->exchange->size : 0;
     if (rs_params_find(in->params, "saf_kernel") && /* absent: auto (and not echoed) */
         ((rc = rs_opt_choice(in->params, saf_options, "saf_kernel", &kernel, err)) ||
