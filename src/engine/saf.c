@@ -169,6 +169,11 @@ uint32_t rs__saf_offer(struct saf *s, uint64_t qi)
     return queue_select(s, &s->q[qi], s->qsel ? &s->qsel[qi] : NULL, qi);
 }
 
+uint32_t rs__saf_src_offer(struct saf *s, uint32_t t)
+{
+    return queue_select(s, &s->src[t], s->srcsel ? &s->srcsel[t] : NULL, s->n_queues + t);
+}
+
 /* ---- placement: where a packet goes next from the node it has just reached --------- */
 
 /* Source terminal of message m (a shift when messages are grouped by source). */
@@ -1452,8 +1457,7 @@ static void saf_result(const struct saf *s, struct rs_result *res, int deadlock)
 /* ---- the lifecycle of a batch run (the loop is the driver's, src/engine/driver.c) ----- */
 
 /* The general engine over ranks (ranks > 1; 0: a serial run, nothing to refuse): batch runs
- * with input queues, without check=1 (saf_dist.c, docs/distributed.md). Returns 0 or
- * RS_E... */
+ * without check=1 (saf_dist.c, saf_dist_out.c, docs/distributed.md). Returns 0 or RS_E... */
 static int saf_dist_admit(const struct rs_engine_input *in, int ranks, struct rs_err *err)
 {
     struct rs_saf_options o;
@@ -1461,11 +1465,6 @@ static int saf_dist_admit(const struct rs_engine_input *in, int ranks, struct rs
         return 0;
     if (rs_saf_options_read(in->params, &o, err))
         return err->code;
-    if (o.at != RS_SAF_AT_INPUT)
-        return rs_err_set(err, RS_EUNSUPPORTED,
-                          "switching=store_forward with queue_at=%s is not partitioned over "
-                          "MPI ranks (queue_at=input is): run it without mpirun -np %d",
-                          queue_at_names[o.at], ranks);
     if (in->check)
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "check=1 is not partitioned over MPI ranks: run it without mpirun "
@@ -1482,8 +1481,8 @@ static int saf_pick_kernel(struct saf *s, struct rs_driver *d, struct rs_err *er
     struct rs_saf_options o;
     int kernel = 0, rc = 0;
     int64_t threads;
-    /* over MPI ranks: the kernel split by rows, or the general engine with input queues
-     * (saf_dist.c; docs/distributed.md) */
+    /* over MPI ranks: the kernel split by rows, or the general engine (saf_dist.c,
+     * saf_dist_out.c; docs/distributed.md) */
     int ranks = in->exchange && in->exchange->size > 1 ? in->exchange->size : 0;
     if (rs_params_find(in->params, "saf_kernel") && /* absent: auto (and not echoed) */
         ((rc = rs_opt_choice(in->params, saf_options, "saf_kernel", &kernel, err)) ||

@@ -98,7 +98,8 @@ struct saf {
     uint32_t *qsel;        /* [n_queues] sticky selection (random, priority), or NULL */
     uint32_t *granted;     /* [n_queues] admissions this step (output/switch queues) */
     uint32_t *grant;       /* granted, where admissions are counted; NULL with queue_threshold
-                              (room is the occupancy at the start of the step alone) */
+                              (room is the occupancy at the start of the step alone), and
+                              over MPI ranks (saf_dist_out.c: the queues' owners admit) */
     uint32_t *waiter;      /* [n_queues] input queues with block only: node+1 whose offer
                               waits for room in this queue (0 = none), or NULL */
 
@@ -180,8 +181,8 @@ struct saf {
      * then nothing above is set up */
     struct saf_wave *wave;
 
-    /* over MPI ranks (saf_dist.c; batch, input queues): this rank's nodes, its packet pool
-     * and the exchange's buffers; NULL in a serial run */
+    /* over MPI ranks (saf_dist.c, saf_dist_out.c; batch and open loop): this rank's nodes,
+     * its packet pool and the exchange's buffers; NULL in a serial run */
     struct saf_dist *dist;
 };
 
@@ -387,20 +388,23 @@ void rs__saf_life_free(void *st);
 
 /* ---- saf_dist.c: the general engine over MPI ranks (docs/distributed.md) ------------ */
 
-/* Set up s for a batch run over d->in->exchange's ranks (size > 1), input queues: rank k
- * owns the nodes the flit engine gives it (rows of a network numbered level by level, else
- * the node ids v with floor(v P / n) = k), their queues, the stores of their terminals and
- * the packets in them (a pool of slots; pkt, where, osrc, omsg, ogen and rank are indexed by
- * slot, ogen = omsg = the message id). Every rank sets up the same options and agrees on a
- * route error (the serial run's line). Returns 0 or RS_E... (err set; then rs__saf_free). */
+/* Set up s for a batch run over d->in->exchange's ranks (size > 1), any queue placement:
+ * rank k owns the nodes the flit engine gives it (rows of a network numbered level by level,
+ * else the node ids v with floor(v P / n) = k), their queues, the stores of their terminals
+ * and the packets in them (a pool of slots; pkt, where, osrc, omsg, ogen and rank are indexed
+ * by slot, ogen = omsg = the message id); with output queues the sources' injections before
+ * step 1 are made. Every rank sets up the same options and agrees on a route error (the
+ * serial run's line). Returns 0 or RS_E... (err set; then rs__saf_free). */
 int rs__saf_dist_init(struct saf *s, struct rs_driver *d, struct rs_err *err);
 
-/* One step (the driver's step op over ranks): decide this rank's active nodes on the
- * start-of-step state (remote target queues' counts: the shadows), commit, exchange the
- * packets that cross ranks (whole records) and the credits of remote-fed queues that lost a
- * packet (one all-to-all, whose headers carry every rank's count of the step's moves and
- * finished packets, summed on every rank), which set d->step, d->remaining, d->moved and
- * d->live as the serial step does. Returns 0 or RS_E... (err set, the same on every rank). */
+/* One step (the driver's step op over ranks). Input queues: decide this rank's active nodes
+ * on the start-of-step state (remote target queues' counts: the shadows), commit, exchange
+ * the packets that cross ranks (whole records) and the credits of remote-fed queues that
+ * lost a packet (one all-to-all, whose headers carry every rank's count of the step's moves
+ * and finished packets, summed on every rank). Output and switch queues: saf_dist_out.c's
+ * request/grant round, then (output) the sources' end-of-step injections. Either sets
+ * d->step, d->remaining, d->moved and d->live as the serial step does. Returns 0 or RS_E...
+ * (err set, the same on every rank). */
 int rs__saf_dist_step(struct saf *s, struct rs_driver *d, struct rs_err *err);
 
 /* At the end of the run: every counter summed or maxed over the ranks into s (delivered,
@@ -416,7 +420,7 @@ int rs__saf_dist_collect(struct saf *s, uint64_t *top, uint64_t *top_delivered,
  * description of the waiting cycle reads the whole state. Returns 0 or RS_ENOMEM / RS_EIO. */
 int rs__saf_dist_gather(struct saf *s);
 
-/* Open loop over ranks (injection_process=bernoulli, input queues): set up as
+/* Open loop over ranks (injection_process=bernoulli, any queue placement): set up as
  * rs__saf_dist_init does, with each rank generating its own terminals' arrivals
  * (rs_openloop_restrict) into its pool (ogen: the generation step). Returns 0 or RS_E... */
 int rs__saf_dist_open_init(struct saf *s, struct rs_driver *d, struct rs_err *err);
@@ -454,6 +458,9 @@ int rs__saf_check(struct saf *s, struct rs_err *err);
 /* The packet queue qi offers this step (the protocol's selection; sticky selections are
  * recorded), or RS_NONE when it is empty. */
 uint32_t rs__saf_offer(struct saf *s, uint64_t qi);
+
+/* The packet terminal t's store offers this step (t's store holds packets; as above). */
+uint32_t rs__saf_src_offer(struct saf *s, uint32_t t);
 
 /* With waiters: 1 when every packet node v offers is blocked on a full queue that has v
  * registered as its waiter (so leaving v unexamined loses nothing), else 0. */

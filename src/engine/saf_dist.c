@@ -1,8 +1,8 @@
-/* The general store-and-forward engine over MPI ranks, batch runs with input queues
- * (mpirun -np P routesim run switching=store_forward ..., docs/distributed.md "The general
- * engine over ranks"): a true partition. Rank k owns a set of nodes (the flit engine's split:
+/* The general store-and-forward engine over MPI ranks, batch and open-loop runs (mpirun -np P
+ * routesim run switching=store_forward ..., docs/distributed.md "The general engine over
+ * ranks"): a true partition. Rank k owns a set of nodes (the flit engine's split,
  * node_split.h: rows of every level of a leveled network, a dragonfly's groups, else ranges
- * of node ids), the input queues of those nodes, the stores of their
+ * of node ids), the queues of those nodes, the stores of their
  * terminals and the packets in them, in a pool of slots (pkt, where, osrc, omsg, ogen, rank
  * and the step's moves are indexed by slot; omsg = ogen = the message id, so that
  * saf_pkt_id orders packets by message id as the serial run does). The node-indexed arrays
@@ -23,98 +23,21 @@
  * credits; arrivals into a store are taken in the serial move order (by the node the packet
  * left, then in that node's move order). Every block's header also carries the sender's count of
  * the step's moves and finished packets, which every rank sums, so every rank takes the
- * driver's decisions (end, deadlock) alike without an all-reduce. On a deadlock
+ * driver's decisions (end, deadlock) alike without an all-reduce. That step is for input
+ * queues; output and switch queues, whose queues have several feeders admitted in a serial
+ * order, take saf_dist_out.c's request/grant round instead (the set-up, the pool, the
+ * records, the end and the gather here are shared; saf_dist.h). On a deadlock
  * the non-empty queues are gathered on every rank and the serial code describes the cycle.
  * The exchange is the caller's (include/routesim/exchange.h): the library never calls MPI. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/node_split.h"
-#include "engine/saf.h"
+#include "engine/saf_dist.h"
 #include "routesim/alloc.h"
 #include "routesim/exchange.h"
 #include "routesim/hugemem.h"
 #include "routesim/rng.h"
-
-/* A packet's whole record, as it crosses to another rank (or into a store, or gathered). */
-struct saf_wire {
-    uint32_t to;        /* the queue it enters, or SAF_STORE (gathered: the queue it is in) */
-    uint32_t node;      /* the node it left (orders the arrivals into one store) */
-    uint32_t msg, src;  /* message id and source terminal */
-    uint32_t dst, mid, hops, rem, entered, tq;
-    uint32_t gen;       /* open loop: its generation step (batch: the message id) */
-    uint16_t port, phase_a, rank, pad;
-};
-
-/* A block's header: its records and credits, then the sender's step counts (moves,
- * packets finished, out of memory), which every rank sums: the step's all-reduce rides on
- * the all-to-all. */
-#define SAF_HDR 5
-
-/* What one rank sends another in a step: records, then credits (queue ids). */
-struct saf_out {
-    struct saf_wire *rec;
-    uint64_t n_rec, cap_rec;
-    uint32_t *cred;
-    uint64_t n_cred, cap_cred;
-};
-
-struct saf_dist {
-    const struct rs_exchange *xc;
-    uint32_t me, P;
-    struct rs__node_split split; /* the nodes' split into the P ranks (node_split.h) */
-    uint64_t pos_lo, pos_hi;     /* this rank's nodes: those at these positions */
-    uint64_t cap;           /* packet slots */
-    uint64_t max_moves;     /* the most moves a step of this rank can make */
-    uint32_t *free_slot;    /* [cap] stack of free slots */
-    uint64_t n_free;
-    uint16_t *feeder;       /* [n_queues], reserved (calloc: untouched pages cost nothing):
-                               1 + the rank feeding an own queue when it is another rank,
-                               else 0 */
-    uint32_t *ghost;        /* remote queues fed by own nodes (their shadows) */
-    uint64_t n_ghost;
-    struct saf_out *out;    /* [P] */
-    uint64_t *send_bytes, *recv_bytes; /* [P] */
-    uint8_t *send;
-    uint64_t send_cap;
-    void *recv;
-    uint64_t recv_cap;
-    struct saf_wire *stores; /* this step's arrivals into own stores */
-    uint64_t n_stores, cap_stores;
-    uint64_t done;          /* packets delivered or dropped on this rank, this step */
-    uint64_t top, top_delivered; /* protocol=rank: own packets of the top rank, delivered */
-    /* open loop: the packets finished on this rank in the step (generation step, delivered),
-     * recorded by every rank; the generation counts at the last exchange (split: each rank
-     * generates its own terminals' arrivals); the step's own counts */
-    struct saf_fin {
-        uint32_t gen, delivered;
-    } *fin;
-    uint64_t n_fin, cap_fin;
-    void *fin_recv;
-    uint64_t fin_recv_cap;
-    int gen_split;
-    uint64_t gen_synced[4];
-    uint64_t accepted;
-    struct rs_err fail;     /* a refill's error on this rank (code 0: none) */
-    uint64_t count[3];      /* sent in every header: this step's moves, finished, oom */
-    uint64_t sum[3];        /* every rank's, summed from the headers received */
-    int oom, gathered;
-};
-
-/* ---- ownership ------------------------------------------------------------------------ */
-
-static uint32_t owner_of(const struct saf *s, uint64_t node)
-{
-    return rs__node_split_part(&s->dist->split, node);
-}
-
-static int own_node(const struct saf *s, uint64_t node)
-{
-    const struct saf_dist *x = s->dist;
-    uint64_t pos = rs__node_split_pos(&x->split, node);
-    return pos >= x->pos_lo && pos < x->pos_hi;
-}
 
 /* ---- the packet pool ------------------------------------------------------------------ */
 
@@ -159,7 +82,7 @@ static int pool_grow(struct saf *s, uint64_t cap)
 }
 
 /* A free slot (the pool grows when none is left), or RS_NONE when out of memory. */
-static uint32_t slot_take(struct saf *s)
+uint32_t rs__saf_dist_slot_take(struct saf *s)
 {
     struct saf_dist *x = s->dist;
     if (!x->n_free && pool_grow(s, x->cap + x->cap / 2 + 1024)) {
@@ -169,7 +92,7 @@ static uint32_t slot_take(struct saf *s)
     return x->free_slot[--x->n_free];
 }
 
-static void slot_give(struct saf *s, uint32_t m)
+void rs__saf_dist_slot_give(struct saf *s, uint32_t m)
 {
     s->where[m] = SAF_FREE;
     s->dist->free_slot[s->dist->n_free++] = m;
@@ -184,7 +107,7 @@ static void activate(struct saf *s, uint32_t v)
 
 /* ---- records -------------------------------------------------------------------------- */
 
-static void wire_of(const struct saf *s, uint32_t m, uint32_t to, uint32_t node,
+void rs__saf_dist_wire(const struct saf *s, uint32_t m, uint32_t to, uint32_t node,
                     struct saf_wire *w)
 {
     const struct saf_pkt *p = &s->pkt[m];
@@ -195,9 +118,9 @@ static void wire_of(const struct saf *s, uint32_t m, uint32_t to, uint32_t node,
 }
 
 /* A slot holding record w (not yet in a queue), or RS_NONE when out of memory. */
-static uint32_t slot_of_wire(struct saf *s, const struct saf_wire *w)
+uint32_t rs__saf_dist_slot_of_wire(struct saf *s, const struct saf_wire *w)
 {
-    uint32_t m = slot_take(s);
+    uint32_t m = rs__saf_dist_slot_take(s);
     if (m == RS_NONE)
         return m;
     struct saf_pkt *p = &s->pkt[m];
@@ -335,11 +258,11 @@ static int setup_ghosts(struct saf *s)
     const struct rs_net *net = s->net;
     uint64_t cap = 0;
     for (uint32_t v = 0; v < net->n_nodes; v++) {
-        if (!own_node(s, v))
+        if (!saf_dist_own(s, v))
             continue;
         for (uint32_t p = 0; p < s->P; p++) {
             uint32_t slot, w = net->ops->neighbor(net, v, p, &slot);
-            if (w == RS_NONE || own_node(s, w))
+            if (w == RS_NONE || saf_dist_own(s, w))
                 continue;
             uint32_t q = (uint32_t)((uint64_t)w * s->P + slot);
             if (x->n_ghost == cap) {
@@ -350,7 +273,7 @@ static int setup_ghosts(struct saf *s)
                 x->ghost = g;
             }
             x->ghost[x->n_ghost++] = q;
-            out_cred(s, owner_of(s, w), q);
+            out_cred(s, saf_dist_owner(s, w), q);
         }
     }
     if (x->oom)
@@ -383,11 +306,6 @@ static int dist_setup(struct saf *s, struct rs_driver *d, struct rs_err *err)
     if (rc)
         return rc;
     uint64_t P = (uint64_t)xc->size, k = (uint64_t)xc->rank, n = net->n_nodes;
-    if (s->at != SAF_AT_INPUT) /* (batch runs are refused before, saf.c) */
-        return rs_err_set(err, RS_EUNSUPPORTED,
-                          "switching=store_forward with queue_at=%s is not partitioned over "
-                          "MPI ranks (queue_at=input is): run it without mpirun -np %llu",
-                          s->at == SAF_AT_OUTPUT ? "output" : "switch", (unsigned long long)P);
     if (in->check)
         return rs_err_set(err, RS_EUNSUPPORTED,
                           "check=1 is not partitioned over MPI ranks: run it without mpirun "
@@ -431,8 +349,10 @@ static int dist_setup(struct saf *s, struct rs_driver *d, struct rs_err *err)
         return rs_err_set(err, RS_ENOMEM, "out of memory for the MPI exchange");
     uint64_t own_nodes = 0;
     for (uint32_t v = 0; v < n; v++)
-        own_nodes += own_node(s, v);
+        own_nodes += saf_dist_own(s, v);
     x->max_moves = own_nodes * s->P + 1;
+    if (s->at != SAF_AT_INPUT && rs__saf_dist_out_init(s))
+        return rs_err_set(err, RS_ENOMEM, "out of memory for the MPI exchange");
     return 0;
 }
 
@@ -454,7 +374,7 @@ int rs__saf_dist_init(struct saf *s, struct rs_driver *d, struct rs_err *err)
     /* own packets: the messages of own terminals, in message order */
     uint64_t own = 0;
     for (uint64_t m = 0; m < pb->n_msgs; m++)
-        own += own_node(s, s->src_node[rs_problem_src(pb, m)]);
+        own += saf_dist_own(s, s->src_node[rs_problem_src(pb, m)]);
     if (pool_grow(s, own + own / 16 + 1024)) /* grown by half when a step needs more */
         return rs_err_set(err, RS_ENOMEM, "out of memory for %llu packets",
                           (unsigned long long)own);
@@ -467,7 +387,7 @@ int rs__saf_dist_init(struct saf *s, struct rs_driver *d, struct rs_err *err)
         uint32_t m = (uint32_t)m64, t = rs_problem_src(pb, m64);
         if (rs_driver_mid_of(d, m) != RS_NONE)
             agree[2] = 1;
-        if (!own_node(s, s->src_node[t]))
+        if (!saf_dist_own(s, s->src_node[t]))
             continue;
         struct saf_pkt p;
         rs_err_clear(&ignore);
@@ -475,7 +395,7 @@ int rs__saf_dist_init(struct saf *s, struct rs_driver *d, struct rs_err *err)
             agree[0] = pb->n_msgs - m64; /* the largest is the first */
             break;
         }
-        uint32_t slot = slot_take(s);
+        uint32_t slot = rs__saf_dist_slot_take(s);
         n_own++;
         s->pkt[slot] = p;
         s->omsg[slot] = m;
@@ -498,7 +418,7 @@ int rs__saf_dist_init(struct saf *s, struct rs_driver *d, struct rs_err *err)
     s->dilation = (uint32_t)agree[1];
     if (agree[2])
         s->route_plain = s->hop_call = 0;
-    if ((rc = setup_ghosts(s)))
+    if (s->at == SAF_AT_INPUT && (rc = setup_ghosts(s))) /* (one feeder per queue) */
         return rs_err_set(err, rc, rc == RS_EIO ? "the exchange between MPI ranks failed at "
                                                   "set-up"
                                                 : "out of memory for the MPI exchange");
@@ -519,7 +439,7 @@ int rs__saf_dist_init(struct saf *s, struct rs_driver *d, struct rs_err *err)
             x->top_delivered += s->rank && s->rank[m] == s->ranks;
             if (rs_lat_hist_add(&s->lat, 0))
                 x->oom = 1;
-            slot_give(s, m);
+            rs__saf_dist_slot_give(s, m);
             continue;
         }
         s->where[m] = SAF_IN_SOURCE;
@@ -534,15 +454,21 @@ int rs__saf_dist_init(struct saf *s, struct rs_driver *d, struct rs_err *err)
         return rs_err_set(err, RS_ENOMEM, "out of memory");
     s->remaining -= g[0];
     d->remaining = s->remaining;
+    s->pend_dirty = 1; /* the own terminals holding packets (switch and output queues) */
+    rs__saf_compact_pending(s);
+    if (s->at == SAF_AT_OUTPUT) { /* the sources' injections before step 1 (saf.c) */
+        rs__saf_inject_output(s);
+        rs__saf_compact_pending(s);
+    }
     return 0;
 }
 
 /* ---- a step --------------------------------------------------------------------------- */
 
-static int node_empty(const struct saf *s, uint32_t v)
+int rs__saf_dist_node_empty(const struct saf *s, uint32_t v)
 {
-    for (uint32_t i = 0; i < s->P; i++)
-        if (s->q[(uint64_t)v * s->P + i].count)
+    for (uint32_t i = 0, nq = s->at == SAF_AT_SWITCH ? 1 : s->P; i < nq; i++)
+        if (s->q[saf_queue_of(s, v, i)].count)
             return 0;
     for (uint32_t t = v < s->n_node_src ? s->node_src[v] : RS_NONE; t != RS_NONE;
          t = s->src_next[t]) /* every terminal of the node (saf.c's node_empty) */
@@ -552,7 +478,7 @@ static int node_empty(const struct saf *s, uint32_t v)
 }
 
 /* Packet m enters own queue `to` (at its node, placed there). */
-static void enter_queue(struct saf *s, uint32_t m, uint32_t to)
+void rs__saf_dist_enter_queue(struct saf *s, uint32_t m, uint32_t to)
 {
     uint32_t w = saf_queue_node(s, to);
     s->pkt[m].entered = s->step;
@@ -565,7 +491,7 @@ static void enter_queue(struct saf *s, uint32_t m, uint32_t to)
 }
 
 /* Packet m ends Valiant phase A: held in the store of terminal mid (an own terminal). */
-static void enter_store(struct saf *s, uint32_t m)
+void rs__saf_dist_enter_store(struct saf *s, uint32_t m)
 {
     struct saf_pkt *p = &s->pkt[m];
     uint32_t v = s->src_node[p->mid];
@@ -595,9 +521,7 @@ static void fin_add(struct saf *s, uint32_t gen, int delivered)
     x->fin[x->n_fin++] = (struct saf_fin){gen, (uint32_t)delivered};
 }
 
-/* Apply this rank's moves: departures, then arrivals (own queues, deliveries, drops; the
- * others recorded for their ranks). */
-static void commit_own(struct saf *s)
+void rs__saf_dist_depart(struct saf *s)
 {
     struct saf_dist *x = s->dist;
     for (uint64_t i = 0; i < s->n_moves; i++) {
@@ -627,51 +551,64 @@ static void commit_own(struct saf *s)
         if (s->waiter)
             activate(s, mv->node);
     }
+}
+
+void rs__saf_dist_finish(struct saf *s, uint32_t m, int delivered)
+{
+    struct saf_dist *x = s->dist;
+    x->done++;
+    s->last_event = s->step;
+    if (!delivered)
+        s->dropped++;
+    else {
+        s->delivered++;
+        x->top_delivered += s->rank && s->rank[m] == s->ranks;
+        if (s->ol)
+            x->accepted++;
+        else if (rs_lat_hist_add(&s->lat, s->step)) /* released at step 0 */
+            x->oom = 1;
+    }
+    if (s->ol)
+        fin_add(s, s->ogen[m], delivered);
+    rs__saf_dist_slot_give(s, m);
+}
+
+/* Apply this rank's moves: departures, then arrivals (own queues, deliveries, drops; the
+ * others recorded for their ranks). */
+static void commit_own(struct saf *s)
+{
+    rs__saf_dist_depart(s);
     for (uint64_t i = 0; i < s->n_moves; i++) {
         const struct saf_move *mv = &s->moves[i];
         uint32_t m = mv->pkt;
         struct saf_pkt *p = &s->pkt[m];
         if (mv->to == SAF_DROP_TO) {
-            s->dropped++;
-            x->done++;
-            s->last_event = s->step;
-            if (s->ol)
-                fin_add(s, s->ogen[m], 0);
-            slot_give(s, m);
+            rs__saf_dist_finish(s, m, 0);
             continue;
         }
         p->hops++;
         p->rem--;
         s->hops++;
         if (mv->to == SAF_DELIVER) {
-            s->delivered++;
-            x->done++;
-            s->last_event = s->step;
-            x->top_delivered += s->rank && s->rank[m] == s->ranks;
-            if (s->ol) {
-                fin_add(s, s->ogen[m], 1);
-                x->accepted++;
-            } else if (rs_lat_hist_add(&s->lat, s->step)) /* released at step 0 */
-                x->oom = 1;
-            slot_give(s, m);
+            rs__saf_dist_finish(s, m, 1);
             continue;
         }
         struct saf_wire w;
         if (mv->to == SAF_STORE) { /* to the store's rank, this one included (move order) */
-            wire_of(s, m, SAF_STORE, mv->node, &w);
-            out_rec(s, owner_of(s, s->src_node[p->mid]), &w);
-            slot_give(s, m);
+            rs__saf_dist_wire(s, m, SAF_STORE, mv->node, &w);
+            out_rec(s, saf_dist_owner(s, s->src_node[p->mid]), &w);
+            rs__saf_dist_slot_give(s, m);
             continue;
         }
         uint32_t wn = saf_queue_node(s, mv->to);
-        if (own_node(s, wn)) {
-            enter_queue(s, m, mv->to);
+        if (saf_dist_own(s, wn)) {
+            rs__saf_dist_enter_queue(s, m, mv->to);
             continue;
         }
         s->q[mv->to].count++; /* the shadow */
-        wire_of(s, m, mv->to, mv->node, &w);
-        out_rec(s, owner_of(s, wn), &w);
-        slot_give(s, m);
+        rs__saf_dist_wire(s, m, mv->to, mv->node, &w);
+        out_rec(s, saf_dist_owner(s, wn), &w);
+        rs__saf_dist_slot_give(s, m);
     }
 }
 
@@ -712,9 +649,9 @@ static void take_in(struct saf *s)
                 x->stores[x->n_stores++] = w;
                 continue;
             }
-            uint32_t m = slot_of_wire(s, &w);
+            uint32_t m = rs__saf_dist_slot_of_wire(s, &w);
             if (m != RS_NONE)
-                enter_queue(s, m, w.to);
+                rs__saf_dist_enter_queue(s, m, w.to);
         }
         for (uint64_t i = 0; i < h[1]; i++) {
             uint32_t q;
@@ -738,11 +675,36 @@ static void take_in(struct saf *s)
         key[i] = (uint64_t)x->stores[i].node << 32 | i;
     qsort(key, x->n_stores, sizeof *key, key_cmp);
     for (uint64_t i = 0; i < x->n_stores; i++) {
-        uint32_t m = slot_of_wire(s, &x->stores[key[i] & 0xffffffffu]);
+        uint32_t m = rs__saf_dist_slot_of_wire(s, &x->stores[key[i] & 0xffffffffu]);
         if (m != RS_NONE)
-            enter_store(s, m);
+            rs__saf_dist_enter_store(s, m);
     }
     rs_free(key);
+}
+
+/* Input queues: this step's moves (s->step advanced, s->n_moves and x->done 0): decide, commit,
+ * one all-to-all of records and credits whose headers carry the step's counts (summed into
+ * x->sum), the arrivals. Returns 0 or RS_EIO. */
+static int moves_in(struct saf *s)
+{
+    struct saf_dist *x = s->dist;
+    uint32_t n_act = rs__saf_collect_active(s);
+    rs__saf_decide_span(s, 0, n_act);
+    commit_own(s);
+    x->count[0] = s->n_moves;
+    x->count[1] = x->done;
+    x->count[2] = (uint64_t)x->oom;
+    x->sum[0] = x->sum[1] = x->sum[2] = 0;
+    if (exchange_out(s))
+        return RS_EIO;
+    take_in(s);
+    if (!s->waiter) /* nodes the moves left empty leave the active set */
+        for (uint64_t i = 0; i < s->n_moves; i++) {
+            uint32_t v = s->moves[i].node;
+            if (rs__saf_dist_node_empty(s, v))
+                s->active[v / 64] &= ~(1ull << (v % 64));
+        }
+    return 0;
 }
 
 int rs__saf_dist_step(struct saf *s, struct rs_driver *d, struct rs_err *err)
@@ -752,32 +714,30 @@ int rs__saf_dist_step(struct saf *s, struct rs_driver *d, struct rs_err *err)
     s->step++;
     s->n_moves = 0;
     x->done = 0;
-    uint32_t n_act = rs__saf_collect_active(s);
-    rs__saf_decide_span(s, 0, n_act);
-    commit_own(s);
-    x->count[0] = s->n_moves;
-    x->count[1] = x->done;
-    x->count[2] = (uint64_t)x->oom;
-    x->sum[0] = x->sum[1] = x->sum[2] = 0;
-    if (exchange_out(s))
+    if (s->at == SAF_AT_INPUT ? moves_in(s) : rs__saf_dist_out_moves(s))
         return rs_err_set(err, RS_EIO, "the exchange between MPI ranks failed in step %u",
                           s->step);
-    take_in(s);
-    if (!s->waiter) /* nodes the moves left empty leave the active set */
-        for (uint64_t i = 0; i < s->n_moves; i++) {
-            uint32_t v = s->moves[i].node;
-            if (node_empty(s, v))
-                s->active[v / 64] &= ~(1ull << (v % 64));
-        }
-    /* a rank out of memory in take_in reports it in the next step's headers; set-up and
-       the end reduce it too */
+    /* a rank out of memory after the exchange reports it in the next step's headers; set-up
+       and the end reduce it too */
     uint64_t *g = x->sum;
     if (g[2])
         return rs_err_set(err, RS_ENOMEM, "out of memory during the run");
     s->remaining -= g[1];
+    uint64_t moved = g[0];
+    if (s->at != SAF_AT_INPUT) { /* saf.c's end_of_step: output queues' injections */
+        uint64_t injected = s->at == SAF_AT_OUTPUT ? rs__saf_inject_output(s) : 0;
+        rs__saf_compact_pending(s);
+        /* the driver reads only whether the step moved something: the injections count
+           only in a step without moves (an all-reduce then, rare: a stall) */
+        if (!moved && s->at == SAF_AT_OUTPUT &&
+            x->xc->allreduce(x->xc->ctx, &injected, 1, RS_EXCHANGE_SUM))
+            return rs_err_set(err, RS_EIO, "the exchange between MPI ranks failed in step %u",
+                              s->step);
+        moved += moved ? 0 : injected;
+    }
     d->step = s->step;
     d->remaining = s->remaining;
-    d->moved = g[0];
+    d->moved = moved;
     d->live = present;
     return 0;
 }
@@ -792,7 +752,7 @@ int rs__saf_dist_collect(struct saf *s, uint64_t *top, uint64_t *top_delivered,
     uint32_t c = 0;
     if (s->load)
         for (uint32_t v = 0; v < s->net->n_nodes; v++)
-            for (uint32_t p = 0; own_node(s, v) && p < s->P; p++)
+            for (uint32_t p = 0; saf_dist_own(s, v) && p < s->P; p++)
                 c = s->load[(uint64_t)v * s->P + p] > c ? s->load[(uint64_t)v * s->P + p] : c;
     uint64_t mx[5] = {s->max_queue, s->last_event, c, s->lat.cap, (uint64_t)x->oom};
     uint64_t sum[6] = {s->delivered, s->dropped, s->hops, x->top, x->top_delivered, s->lat.n};
@@ -844,10 +804,10 @@ int rs__saf_dist_gather(struct saf *s)
     if (!b)
         return RS_ENOMEM;
     for (uint32_t v = 0; v < s->net->n_nodes; v++) {
-        if (!own_node(s, v))
+        if (!saf_dist_own(s, v))
             continue;
-        for (uint32_t i = 0; i < s->P; i++) {
-            uint64_t qi = (uint64_t)v * s->P + i;
+        for (uint32_t i = 0, nq = s->at == SAF_AT_SWITCH ? 1 : s->P; i < nq; i++) {
+            uint64_t qi = saf_queue_of(s, v, i);
             const struct saf_queue *q = &s->q[qi];
             if (!q->count)
                 continue;
@@ -867,7 +827,7 @@ int rs__saf_dist_gather(struct saf *s)
                     pos = j + 1;
             b[n++] = (struct saf_wire){.to = (uint32_t)qi, .hops = q->count, .rem = pos};
             for (uint32_t m = q->head; m != RS_NONE; m = s->pkt[m].next)
-                wire_of(s, m, (uint32_t)qi, v, &b[n++]);
+                rs__saf_dist_wire(s, m, (uint32_t)qi, v, &b[n++]);
         }
     }
     void *all = NULL;
@@ -885,14 +845,14 @@ int rs__saf_dist_gather(struct saf *s)
     while (w < end) {
         uint32_t qi = w->to, count = w->hops, pos = w->rem;
         w++;
-        if (own_node(s, saf_queue_node(s, qi))) {
+        if (saf_dist_own(s, saf_queue_node(s, qi))) {
             w += count;
             continue;
         }
         struct saf_queue *q = &s->q[qi];
         *q = (struct saf_queue){RS_NONE, RS_NONE, 0};
         for (uint32_t j = 0; j < count; j++, w++) {
-            uint32_t m = slot_of_wire(s, w);
+            uint32_t m = rs__saf_dist_slot_of_wire(s, w);
             if (m == RS_NONE) {
                 rs_free(all);
                 return RS_ENOMEM;
@@ -935,7 +895,7 @@ int rs__saf_dist_open_init(struct saf *s, struct rs_driver *d, struct rs_err *er
     }
     for (uint32_t t = 0; t < n; t++) {
         s->own[t] = RS_NONE;
-        if (own_node(s, s->src_node[t]))
+        if (saf_dist_own(s, s->src_node[t]))
             own[n_own++] = t;
     }
     int r = rs_openloop_restrict(s->ol, own, n_own); /* each rank generates its own */
@@ -944,7 +904,7 @@ int rs__saf_dist_open_init(struct saf *s, struct rs_driver *d, struct rs_err *er
         return rs_err_set(err, RS_ENOMEM, "out of memory for open-loop sources");
     x->gen_split = r;
     rs_openloop_gen_counts(s->ol, x->gen_synced);
-    if ((rc = setup_ghosts(s)))
+    if (s->at == SAF_AT_INPUT && (rc = setup_ghosts(s))) /* (one feeder per queue) */
         return rs_err_set(err, rc, rc == RS_EIO ? "the exchange between MPI ranks failed at "
                                                   "set-up"
                                                 : "out of memory for the MPI exchange");
@@ -982,7 +942,7 @@ static int refill_own(struct saf *s, uint32_t t, struct rs_err *err)
                                   "supported)",
                                   t, pk.mid, (long long)la);
         }
-        uint32_t m = slot_take(s), v = s->src_node[t];
+        uint32_t m = rs__saf_dist_slot_take(s), v = s->src_node[t];
         if (m == RS_NONE)
             return rs_err_set(err, RS_ENOMEM, "out of memory during the run");
         rs__saf_open_fill(s, m, t, &pk, (uint32_t)len, (uint32_t)la);
@@ -1027,20 +987,10 @@ int rs__saf_dist_open_step(struct saf *s, struct rs_driver *d, struct rs_err *er
     s->made = 0;
     s->n_moves = 0;
     x->done = x->accepted = 0;
-    uint32_t n_act = rs__saf_collect_active(s);
-    rs__saf_decide_span(s, 0, n_act);
-    commit_own(s);
-    x->count[0] = x->count[1] = x->count[2] = 0; /* (the all-reduce below counts) */
-    if (exchange_out(s))
+    if (s->at == SAF_AT_INPUT ? moves_in(s) : rs__saf_dist_out_moves(s)) /* (the all-reduce
+                                                                            below counts) */
         return rs_err_set(err, RS_EIO, "the exchange between MPI ranks failed in step %u",
                           s->step);
-    take_in(s);
-    if (!s->waiter)
-        for (uint64_t i = 0; i < s->n_moves; i++) {
-            uint32_t v = s->moves[i].node;
-            if (node_empty(s, v))
-                s->active[v / 64] &= ~(1ull << (v % 64));
-        }
     /* the step's arrivals (own terminals'), then the stores whose own packet left take their
      * next one (saf_openloop.c's order) */
     const uint32_t *newly;
@@ -1048,10 +998,17 @@ int rs__saf_dist_open_step(struct saf *s, struct rs_driver *d, struct rs_err *er
     for (uint32_t i = 0; i < s->n_refill && !x->fail.code; i++)
         refill_own(s, s->refill[i], &x->fail);
     for (uint32_t i = 0; i < n_new && !x->fail.code; i++)
-        if (own_node(s, s->src_node[newly[i]])) /* (traffic=trace: every rank generates all) */
+        if (saf_dist_own(s, s->src_node[newly[i]])) /* (traffic=trace: every rank generates all) */
             refill_own(s, newly[i], &x->fail);
     s->n_refill = 0;
-    uint64_t v[9] = {s->n_moves, s->made, x->done, x->accepted,
+    uint32_t injected = 0;
+    if (s->at == SAF_AT_OUTPUT) { /* the stores filled just now may inject too (saf.c) */
+        rs__saf_compact_pending(s);
+        injected = rs__saf_inject_output(s);
+    }
+    if (s->at != SAF_AT_INPUT)
+        rs__saf_compact_pending(s);
+    uint64_t v[9] = {s->n_moves + injected, s->made, x->done, x->accepted,
                      (uint64_t)(x->oom || x->fail.code), 0, 0, 0, 0};
     if (x->gen_split) { /* this rank's generation in the step */
         uint64_t now[4];
@@ -1142,6 +1099,7 @@ void rs__saf_dist_free(struct saf *s)
     rs_free(x->stores);
     rs_free(x->fin);
     rs_free(x->fin_recv);
+    rs__saf_dist_out_free(s);
     rs_free(x);
     s->dist = NULL;
 }
