@@ -26,6 +26,7 @@
  *     order; the stores take their records in the serial move order.
  * The output queues' end-of-step injections are the source's own node's (saf_dist.c calls
  * saf.c's). */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,8 +34,8 @@
 #include "routesim/alloc.h"
 #include "routesim/exchange.h"
 
-/* A candidate as it travels to its queue's owner: the packet's record (kept there only if
- * admitted) and what orders it among the queue's candidates. 72 bytes. */
+/* A candidate as it travels to its queue's owner on another rank: the packet's record (kept
+ * there only if admitted) and what orders it among the queue's candidates. 72 bytes. */
 struct saf_req {
     uint64_t key;      /* protocol=rank: the admission key (rs__saf_rank_key), else 0 */
     struct saf_wire w; /* w.to: the queue it enters, or for an injection SAF_DELIVER or
@@ -44,6 +45,22 @@ struct saf_req {
     uint32_t term;     /* an injection's terminal (switch queues), RS_NONE in-network */
     uint32_t dep;      /* an injection: 1 + the index of the candidate holding its channel
                           (in the sender's block; at the owner: in the joined list), 0: none */
+};
+
+/* A candidate as the owner of its queue judges it: an entry of the joined list, which holds
+ * this rank's own candidates (made here, without a record) and then the received ones in
+ * rank order. 40 bytes. */
+struct saf_cand {
+    uint64_t key;  /* protocol=rank: the admission key, else 0 */
+    uint64_t ord;  /* the serial order: switch id * ports + port, or the terminal */
+    uint32_t to;   /* the queue it enters, or for an injection SAF_DELIVER or SAF_STORE */
+    uint32_t q;    /* the queue it is judged at (struct saf_req) */
+    uint32_t term; /* an injection's terminal, RS_NONE in-network */
+    uint32_t dep;  /* an injection: 1 + the joined index of the candidate holding its
+                      channel, 0: none */
+    uint32_t from; /* the rank that asked */
+    uint32_t idx;  /* own: the packet's slot; received: its index in the sender's block,
+                      once admitted its record's index in o->recw */
 };
 
 /* What this rank sends one rank in a step: requests (and what each stands for here), and
@@ -71,19 +88,27 @@ struct saf_blk {
 struct saf_dist_out {
     struct saf_to *to;      /* [P] */
     struct saf_blk *blk;    /* [P] */
-    uint64_t *base;         /* [P + 1] the received blocks' requests in the joined list */
+    uint64_t *base;         /* [P + 1] where each rank's requests start in the joined list */
+    uint64_t *nreq;         /* [P] how many requests each rank sent (own: o->n_loc) */
+    const uint8_t **recp;   /* [P] the received requests of each rank (in x->recv) */
     struct saf_inj *inj;
     uint64_t n_inj, cap_inj;
     uint32_t *reqpos;       /* [cap_pos] move i's request's index in its block */
     uint64_t cap_pos;
-    /* the owner's side: the joined list of received requests, in rank order */
-    struct saf_req *rq;
+    /* the owner's side: the joined list, own candidates [0, n_loc), then the received
+     * requests in rank order */
+    struct saf_cand *rq;
+    uint32_t *lref;         /* [cap_rq] own candidate i: the move's index, or SAF_SRC_BIT |
+                               its injection's */
     uint32_t *cnext;        /* [cap_rq] next candidate of the same queue (index + 1) */
     uint8_t *res;           /* [cap_rq] admitted */
     uint32_t *arr;          /* [cap_rq] the admitted requests into queues, each queue's in
                                the serial order */
     uint32_t *touched;      /* [cap_rq] queues whose granted count was raised */
-    uint64_t n_rq, cap_rq, n_arr, n_touched;
+    uint64_t n_rq, cap_rq, n_arr, n_touched, n_loc;
+    int admitted;           /* admit() ran this step (the own candidates' results are set) */
+    struct saf_wire *recw;  /* the admitted received records, copied out of x->recv */
+    uint64_t cap_recw;
     uint32_t *chead;        /* [n_queues], reserved: first candidate (index + 1) per queue */
     struct saf_wire *stores; /* records for own stores this step */
     uint64_t n_stores, cap_stores;
@@ -106,6 +131,36 @@ static int grow(void **p, uint64_t *cap, uint64_t need, size_t size)
     return 0;
 }
 
+/* *p resized to c elements of size bytes. 0 or RS_ENOMEM (*p kept). */
+static int resize(void **p, uint64_t c, size_t size)
+{
+    void *n = rs_realloc(*p, c * size);
+    if (!n)
+        return RS_ENOMEM;
+    *p = n;
+    return 0;
+}
+
+/* Room for need entries in the joined list and its per-entry arrays (doubled). 0 or
+ * RS_ENOMEM. */
+static int grow_rq(struct saf_dist_out *o, uint64_t need)
+{
+    if (need <= o->cap_rq)
+        return 0;
+    uint64_t c = o->cap_rq ? o->cap_rq : 256;
+    while (c < need)
+        c *= 2;
+    if (resize((void **)&o->rq, c, sizeof *o->rq) ||
+        resize((void **)&o->lref, c, sizeof *o->lref) ||
+        resize((void **)&o->cnext, c, sizeof *o->cnext) ||
+        resize((void **)&o->res, c, sizeof *o->res) ||
+        resize((void **)&o->arr, c, sizeof *o->arr) ||
+        resize((void **)&o->touched, c, sizeof *o->touched))
+        return RS_ENOMEM; /* (those grown are larger than cap_rq says) */
+    o->cap_rq = c;
+    return 0;
+}
+
 int rs__saf_dist_out_init(struct saf *s)
 {
     struct saf_dist *x = s->dist;
@@ -117,9 +172,11 @@ int rs__saf_dist_out_init(struct saf *s)
     o->to = rs_calloc(x->P, sizeof *o->to);
     o->blk = rs_calloc(x->P, sizeof *o->blk);
     o->base = rs_calloc(x->P + 1, sizeof *o->base);
+    o->nreq = rs_calloc(x->P, sizeof *o->nreq);
+    o->recp = rs_calloc(x->P, sizeof *o->recp);
     /* sparse (a rank writes its own queues' entries only): small pages */
     o->chead = rs_calloc(s->n_queues, sizeof *o->chead);
-    return o->to && o->blk && o->base && o->chead ? 0 : RS_ENOMEM;
+    return o->to && o->blk && o->base && o->nreq && o->recp && o->chead ? 0 : RS_ENOMEM;
 }
 
 void rs__saf_dist_out_free(struct saf *s)
@@ -135,6 +192,10 @@ void rs__saf_dist_out_free(struct saf *s)
     rs_free(o->to);
     rs_free(o->blk);
     rs_free(o->base);
+    rs_free(o->nreq);
+    rs_free(o->recp);
+    rs_free(o->lref);
+    rs_free(o->recw);
     rs_free(o->inj);
     rs_free(o->reqpos);
     rs_free(o->rq);
@@ -221,20 +282,39 @@ static void send_store(struct saf *s, uint32_t m, uint32_t node, int inj)
 
 /* ---- 1. the requests ---------------------------------------------------------------------- */
 
-/* Append request rq (ref: what it stands for here) for the owner of queue rq->q. Returns its
- * index in that block. */
-static uint32_t request(struct saf *s, const struct saf_req *rq, uint32_t ref)
+/* Candidate c of packet m leaving node (c->ord, from and idx are set here; ref: what it
+ * stands for here) for the owner of queue c->q: into an own queue it joins the joined list
+ * as it is; into another rank's it is sent as a request with m's record (to c->to). Returns
+ * its index in its block (own: in the joined list). */
+static uint32_t request(struct saf *s, struct saf_cand *c, uint32_t ref, uint32_t m,
+                        uint32_t node)
 {
-    uint32_t r = saf_dist_owner(s, saf_queue_node(s, rq->q));
-    struct saf_to *t = &s->dist->xo->to[r];
+    struct saf_dist *x = s->dist;
+    struct saf_dist_out *o = x->xo;
+    uint32_t r = saf_dist_owner(s, saf_queue_node(s, c->q));
+    if (r == x->me) {
+        if (grow_rq(o, o->n_rq + 1)) {
+            x->oom = 1;
+            return 0;
+        }
+        c->ord = c->term == RS_NONE ? (uint64_t)node * s->P + s->pkt[m].port : c->term;
+        c->from = r;
+        c->idx = m;
+        o->rq[o->n_rq] = *c;
+        o->lref[o->n_rq] = ref;
+        return (uint32_t)o->n_rq++;
+    }
+    struct saf_to *t = &o->to[r];
     uint64_t cap = t->cap_req;
     if (grow((void **)&t->req, &t->cap_req, t->n_req + 1, sizeof *t->req) ||
         grow((void **)&t->ref, &cap, t->n_req + 1, sizeof *t->ref)) {
         t->cap_req = t->cap_req < cap ? t->cap_req : cap;
-        s->dist->oom = 1;
+        x->oom = 1;
         return 0;
     }
-    t->req[t->n_req] = *rq;
+    struct saf_req *rq = &t->req[t->n_req];
+    *rq = (struct saf_req){.key = c->key, .q = c->q, .term = c->term, .dep = c->dep};
+    rs__saf_dist_wire(s, m, c->to, node, &rq->w);
     t->ref[t->n_req] = ref;
     return (uint32_t)t->n_req++;
 }
@@ -270,9 +350,8 @@ static void request_moves(struct saf *s)
             count_final(s, mv->pkt, mv->to, mv->node, 0);
             continue;
         }
-        struct saf_req rq = {.key = key_of(s, mv), .q = mv->to, .term = RS_NONE};
-        rs__saf_dist_wire(s, mv->pkt, mv->to, mv->node, &rq.w);
-        o->reqpos[i] = request(s, &rq, (uint32_t)i);
+        struct saf_cand c = {.key = key_of(s, mv), .to = mv->to, .q = mv->to, .term = RS_NONE};
+        o->reqpos[i] = request(s, &c, (uint32_t)i, mv->pkt, mv->node);
     }
 }
 
@@ -297,9 +376,8 @@ static uint32_t request_injection(struct saf *s, uint32_t t, uint32_t m, uint32_
         return RS_NONE;
     }
     o->inj[o->n_inj] = (struct saf_inj){t, m, tq, v};
-    struct saf_req rq = {.key = key_of(s, &mv), .q = q, .term = t, .dep = dep};
-    rs__saf_dist_wire(s, m, tq, v, &rq.w);
-    return request(s, &rq, SAF_SRC_BIT | (uint32_t)o->n_inj++);
+    struct saf_cand c = {.key = key_of(s, &mv), .to = tq, .q = q, .term = t, .dep = dep};
+    return request(s, &c, SAF_SRC_BIT | (uint32_t)o->n_inj++, m, v);
 }
 
 /* Switch queues: the sources of the active nodes act[0, n_act), in the serial injection
@@ -352,7 +430,8 @@ static void make_requests(struct saf *s)
     struct saf_dist_out *o = x->xo;
     for (uint32_t r = 0; r < x->P; r++)
         o->to[r].n_req = o->to[r].n_st = 0;
-    o->n_inj = 0;
+    o->n_inj = o->n_rq = 0;
+    o->admitted = 0;
     memset(o->count, 0, sizeof o->count);
     uint32_t n_act = rs__saf_collect_active(s);
     rs__saf_decide_span(s, 0, n_act); /* (s->grant is NULL: candidates) */
@@ -360,7 +439,8 @@ static void make_requests(struct saf *s)
     request_moves(s);
     if (s->at == SAF_AT_SWITCH)
         request_sources(s, n_act, n_in);
-    for (uint32_t r = 0; r < x->P; r++) {
+    o->n_loc = o->n_rq;
+    for (uint32_t r = 0; r < x->P; r++) { /* (own block: no requests, n_req 0) */
         const struct saf_to *t = &o->to[r];
         o->blk[r] = (struct saf_blk){{t->n_req, t->n_st},
                                      {t->req, t->st},
@@ -384,54 +464,51 @@ static void take_stores(struct saf *s, const uint8_t *p, uint64_t n)
     o->n_stores += n;
 }
 
-/* The received requests joined in rank order into o->rq (dep: an index of the joined list),
- * the store records into o->stores. Returns 0 or RS_ENOMEM. */
+/* The received requests joined, in rank order, after the own candidates in o->rq (dep: an
+ * index of the joined list; their records stay in x->recv, o->recp), the store records
+ * into o->stores. Returns 0 or RS_ENOMEM. */
 static int take_requests(struct saf *s)
 {
     struct saf_dist *x = s->dist;
     struct saf_dist_out *o = x->xo;
     const uint8_t *b = x->recv;
-    uint64_t n = 0;
+    uint64_t n = o->n_loc;
     for (uint32_t r = 0; r < x->P; r++) {
         uint64_t h[2];
         memcpy(h, b, sizeof h);
         n += h[0];
         b += x->recv_bytes[r];
     }
-    uint64_t c1 = o->cap_rq, c2 = o->cap_rq, c3 = o->cap_rq, c4 = o->cap_rq, c5 = o->cap_rq;
-    if (grow((void **)&o->rq, &c1, n, sizeof *o->rq) ||
-        grow((void **)&o->cnext, &c2, n, sizeof *o->cnext) ||
-        grow((void **)&o->res, &c3, n, sizeof *o->res) ||
-        grow((void **)&o->arr, &c4, n, sizeof *o->arr) ||
-        grow((void **)&o->touched, &c5, n, sizeof *o->touched))
+    if (grow_rq(o, n))
         return RS_ENOMEM;
-    o->cap_rq = c1; /* (all grown alike) */
-    o->n_rq = o->n_stores = 0;
+    o->n_rq = o->n_loc;
+    o->n_stores = 0;
     b = x->recv;
     for (uint32_t r = 0; r < x->P; r++) {
         uint64_t h[2];
         memcpy(h, b, sizeof h);
         const uint8_t *p = b + sizeof h;
-        o->base[r] = o->n_rq;
-        if (h[0])
-            memcpy(o->rq + o->n_rq, p, h[0] * sizeof *o->rq);
-        for (uint64_t i = 0; i < h[0]; i++) {
-            struct saf_req *q = &o->rq[o->n_rq++];
-            if (q->dep)
-                q->dep += (uint32_t)o->base[r];
+        o->base[r] = r == x->me ? 0 : o->n_rq;
+        o->nreq[r] = r == x->me ? o->n_loc : h[0];
+        o->recp[r] = p;
+        for (uint64_t i = 0; i < h[0]; i++) { /* (the serial order: switch id, then port
+                                                 in-network; the terminal, injections) */
+            struct saf_req q;
+            memcpy(&q, p + i * sizeof q, sizeof q);
+            o->rq[o->n_rq++] = (struct saf_cand){
+                q.key,
+                q.term == RS_NONE ? (uint64_t)q.w.node * s->P + q.w.port : q.term,
+                q.w.to,
+                q.q,
+                q.term,
+                q.dep ? q.dep + (uint32_t)o->base[r] : 0,
+                r,
+                (uint32_t)i};
         }
-        take_stores(s, p + h[0] * sizeof *o->rq, h[1]);
+        take_stores(s, p + h[0] * sizeof(struct saf_req), h[1]);
         b += x->recv_bytes[r];
     }
-    o->base[x->P] = o->n_rq;
     return 0;
-}
-
-/* The serial order of request q among its queue's candidates of the same round: switch id,
- * then port (in-network), or the terminal (injections). */
-static uint64_t order_of(const struct saf *s, const struct saf_req *q)
-{
-    return q->term == RS_NONE ? (uint64_t)q->w.node * s->P + q->w.port : q->term;
 }
 
 /* Room of own queue q for this round's candidates: the capacity less its occupancy at the
@@ -455,12 +532,11 @@ static void settle(struct saf *s, uint32_t q)
     struct saf_dist_out *o = s->dist->xo;
     uint32_t room = room_of(s, q), admitted = 0;
     for (uint32_t a = o->chead[q]; a; a = o->cnext[a - 1]) {
-        const struct saf_req *ra = &o->rq[a - 1];
-        uint64_t oa = order_of(s, ra);
+        const struct saf_cand *ra = &o->rq[a - 1];
         uint32_t better = 0;
         for (uint32_t b = o->chead[q]; b && better < room; b = o->cnext[b - 1]) {
-            const struct saf_req *rb = &o->rq[b - 1];
-            better += rb->key > ra->key || (rb->key == ra->key && order_of(s, rb) < oa);
+            const struct saf_cand *rb = &o->rq[b - 1];
+            better += rb->key > ra->key || (rb->key == ra->key && rb->ord < ra->ord);
         }
         o->res[a - 1] = (uint8_t)(4 | (room ? 2 : 0) | (better < room));
         admitted += better < room;
@@ -476,7 +552,7 @@ static void settle(struct saf *s, uint32_t q)
 /* Link request i into its queue's list. */
 static void link_req(struct saf_dist_out *o, uint64_t i)
 {
-    uint32_t q = o->rq[i].w.to;
+    uint32_t q = o->rq[i].to;
     o->cnext[i] = o->chead[q];
     o->chead[q] = (uint32_t)(i + 1);
 }
@@ -486,9 +562,9 @@ static void settle_linked(struct saf *s, int injections)
 {
     struct saf_dist_out *o = s->dist->xo;
     for (uint64_t i = 0; i < o->n_rq; i++) {
-        const struct saf_req *q = &o->rq[i];
-        if ((q->term != RS_NONE) == injections && q->w.to < SAF_STORE && o->chead[q->w.to])
-            settle(s, q->w.to);
+        const struct saf_cand *q = &o->rq[i];
+        if ((q->term != RS_NONE) == injections && q->to < SAF_STORE && o->chead[q->to])
+            settle(s, q->to);
     }
 }
 
@@ -521,25 +597,25 @@ static void admit_injections(struct saf *s)
     const int drop = s->on_full == SAF_DROP;
     const uint8_t took = s->rank ? 2 : 1;
     for (uint64_t i = 0; i < o->n_rq; i++) {
-        const struct saf_req *q = &o->rq[i];
+        const struct saf_cand *q = &o->rq[i];
         if (q->term == RS_NONE || (q->dep && o->rq[q->dep - 1].term != RS_NONE))
             continue;
         int valid = !q->dep || (!(o->res[q->dep - 1] & 1) && !drop);
         o->res[i] = valid ? 5 : 0; /* (into a queue: settled below) */
-        if (valid && q->w.to < SAF_STORE)
+        if (valid && q->to < SAF_STORE)
             link_req(o, i);
     }
     settle_linked(s, 1);
     for (uint64_t i = 0; i < o->n_rq; i++) {
-        const struct saf_req *q = &o->rq[i];
+        const struct saf_cand *q = &o->rq[i];
         if (q->term != RS_NONE && q->dep && o->rq[q->dep - 1].term != RS_NONE)
             o->res[i] = (o->res[q->dep - 1] & 4) && !(o->res[q->dep - 1] & took) ? 5 : 0;
     }
     for (uint64_t i = 0; i < o->n_rq; i++)
         if (o->rq[i].term != RS_NONE && (o->res[i] & 1)) {
             o->count[0]++;
-            o->count[1] += o->rq[i].w.to == SAF_DELIVER;
-            o->count[3] += o->rq[i].w.to == SAF_STORE;
+            o->count[1] += o->rq[i].to == SAF_DELIVER;
+            o->count[3] += o->rq[i].to == SAF_STORE;
         }
 }
 
@@ -550,21 +626,20 @@ static void arrival_order(struct saf *s)
     struct saf_dist_out *o = s->dist->xo;
     o->n_arr = 0;
     for (uint64_t i = o->n_rq; i-- > 0;) /* (lists in increasing index) */
-        if ((o->res[i] & 1) && o->rq[i].w.to < SAF_STORE)
+        if ((o->res[i] & 1) && o->rq[i].to < SAF_STORE)
             link_req(o, i);
     for (uint64_t i = 0; i < o->n_rq; i++) {
-        uint32_t q = o->rq[i].w.to;
+        uint32_t q = o->rq[i].to;
         if (!(o->res[i] & 1) || q >= SAF_STORE || !o->chead[q])
             continue;
         uint64_t first = o->n_arr;
         for (uint32_t a = o->chead[q]; a; a = o->cnext[a - 1]) { /* insertion sort */
-            const struct saf_req *ra = &o->rq[a - 1];
+            const struct saf_cand *ra = &o->rq[a - 1];
             uint64_t j = o->n_arr++;
             for (; j > first; j--) {
-                const struct saf_req *rb = &o->rq[o->arr[j - 1]];
+                const struct saf_cand *rb = &o->rq[o->arr[j - 1]];
                 if ((rb->term != RS_NONE) < (ra->term != RS_NONE) ||
-                    ((rb->term != RS_NONE) == (ra->term != RS_NONE) &&
-                     order_of(s, rb) < order_of(s, ra)))
+                    ((rb->term != RS_NONE) == (ra->term != RS_NONE) && rb->ord < ra->ord))
                     break;
                 o->arr[j] = o->arr[j - 1];
             }
@@ -574,7 +649,30 @@ static void arrival_order(struct saf *s)
     }
 }
 
-/* Step 2: the admissions of the received requests, and the grants packed into o->blk. */
+/* The admitted received candidates' records copied out of x->recv (the grants' exchange
+ * reuses it) into o->recw; their idx becomes the index there. */
+static void keep_records(struct saf *s)
+{
+    struct saf_dist *x = s->dist;
+    struct saf_dist_out *o = x->xo;
+    uint64_t n = 0;
+    for (uint64_t i = 0; i < o->n_arr; i++) {
+        struct saf_cand *c = &o->rq[o->arr[i]];
+        if (c->from == x->me)
+            continue;
+        if (grow((void **)&o->recw, &o->cap_recw, n + 1, sizeof *o->recw)) {
+            x->oom = 1;
+            return;
+        }
+        memcpy(&o->recw[n], o->recp[c->from] + c->idx * sizeof(struct saf_req) +
+                                offsetof(struct saf_req, w),
+               sizeof *o->recw);
+        c->idx = (uint32_t)n++;
+    }
+}
+
+/* Step 2: the admissions of the own and the received candidates, and the grants of the
+ * received ones packed into o->blk. */
 static void admit(struct saf *s)
 {
     struct saf_dist *x = s->dist;
@@ -586,9 +684,11 @@ static void admit(struct saf *s)
     for (uint64_t i = 0; i < o->n_touched; i++)
         s->granted[o->touched[i]] = 0;
     arrival_order(s);
+    keep_records(s);
+    o->admitted = 1;
     o->count[2] = (uint64_t)x->oom;
-    for (uint32_t r = 0; r < x->P; r++) {
-        uint64_t n = o->base[r + 1] - o->base[r];
+    for (uint32_t r = 0; r < x->P; r++) { /* (own candidates' results stay here) */
+        uint64_t n = r == x->me ? 0 : o->nreq[r];
         o->blk[r] = (struct saf_blk){{n, o->count[0], o->count[1], o->count[2], o->count[3]},
                                      {n ? o->res + o->base[r] : NULL, NULL},
                                      {n, 0}};
@@ -619,8 +719,15 @@ static void take_grants(struct saf *s, uint64_t *stores)
         *stores += h[4];
         const uint8_t *g = b + sizeof h;
         const struct saf_to *t = &o->to[r];
-        for (uint64_t i = 0; i < h[0] && i < t->n_req; i++) {
-            uint32_t ref = t->ref[i];
+        const uint32_t *refs = t->ref;
+        uint64_t n = h[0] < t->n_req ? h[0] : t->n_req;
+        if (r == x->me) { /* the own candidates, in the same place of the order */
+            g = o->res;
+            refs = o->lref;
+            n = o->admitted ? o->n_loc : 0;
+        }
+        for (uint64_t i = 0; i < n; i++) {
+            uint32_t ref = refs[i];
             if (!(ref & SAF_SRC_BIT)) {
                 if (!(g[i] & 1))
                     s->moves[ref].to = drop ? SAF_DROP_TO : SAF_VOID;
@@ -720,16 +827,23 @@ static void commit(struct saf *s)
         s->hops++;
         if (mv->to == SAF_DELIVER)
             rs__saf_dist_finish(s, mv->pkt, 1);
-        else /* its record is at its queue's or store's owner */
-            rs__saf_dist_slot_give(s, mv->pkt);
-    }
+        else if (mv->to == SAF_STORE || !saf_dist_own(s, saf_queue_node(s, mv->to)))
+            rs__saf_dist_slot_give(s, mv->pkt); /* its record is at its owner */
+    } /* (into an own queue: it keeps its slot) */
     for (uint64_t i = 0; i < o->n_arr; i++) {
-        struct saf_wire w = o->rq[o->arr[i]].w;
-        w.hops++;
-        w.rem--;
-        uint32_t m = rs__saf_dist_slot_of_wire(s, &w);
+        const struct saf_cand *c = &o->rq[o->arr[i]];
+        uint32_t m = c->idx;
+        if (c->from == s->dist->me) {
+            s->pkt[m].hops++;
+            s->pkt[m].rem--;
+        } else {
+            struct saf_wire w = o->recw[c->idx];
+            w.hops++;
+            w.rem--;
+            m = rs__saf_dist_slot_of_wire(s, &w);
+        }
         if (m != RS_NONE)
-            rs__saf_dist_enter_queue(s, m, w.to);
+            rs__saf_dist_enter_queue(s, m, c->to);
     }
     enter_stores(s);
     for (uint64_t i = 0; i < s->n_moves; i++) {
