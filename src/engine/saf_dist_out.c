@@ -8,22 +8,32 @@
  *  1. each rank decides its active nodes with saf.c's decide code, counting no admission:
  *     an offer into an own queue that was full at the start of the step waits or is
  *     dropped there; every other offer into a queue is a candidate (another rank's queue
- *     reads as empty here: its owner judges it). Each candidate goes, with its packet's
- *     whole record, to the owner of its queue. With switch queues each source's injection
- *     goes there too, conditional on the candidate holding its channel being refused (the
- *     serial step gives a waiting packet's channel to its node's sources);
+ *     reads as empty here: its owner judges it). A candidate into an own queue stays here:
+ *     a 40-byte entry of the joined list (struct saf_cand: key, serial order, queue, the
+ *     injection dependency, the packet's slot), no record. One into another rank's queue
+ *     goes to that owner as a request with its packet's whole record (struct saf_req, 72
+ *     bytes): only the queues on a rank boundary have such feeders (a few percent of the
+ *     requests on a split mesh), and sending the record only once granted would take a
+ *     third all-to-all every step for a few kilobytes. With switch queues each source's
+ *     injection is a candidate too, conditional on the candidate holding its channel
+ *     being refused (the serial step gives a waiting packet's channel to its node's
+ *     sources);
  *  2. one all-to-all of requests (and of the records ending Valiant's phase A, for the
- *     stores' owners); each owner admits the candidates of each of its queues exactly as
- *     the serial step does: the room-many best by (key, order), where the order is the
- *     serial one, written out (switch id * ports + port; the terminal for injections),
- *     not taken from the order of arrival, and the key is 0, or the rank key with
- *     protocol=rank; then the injections into the room left;
- *  3. one all-to-all of grants (a byte per request), whose headers carry each rank's count
- *     of the step's moves, finished packets and failures; a third, of store records, only
- *     in a step where an injection ending Valiant's phase A was granted;
+ *     stores' owners); the received requests join the own candidates (the records stay in
+ *     the receive buffer), and each owner admits the candidates of each of its queues, own
+ *     and received alike, exactly as the serial step does: the room-many best by (key,
+ *     order), where the order is the serial one, written out (switch id * ports + port;
+ *     the terminal for injections), not taken from the order of arrival, and the key is
+ *     0, or the rank key with protocol=rank; then the injections into the room left. The
+ *     admitted received records are copied out of the receive buffer;
+ *  3. one all-to-all of grants (a byte per received request; the own candidates' results
+ *     are read in place), whose headers carry each rank's count of the step's moves,
+ *     finished packets and failures; a third, of store records, only in a step where an
+ *     injection ending Valiant's phase A was granted;
  *  4. commit: departures; refused candidates are dropped (on_full=drop) or wait; the
- *     owners push the admitted records into their queues, each queue's in the serial
- *     order; the stores take their records in the serial move order.
+ *     owners push the admitted packets into their queues, each queue's in the serial
+ *     order (an own one keeps its slot, a received record takes a new one); the stores
+ *     take their records in the serial move order.
  * The output queues' end-of-step injections are the source's own node's (saf_dist.c calls
  * saf.c's). */
 #include <stddef.h>
@@ -530,11 +540,14 @@ static uint32_t room_of(const struct saf *s, uint32_t q)
 static void settle(struct saf *s, uint32_t q)
 {
     struct saf_dist_out *o = s->dist->xo;
-    uint32_t room = room_of(s, q), admitted = 0;
+    uint32_t room = room_of(s, q), admitted = 0, n = 0;
+    for (uint32_t a = o->chead[q]; a && n <= room; a = o->cnext[a - 1])
+        n++;
+    const int all = n <= room; /* (then every one is admitted: no need to rank them) */
     for (uint32_t a = o->chead[q]; a; a = o->cnext[a - 1]) {
         const struct saf_cand *ra = &o->rq[a - 1];
         uint32_t better = 0;
-        for (uint32_t b = o->chead[q]; b && better < room; b = o->cnext[b - 1]) {
+        for (uint32_t b = all ? 0 : o->chead[q]; b && better < room; b = o->cnext[b - 1]) {
             const struct saf_cand *rb = &o->rq[b - 1];
             better += rb->key > ra->key || (rb->key == ra->key && rb->ord < ra->ord);
         }
