@@ -5,10 +5,10 @@
 # routing, a k-ary n-fly, a dragonfly, the four switching models, discard on delay, variable
 # lengths, a deadlock, and runs with the invariant checker after every step (check=1); and
 # the adaptive routings, whose headers order their choices in the step's route phase:
-# min_adaptive on a mesh and a torus, ugal_l, ugal_g (a 3-group dragonfly, cut at 4 threads)
-# and par on dragonflies, ugal_l_sf on a Slim Fly, nca_adaptive on a k-ary n-tree, batch and
-# open loop, with discards and collapse=1. threads is never a column, and out-of-range values
-# are refused.
+# min_adaptive on a mesh and a torus, ugal_l, ugal_g (a 3-group dragonfly: 4 threads cut its
+# groups, node_split.h) and par on dragonflies, ugal_l_sf on a Slim Fly, nca_adaptive on a
+# k-ary n-tree, batch and open loop, with discards and collapse=1. threads is never a column,
+# and out-of-range values are refused.
 . "$(dirname "$0")/lib.bash"
 
 OL="injection_process=bernoulli warmup_steps=100 measure_steps=400 drain_steps=200"
