@@ -100,7 +100,7 @@ FLIT_HOT int move_header_p(struct flit *f, struct flit_thr *th, uint32_t m, stru
     uint64_t c;
     uint32_t x = RS_NONE;
     if (adapt) { /* the routing orders its choices from start-of-step credits */
-        x = par && f->ach /* threads: ordered in the step's route phase (par_route) */
+        x = par && f->ach /* threads: ordered in the step's route phase (par_prepare) */
                 ? rs__flit_adaptive_take(f, m, &f->ach[(size_t)m * RS_ROUTE_MAX_CHOICES],
                                          f->n_ach[m])
                 : rs__flit_adaptive_pick(f, m, shared);
@@ -428,7 +428,7 @@ FLIT_HOT int step_worms_p(struct flit *f, struct flit_thr *th, struct rs_err *er
  * from the start-of-step counts of the VCs out of its node (and, UGAL-G, of its group's
  * global channels), which other threads' worms change in the phase (their body flits move
  * anywhere along their chains); so before the phase's barrier, while no VC changes, a route
- * phase orders the choices of every header in the network (par_route, each thread a slice
+ * phase orders the choices of every header in the network (par_prepare, each thread a slice
  * of the active list) and the phase takes the lowest free VC of the stored order
  * (rs__flit_adaptive_take): what the serial step computes at each header's move, since its
  * view undoes the step's moves through the stamps, keeps discarded counts (keep_stale) and
