@@ -105,6 +105,38 @@ uint32_t rs__flit_adaptive_pick(struct flit *f, uint32_t m, int shared)
     return RS_NONE;
 }
 
+uint32_t rs__flit_adaptive_order(const struct flit *f, uint32_t m, struct flit_ach *out)
+{
+    const struct flit_worm *w = &f->w[m];
+    struct rs_route_state st = {w->src, w->dst, w->mid, w->hops, w->msg};
+    struct rs_route_choice ch[RS_ROUTE_MAX_CHOICES];
+    uint32_t n = f->routing->choose(f->net, w->next_chan / f->P, &st, &f->view, ch);
+    RS_DASSERT(n >= 1 && n <= RS_ROUTE_MAX_CHOICES);
+    for (uint32_t i = 0; i < n; i++) /* (par_init: ports < 2^16, VCs <= 64) */
+        out[i] = (struct flit_ach){(uint16_t)ch[i].port, (uint8_t)ch[i].vc_lo,
+                                   (uint8_t)ch[i].vc_hi};
+    return n;
+}
+
+uint32_t rs__flit_adaptive_take(struct flit *f, uint32_t m, const struct flit_ach *ch,
+                                uint32_t n)
+{
+    struct flit_worm *w = &f->w[m];
+    uint32_t node = w->next_chan / f->P, t = f->step;
+    for (uint32_t i = 0; i < n; i++) { /* as rs__flit_adaptive_pick (link=per_vc) */
+        uint64_t c = (uint64_t)node * f->P + ch[i].port;
+        for (uint32_t v = ch[i].lo; v < ch[i].hi; v++) {
+            uint32_t y = flit_vc_id(f, c, v);
+            if (f->vc[y].owner != RS_NONE || f->vc[y].t_free == t)
+                continue;
+            w->next_chan = (uint32_t)c;
+            w->next_node = f->net->ops->neighbor(f->net, node, ch[i].port, NULL);
+            return y;
+        }
+    }
+    return RS_NONE;
+}
+
 /* ---- the event log (docs/events.md) ------------------------------------------------------ */
 
 void rs__flit_event_hop(const struct flit *f, uint32_t m)

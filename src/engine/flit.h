@@ -113,6 +113,13 @@ struct flit_thr {
     struct rs_err err;
 };
 
+/* One choice of an adaptive routing as the parallel step's route phase stores it (a
+ * struct rs_route_choice packed: ports < 2^16, VCs <= 64). */
+struct flit_ach {
+    uint16_t port;
+    uint8_t lo, hi;
+};
+
 /* A worm started in a step, with its key, for sorting into the active list. */
 struct flit_keyed {
     uint64_t key;
@@ -228,6 +235,11 @@ struct flit {
     struct rs__node_split tsplit;
     uint16_t *own;
     struct flit_thr *thr;
+    /* threads with an adaptive routing: the route phase (flit_step.c) stores the choices of
+     * the header of worm slot m, ordered from the start-of-step view, at
+     * ach[m * RS_ROUTE_MAX_CHOICES ..] (n_ach[m] of them); NULL otherwise */
+    struct flit_ach *ach;
+    uint8_t *n_ach;
     struct flit_acc sacc;   /* the counters of the step being run (serial code) */
     int iq_router;          /* router=iq: the network is BookSim's input-queued router */
     struct iq *iq;          /* its state (iq.c), NULL for router=simple */
@@ -363,9 +375,9 @@ uint8_t *rs__flit_dist_reserve(struct flit *f, uint32_t r, uint64_t n);
 int rs__flit_dist_allgather(struct flit *f, const void *p, uint64_t n, const uint8_t **out,
                             uint64_t *total);
 
-/* Set up the parallel step when f->threads > 1 and the configuration allows it (an oblivious
- * routing, link=per_vc, not cut_through_partial, router=simple): f->par, own, thr. Returns 0
- * or RS_ENOMEM. rs__flit_par_free frees what it allocated. */
+/* Set up the parallel step when f->threads > 1 and the configuration allows it (link=per_vc,
+ * not cut_through_partial, router=simple; an adaptive routing gets the route phase's ach and
+ * n_ach): f->par, own, thr. Returns 0 or RS_ENOMEM. rs__flit_par_free frees what it allocated. */
 int rs__flit_par_init(struct flit *f);
 void rs__flit_par_free(struct flit *f);
 
@@ -438,6 +450,16 @@ uint32_t rs__flit_choices(const struct flit *f, uint32_t m, struct rs_route_choi
  * w->next_chan / next_node set to that channel; RS_NONE when no choice has a free VC.
  * shared: link=shared (a channel carries one flit per step). */
 uint32_t rs__flit_adaptive_pick(struct flit *f, uint32_t m, int shared);
+
+/* rs__flit_adaptive_pick in two halves, for the parallel step (threads > 1): the choices of
+ * worm m's header (next_chan != RS_NONE) ordered by the routing from the view, at out[0..n)
+ * (returns n, >= 1; reads the VCs, writes nothing of f: safe on threads while no VC
+ * changes); then, when the header moves, the lowest free VC of the first of ch[0..n) that
+ * has one, with w->next_chan / next_node set (RS_NONE: none; link=per_vc). The two give
+ * what rs__flit_adaptive_pick gives when the view reads the same counts. */
+uint32_t rs__flit_adaptive_order(const struct flit *f, uint32_t m, struct flit_ach *out);
+uint32_t rs__flit_adaptive_take(struct flit *f, uint32_t m, const struct flit_ach *ch,
+                                uint32_t n);
 
 /* Make terminal t's next available message its front slot if it has none: static
  * messages the driver has released (rs__flit_take_released), open-loop packets generated

@@ -100,7 +100,10 @@ FLIT_HOT int move_header_p(struct flit *f, struct flit_thr *th, uint32_t m, stru
     uint64_t c;
     uint32_t x = RS_NONE;
     if (adapt) { /* the routing orders its choices from start-of-step credits */
-        x = rs__flit_adaptive_pick(f, m, shared);
+        x = par && f->ach /* threads: ordered in the step's route phase (par_prepare) */
+                ? rs__flit_adaptive_take(f, m, &f->ach[(size_t)m * RS_ROUTE_MAX_CHOICES],
+                                         f->n_ach[m])
+                : rs__flit_adaptive_pick(f, m, shared);
         c = w->next_chan;
     } else {
         c = w->next_chan;
@@ -421,17 +424,28 @@ FLIT_HOT int step_worms_p(struct flit *f, struct flit_thr *th, struct rs_err *er
  * code after the phase, in the serial order: releases (applied before the sources move, which
  * see them as the serial step does: taken this step, so not free), then deliveries and
  * discards in active-list order (their counters, the open-loop record, the free-slot
- * stack). Counters are per thread, summed. Not with adaptive routing on threads (its view
- * reads the start-of-step counts of other worms' VCs; over MPI ranks, one thread, it is
- * covered), link=shared (a channel's flits compete across
- * worms) or cut_through_partial (a FIFO holds two worms' flits). */
+ * stack). Counters are per thread, summed. Adaptive routings: a header orders its choices
+ * from the start-of-step counts of the VCs out of its node (and, UGAL-G, of its group's
+ * global channels), which other threads' worms change in the phase (their body flits move
+ * anywhere along their chains); so before the phase's barrier, while no VC changes, a route
+ * phase orders the choices of every header in the network (par_prepare, each thread a slice
+ * of the active list) and the phase takes the lowest free VC of the stored order
+ * (rs__flit_adaptive_take): what the serial step computes at each header's move, since its
+ * view undoes the step's moves through the stamps, keeps discarded counts (keep_stale) and
+ * reads nothing else that changes; whether a VC is free is read live, as in the serial
+ * step (only headers at the node take it, releases are deferred). Over MPI ranks (one
+ * thread) the order is computed at the move as in the serial step. Not with link=shared (a
+ * channel's flits compete across worms) or cut_through_partial (a FIFO holds two worms'
+ * flits). */
 
 int rs__flit_par_init(struct flit *f)
 {
     /* over MPI ranks (f->dist, one thread) the same deferral: a rank's worms are one part
-     * (adaptive routings too: one thread reads no count another changes in the phase) */
-    f->par = ((f->threads > 1 && !f->adaptive) || f->dist) && f->link == FLIT_PER_VC &&
-             f->mode != FLIT_PARTIAL && !f->iq_router;
+     * (adaptive routings too: one thread reads no count another changes in the phase); on
+     * threads, adaptive routings need the route phase's stored choices, packed (ports <
+     * 2^16: else the step stays serial) */
+    f->par = (f->threads > 1 || f->dist) && f->link == FLIT_PER_VC && f->mode != FLIT_PARTIAL &&
+             !f->iq_router && !(f->threads > 1 && f->adaptive && f->P > 65536);
     if (!f->par)
         return 0;
     rs__node_split_init(&f->tsplit, f->net, f->threads);
@@ -439,6 +453,12 @@ int rs__flit_par_init(struct flit *f)
     f->thr = rs_calloc(f->threads, sizeof *f->thr);
     if (!f->own || !f->thr)
         return RS_ENOMEM;
+    if (f->threads > 1 && f->adaptive) {
+        f->ach = rs_malloc((size_t)f->n_slots * RS_ROUTE_MAX_CHOICES * sizeof *f->ach);
+        f->n_ach = rs_calloc(f->n_slots, sizeof *f->n_ach);
+        if (!f->ach || !f->n_ach)
+            return RS_ENOMEM;
+    }
     for (uint32_t j = 0; j < f->threads; j++) {
         /* a worm releases at most two VCs in a step (its tail's and, delivered, its head's) */
         f->thr[j].rel = rs_malloc((size_t)f->n_slots * 2 * sizeof *f->thr[j].rel);
@@ -458,6 +478,8 @@ void rs__flit_par_free(struct flit *f)
         }
     rs_free(f->thr);
     rs_free(f->own);
+    rs_free(f->ach);
+    rs_free(f->n_ach);
 }
 
 /* The thread of the worm in slot m: the one of the node its header is at. */
@@ -466,6 +488,23 @@ static inline uint16_t owner_of(const struct flit *f, uint32_t m)
     const struct flit_worm *w = &f->w[m];
     uint32_t node = w->next_chan != RS_NONE ? w->next_chan / f->P : w->next_node;
     return (uint16_t)rs__node_split_part(&f->tsplit, node);
+}
+
+/* Entry i of the active list before the phase: its thread in own[i] and, with an adaptive
+ * routing on threads (the route phase), its header's choices ordered from the view. Reads
+ * the VCs and writes only entry i's own[] and its worm's stored choices: run on threads
+ * before the phase's barrier, while no VC changes. */
+static inline void par_prepare(struct flit *f, uint32_t i)
+{
+    uint32_t m = f->act[i];
+    if (m == RS_NONE) {
+        f->own[i] = UINT16_MAX;
+        return;
+    }
+    f->own[i] = owner_of(f, m);
+    if (f->ach && f->w[m].next_chan != RS_NONE) /* a header that may move this step */
+        f->n_ach[m] = (uint8_t)rs__flit_adaptive_order(
+            f, m, &f->ach[(size_t)m * RS_ROUTE_MAX_CHOICES]);
 }
 
 /* Thread j's part of the phase: its worms, in active-list order. */
@@ -482,7 +521,7 @@ static void par_worms(struct flit *f, uint32_t j)
             continue;
         uint32_t m = f->act[i];
         int rc = 0;
-        int r = f->adaptive /* (over MPI ranks only) */
+        int r = f->adaptive /* (threads: the route phase ordered the choices) */
                     ? move_header_p(f, th, m, &th->err, &rc, 0, 0, 1, 1, 0)
                     : move_header_p(f, th, m, &th->err, &rc, 0, 0, 0, 1, 0); /* no log: threads=1 */
         if (rc) {
@@ -525,15 +564,15 @@ static int step_worms_par(struct flit *f, struct flit_acc *acc, struct rs_err *e
             } else {
                 for (uint32_t i = (uint32_t)((uint64_t)n * j / T); i < (uint64_t)n * (j + 1) / T;
                      i++)
-                    f->own[i] = f->act[i] == RS_NONE ? UINT16_MAX : owner_of(f, f->act[i]);
+                    par_prepare(f, i);
 #pragma omp barrier
                 par_worms(f, j);
             }
         }
     }
     if (!team_ok) { /* fewer threads than asked: each of the T parts in turn, here */
-        for (uint32_t i = 0; i < n; i++)
-            f->own[i] = f->act[i] == RS_NONE ? UINT16_MAX : owner_of(f, f->act[i]);
+        for (uint32_t i = 0; i < n; i++) /* (all before any part moves) */
+            par_prepare(f, i);
         for (uint32_t j = 0; j < T; j++)
             par_worms(f, j);
     }
