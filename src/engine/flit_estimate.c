@@ -1,9 +1,12 @@
 /* Memory estimate of the flit engines (wormhole, virtual_cut_through, cut_through_partial,
  * store_forward_flits; rs_engine_ops.estimate): the arrays flit.c's set-up allocates, from
  * the sizes alone. docs/resources.md. */
+#include <stdlib.h>
+
 #include "engine/estimate_util.h"
 #include "engine/flit.h"
 #include "engine/iq.h"
+#include "routesim/route.h"
 
 uint64_t rs__flit_estimate(const struct rs_engine_ops *self, const struct rs_net *net,
                            uint64_t n_msgs, const struct rs_params *p, int ranks)
@@ -42,6 +45,17 @@ uint64_t rs__flit_estimate(const struct rs_engine_ops *self, const struct rs_net
         uint64_t L = net->n_levels;
         if (L > 1 && (uint64_t)L * net->N == net->n_nodes && net->N >= R)
             bytes += L * (4u << 20) + 2 * n_vc * sizeof(struct flit_vc) / L;
+    }
+    const struct rs_param *th = rs_params_find(p, "threads");
+    uint64_t nt = th ? strtoull(th->value, NULL, 10) : 1;
+    if (nt > 1 && R == 1 && !iq && !partial && !rs__est_is(self, p, "link", "shared")) {
+        /* the threads' lists (rs__flit_par_init): a worm's thread, and per thread two
+         * releases and a finish */
+        bytes += slots * (2 + nt * 3 * 4);
+        const struct rs_param *r = rs_params_find(p, "routing");
+        const struct rs_routing_ops *ro = r ? rs_routing_find(r->value) : NULL;
+        if (ro && rs_route_is_adaptive(ro)) /* the route phase's stored choices */
+            bytes += slots * (RS_ROUTE_MAX_CHOICES * sizeof(struct flit_ach) + 1);
     }
     if (iq)
         bytes += rs__iq_estimate(self, net, p, slots);

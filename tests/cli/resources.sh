@@ -30,6 +30,15 @@ expect_fail 3 "^routesim: topology=mesh with N=16384 and 16384 messages needs ab
 # shellcheck disable=SC2086
 expect_ok "latency_mean" run $IQ measure_steps=2 drain_steps=2 router=simple max_memory=36M
 
+# threads=T counts the threads' lists and, under an adaptive routing, the route phase's stored
+# choices (flit_estimate.c): this 64x64 mesh peaks at 5.2 MiB resident on one thread and
+# 7.0 MiB on two (measured); estimated 8.3 MiB and 11 MiB, so 9M admits one thread only.
+AD="topology=mesh k=64 routing=min_adaptive vcs=3 switching=wormhole length=4 traffic=uniform per_input=4"
+# shellcheck disable=SC2086
+expect_fail 3 "needs about [0-9.]+ MiB of memory, more than max_memory \(9.0 MiB\)$" run $AD threads=2 max_memory=9M
+# shellcheck disable=SC2086
+expect_ok "latency_mean" run $AD threads=1 max_memory=9M
+
 # 2^32 messages or more is bad input whatever the memory (the constraint, not the estimate)
 expect_fail 2 "N x per_input must be below 2\^32" analyze topology=butterfly N=2^12 per_input=2^20 max_memory=1M
 
